@@ -1,0 +1,67 @@
+// Two build contexts, as STYLE.md asks: the extension host (cjs/node, `vscode` external)
+// and the inspector webview (iife/browser). The CLI and the benchmarks are node bundles too.
+import * as esbuild from 'esbuild';
+import { mkdirSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const targets = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/bin.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'webview-ui/src/main.ts' },
+    outdir: 'dist',
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    loader: { '.css': 'css' },
+  },
+];
+
+if (!production) {
+  targets.push({
+    ...common,
+    entryPoints: { 'bench/speed': 'bench/speed.ts', 'bench/quality': 'bench/quality.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+  });
+}
+
+mkdirSync('dist', { recursive: true });
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[esbuild] watching…');
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

@@ -1,0 +1,198 @@
+// The conversation model every other layer works on. Pure data: plain objects that survive
+// JSON round trips, so the archive can store them and undo can restore them byte for byte.
+
+/** Roles as the chat APIs know them. A tool result is always role 'tool' here, even when the
+ *  source format carried it inside a user message (Anthropic, Claude Code, Cline): the
+ *  original role is kept in `source.role` so exporters can put it back. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** What a message is, following seed 004's ItemType table. The selective rules, the
+ *  assembly step and the token breakdown all key on this, never on the role alone. */
+export type ItemType =
+  | 'SYSTEM_PROMPT'
+  | 'TOOL_DEFINITIONS'
+  | 'USER_MESSAGE'
+  | 'ASSISTANT_MESSAGE'
+  | 'TOOL_RESULT'
+  | 'COMPACTION_SUMMARY'
+  | 'MEMORY'
+  | 'THINKING'
+  | 'SKILL_PROMPT'
+  | 'SKILL_METADATA';
+
+export const ITEM_TYPES: readonly ItemType[] = [
+  'SYSTEM_PROMPT',
+  'TOOL_DEFINITIONS',
+  'USER_MESSAGE',
+  'ASSISTANT_MESSAGE',
+  'TOOL_RESULT',
+  'COMPACTION_SUMMARY',
+  'MEMORY',
+  'THINKING',
+  'SKILL_PROMPT',
+  'SKILL_METADATA',
+];
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+export interface ThinkingPart {
+  type: 'thinking';
+  text: string;
+  /** Anthropic's signature for a thinking block; opaque, kept so export is lossless. */
+  signature?: string;
+  /** Redacted thinking carries only opaque data. */
+  redacted?: boolean;
+}
+
+/** Images are not carried; a placeholder names what was there. */
+export interface ImagePart {
+  type: 'image';
+  placeholder: string;
+  mediaType?: string;
+}
+
+export type ContentPart = TextPart | ThinkingPart | ImagePart;
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model produced them: a JSON string (OpenAI) or the serialized
+   *  input object (Anthropic). Kept as text so token counts match what is sent. */
+  arguments: string;
+}
+
+export interface ToolResultInfo {
+  toolCallId: string;
+  isError: boolean;
+  /** Name of the tool that produced it, when known (from the pairing or the source). */
+  toolName?: string;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON schema of the parameters, as given. */
+  parameters?: unknown;
+}
+
+export type SourceFormat =
+  | 'openai'
+  | 'anthropic'
+  | 'cline'
+  | 'claude-code'
+  | 'vscode-chat'
+  | 'aider'
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'openhands'
+  | 'longmemeval'
+  | 'chat-participant'
+  | 'compacted';
+
+export interface SourceMeta {
+  format: SourceFormat;
+  /** Position in the source: the array index, JSONL line (1-based) or Markdown line (1-based). */
+  index?: number;
+  line?: number;
+  /** Role as written in the source, when it differs from `role` (a tool result sent as 'user'). */
+  role?: string;
+  /** Identifier the source gave the entry (Claude Code uuid, OpenHands event id, …). */
+  sourceId?: string;
+  /** Sub-agent / sidechain messages. */
+  sidechain?: boolean;
+  /** Free-form extra facts an importer wants to keep (e.g. aider's `tokens sent`). */
+  extra?: Record<string, string | number | boolean>;
+}
+
+/** How a message was shortened, so it is never shortened twice (seed 004 §5.3). */
+export interface TruncationRecord {
+  by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate';
+  originalTokens: number;
+  keptTokens: number;
+  /** Archive reference holding the full original, when one was written. */
+  archiveRef?: string;
+}
+
+export interface Message {
+  /** Stable: the same source imports to the same ids. */
+  id: string;
+  role: Role;
+  itemType: ItemType;
+  content: ContentPart[];
+  toolCalls?: ToolCall[];
+  /** Present exactly when this message carries a tool's output. */
+  toolResult?: ToolResultInfo;
+  /** ISO 8601, when the source records one. */
+  timestamp?: string;
+  /** Never summarized or dropped. */
+  pinned?: boolean;
+  /** OpenAI's optional participant name. */
+  name?: string;
+  /** Structured tool definitions, on the TOOL_DEFINITIONS message only. */
+  toolDefinitions?: ToolDefinition[];
+  truncation?: TruncationRecord;
+  source?: SourceMeta;
+}
+
+export interface ConversationMeta {
+  /** The file it came from, when it came from one. */
+  sourcePath?: string;
+  /** The model the transcript says it was held with, when it says. */
+  model?: string;
+  title?: string;
+  /** How many compactions produced this conversation (0 for an original). */
+  compactions?: number;
+}
+
+export interface Conversation {
+  id: string;
+  format: SourceFormat;
+  messages: Message[];
+  meta: ConversationMeta;
+}
+
+export interface ImportWarning {
+  /** Where: "line 12", "messages[4].content[1]", "byte 1043". */
+  position: string;
+  message: string;
+}
+
+export interface ImportResult {
+  conversation: Conversation;
+  warnings: ImportWarning[];
+}
+
+/** Text of a message as the model reads it (text parts only, joined by newlines). */
+export function messageText(m: Message): string {
+  let out = '';
+  for (const p of m.content) {
+    if (p.type === 'text') out = out ? `${out}\n${p.text}` : p.text;
+  }
+  return out;
+}
+
+/** Thinking text of a message (thinking parts only). */
+export function thinkingText(m: Message): string {
+  let out = '';
+  for (const p of m.content) {
+    if (p.type === 'thinking') out = out ? `${out}\n${p.text}` : p.text;
+  }
+  return out;
+}
+
+/** A message a person typed (not a tool result that travelled with role 'user'). */
+export function isUserAuthored(m: Message): boolean {
+  return m.itemType === 'USER_MESSAGE' && m.toolResult === undefined;
+}
+
+export function isToolResult(m: Message): boolean {
+  return m.toolResult !== undefined;
+}
+
+/** Header items: always kept verbatim at the top of a compacted conversation. */
+export function isHeaderItem(m: Message): boolean {
+  return m.itemType === 'SYSTEM_PROMPT' || m.itemType === 'TOOL_DEFINITIONS' || m.itemType === 'MEMORY';
+}

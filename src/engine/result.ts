@@ -1,0 +1,159 @@
+// What a compaction produces. Small explicit result objects (STYLE.md): the extension,
+// the CLI, the inspector and the tests all read these shapes.
+
+import type { Conversation, ItemType, Message, Role } from './conversation/model';
+import type { SectionName, Summary } from './sections';
+
+/** The fate of one original message. */
+export type Decision = 'kept' | 'summarized' | 'truncated' | 'masked' | 'dropped' | 'offloaded';
+
+export const DECISIONS: readonly Decision[] = ['kept', 'summarized', 'truncated', 'masked', 'dropped', 'offloaded'];
+
+export type ContentType =
+  | 'technical_specification'
+  | 'code_implementation'
+  | 'error_information'
+  | 'user_interaction'
+  | 'workflow_status'
+  | 'documentation'
+  | 'general';
+
+export type TechnicalLevel = 'basic' | 'intermediate' | 'advanced';
+export type Actionability = 'actionable' | 'informational' | 'historical';
+export type TemporalCategory = 'immediate' | 'current_phase' | 'future_relevant' | 'historical' | 'timeless';
+export type TaskType = 'code' | 'analysis' | 'conversation' | 'mixed' | 'unknown';
+
+export interface Classification {
+  contentType: ContentType;
+  confidence: number;
+  keywords: string[];
+  technicalLevel: TechnicalLevel;
+  actionability: Actionability;
+  /** 0..1, seed 000 §4.2. */
+  density: number;
+}
+
+/** Seed 000 §5.1 metrics (each 0..1) plus temporal relevance (§5.2) and seed 001's score. */
+export interface ImportanceMetrics {
+  criticality: number;
+  dependency: number;
+  uniqueness: number;
+  actionability: number;
+  /** criticality·0.35 + dependency·0.25 + uniqueness·0.20 + actionability·0.20 */
+  overall: number;
+  temporal: number;
+  temporalCategory: TemporalCategory;
+  /** 0..1 relevance to the current work and the focus (seed 000 §4.3). */
+  relevance: number;
+  /** Seed 001 §9 score: role base + keyword bonuses (user 5.0, assistant 2.0, …). */
+  roleScore: number;
+  /** Seed 002 keyword tier: 1.0 / 0.7 / 0.4 / 0.1, or 0.5 by default. */
+  tier: number;
+}
+
+export interface MessagePlan {
+  id: string;
+  index: number;
+  role: Role;
+  itemType: ItemType;
+  tokens: number;
+  decision: Decision;
+  /** One line: why this decision ("recent round", "pinned", "tool output masked", …). */
+  reason: string;
+  classification: Classification;
+  importance: ImportanceMetrics;
+  /** Tokens it occupies in the result (0 when summarized/dropped). */
+  tokensAfter: number;
+}
+
+export type FactKind =
+  | 'userMessage'
+  | 'filePath'
+  | 'errorSignature'
+  | 'technicalTerm'
+  | 'keyword'
+  | 'number'
+  | 'pendingTask';
+
+export interface Fact {
+  kind: FactKind;
+  value: string;
+  /** Message the fact was found in. */
+  sourceId: string;
+}
+
+export type LossLevel = 'minimal' | 'acceptable' | 'moderate' | 'severe';
+
+export interface LossReport {
+  /** 0..1 per kind; 1 when the kind had no facts. */
+  retentionByKind: Record<FactKind, number>;
+  overallRetention: number;
+  lossLevel: LossLevel;
+  acceptable: boolean;
+  /** Facts from the compacted span that appear nowhere in the result. */
+  missing: Fact[];
+  /** Facts an LLM summary dropped and the extractive pass merged back. */
+  mergedBack: Fact[];
+  readability: { ok: boolean; issues: string[] };
+}
+
+/** Seed 002's structured JSON result, field names as given there. */
+export interface CompactionStats {
+  original_tokens: number;
+  compressed_tokens: number;
+  /** e.g. "5.6x" */
+  ratio: string;
+  kept_messages: number;
+  summarized_count: number;
+  dropped_count: number;
+  compression_level: string;
+  system_prompt_preserved: boolean;
+  timestamp: string;
+  messages: { role: Role; content: string; tokens: number }[];
+}
+
+export interface SummarizerInfo {
+  name: string;
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  durationMs?: number;
+  /** Why an LLM summary was not used, when it was not. */
+  fallbackReason?: string;
+  retries?: number;
+}
+
+export interface CompactionResult {
+  /** The compacted conversation (a new object; the input is never mutated). */
+  conversation: Conversation;
+  summary: Summary;
+  plan: MessagePlan[];
+  loss: LossReport;
+  stats: CompactionStats;
+  /** Archive key of the original conversation: undo reads it back. */
+  archiveId: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  strategy: string;
+  level: string;
+  summarizer: SummarizerInfo;
+  /** How many compactions this conversation has been through, this one included. */
+  compactionCount: number;
+  warnings: string[];
+  durationMs: number;
+}
+
+/** Edits a person made in the inspector, applied on top of a computed plan. */
+export interface CompactionEdits {
+  sections?: Partial<Record<SectionName, string>>;
+  /** Messages to keep verbatim in the result. */
+  restore?: string[];
+  /** Messages to pin (never summarized or dropped). */
+  pin?: string[];
+  unpin?: string[];
+}
+
+/** Find a message by id (small helper the host and CLI use on results). */
+export function findMessage(messages: readonly Message[], id: string): Message | undefined {
+  return messages.find((m) => m.id === id);
+}

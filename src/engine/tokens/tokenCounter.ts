@@ -1,0 +1,51 @@
+// The counting contract the rest of the engine uses. Counting is synchronous once an
+// encoder is loaded; loading the ranks is the only async step and happens on first use.
+
+import type { Message } from '../conversation/model';
+
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+
+/** exact: the model's own tokenizer. proxy: a tiktoken encoding standing in for a model whose
+ *  tokenizer we do not ship (Claude, Gemini, …). estimate: a character heuristic. */
+export type CountMethod = 'exact' | 'proxy' | 'estimate';
+
+export type TokenCategory =
+  | 'system'
+  | 'toolDefinitions'
+  | 'user'
+  | 'assistant'
+  | 'toolCalls'
+  | 'toolResults'
+  | 'thinking'
+  | 'summary';
+
+export const TOKEN_CATEGORIES: readonly TokenCategory[] = [
+  'system',
+  'toolDefinitions',
+  'user',
+  'assistant',
+  'toolCalls',
+  'toolResults',
+  'thinking',
+  'summary',
+];
+
+export interface TextCounter {
+  readonly encoding: EncodingName | 'estimate';
+  count(text: string): number;
+}
+
+export interface MessageTokens {
+  total: number;
+  byCategory: Partial<Record<TokenCategory, number>>;
+}
+
+export interface TokenCounter extends TextCounter {
+  readonly method: CountMethod;
+  /** Tokens of one message as a chat API bills it: content + per-message overhead. */
+  countMessage(m: Message): number;
+  /** The same, split by category (sums to countMessage). */
+  countMessageByCategory(m: Message): MessageTokens;
+  /** Sum over messages plus the reply-priming overhead. */
+  countMessages(messages: readonly Message[]): number;
+}

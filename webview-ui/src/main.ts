@@ -1,0 +1,2 @@
+// Inspector webview entry (bundled to dist/webview.js).
+export {};
