@@ -1,0 +1,141 @@
+// Counting messages as a chat API bills them, with a per-message cache so that appending a
+// message costs only that message.
+//
+// Overhead (OpenAI's published accounting for chat models, applied to every model so counts
+// are comparable): each message costs MESSAGE_OVERHEAD tokens on top of its content, a `name`
+// costs NAME_OVERHEAD more, every tool call costs TOOL_CALL_OVERHEAD on top of its name and
+// arguments, and a request is primed for the reply with REPLY_PRIMING tokens.
+
+import type { ContentPart, Message } from '../conversation/model';
+import { hash64 } from '../text/hash';
+import { loadEncoding } from './encoders';
+import { estimateCounter } from './estimate';
+import { resolveModel, type ModelInfo, type ModelOverride } from './modelRegistry';
+import type { MessageTokens, TextCounter, TokenCategory, TokenCounter } from './tokenCounter';
+
+export const MESSAGE_OVERHEAD = 3;
+export const NAME_OVERHEAD = 1;
+export const TOOL_CALL_OVERHEAD = 3;
+export const REPLY_PRIMING = 3;
+/** An image is billed by its size, which transcripts do not keep: count OpenAI's low-detail price. */
+export const IMAGE_TOKENS = 85;
+
+function mainCategory(m: Message): TokenCategory {
+  switch (m.itemType) {
+    case 'SYSTEM_PROMPT':
+    case 'MEMORY':
+    case 'SKILL_PROMPT':
+    case 'SKILL_METADATA':
+      return 'system';
+    case 'TOOL_DEFINITIONS':
+      return 'toolDefinitions';
+    case 'USER_MESSAGE':
+      return 'user';
+    case 'ASSISTANT_MESSAGE':
+      return 'assistant';
+    case 'TOOL_RESULT':
+      return 'toolResults';
+    case 'COMPACTION_SUMMARY':
+      return 'summary';
+    case 'THINKING':
+      return 'thinking';
+  }
+}
+
+/** The key of a message's billable content: everything counted, nothing else. */
+export function messageContentKey(m: Message): string {
+  let key = `${m.itemType}\u0000${m.name ?? ''}\u0000`;
+  for (const p of m.content) key += partKey(p);
+  if (m.toolCalls) for (const c of m.toolCalls) key += `\u0002${c.name}\u0003${c.arguments}`;
+  if (m.toolDefinitions) key += `\u0004${JSON.stringify(m.toolDefinitions)}`;
+  return key;
+}
+
+function partKey(p: ContentPart): string {
+  switch (p.type) {
+    case 'text':
+      return `\u0001t${p.text}`;
+    case 'thinking':
+      return `\u0001h${p.text}`;
+    case 'image':
+      return `\u0001i`;
+  }
+}
+
+export class CachedTokenCounter implements TokenCounter {
+  readonly encoding: TextCounter['encoding'];
+  readonly method: TokenCounter['method'];
+  /** Object identity first (free), then content hash (one pass over the text). */
+  private readonly byObject = new WeakMap<Message, MessageTokens>();
+  private readonly byContent = new Map<string, MessageTokens>();
+  /** How many messages were actually encoded (not served from a cache): tests read it. */
+  encodedMessages = 0;
+
+  constructor(
+    private readonly text: TextCounter,
+    readonly model: ModelInfo,
+  ) {
+    this.encoding = text.encoding;
+    this.method = model.method;
+  }
+
+  count(text: string): number {
+    return this.text.count(text);
+  }
+
+  countMessage(m: Message): number {
+    return this.countMessageByCategory(m).total;
+  }
+
+  countMessageByCategory(m: Message): MessageTokens {
+    const hit = this.byObject.get(m);
+    if (hit) return hit;
+    const key = hash64(messageContentKey(m));
+    let tokens = this.byContent.get(key);
+    if (!tokens) {
+      tokens = this.encode(m);
+      this.byContent.set(key, tokens);
+    }
+    this.byObject.set(m, tokens);
+    return tokens;
+  }
+
+  countMessages(messages: readonly Message[]): number {
+    let total = 0;
+    for (const m of messages) total += this.countMessage(m);
+    return messages.length > 0 ? total + REPLY_PRIMING : 0;
+  }
+
+  private encode(m: Message): MessageTokens {
+    this.encodedMessages++;
+    const by: Partial<Record<TokenCategory, number>> = {};
+    const add = (c: TokenCategory, n: number) => {
+      if (n) by[c] = (by[c] ?? 0) + n;
+    };
+    const main = mainCategory(m);
+    add(main, MESSAGE_OVERHEAD + (m.name ? NAME_OVERHEAD + this.text.count(m.name) : 0));
+    for (const p of m.content) {
+      if (p.type === 'text') add(main, this.text.count(p.text));
+      else if (p.type === 'thinking') add('thinking', this.text.count(p.text));
+      else add(main, IMAGE_TOKENS);
+    }
+    if (m.toolCalls) {
+      for (const c of m.toolCalls) add('toolCalls', TOOL_CALL_OVERHEAD + this.text.count(c.name) + this.text.count(c.arguments));
+    }
+    if (m.toolDefinitions && m.content.length === 0) add('toolDefinitions', this.text.count(JSON.stringify(m.toolDefinitions)));
+    let total = 0;
+    for (const v of Object.values(by)) total += v ?? 0;
+    return { total, byCategory: by };
+  }
+}
+
+export interface CounterOptions {
+  override?: ModelOverride;
+}
+
+/** A counter for `modelId` (the default model when absent), loading its encoder on first use. */
+export async function createTokenCounter(modelId?: string, opts: CounterOptions = {}): Promise<CachedTokenCounter> {
+  const model = resolveModel(modelId, opts.override);
+  const text = model.encoding === 'estimate' ? estimateCounter : await loadEncoding(model.encoding);
+  return new CachedTokenCounter(text, model);
+}
