@@ -1,0 +1,61 @@
+// What the analyze + prioritize stages (seed 000 §4–5) produce for the rest of the engine.
+// Implemented by analyze/analyzeConversation.ts; consumed by segments/, strategies/, validate/,
+// the compactor, `ctxc inspect` and the inspector timeline.
+
+import type { Classification, ImportanceMetrics, TaskType } from '../result';
+
+/** Things a message mentions that other messages can refer back to (cross-references). */
+export interface MessageRefs {
+  /** File paths, normalized (no leading ./, forward slashes). */
+  files: string[];
+  /** Code identifiers: CamelCase, snake_case with a digit or underscore, dotted.names(). */
+  identifiers: string[];
+  /** Error signatures: "TypeError: x is not a function", "FAILED tests/test_a.py::test_b", exit codes. */
+  errors: string[];
+}
+
+export type KeyEventKind =
+  | 'task_start'
+  | 'task_complete'
+  | 'decision'
+  | 'error'
+  | 'fix'
+  | 'key_tool_result'
+  | 'pinned'
+  | 'user_input';
+
+export interface MessageAnalysis {
+  index: number;
+  id: string;
+  classification: Classification;
+  importance: ImportanceMetrics;
+  refs: MessageRefs;
+  /** Acknowledgements ("ok", "thanks", 好的, 收到): candidates for dropping (seed 002). */
+  isAcknowledgement: boolean;
+  /** Seed 001 §13 key events this message is. Empty when it is none. */
+  keyEvents: KeyEventKind[];
+  /** Indices of later messages that mention this message's files, identifiers or errors. */
+  referencedBy: number[];
+  /** Index of an earlier message this one nearly duplicates (similarity > 0.8), if any. */
+  nearDuplicateOf?: number;
+}
+
+export type FocusName = 'planning' | 'implementation' | 'testing' | 'review';
+
+export interface AnalyzeOptions {
+  /** A named focus (seed 000 §4.3 workflow stages / roles) or free-text focus instructions. */
+  focus?: string;
+  /** How many trailing rounds count as "the current work" for relevance. Default 2. */
+  currentRounds?: number;
+  /** Reference time for temporal decay (ISO). Default: the last message's timestamp, else none. */
+  now?: string;
+  /** Overrides of the named constants in analyze/constants.ts. */
+  constants?: Record<string, number>;
+}
+
+export interface ConversationAnalysis {
+  messages: MessageAnalysis[];
+  taskType: TaskType;
+  /** How confident the task type detection is, 0..1, and the evidence for it. */
+  taskTypeEvidence: { confidence: number; signals: string[] };
+}
