@@ -1,0 +1,38 @@
+// The seam between the extension's features (status bar, commands, chat participant,
+// inspector panel) and the conversations it knows. Implemented by conversationStore.ts.
+
+import type * as vscode from 'vscode';
+import type { Conversation } from '../engine/conversation/model';
+import type { CompactionEdits, CompactionResult } from '../engine/result';
+import type { TokenReport } from '../engine/tokens/report';
+
+export interface ActiveConversation {
+  /** Stable key: the transcript's URI string, or `chat:<sessionId>` for a chat participant session. */
+  key: string;
+  /** What the user sees: file name or chat title. */
+  label: string;
+  kind: 'transcript' | 'chat';
+  /** The conversation as it stands now (compacted when a compaction was applied). */
+  conversation: Conversation;
+  report: TokenReport;
+  /** The last applied compaction, when there is one. */
+  lastResult?: CompactionResult;
+  /** Compactions applied and not undone. */
+  compactions: number;
+  /** Model used for counting (the transcript's own, the chat model, or the setting). */
+  model: string;
+}
+
+export interface ConversationService extends vscode.Disposable {
+  readonly onDidChangeActive: vscode.Event<ActiveConversation | undefined>;
+  /** Fires when the active conversation's content or counts change. */
+  readonly onDidChange: vscode.Event<ActiveConversation>;
+  active(): ActiveConversation | undefined;
+  get(key: string): ActiveConversation | undefined;
+  /** A dry run: what compaction would produce with these edits. Writes nothing. */
+  preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult>;
+  /** Compacts for real (re-validating the edits), archives the original, persists state. */
+  apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult>;
+  /** Restores the state before the last applied compaction. False when there is nothing to undo. */
+  undo(key: string): Promise<boolean>;
+}
