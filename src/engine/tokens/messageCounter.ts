@@ -19,6 +19,9 @@ export const TOOL_CALL_OVERHEAD = 3;
 export const REPLY_PRIMING = 3;
 /** An image is billed by its size, which transcripts do not keep: count OpenAI's low-detail price. */
 export const IMAGE_TOKENS = 85;
+/** Message counts remembered by content, per cache generation (two are kept): far more
+ *  messages than a status bar or a compaction revisits, a few MB at most. */
+export const CONTENT_CACHE_GENERATION_ENTRIES = 20_000;
 
 function mainCategory(m: Message): TokenCategory {
   switch (m.itemType) {
@@ -65,9 +68,11 @@ function partKey(p: ContentPart): string {
 export class CachedTokenCounter implements TokenCounter {
   readonly encoding: TextCounter['encoding'];
   readonly method: TokenCounter['method'];
-  /** Object identity first (free), then content hash (one pass over the text). */
+  /** Object identity first (free), then content hash (one pass over the text). The content
+   *  cache keeps two generations, like the piece memo: bounded, and what is in use survives. */
   private readonly byObject = new WeakMap<Message, MessageTokens>();
-  private readonly byContent = new Map<string, MessageTokens>();
+  private byContent = new Map<string, MessageTokens>();
+  private byContentOld = new Map<string, MessageTokens>();
   /** How many messages were actually encoded (not served from a cache): tests read it. */
   encodedMessages = 0;
 
@@ -90,11 +95,17 @@ export class CachedTokenCounter implements TokenCounter {
   countMessageByCategory(m: Message): MessageTokens {
     const hit = this.byObject.get(m);
     if (hit) return hit;
-    const key = hash64(messageContentKey(m));
+    const content = messageContentKey(m);
+    // The length guards the 64-bit hash against the odd collision.
+    const key = `${hash64(content)}:${content.length}`;
     let tokens = this.byContent.get(key);
     if (!tokens) {
-      tokens = this.encode(m);
+      tokens = this.byContentOld.get(key) ?? this.encode(m);
       this.byContent.set(key, tokens);
+      if (this.byContent.size >= CONTENT_CACHE_GENERATION_ENTRIES) {
+        this.byContentOld = this.byContent;
+        this.byContent = new Map();
+      }
     }
     this.byObject.set(m, tokens);
     return tokens;

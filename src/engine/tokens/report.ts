@@ -37,6 +37,16 @@ export function tokenReport(messages: readonly Message[], counter: CachedTokenCo
     total += REPLY_PRIMING;
     byCategory.assistant += REPLY_PRIMING;
   }
+  return assembleReport(counter, perMessage, byCategory, total);
+}
+
+/** A report from counts already made (tokenReport above, or the TokenLedger's running totals). */
+export function assembleReport(
+  counter: CachedTokenCounter,
+  perMessage: number[],
+  byCategory: Record<TokenCategory, number>,
+  total: number,
+): TokenReport {
   const window = counter.model.contextWindow;
   return {
     total,
@@ -48,7 +58,7 @@ export function tokenReport(messages: readonly Message[], counter: CachedTokenCo
     model: counter.model.id,
     encoding: counter.encoding,
     byCategory,
-    messageCount: messages.length,
+    messageCount: perMessage.length,
     perMessage,
   };
 }
