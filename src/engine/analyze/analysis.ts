@@ -53,9 +53,18 @@ export interface AnalyzeOptions {
   constants?: Record<string, number>;
 }
 
+/** How AnalyzeOptions.focus was read: one of the named focuses, the terms of a free-text focus. */
+export type ParsedFocus =
+  | { kind: 'named'; name: FocusName; text: string }
+  | { kind: 'free'; text: string; terms: string[] };
+
 export interface ConversationAnalysis {
   messages: MessageAnalysis[];
   taskType: TaskType;
   /** How confident the task type detection is, 0..1, and the evidence for it. */
   taskTypeEvidence: { confidence: number; signals: string[] };
+  /** First message index of "the current work" used for relevance (messages.length if none). */
+  currentStart?: number;
+  /** The focus relevance was scored against, when one was given. */
+  focus?: ParsedFocus;
 }

@@ -1,0 +1,211 @@
+// The analyze and prioritize stages (seed 000 §4–5, seed 001 §9/§13/§20, seed 002 tiers):
+// one pass over the messages for per-message features, then the conversation-wide measures
+// (cross-references, near-duplicates, recency, current work, focus), then the metrics.
+// Content measures (seed 000: classification, density, criticality, dependency, uniqueness,
+// relevance) read everything a message carries, tool-call arguments included; the keyword
+// signals of seeds 001/002 (tier, role-score keywords, key events) read only the words the
+// speaker chose (text and thinking): "must" inside a file being written is not a rule.
+// Pure and deterministic: the same messages and options give deep-equal output. Linear in the
+// size of the conversation (inverted index for references, LSH for near-duplicates).
+
+import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
+import { shingleHashes } from '../text/similarity';
+import { contentTerms } from '../text/terms';
+import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs } from './analysis';
+import { analysisText } from './analysisText';
+import { classifyText, countCodeSnippets, type ClassifyDetail } from './classify';
+import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
+import { findCrossReferences, referenceKeys } from './crossReferences';
+import { actionabilityScore, criticality, dependency, overallImportance, uniqueness } from './importance';
+import { detectKeyEvents, editResultFlags } from './keyEvents';
+import { isAcknowledgementText, keywordTier } from './keywords';
+import { findNearDuplicates } from './nearDuplicates';
+import { extractMessageRefs, type RefLimits } from './refs';
+import { combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus } from './relevance';
+import { roleScore } from './roleScore';
+import { detectTaskType } from './taskType';
+import { parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
+import { toolCallKind } from './toolKinds';
+
+/** Per-message facts gathered in the first pass. */
+interface Features {
+  /** Text, thinking and tool-call arguments (analysisText). */
+  text: string;
+  lower: string;
+  /** Text and thinking only, lower-cased: the words the speaker chose. */
+  speech: string;
+  visible: string;
+  refs: MessageRefs;
+  keys: string[];
+  terms: Set<string>;
+  shingles: Uint32Array;
+  isAck: boolean;
+  detail: ClassifyDetail;
+}
+
+/** Scores are rounded so that output is stable to read and compare (and JSON stays short). */
+function r4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
+
+function checkMessages(messages: readonly Message[]): void {
+  if (!Array.isArray(messages)) {
+    throw new AnalyzeOptionsError(`analyzeConversation: expected an array of messages, got ${messages === null ? 'null' : typeof messages}`);
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Partial<Message> | null | undefined;
+    if (m === null || typeof m !== 'object') throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}]: expected a message object`);
+    if (!Array.isArray(m.content)) throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}] (id ${String(m.id)}): expected content to be an array of parts`);
+    if (typeof m.role !== 'string') throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}] (id ${String(m.id)}): expected a role`);
+  }
+}
+
+function readCurrentRounds(value: number | undefined, c: AnalyzeConstants): number {
+  if (value === undefined) return c.CURRENT_ROUNDS_DEFAULT;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new AnalyzeOptionsError(`AnalyzeOptions.currentRounds: expected a whole number ≥ 0, got ${String(value)}`);
+  }
+  return value;
+}
+
+function codeBlockCount(m: Message, text: string): number {
+  let n = countCodeSnippets(text).fenced;
+  for (const call of m.toolCalls ?? []) if (toolCallKind(call) === 'edit') n++;
+  return n;
+}
+
+export function analyzeConversation(messages: readonly Message[], opts: AnalyzeOptions = {}): ConversationAnalysis {
+  checkMessages(messages);
+  const c = resolveConstants(opts.constants);
+  const currentRounds = readCurrentRounds(opts.currentRounds, c);
+  const now = parseNow(opts.now);
+  if (opts.focus !== undefined && typeof opts.focus !== 'string') {
+    throw new AnalyzeOptionsError(`AnalyzeOptions.focus: expected a string, got ${typeof opts.focus}`);
+  }
+  const focus = parseFocus(opts.focus, c);
+  const limits: RefLimits = {
+    maxFiles: c.REFS_MAX_FILES,
+    maxIdentifiers: c.REFS_MAX_IDENTIFIERS,
+    maxErrors: c.REFS_MAX_ERRORS,
+    maxErrorChars: c.ERROR_SIGNATURE_MAX_CHARS,
+  };
+
+  // Pass 1: what each message says.
+  const tokenCache = new Map<string, number>();
+  const features: Features[] = messages.map((m) => {
+    const text = analysisText(m);
+    const lower = text.toLowerCase();
+    const visible = messageText(m);
+    const thinking = thinkingText(m);
+    const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
+    const refs = extractMessageRefs(m, limits);
+    const speaker = isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m));
+    const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && isAcknowledgementText(visible, c.ACK_MAX_CHARS);
+    const detail = classifyText(
+      text,
+      lower,
+      { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, text) },
+      c,
+    );
+    return {
+      text,
+      lower,
+      speech,
+      visible,
+      refs,
+      keys: referenceKeys(refs),
+      terms: contentTerms(lower, c.TERM_MIN_LENGTH),
+      shingles: shingleHashes(lower, tokenCache),
+      isAck,
+      detail,
+    };
+  });
+
+  // Pass 2: conversation-wide measures.
+  const xref = findCrossReferences(features.map((f) => f.keys));
+  const dups = findNearDuplicates(
+    features.map((f) => f.shingles),
+    c,
+  );
+  const recency = recencyFactors(messages, now, c);
+  const currentStart = currentWindowStart(messages, currentRounds, c);
+  const current = currentRelevance(
+    features.map((f) => f.terms),
+    features.map((f) => f.keys),
+    currentStart,
+    c,
+  );
+  const editResults = editResultFlags(messages);
+  const firstUser = messages.findIndex((m) => isUserAuthored(m));
+
+  // Pass 3: metrics per message.
+  const out: MessageAnalysis[] = messages.map((m, i) => {
+    const f = features[i]!;
+    const cls = f.detail.classification;
+    const signals = detectKeyEvents(
+      { message: m, lower: f.speech, fullLower: f.lower, visibleText: f.visible, refs: f.refs, isFirstUserMessage: i === firstUser, resultOfEdit: editResults[i]! },
+      c,
+    );
+    const crit = criticality(f.lower, cls.contentType, c);
+    const dep = dependency(f.lower, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
+    const uniq = uniqueness(f.text, dups.similarCount[i]!, c);
+    const act = actionabilityScore(cls.actionability, f.detail.actionableMatches, c);
+    const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
+    const category = temporalCategory(f.lower);
+    const relevance = combinedRelevance(current[i]!, focus ? focusScore(f.lower, f.terms, focus, c) : undefined, c);
+    const tier = tierOf(m, f, signals.pinned, c);
+    const analysis: MessageAnalysis = {
+      index: i,
+      id: m.id,
+      classification: {
+        contentType: cls.contentType,
+        confidence: r4(cls.confidence),
+        keywords: cls.keywords,
+        technicalLevel: cls.technicalLevel,
+        actionability: cls.actionability,
+        density: r4(cls.density),
+      },
+      importance: {
+        criticality: r4(crit),
+        dependency: r4(dep),
+        uniqueness: r4(uniq),
+        actionability: r4(act),
+        overall: r4(overall),
+        temporal: r4(temporalScore(recency[i]!, category, c)),
+        temporalCategory: category,
+        relevance: r4(relevance),
+        roleScore: r4(roleScore(m, f.speech, signals, c)),
+        tier,
+      },
+      refs: f.refs,
+      isAcknowledgement: f.isAck,
+      keyEvents: signals.events,
+      referencedBy: xref.referencedBy[i]!,
+    };
+    const dup = dups.nearDuplicateOf[i];
+    if (dup !== undefined) analysis.nearDuplicateOf = dup;
+    return analysis;
+  });
+
+  const task = detectTaskType(messages, c);
+  const result: ConversationAnalysis = {
+    messages: out,
+    taskType: task.taskType,
+    taskTypeEvidence: { confidence: task.confidence, signals: task.signals },
+    currentStart,
+  };
+  if (focus) result.focus = focus;
+  return result;
+}
+
+/**
+ * Seed 002 tier. Header items (system prompt, tool definitions, memory) and pinned messages are
+ * kept verbatim, so they are extreme. Tool results keep the default: the seed scores the
+ * dialogue, and words inside a tool's output ("must" in a source file) are not the user's or
+ * the assistant's rules.
+ */
+function tierOf(m: Message, f: Features, pinned: boolean, c: AnalyzeConstants): number {
+  if (m.itemType === 'SYSTEM_PROMPT' || m.itemType === 'TOOL_DEFINITIONS' || m.itemType === 'MEMORY' || pinned) return c.TIER_EXTREME;
+  if (isToolResult(m)) return c.TIER_DEFAULT;
+  return keywordTier(f.speech, f.isAck, c).tier;
+}

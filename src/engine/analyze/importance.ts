@@ -1,0 +1,123 @@
+// Seed 000 §5.1 importance metrics, each 0..1:
+//   criticality   = min(critical-pattern matches / CRITICALITY_SATURATION, 1) × content-type multiplier, ≤ 1
+//   dependency    = min(dependency words / 2, 0.4) + min(referenced-by / 5, 0.4) + min(outbound / 3, 0.2)
+//   uniqueness    = max(0, 1 − near-duplicates / 3)·0.6 + min(specific details / 10, 1)·0.4
+//   actionability = label base (actionable 0.7, informational 0.4, historical 0.2)
+//                   + min(actionable phrases / 5, 1)·0.3, ≤ 1   (the seed leaves this one open)
+//   overall       = 0.35·criticality + 0.25·dependency + 0.20·uniqueness + 0.20·actionability
+// (numbers as in analyze/constants.ts, where they can be overridden).
+// "Referenced-by" is the cross-reference detector (crossReferences.ts); "outbound" counts the
+// seed's reference words (see, above, 参见 …) plus the earlier messages this one refers back to.
+
+import type { Actionability, ContentType } from '../result';
+import { compileKeywords, type KeywordSpec } from '../text/keywordMatcher';
+import { countCodeSnippets } from './classify';
+import type { AnalyzeConstants } from './constants';
+
+/** Seed 000 §5.1 criticality patterns plus Chinese. */
+export const CRITICALITY_KEYWORDS: KeywordSpec = {
+  en: [
+    'critical*',
+    'important',
+    'essential',
+    'required',
+    'must',
+    'error*',
+    'fail*',
+    'bug',
+    'bugs',
+    'issue*',
+    'problem*',
+    'security',
+    'vulnerab*',
+    'risk*',
+    'performance',
+    'optimi*',
+    'bottleneck*',
+  ],
+  zh: ['关键', '重要', '必要', '必须', '错误', '失败', '异常', 'bug', '问题', '安全', '漏洞', '风险', '性能', '优化', '瓶颈'],
+};
+
+/** Seed 000 §5.1 dependency indicators plus Chinese. */
+export const DEPENDENCY_KEYWORDS: KeywordSpec = {
+  en: ['depend*', 'require', 'requires', 'need', 'needs', 'prerequisite*', 'before', 'after', 'then', 'next', 'input*', 'output*', 'parameter*', 'result*'],
+  zh: ['依赖', '需要', '前提', '之前', '之后', '然后', '接下来', '输入', '输出', '参数', '结果'],
+};
+
+/** Seed 000 §5.1 outbound reference words plus Chinese. */
+export const OUTBOUND_REFERENCE_KEYWORDS: KeywordSpec = {
+  en: ['see', 'refer*', 'mentioned', 'above', 'below'],
+  zh: ['参见', '参考', '见上', '如上', '如下', '上面', '下面', '上述', '提到'],
+};
+
+const critical = compileKeywords(CRITICALITY_KEYWORDS);
+const dependencyWords = compileKeywords(DEPENDENCY_KEYWORDS);
+const outboundWords = compileKeywords(OUTBOUND_REFERENCE_KEYWORDS);
+
+const CAMEL_TERM = /\b[A-Z][a-z]+[A-Z][a-z]*\b/g;
+const NUMBER = /\b\d+\b/g;
+
+export function criticalityMultiplier(type: ContentType, c: AnalyzeConstants): number {
+  switch (type) {
+    case 'error_information':
+      return c.CRITICALITY_MULT_ERROR_INFORMATION;
+    case 'technical_specification':
+      return c.CRITICALITY_MULT_TECHNICAL_SPECIFICATION;
+    case 'code_implementation':
+      return c.CRITICALITY_MULT_CODE_IMPLEMENTATION;
+    case 'workflow_status':
+      return c.CRITICALITY_MULT_WORKFLOW_STATUS;
+    case 'user_interaction':
+      return c.CRITICALITY_MULT_USER_INTERACTION;
+    case 'documentation':
+      return c.CRITICALITY_MULT_DOCUMENTATION;
+    default:
+      return c.CRITICALITY_MULT_GENERAL;
+  }
+}
+
+export function criticality(lower: string, type: ContentType, c: AnalyzeConstants): number {
+  const keyword = Math.min(critical.count(lower) / c.CRITICALITY_SATURATION, 1);
+  return Math.min(keyword * criticalityMultiplier(type, c), 1);
+}
+
+export function dependency(lower: string, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
+  const words = Math.min(dependencyWords.count(lower) / c.DEPENDENCY_KEYWORD_SATURATION, c.DEPENDENCY_KEYWORD_CAP);
+  const inbound = Math.min(referencedBy / c.DEPENDENCY_REFERENCED_SATURATION, c.DEPENDENCY_REFERENCED_CAP);
+  const outbound = Math.min((outboundWords.count(lower) + refersTo) / c.DEPENDENCY_OUTBOUND_SATURATION, c.DEPENDENCY_OUTBOUND_CAP);
+  return Math.min(words + inbound + outbound, 1);
+}
+
+/** `text` is the original-case text (CamelCase terms need the capitals). */
+export function uniqueness(text: string, similarCount: number, c: AnalyzeConstants): number {
+  const camel = text.match(CAMEL_TERM)?.length ?? 0;
+  const numbers = text.match(NUMBER)?.length ?? 0;
+  const snippets = countCodeSnippets(text);
+  const indicators = camel + numbers + (snippets.fenced + snippets.inline) * c.UNIQUENESS_CODE_BLOCK_WEIGHT;
+  return (
+    Math.max(0, 1 - similarCount / c.UNIQUENESS_SIMILAR_SATURATION) * c.UNIQUENESS_SIMILARITY_WEIGHT +
+    Math.min(indicators / c.UNIQUENESS_INDICATOR_SATURATION, 1) * c.UNIQUENESS_INDICATOR_WEIGHT
+  );
+}
+
+export function actionabilityScore(label: Actionability, actionableMatches: number, c: AnalyzeConstants): number {
+  const base =
+    label === 'actionable'
+      ? c.ACTIONABILITY_BASE_ACTIONABLE
+      : label === 'informational'
+        ? c.ACTIONABILITY_BASE_INFORMATIONAL
+        : c.ACTIONABILITY_BASE_HISTORICAL;
+  return Math.min(1, base + Math.min(actionableMatches / c.ACTIONABILITY_MATCH_SATURATION, 1) * c.ACTIONABILITY_MATCH_WEIGHT);
+}
+
+export function overallImportance(
+  m: { criticality: number; dependency: number; uniqueness: number; actionability: number },
+  c: AnalyzeConstants,
+): number {
+  return (
+    m.criticality * c.WEIGHT_CRITICALITY +
+    m.dependency * c.WEIGHT_DEPENDENCY +
+    m.uniqueness * c.WEIGHT_UNIQUENESS +
+    m.actionability * c.WEIGHT_ACTIONABILITY
+  );
+}

@@ -1,0 +1,126 @@
+// Seed 001 §13 key events: the messages a key-event strategy keeps whole.
+//
+// - user_input: every message a person wrote (a tool result sent with role 'user' is not one).
+// - task_start: the first user message, and user messages announcing a new task.
+// - task_complete: completion markers in the assistant's words or tool calls (!!!COMPLETE!!!,
+//   !!!SUMMARY!!!, "task complete", 任务完成, "submitted", a line that is just "Done.",
+//   COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, attempt_completion). Only the assistant's: system
+//   prompts and task descriptions mention the markers as instructions.
+// - decision: decision words (决定 选择 方案 … / decide, approach, plan …) in a user or assistant
+//   message longer than DECISION_MIN_CHARS.
+// - error: a tool result flagged as an error or carrying an error signature; a user or
+//   assistant message with an error signature or error words.
+// - fix: fix words (修复 解决 / fix, resolved …) in a user or assistant message.
+// - key_tool_result: a tool result with an error, a test outcome or a file write.
+// - pinned: `pinned`, a <Pin> marker anywhere, or importance words (重要 关键 必须 注意 /
+//   important, must …) in a message a person wrote.
+// Header items (system prompt, tool definitions, memory) are never key events: they are kept anyway.
+
+import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../conversation/model';
+import { compileKeywords } from '../text/keywordMatcher';
+import type { KeyEventKind, MessageRefs } from './analysis';
+import type { AnalyzeConstants } from './constants';
+import {
+  COMPLETION_KEYWORDS,
+  DECISION_KEYWORDS,
+  ERROR_KEYWORDS,
+  FIX_KEYWORDS,
+  PIN_MARKERS,
+  PIN_WORDS,
+  TASK_START_KEYWORDS,
+} from './keywords';
+import { normalizeToolName, toolCallKind } from './toolKinds';
+
+const completion = compileKeywords(COMPLETION_KEYWORDS);
+const taskStart = compileKeywords(TASK_START_KEYWORDS);
+const decision = compileKeywords(DECISION_KEYWORDS);
+const errorWords = compileKeywords(ERROR_KEYWORDS);
+const fixWords = compileKeywords(FIX_KEYWORDS);
+const pinMarkers = compileKeywords(PIN_MARKERS);
+const pinWords = compileKeywords(PIN_WORDS);
+
+/** "Done." / "All done!" / "完成。" on a line of its own. */
+const DONE_LINE = /^[ \t]*(?:all )?(?:done|finished|完成|搞定)[.!。！]*[ \t]*$/im;
+
+/** Test runner outcomes: pytest, unittest, jest/vitest, cargo, go test, mocha. */
+export const TEST_OUTCOME =
+  /\b\d+ (?:passed|failed|errors?|skipped)\b|\bRan \d+ tests? in\b|^OK(?: \(|\s*$)|^FAILED \(|^\s*Tests?:\s+\d+|\btest result: (?:ok|FAILED)\b|^(?:ok|FAIL|PASS)\s+\S+|\ball tests pass(?:ed)?\b|\b\d+ (?:passing|failing)\b/m;
+
+/** File writes reported by tools and agents. */
+export const FILE_WRITE =
+  /\bApplied edit to\b|\bFile created successfully\b|\bhas been (?:updated|created|written|modified|edited)\b|\bSuccessfully (?:wrote|created|updated|edited|modified|replaced)\b|\bThe file \S+ has been\b|\bWrote \d+ (?:bytes|lines)\b|\bCreated file\b|\bnew file mode\b/;
+
+export interface KeyEventInput {
+  message: Message;
+  /** What the message says in words (text + thinking), lower-cased: errors, fixes, decisions,
+   *  pins. Code inside tool-call arguments ("throw new Error") is not the speaker reporting one. */
+  lower: string;
+  /** Words plus tool-call arguments, lower-cased: completion markers are often commands
+   *  ("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"). */
+  fullLower: string;
+  /** Visible text (text parts only), for length rules and line markers. */
+  visibleText: string;
+  refs: MessageRefs;
+  isFirstUserMessage: boolean;
+  /** Kinds of the tool calls that produced this tool result (for key tool results). */
+  resultOfEdit: boolean;
+}
+
+export interface KeyEventSignals {
+  events: KeyEventKind[];
+  /** Task completion seen (role score +1.5). */
+  completion: boolean;
+  /** Errors or fixes seen (role score +2.0). */
+  errorOrFix: boolean;
+  /** Pinned or user-marked important (role score +3.0). */
+  pinned: boolean;
+}
+
+export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {
+  const { message: m, lower, visibleText, refs } = input;
+  const events: KeyEventKind[] = [];
+  if (isHeaderItem(m)) return { events, completion: false, errorOrFix: false, pinned: !!m.pinned };
+  const user = isUserAuthored(m);
+  const result = isToolResult(m);
+  const assistant = m.role === 'assistant' && !result;
+  const speaker = user || assistant; // words a person or the model chose
+
+  if (user && (input.isFirstUserMessage || taskStart.has(lower))) events.push('task_start');
+
+  const completionSeen =
+    assistant &&
+    (completion.has(input.fullLower) ||
+      DONE_LINE.test(visibleText) ||
+      (m.toolCalls ?? []).some((call) => normalizeToolName(call.name) === 'attempt_completion'));
+  if (completionSeen) events.push('task_complete');
+
+  if (speaker && visibleText.length > c.DECISION_MIN_CHARS && decision.has(lower)) events.push('decision');
+
+  const errorSeen = result
+    ? m.toolResult!.isError || refs.errors.length > 0
+    : speaker && (refs.errors.length > 0 || errorWords.has(lower));
+  if (errorSeen) events.push('error');
+  const fixSeen = speaker && fixWords.has(lower);
+  if (fixSeen) events.push('fix');
+
+  if (result && (errorSeen || input.resultOfEdit || TEST_OUTCOME.test(visibleText) || FILE_WRITE.test(visibleText))) {
+    events.push('key_tool_result');
+  }
+
+  const pinned = !!m.pinned || pinMarkers.has(lower) || (user && pinWords.has(lower));
+  if (pinned) events.push('pinned');
+  if (user) events.push('user_input');
+  return { events, completion: completionSeen, errorOrFix: errorSeen || fixSeen, pinned };
+}
+
+/** For each message, whether it is the result of a file-editing tool call. */
+export function editResultFlags(messages: readonly Message[]): boolean[] {
+  const editCalls = new Set<string>();
+  const out = new Array<boolean>(messages.length).fill(false);
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    for (const call of m.toolCalls ?? []) if (toolCallKind(call) === 'edit') editCalls.add(call.id);
+    if (m.toolResult && editCalls.has(m.toolResult.toolCallId)) out[i] = true;
+  }
+  return out;
+}

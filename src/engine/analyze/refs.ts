@@ -1,0 +1,350 @@
+// What a message mentions that later messages can refer back to: file paths, code identifiers
+// and error signatures. Used by the cross-reference detector here, and by the "Files and Code
+// Sections" and "Errors and fixes" builders and the information-loss detector.
+//
+// All extractors are pure, deterministic and linear in the text; results are unique, in a
+// documented order, and capped (limits default to analyze/constants.ts).
+
+import type { Message, ToolCall } from '../conversation/model';
+import type { MessageRefs } from './analysis';
+import { toolCallArgumentText } from './analysisText';
+import { ANALYZE_CONSTANTS } from './constants';
+
+export interface RefLimits {
+  maxFiles: number;
+  maxIdentifiers: number;
+  maxErrors: number;
+  /** Longest error signature, in characters ("…" marks a cut). */
+  maxErrorChars: number;
+}
+
+export const DEFAULT_REF_LIMITS: RefLimits = {
+  maxFiles: ANALYZE_CONSTANTS.REFS_MAX_FILES,
+  maxIdentifiers: ANALYZE_CONSTANTS.REFS_MAX_IDENTIFIERS,
+  maxErrors: ANALYZE_CONSTANTS.REFS_MAX_ERRORS,
+  maxErrorChars: ANALYZE_CONSTANTS.ERROR_SIGNATURE_MAX_CHARS,
+};
+
+// ── File paths ────────────────────────────────────────────────────────────────────────────
+
+/** Extensions that make "name.ext" a file. A whitelist, so that versions (1.2.3), domains
+ *  (example.com), abbreviations (e.g.) and dotted code (os.path) are not files. */
+const FILE_EXTENSIONS =
+  'py|pyi|pyx|pyc|ipynb|js|jsx|mjs|cjs|ts|tsx|mts|cts|json|jsonl|json5|jsonc|md|mdx|markdown|rst|txt|yml|yaml|toml|ini|cfg|conf|env|lock|log|csv|tsv|xml|html|htm|css|scss|sass|less|vue|svelte|astro|rs|go|mod|sum|java|kt|kts|scala|groovy|gradle|c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm|cs|csproj|sln|fs|fsx|vb|swift|rb|erb|php|pl|pm|lua|r|jl|dart|ex|exs|erl|hrl|hs|ml|mli|clj|cljs|elm|nim|zig|sol|sh|bash|zsh|fish|ps1|psm1|bat|cmd|sql|graphql|gql|proto|tf|tfvars|hcl|dockerfile|mk|cmake|patch|diff|svg|png|jpg|jpeg|gif|webp|ico|pdf|zip|gz|tgz|tar|whl|wasm|so|dll|dylib|exe|db|sqlite|pem|crt|jar|class|vsix|tex|bib|adoc|po|properties|plist|xaml|ejs|hbs|njk|jinja|j2|pug|coffee|cu|cuh|ino|qml|snap|orig|bak|rej|pth|pkl|npy|parquet|ipynb|j2';
+
+/** Files without an extension that are still files. */
+const EXTENSIONLESS_FILES =
+  'Makefile|Dockerfile|Containerfile|Rakefile|Gemfile|Procfile|Jenkinsfile|Vagrantfile|Brewfile|Pipfile|README|LICENSE|CHANGELOG|CODEOWNERS|\\.gitignore|\\.gitattributes|\\.gitmodules|\\.dockerignore|\\.npmrc|\\.nvmrc|\\.env|\\.editorconfig|\\.prettierrc|\\.eslintrc|\\.babelrc|\\.bashrc|\\.zshrc|\\.profile';
+
+const NOT_IN_PATH_BEFORE = String.raw`(?<![\w@$%+~./\\-])`;
+const ROOT = String.raw`(?:[A-Za-z]:[\\/]|~?/|\.{1,2}[\\/])?`;
+const DIRS = String.raw`(?:\.?[\w@$+-][\w@$.+-]*[\\/])*`;
+
+const PATH_WITH_EXT = new RegExp(
+  `${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}\\.?[\\w@$+-][\\w@$.+-]*\\.(?:${FILE_EXTENSIONS})(?![\\w-]|\\.[\\w-])`,
+  'g',
+);
+const PATH_WITHOUT_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}(?:${EXTENSIONLESS_FILES})(?![\\w.-])`, 'g');
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
+
+/** Names with a file extension that are almost always products, not files. */
+const NOT_FILES: ReadonlySet<string> = new Set([
+  'node.js',
+  'vue.js',
+  'next.js',
+  'nuxt.js',
+  'react.js',
+  'express.js',
+  'three.js',
+  'chart.js',
+  'd3.js',
+  'ember.js',
+  'backbone.js',
+  'docs.rs',
+  'asp.net',
+]);
+
+/** Forward slashes, no "./" segments, no duplicate slashes, no trailing punctuation. */
+export function normalizeFilePath(path: string): string {
+  let p = path.trim().replace(/\\/g, '/');
+  p = p.replace(/\/{2,}/g, '/').replace(/\/(?:\.\/)+/g, '/');
+  while (p.startsWith('./')) p = p.slice(2);
+  return p.replace(/[.,;:]+$/, '');
+}
+
+function pushPath(out: string[], seen: Set<string>, raw: string, max: number): void {
+  if (out.length >= max) return;
+  const p = normalizeFilePath(raw);
+  if (!p || seen.has(p)) return;
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  if (NOT_FILES.has(base.toLowerCase()) && !p.includes('/')) return;
+  // "a.m", "e.g": a one-letter name without a folder is an abbreviation, not a file.
+  if (!p.includes('/') && /^[A-Za-z]\.[A-Za-z]$/.test(base)) return;
+  seen.add(p);
+  out.push(p);
+}
+
+/**
+ * File paths in free text: unix (/a/b.py), windows (C:\a\b.py), home (~/x.md) and relative
+ * (src/a.ts, ./x.py, ../y.go, a.py) paths with a known extension, plus well-known files without
+ * one (Makefile, Dockerfile, README, .gitignore). URLs are skipped, and so are version numbers,
+ * domain names and dotted code, which have no file extension. Returns normalized paths
+ * (normalizeFilePath), unique, in order of first appearance, at most `max`.
+ */
+export function extractFilePaths(text: string, max: number = DEFAULT_REF_LIMITS.maxFiles): string[] {
+  const out: string[] = [];
+  if (!text || max <= 0) return out;
+  const clean = text.includes('://') || text.includes('www.') ? text.replace(URL, ' ') : text;
+  const found: { at: number; path: string }[] = [];
+  for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
+  for (const m of clean.matchAll(PATH_WITHOUT_EXT)) found.push({ at: m.index, path: m[0] });
+  found.sort((a, b) => a.at - b.at);
+  const seen = new Set<string>();
+  for (const f of found) {
+    pushPath(out, seen, f.path, max);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Argument keys whose string value is a file path (Claude Code, Cline, OpenHands, SWE-agent, MCP tools). */
+const PATH_KEYS: ReadonlySet<string> = new Set([
+  'file_path',
+  'filepath',
+  'filePath',
+  'path',
+  'paths',
+  'file',
+  'files',
+  'filename',
+  'fileName',
+  'notebook_path',
+  'target_file',
+  'targetFile',
+  'source_path',
+  'dest_path',
+  'destination',
+  'old_path',
+  'new_path',
+  'relative_workspace_path',
+  'absolute_path',
+  'uri',
+]);
+
+/** Argument keys whose string value is a command line or script that may name files. */
+const COMMAND_KEYS: ReadonlySet<string> = new Set(['command', 'cmd', 'script', 'commands', 'args', 'argv', 'shell']);
+
+/**
+ * File paths a tool call names: the values of path-like argument keys ({"file_path": …},
+ * {"path": …}, {"paths": […]}) taken as given (even without an extension), and the paths inside
+ * command-like values ({"command": "cat x.py"}). File contents ("content", "new_string") are not
+ * read: they are the file, not references to it. Unparsable arguments are scanned as text.
+ */
+export function extractToolCallPaths(call: ToolCall, max: number = DEFAULT_REF_LIMITS.maxFiles): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    for (const p of extractFilePaths(call.arguments, max)) pushPath(out, seen, p, max);
+    return out;
+  }
+  const visit = (value: unknown, key: string | undefined, depth: number): void => {
+    if (out.length >= max || depth > 4) return;
+    if (typeof value === 'string') {
+      if (key !== undefined && PATH_KEYS.has(key)) {
+        if (value.length <= 500 && !value.includes('\n') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+          pushPath(out, seen, value.replace(/^file:\/\//, ''), max);
+        }
+      } else if (key !== undefined && COMMAND_KEYS.has(key)) {
+        for (const p of extractFilePaths(value, max)) pushPath(out, seen, p, max);
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v, key, depth + 1);
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(v, k, depth + 1);
+    }
+  };
+  visit(args, undefined, 0);
+  return out;
+}
+
+// ── Identifiers ───────────────────────────────────────────────────────────────────────────
+
+/** UpperCamelCase with a lower-case letter followed later by a capital (TypeError, QuerySet). */
+const UPPER_CAMEL = /\b[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
+/** lowerCamelCase (getUserName, useState). */
+const LOWER_CAMEL = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
+/** snake_case, SCREAMING_CASE and dunder names (file_path, TIME_ZONE, __init__). */
+const SNAKE = /\b_{0,2}[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_{0,2}(?![\w])|\b__[a-z][a-z0-9]*__\b/g;
+/** Dotted calls (os.path.join(), self.assertEqual()) and dotted module paths of 3+ parts
+ *  (django.db.backends.mysql). */
+const DOTTED_CALL = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=\()/g;
+const DOTTED_PATH = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+const TLDS = /\.(?:com|org|net|io|dev|edu|gov|co|uk|cn|de|jp|ai|app|info|xyz)$/;
+const FILE_LIKE = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`);
+
+/**
+ * Code identifiers: CamelCase (two humps or more), lowerCamelCase, snake_case / SCREAMING_CASE
+ * / dunder names, dotted calls (`os.path.join`, written without the parentheses, "self." and
+ * "this." dropped) and dotted module paths of three parts or more. Domain names and file names
+ * are not identifiers. Returns unique names, the most frequent first (ties: first appearance),
+ * at most `max`.
+ */
+export function extractIdentifiers(text: string, max: number = DEFAULT_REF_LIMITS.maxIdentifiers): string[] {
+  if (!text || max <= 0) return [];
+  const counts = new Map<string, { n: number; at: number }>();
+  const add = (name: string, at: number) => {
+    const e = counts.get(name);
+    if (e) e.n++;
+    else counts.set(name, { n: 1, at });
+  };
+  for (const re of [UPPER_CAMEL, LOWER_CAMEL, SNAKE]) {
+    for (const m of text.matchAll(re)) add(m[0], m.index);
+  }
+  for (const m of text.matchAll(DOTTED_CALL)) {
+    const name = m[0].replace(/^(?:self|this|cls)\./, '');
+    if (!FILE_LIKE.test(name)) add(name, m.index);
+  }
+  for (const m of text.matchAll(DOTTED_PATH)) {
+    const name = m[0];
+    if (TLDS.test(name) || FILE_LIKE.test(name) || text[m.index + name.length] === '(') continue;
+    add(name, m.index);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1].n - a[1].n || a[1].at - b[1].at)
+    .slice(0, max)
+    .map(([name]) => name);
+}
+
+// ── Error signatures ──────────────────────────────────────────────────────────────────────
+
+interface SignaturePattern {
+  re: RegExp;
+  /** The signature for a match, or undefined to skip it. */
+  sig(m: RegExpMatchArray): string | undefined;
+}
+
+const EXCEPTION_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)`;
+
+const SIGNATURE_PATTERNS: readonly SignaturePattern[] = [
+  // Python / JS / Java exceptions with a message: "ValueError: invalid literal", "TypeError: x is not a function".
+  { re: new RegExp(String.raw`(?<![\w.])(${EXCEPTION_NAME}): +(\S[^\n]*)`, 'g'), sig: (m) => `${m[1]}: ${m[2]}` },
+  // A bare exception name on its own line (pytest "E   AssertionError", the last line of a traceback).
+  { re: new RegExp(String.raw`^[ \t>E|]*(${EXCEPTION_NAME})[ \t]*$`, 'gm'), sig: (m) => m[1] },
+  // Node's generic "Error: …" at the start of a line or after "Uncaught".
+  { re: /(?:^[ \t]*|Uncaught )Error: +(\S[^\n]*)/gm, sig: (m) => `Error: ${m[1]}` },
+  // TypeScript: "error TS2345: Argument of type …".
+  { re: /\berror (TS\d+): *([^\n]*)/g, sig: (m) => `error ${m[1]}: ${m[2]}` },
+  // Rust: "error[E0308]: mismatched types".
+  { re: /\berror\[(E\d{4})\]: *([^\n]*)/g, sig: (m) => `error[${m[1]}]: ${m[2]}` },
+  // Compilers, cargo, git, pip: "error: …", "fatal: …", "file.c:3:5: error: …", "ERROR: …".
+  { re: /(?:^[ \t]*|:\d+:(?:\d+:)? )(error|fatal|ERROR|FATAL): +(\S[^\n]*)/gm, sig: (m) => `${m[1]!.toLowerCase()}: ${m[2]}` },
+  // pytest: "FAILED tests/test_x.py::test_y - AssertionError" and "ERROR tests/x.py::test".
+  { re: /^(FAILED|ERROR) +(\S+::\S+)/gm, sig: (m) => `${m[1]} ${m[2]}` },
+  // jest / vitest summaries: "Tests: 2 failed, 5 passed".
+  { re: /^[ \t]*Tests?:[ \t]+(\d+) failed/gm, sig: (m) => `Tests: ${m[1]} failed` },
+  // npm: "npm ERR! code ERESOLVE".
+  { re: /^npm ERR! +(\S[^\n]*)/gm, sig: (m) => `npm ERR! ${m[1]}` },
+  // Go panics and runtime fatals.
+  { re: /^(panic|fatal error): +(\S[^\n]*)/gm, sig: (m) => `${m[1]}: ${m[2]}` },
+  // Shells.
+  { re: /(?:^|: )([^\s:]+): command not found/gm, sig: (m) => `${m[1]}: command not found` },
+  { re: /([^\s:'"`]+): No such file or directory/g, sig: (m) => `${m[1]}: No such file or directory` },
+  { re: /\bSegmentation fault\b/g, sig: () => 'Segmentation fault' },
+  // Non-zero exit codes: "exit code 1", "exited with code 2", "returncode: 1", mini-swe-agent's <returncode>1</returncode>.
+  {
+    re: /<returncode>\s*(-?\d+)\s*<\/returncode>|\b(?:exit(?:ed)?(?: with)?(?: exit)? (?:code|status)|exit_code|return ?code|returncode)[:=]?\s*(-?\d+)/gi,
+    sig: (m) => {
+      const code = m[1] ?? m[2];
+      return code !== undefined && Number(code) !== 0 ? `exit code ${Number(code)}` : undefined;
+    },
+  },
+];
+
+/** Python's traceback ends with the exception line, whatever the class is called
+ *  ("django.core.exceptions.ImproperlyConfigured: …"): the first unindented line after it. */
+const TRACEBACK = /Traceback \(most recent call last\):\r?\n(?:[ \t]+[^\n]*\n|\r?\n)*([A-Za-z_][\w.]*)(?::[ \t]*([^\n]*)|[ \t]*)(?=\r?\n|$)/g;
+
+function cut(text: string, maxChars: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= maxChars ? t : `${t.slice(0, Math.max(1, maxChars - 1)).trimEnd()}…`;
+}
+
+/**
+ * Error signatures in text: exception lines (Python, JS, Java; a traceback's last line),
+ * "error TS2345: …", Rust "error[E0308]: …", compiler/git/pip "error:"/"fatal:" lines, pytest
+ * "FAILED a.py::test_b", jest "Tests: N failed", "npm ERR! …", Go panics, "x: command not found",
+ * "x: No such file or directory", "Segmentation fault" and non-zero exit codes ("exit code 1").
+ * Whitespace is collapsed and each is cut to `maxChars`. Unique, in order of appearance, at
+ * most `max`.
+ */
+export function extractErrorSignatures(
+  text: string,
+  max: number = DEFAULT_REF_LIMITS.maxErrors,
+  maxChars: number = DEFAULT_REF_LIMITS.maxErrorChars,
+): string[] {
+  if (!text || max <= 0) return [];
+  const found: { at: number; sig: string }[] = [];
+  if (text.includes('Traceback (most recent call last):')) {
+    for (const m of text.matchAll(TRACEBACK)) {
+      const msg = m[2]?.trim();
+      found.push({ at: m.index + m[0].lastIndexOf(m[1]!), sig: msg ? `${m[1]}: ${msg}` : m[1]! });
+    }
+  }
+  for (const p of SIGNATURE_PATTERNS) {
+    for (const m of text.matchAll(p.re)) {
+      const sig = p.sig(m);
+      if (sig) found.push({ at: m.index, sig });
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const f of found) {
+    const s = cut(f.sig, maxChars);
+    if (!s || seen.has(s)) continue;
+    seen.add(s);
+    out.push(s);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+// ── One message ───────────────────────────────────────────────────────────────────────────
+
+/** The text refs are read from: text and thinking parts, then tool-call commands. */
+function refText(m: Message): string {
+  let out = '';
+  for (const p of m.content) {
+    if (p.type === 'text' || p.type === 'thinking') out = out ? `${out}\n${p.text}` : p.text;
+  }
+  return out;
+}
+
+/**
+ * Everything a message mentions: files (tool-call arguments first, then the text), identifiers
+ * (text and tool-call argument values, not their keys) and error signatures (text only: an error in a command line
+ * is not an error that happened).
+ */
+export function extractMessageRefs(m: Message, limits: RefLimits = DEFAULT_REF_LIMITS): MessageRefs {
+  const text = refText(m);
+  const files: string[] = [];
+  const seen = new Set<string>();
+  for (const call of m.toolCalls ?? []) {
+    for (const p of extractToolCallPaths(call, limits.maxFiles)) pushPath(files, seen, p, limits.maxFiles);
+  }
+  for (const p of extractFilePaths(text, limits.maxFiles)) pushPath(files, seen, p, limits.maxFiles);
+  let idText = text;
+  for (const call of m.toolCalls ?? []) idText += `\n${toolCallArgumentText(call)}`;
+  return {
+    files,
+    identifiers: extractIdentifiers(idText, limits.maxIdentifiers),
+    errors: extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars),
+  };
+}

@@ -1,0 +1,114 @@
+// Seed 000 §5.2 temporal relevance: recency decay × a category multiplier, capped at 1.
+//
+// Recency has two factors, multiplied:
+// - time: 1 − days_old · TEMPORAL_DECAY_PER_DAY (floored at 0), when the transcript has
+//   timestamps. "Now" is AnalyzeOptions.now, else the latest timestamp in the conversation (never
+//   the wall clock: the engine is deterministic). A message without a timestamp takes the
+//   nearest earlier one (else the nearest later one).
+// - position: 1 − POSITION_DECAY_MAX · (messages after it / (n − 1)): the last message keeps 1,
+//   the first keeps 1 − POSITION_DECAY_MAX. This makes transcripts without timestamps decay too,
+//   and orders the messages of one busy afternoon, which time alone would score all alike.
+
+import type { Message } from '../conversation/model';
+import type { TemporalCategory } from '../result';
+import { compileKeywords, type KeywordSpec } from '../text/keywordMatcher';
+import { AnalyzeOptionsError, type AnalyzeConstants } from './constants';
+
+/** Seed 000 §5.2 category patterns plus Chinese, checked in this order. */
+export const TEMPORAL_KEYWORDS: Record<Exclude<TemporalCategory, 'timeless'>, KeywordSpec> = {
+  immediate: {
+    en: ['now', 'current', 'currently', 'today', 'urgent*', 'asap', 'error*', 'fail*', 'broken', 'issue*', 'need to', 'must do', 'required now'],
+    zh: ['现在', '当前', '今天', '紧急', '马上', '立即', '立刻', '错误', '失败', '报错', '坏了', '需要'],
+  },
+  current_phase: {
+    en: ['this phase', 'current stage', 'working on', 'implementing', 'developing', 'building', 'in progress', 'ongoing'],
+    zh: ['本阶段', '当前阶段', '正在', '进行中', '实现中', '开发中'],
+  },
+  future_relevant: {
+    en: ['next', 'later', 'future', 'plan*', 'will', 'after', 'then', 'subsequent*', 'todo', 'to do', 'pending', 'upcoming'],
+    zh: ['下一步', '接下来', '之后', '以后', '将来', '未来', '计划', '待办', '稍后', '然后'],
+  },
+  historical: {
+    en: ['was', 'were', 'had', 'did', 'completed', 'previous*', 'before', 'earlier', 'history', 'past', 'old'],
+    zh: ['之前', '以前', '已经', '曾经', '完成了', '历史', '过去', '原来'],
+  },
+};
+
+const ORDER: readonly Exclude<TemporalCategory, 'timeless'>[] = ['immediate', 'current_phase', 'future_relevant', 'historical'];
+const matchers = ORDER.map((cat) => [cat, compileKeywords(TEMPORAL_KEYWORDS[cat])] as const);
+
+export function temporalCategory(lower: string): TemporalCategory {
+  for (const [cat, m] of matchers) if (m.has(lower)) return cat;
+  return 'timeless';
+}
+
+export function categoryMultiplier(cat: TemporalCategory, c: AnalyzeConstants): number {
+  switch (cat) {
+    case 'immediate':
+      return c.TEMPORAL_MULT_IMMEDIATE;
+    case 'current_phase':
+      return c.TEMPORAL_MULT_CURRENT_PHASE;
+    case 'future_relevant':
+      return c.TEMPORAL_MULT_FUTURE_RELEVANT;
+    case 'historical':
+      return c.TEMPORAL_MULT_HISTORICAL;
+    default:
+      return c.TEMPORAL_MULT_TIMELESS;
+  }
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Milliseconds since the epoch of an ISO 8601 timestamp, or undefined when absent or unreadable. */
+export function parseTimestamp(value: string | undefined): number | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** Validate AnalyzeOptions.now (a clear error for a bad value) and read it. */
+export function parseNow(now: string | undefined): number | undefined {
+  if (now === undefined) return undefined;
+  const t = parseTimestamp(now);
+  if (t === undefined) {
+    throw new AnalyzeOptionsError(`AnalyzeOptions.now: expected an ISO 8601 date-time such as 2025-01-31T12:00:00Z, got ${JSON.stringify(now)}`);
+  }
+  return t;
+}
+
+/** Recency per message (time factor × position factor, each 0..1). */
+export function recencyFactors(messages: readonly Message[], now: number | undefined, c: AnalyzeConstants): number[] {
+  const n = messages.length;
+  const times: (number | undefined)[] = messages.map((m) => parseTimestamp(m.timestamp));
+  // Fill gaps: nearest earlier timestamp, else nearest later one.
+  let last: number | undefined;
+  for (let i = 0; i < n; i++) {
+    if (times[i] === undefined) times[i] = last;
+    else last = times[i];
+  }
+  let next: number | undefined;
+  for (let i = n - 1; i >= 0; i--) {
+    if (times[i] === undefined) times[i] = next;
+    else next = times[i];
+  }
+  let reference = now;
+  if (reference === undefined) {
+    for (const t of times) if (t !== undefined && (reference === undefined || t > reference)) reference = t;
+  }
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const t = times[i];
+    let time = 1;
+    if (t !== undefined && reference !== undefined) {
+      const days = Math.max(0, (reference - t) / DAY_MS);
+      time = Math.max(0, 1 - days * c.TEMPORAL_DECAY_PER_DAY);
+    }
+    const position = n <= 1 ? 1 : Math.max(0, 1 - c.POSITION_DECAY_MAX * ((n - 1 - i) / (n - 1)));
+    out[i] = time * position;
+  }
+  return out;
+}
+
+export function temporalScore(recency: number, cat: TemporalCategory, c: AnalyzeConstants): number {
+  return Math.min(1, recency * categoryMultiplier(cat, c));
+}

@@ -1,0 +1,160 @@
+// What a tool call does, judged from its name and (for shell tools) its command line:
+// edits files, runs tests/builds, runs something else, searches, reads, or something else.
+// Task-type detection (seed 001 §20) and key tool results (§13) build on this.
+
+import type { ToolCall } from '../conversation/model';
+
+export type ToolKind = 'edit' | 'test' | 'run' | 'search' | 'read' | 'other';
+
+/** File-editing tools across agents (Claude Code, Cline/Roo, OpenHands, SWE-agent, aider, Codex, MCP). */
+const EDIT_TOOLS: ReadonlySet<string> = new Set([
+  'edit',
+  'multiedit',
+  'write',
+  'notebookedit',
+  'edit_file',
+  'write_file',
+  'create_file',
+  'str_replace',
+  'str_replace_editor',
+  'str_replace_based_edit_tool',
+  'apply_patch',
+  'apply_diff',
+  'replace_in_file',
+  'write_to_file',
+  'insert_content',
+  'search_and_replace',
+  'insert',
+  'create',
+  'patch',
+  'edit_notebook',
+  'fileedit',
+  'filewrite',
+  'aider',
+]);
+
+/** Search, listing and retrieval tools. */
+const SEARCH_TOOLS: ReadonlySet<string> = new Set([
+  'grep',
+  'glob',
+  'ls',
+  'search',
+  'search_files',
+  'search_dir',
+  'search_file',
+  'find_file',
+  'codebase_search',
+  'semantic_search',
+  'list_files',
+  'list_dir',
+  'list_directory',
+  'find',
+  'fd',
+  'rg',
+  'ripgrep',
+  'web_search',
+  'websearch',
+  'webfetch',
+  'web_fetch',
+  'fetch',
+  'browse',
+  'browser',
+  'retrieve',
+  'retrieve_memory',
+  'query',
+  'lookup',
+]);
+
+/** Read-only file tools. */
+const READ_TOOLS: ReadonlySet<string> = new Set(['read', 'read_file', 'view', 'view_file', 'open_file', 'notebookread', 'read_code', 'cat', 'read_many_files']);
+
+/** Tools that run a shell command given in their arguments. */
+const SHELL_TOOLS: ReadonlySet<string> = new Set([
+  'bash',
+  'shell',
+  'sh',
+  'run_command',
+  'execute_command',
+  'execute_bash',
+  'run_shell_command',
+  'run_terminal_cmd',
+  'terminal',
+  'exec',
+  'cmd',
+  'powershell',
+  'execute_script',
+  'run',
+]);
+
+/** Redirects into a file (not /dev/null, not fd duplication), in-place edits, heredocs into files, patch tools. */
+const SHELL_EDIT =
+  /(?:^|[^0-9&<>])>>?\s*(?!\/dev\/null|&)["']?[\w./~-]+|\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\bperl\s+-[a-zA-Z]*i|\btee\s+(?!-)\S|\bpatch\s|\bgit\s+apply\b|\bgit\s+am\b|\btouch\s|\bmkdir\s|\bmv\s|\bcp\s|\brm\s/;
+const SHELL_TEST =
+  /\b(?:pytest|py\.test|unittest|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest|runtests(?:\.py)?|bin\/test)\b|\b(?:npm|yarn|pnpm|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|\b(?:go|cargo|dotnet|mvn|gradle|mix|swift)\s+(?:test|build|check)\b|\bmake(?:\s+(?:test|check|build|all))?\s*$|\btsc\b|\bgcc\b|\bg\+\+\b|\bclang\b/;
+const SHELL_SEARCH = /^(?:grep|egrep|fgrep|rg|ag|ack|fd|find|ls|tree|locate|git\s+(?:grep|log|status|show|diff|blame|ls-files))\b/;
+const SHELL_READ = /^(?:cat|head|tail|less|more|nl|wc|sed\s+-n|awk|sort|uniq|file|stat|xxd|od|jq)\b/;
+
+/** Lower-cased tool name without an MCP server prefix ("mcp__fs__read_file" → "read_file"). */
+export function normalizeToolName(name: string): string {
+  const lower = name.toLowerCase();
+  const i = lower.lastIndexOf('__');
+  return i >= 0 ? lower.slice(i + 2) : lower;
+}
+
+/** The command line of a shell-like call: its "command"/"cmd"/"script" argument, if any. */
+export function shellCommandOf(call: ToolCall): string | undefined {
+  const name = normalizeToolName(call.name);
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    return SHELL_TOOLS.has(name) ? call.arguments : undefined;
+  }
+  if (typeof args === 'string') return SHELL_TOOLS.has(name) ? args : undefined;
+  if (args === null || typeof args !== 'object') return undefined;
+  const o = args as Record<string, unknown>;
+  for (const k of ['command', 'cmd', 'script']) {
+    const v = o[k];
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(' ');
+  }
+  return undefined;
+}
+
+const KIND_RANK: Record<ToolKind, number> = { edit: 5, test: 4, run: 3, search: 2, read: 1, other: 0 };
+
+/**
+ * Kind of one shell command line. Compound commands (`cd x && sed -i … && python t.py`) take the
+ * strongest kind of their parts: edit > test > run > search > read.
+ */
+export function shellCommandKind(command: string): ToolKind {
+  let best: ToolKind = 'other';
+  // Heredoc bodies are file contents, not commands: judge the line that starts them.
+  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n');
+  for (const raw of body.split(/&&|\|\||;|\n|\|/)) {
+    const part = raw.trim().replace(/^(?:sudo|time|env(?:\s+\w+=\S+)*)\s+/, '');
+    if (!part || /^(?:cd|export|echo|printf|source|\.|set|#)\b/.test(part)) {
+      if (part && /^(?:echo|printf)\b/.test(part) && SHELL_EDIT.test(part)) best = KIND_RANK.edit > KIND_RANK[best] ? 'edit' : best;
+      continue;
+    }
+    let kind: ToolKind;
+    if (SHELL_EDIT.test(part)) kind = 'edit';
+    else if (SHELL_TEST.test(part)) kind = 'test';
+    else if (SHELL_SEARCH.test(part)) kind = 'search';
+    else if (SHELL_READ.test(part)) kind = 'read';
+    else kind = 'run';
+    if (KIND_RANK[kind] > KIND_RANK[best]) best = kind;
+  }
+  return best;
+}
+
+/** Kind of one tool call: by its name, else by its shell command, else 'other'. */
+export function toolCallKind(call: ToolCall): ToolKind {
+  const name = normalizeToolName(call.name);
+  if (EDIT_TOOLS.has(name)) return 'edit';
+  if (READ_TOOLS.has(name)) return 'read';
+  if (SEARCH_TOOLS.has(name)) return 'search';
+  const command = shellCommandOf(call);
+  if (command !== undefined && (SHELL_TOOLS.has(name) || command.length > 0)) return shellCommandKind(command);
+  return 'other';
+}

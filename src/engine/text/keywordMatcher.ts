@@ -1,0 +1,125 @@
+// Keyword lists compiled once into one regular expression each, matched on lower-cased text.
+//
+// The reference designs match substrings ("is" inside "this"). Here English terms match whole
+// words: no letter may touch either side (digits, "_" and punctuation may). A term ending in
+// "*" is a stem ("fail*" matches fail, failed, failure). A space matches any whitespace run
+// ("need to"), a ":" matches ASCII or full-width colon with optional space before it.
+// Chinese (or any CJK) terms match as plain substrings: the script has no word separators.
+
+export interface KeywordSpec {
+  /** English terms, lower case: "word", "stem*", "two words", "rule:". */
+  en?: readonly string[];
+  /** CJK terms, matched as substrings; ":" matches ":" or "：". */
+  zh?: readonly string[];
+}
+
+export interface KeywordMatcher {
+  /** Number of (non-overlapping) matches in `lower`, which must already be lower-cased. */
+  count(lower: string): number;
+  /** Distinct matched texts, in order of first appearance (whitespace collapsed). */
+  matches(lower: string): string[];
+  has(lower: string): boolean;
+  /** The spec terms (as written in the spec) that occur at least once, in spec order. */
+  matchedTerms(lower: string): string[];
+}
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+function escape(s: string): string {
+  return s.replace(REGEX_SPECIAL, '\\$&');
+}
+
+function englishSource(term: string): string {
+  let stem = false;
+  let t = term.trim().toLowerCase();
+  if (t.endsWith('*')) {
+    stem = true;
+    t = t.slice(0, -1);
+  }
+  let colon = false;
+  if (t.endsWith(':')) {
+    colon = true;
+    t = t.slice(0, -1);
+  }
+  let src = t
+    .split(/\s+/)
+    .map((part) => escape(part))
+    .join('\\s+');
+  if (stem) src += '[a-z]*';
+  if (colon) src += '\\s*[:：]';
+  return src;
+}
+
+function chineseSource(term: string): string {
+  return term
+    .split(/[:：]/)
+    .map((part) => escape(part))
+    .join('\\s*[:：]');
+}
+
+/** Longest first, so "thank you" wins over "thank" and "决定：" over "决定". */
+function byLengthDesc(a: string, b: string): number {
+  return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+export function keywordSource(spec: KeywordSpec): string {
+  const parts: string[] = [];
+  const en = [...new Set(spec.en ?? [])].sort(byLengthDesc).map(englishSource);
+  if (en.length > 0) parts.push(`(?<![a-z])(?:${en.join('|')})(?![a-z])`);
+  const zh = [...new Set(spec.zh ?? [])].sort(byLengthDesc).map(chineseSource);
+  if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
+  return parts.length > 0 ? parts.join('|') : '(?!)';
+}
+
+export function compileKeywords(spec: KeywordSpec): KeywordMatcher {
+  const source = keywordSource(spec);
+  const global = new RegExp(source, 'g');
+  const single = new RegExp(source);
+  // Each term alone, anchored: maps a matched text back to the term that produced it.
+  const terms = [...new Set([...(spec.en ?? []), ...(spec.zh ?? [])])];
+  const anchored = terms.map((t) => new RegExp(`^(?:${(spec.en ?? []).includes(t) ? englishSource(t) : chineseSource(t)})$`));
+  const termOf = (text: string): number => {
+    // Prefer the longest term that matches the whole text ("thank you" over "thank").
+    let best = -1;
+    for (let i = 0; i < anchored.length; i++) {
+      if (anchored[i]!.test(text) && (best < 0 || terms[i]!.length > terms[best]!.length)) best = i;
+    }
+    return best;
+  };
+  return {
+    matchedTerms(lower) {
+      global.lastIndex = 0;
+      const texts = new Set<string>();
+      for (let m = global.exec(lower); m !== null; m = global.exec(lower)) texts.add(m[0]);
+      const found = new Set<number>();
+      for (const t of texts) {
+        const i = termOf(t);
+        if (i >= 0) found.add(i);
+      }
+      return [...found].sort((a, b) => a - b).map((i) => terms[i]!);
+    },
+    count(lower) {
+      global.lastIndex = 0;
+      let n = 0;
+      while (global.exec(lower) !== null) n++;
+      return n;
+    },
+    matches(lower) {
+      global.lastIndex = 0;
+      const seen = new Set<string>();
+      for (let m = global.exec(lower); m !== null; m = global.exec(lower)) seen.add(m[0].replace(/\s+/g, ' '));
+      return [...seen];
+    },
+    has(lower) {
+      return single.test(lower);
+    },
+  };
+}
+
+/** Merge several specs into one (e.g. the three pattern groups of one content type). */
+export function mergeSpecs(...specs: KeywordSpec[]): KeywordSpec {
+  return {
+    en: specs.flatMap((s) => s.en ?? []),
+    zh: specs.flatMap((s) => s.zh ?? []),
+  };
+}
