@@ -1,0 +1,178 @@
+// The ledger keeps the status bar's count current as a conversation grows: an append must
+// cost the new message only, and the running totals must always equal a full report.
+
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { conversationFrom, transcriptTexts } from '../bench/lib/corpus';
+import type { Message } from '../src/engine/conversation/model';
+import { TokenLedger } from '../src/engine/tokens/ledger';
+import { createTokenCounter, type CachedTokenCounter, MESSAGE_OVERHEAD, REPLY_PRIMING } from '../src/engine/tokens/messageCounter';
+import { tokenReport } from '../src/engine/tokens/report';
+import { transcriptPath } from './helpers/transcripts';
+
+let texts: string[];
+beforeAll(() => {
+  texts = transcriptTexts(transcriptPath('mini-swe-agent/django__django-11138.traj.json')).filter((t) => t.length > 20);
+});
+
+function message(id: string, text: string, itemType: Message['itemType'] = 'USER_MESSAGE'): Message {
+  const role = itemType === 'ASSISTANT_MESSAGE' ? 'assistant' : itemType === 'TOOL_RESULT' ? 'tool' : itemType === 'SYSTEM_PROMPT' ? 'system' : 'user';
+  return { id, role, itemType, content: [{ type: 'text', text }] };
+}
+
+/** Messages that use every billed part: names, thinking, images, tool calls, tool definitions. */
+function richMessages(): Message[] {
+  return [
+    message('s', 'You are a careful assistant.', 'SYSTEM_PROMPT'),
+    { id: 'd', role: 'system', itemType: 'TOOL_DEFINITIONS', content: [], toolDefinitions: [{ name: 'bash', description: 'run a command', parameters: { type: 'object' } }] },
+    { id: 'u', role: 'user', itemType: 'USER_MESSAGE', name: 'alice', content: [{ type: 'text', text: '看看这个错误' }, { type: 'image', placeholder: '[image]' }] },
+    {
+      id: 'a',
+      role: 'assistant',
+      itemType: 'ASSISTANT_MESSAGE',
+      content: [{ type: 'thinking', text: 'The user wants the error explained.' }, { type: 'text', text: 'Running the tests.' }],
+      toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }],
+    },
+    { id: 't', role: 'tool', itemType: 'TOOL_RESULT', content: [{ type: 'text', text: 'FAIL test/x.test.ts' }], toolResult: { toolCallId: 'c1', isError: true } },
+    message('k', 'Summary of earlier work.', 'COMPACTION_SUMMARY'),
+  ];
+}
+
+describe('TokenLedger', () => {
+  let counter: CachedTokenCounter;
+  beforeAll(async () => {
+    counter = await createTokenCounter('gpt-4o');
+  });
+
+  it('reports exactly what tokenReport reports, on a real transcript', () => {
+    const messages = conversationFrom(texts, (ms) => ms.length >= 60);
+    const ledger = new TokenLedger(counter, messages);
+    expect(ledger.report()).toEqual(tokenReport(messages, counter));
+    expect(ledger.total).toBe(counter.countMessages(messages));
+  });
+
+  it('an append encodes only the new message', () => {
+    const messages = conversationFrom(texts, (ms) => ms.length >= 80);
+    const ledger = new TokenLedger(counter, messages);
+    const before = counter.encodedMessages;
+    const added = message('new', `a new question nobody asked before ${texts.length}: why does CONVERT_TZ return NULL?`);
+    const change = ledger.append(added);
+    expect(change).toEqual({ appended: 1, replaced: 0, removed: 0, encoded: 1 });
+    expect(counter.encodedMessages - before).toBe(1);
+    expect(ledger.report()).toEqual(tokenReport([...messages, added], counter));
+  });
+
+  it('sync with a re-imported copy plus one new message encodes one message', () => {
+    const messages = conversationFrom(texts, (ms) => ms.length >= 50);
+    const ledger = new TokenLedger(counter, messages);
+    const reimported = [...structuredClone(messages), message('fresh', 'a message appended after the re-import, never seen: 7f3a')];
+    const change = ledger.sync(reimported);
+    expect(change.encoded).toBe(1);
+    expect(change.appended).toBe(1);
+    expect(ledger.report()).toEqual(tokenReport(reimported, counter));
+  });
+
+  it('sync with the same objects touches nothing', () => {
+    const messages = conversationFrom(texts, (ms) => ms.length >= 30);
+    const ledger = new TokenLedger(counter, messages);
+    expect(ledger.sync(messages)).toEqual({ appended: 0, replaced: 0, removed: 0, encoded: 0 });
+  });
+
+  it('replace and truncate keep the totals right (an edit, a compaction)', () => {
+    const messages = richMessages();
+    const ledger = new TokenLedger(counter, messages);
+    const edited = { ...messages[2]!, content: [{ type: 'text' as const, text: 'a different, longer question about the error' }] };
+    expect(ledger.replace(2, edited).encoded).toBe(1);
+    const now = [...messages.slice(0, 2), edited, ...messages.slice(3)];
+    expect(ledger.report()).toEqual(tokenReport(now, counter));
+    expect(ledger.truncate(3)).toMatchObject({ removed: 3, encoded: 0 });
+    expect(ledger.report()).toEqual(tokenReport(now.slice(0, 3), counter));
+    expect(ledger.truncate(0).removed).toBe(3);
+    expect(ledger.total).toBe(0);
+    expect(ledger.report()).toEqual(tokenReport([], counter));
+  });
+
+  it('breaks a message down by category, summing to its total', () => {
+    const ledger = new TokenLedger(counter, richMessages());
+    const by = ledger.byCategory();
+    for (const c of ['system', 'toolDefinitions', 'user', 'assistant', 'toolCalls', 'toolResults', 'thinking', 'summary'] as const) {
+      expect(by[c], c).toBeGreaterThan(0);
+    }
+    expect(Object.values(by).reduce((a, b) => a + b, 0)).toBe(ledger.total);
+    for (let i = 0; i < ledger.length; i++) {
+      const t = ledger.tokensAt(i);
+      expect(Object.values(t.byCategory).reduce((a, b) => a + (b ?? 0), 0)).toBe(t.total);
+      expect(t.total).toBeGreaterThan(MESSAGE_OVERHEAD);
+    }
+    expect(ledger.total).toBe(Array.from({ length: ledger.length }, (_, i) => ledger.tokensAt(i).total).reduce((a, b) => a + b, 0) + REPLY_PRIMING);
+  });
+
+  it('names a bad index instead of corrupting the totals', () => {
+    const ledger = new TokenLedger(counter, richMessages());
+    expect(() => ledger.replace(99, message('x', 'y'))).toThrow(/cannot replace index 99 \(length 6\)/);
+    expect(() => ledger.tokensAt(-1)).toThrow(/no message at index -1/);
+  });
+
+  it('equals a full report after any sequence of appends, replacements, truncations and syncs', async () => {
+    const pool = richMessages().concat(conversationFrom(texts.slice(0, 40), () => false));
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('append' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('syncCopy' as const) }),
+      fc.record({ kind: fc.constant('syncEdit' as const), at: fc.nat(), pick: fc.nat() }),
+    );
+    const fresh = await createTokenCounter('claude-sonnet-4');
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
+        let current: Message[] = [];
+        const ledger = new TokenLedger(fresh);
+        for (const o of ops) {
+          const pick = 'pick' in o ? pool[o.pick % pool.length]! : undefined;
+          if (o.kind === 'append') {
+            ledger.append(pick!);
+            current = [...current, pick!];
+          } else if (o.kind === 'replace' && current.length > 0) {
+            ledger.replace(o.at % current.length, pick!);
+            current = current.map((m, i) => (i === o.at % current.length ? pick! : m));
+          } else if (o.kind === 'truncate') {
+            const keep = current.length === 0 ? 0 : o.at % (current.length + 1);
+            ledger.truncate(keep);
+            current = current.slice(0, keep);
+          } else if (o.kind === 'syncCopy') {
+            current = structuredClone(current);
+            ledger.sync(current);
+          } else if (o.kind === 'syncEdit' && current.length > 0) {
+            const at = o.at % current.length;
+            current = [...current.slice(0, at), pick!];
+            ledger.sync(current);
+          }
+          expect(ledger.report()).toEqual(tokenReport(current, fresh));
+        }
+      }),
+      { numRuns: 60, seed: 11 },
+    );
+  });
+});
+
+describe('CachedTokenCounter', () => {
+  it('counts a message once, whether it comes back as the same object or as a copy', async () => {
+    const counter = await createTokenCounter('gpt-4.1');
+    const m = message('q', 'How many tokens is this sentence?');
+    const n = counter.countMessage(m);
+    expect(counter.encodedMessages).toBe(1);
+    expect(counter.countMessage(m)).toBe(n);
+    expect(counter.countMessage(structuredClone(m))).toBe(n);
+    expect(counter.encodedMessages).toBe(1);
+    expect(counter.countMessage({ ...m, content: [{ type: 'text', text: 'How many tokens is this sentence!' }] })).toBe(n);
+    expect(counter.encodedMessages).toBe(2);
+  });
+
+  it('counts message text with the model’s encoding plus the chat overhead', async () => {
+    const counter = await createTokenCounter('gpt-4');
+    expect(counter.encoding).toBe('cl100k_base');
+    const text = 'Hello, world! 你好，世界！';
+    expect(counter.countMessage(message('h', text))).toBe(counter.count(text) + MESSAGE_OVERHEAD);
+    expect(counter.countMessages([])).toBe(0);
+  });
+});
