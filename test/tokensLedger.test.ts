@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { conversationFrom, transcriptTexts } from '../bench/lib/corpus';
 import type { Message } from '../src/engine/conversation/model';
 import { TokenLedger } from '../src/engine/tokens/ledger';
-import { createTokenCounter, type CachedTokenCounter, MESSAGE_OVERHEAD, REPLY_PRIMING } from '../src/engine/tokens/messageCounter';
+import { createTokenCounter, type CachedTokenCounter, MESSAGE_OVERHEAD, REPLY_PRIMING, sameBilledContent } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
 import { transcriptPath } from './helpers/transcripts';
 
@@ -67,8 +67,7 @@ describe('TokenLedger', () => {
     const ledger = new TokenLedger(counter, messages);
     const reimported = [...structuredClone(messages), message('fresh', 'a message appended after the re-import, never seen: 7f3a')];
     const change = ledger.sync(reimported);
-    expect(change.encoded).toBe(1);
-    expect(change.appended).toBe(1);
+    expect(change).toEqual({ appended: 1, replaced: 0, removed: 0, encoded: 1 });
     expect(ledger.report()).toEqual(tokenReport(reimported, counter));
   });
 
@@ -174,5 +173,20 @@ describe('CachedTokenCounter', () => {
     const text = 'Hello, world! 你好，世界！';
     expect(counter.countMessage(message('h', text))).toBe(counter.count(text) + MESSAGE_OVERHEAD);
     expect(counter.countMessages([])).toBe(0);
+  });
+});
+
+describe('sameBilledContent', () => {
+  it('is true for a copy and false when anything billed differs', () => {
+    const [, defs, user, assistant] = richMessages();
+    for (const m of [defs!, user!, assistant!]) expect(sameBilledContent(m, structuredClone(m))).toBe(true);
+    expect(sameBilledContent(user!, { ...user!, name: 'bob' })).toBe(false);
+    expect(sameBilledContent(user!, { ...user!, itemType: 'MEMORY' })).toBe(false);
+    expect(sameBilledContent(user!, { ...user!, content: user!.content.slice(0, 1) })).toBe(false);
+    expect(sameBilledContent(assistant!, { ...assistant!, toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }] })).toBe(false);
+    expect(sameBilledContent(assistant!, { ...assistant!, content: [{ type: 'text', text: 'x' }, assistant!.content[1]!] })).toBe(false);
+    expect(sameBilledContent(defs!, { ...defs!, toolDefinitions: [{ name: 'sh' }] })).toBe(false);
+    // Not billed: ids, timestamps, sources.
+    expect(sameBilledContent(user!, { ...user!, id: 'other', timestamp: '2024-01-01T00:00:00Z' })).toBe(true);
   });
 });

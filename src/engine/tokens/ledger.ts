@@ -6,17 +6,18 @@
 // The report equals tokenReport() over the same messages, number for number.
 
 import type { Message } from '../conversation/model';
-import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
+import { REPLY_PRIMING, sameBilledContent, type CachedTokenCounter } from './messageCounter';
 import { assembleReport, type TokenReport } from './report';
 import { TOKEN_CATEGORIES, type MessageTokens, type TokenCategory } from './tokenCounter';
 
 interface Entry {
+  /** The latest object seen with this content (identity is the cheapest check next time). */
   message: Message;
   tokens: MessageTokens;
 }
 
-/** What one update did: how many entries changed and how many messages had to be encoded
- *  (the rest came from the counter's caches). */
+/** What one update did: entries added, replaced by different content, and removed, and how
+ *  many messages had to be encoded (the rest came from the counter's caches). */
 export interface LedgerChange {
   appended: number;
   replaced: number;
@@ -76,13 +77,15 @@ export class TokenLedger {
   replace(index: number, message: Message): LedgerChange {
     const e = this.entries[index];
     if (!e) throw new RangeError(`token ledger: cannot replace index ${index} (length ${this.entries.length})`);
-    const before = this.counter.encodedMessages;
-    if (e.message !== message) {
-      const tokens = this.counter.countMessageByCategory(message);
-      this.add(e.tokens, -1);
-      this.add(tokens, 1);
-      this.entries[index] = { message, tokens };
+    if (sameBilledContent(e.message, message)) {
+      e.message = message;
+      return { appended: 0, replaced: 0, removed: 0, encoded: 0 };
     }
+    const before = this.counter.encodedMessages;
+    const tokens = this.counter.countMessageByCategory(message);
+    this.add(e.tokens, -1);
+    this.add(tokens, 1);
+    this.entries[index] = { message, tokens };
     return { appended: 0, replaced: 1, removed: 0, encoded: this.counter.encodedMessages - before };
   }
 
@@ -95,9 +98,10 @@ export class TokenLedger {
     return { appended: 0, replaced: 0, removed, encoded: 0 };
   }
 
-  /** Makes the ledger hold exactly `messages`. Entries whose message is the same object are
-   *  kept as they are; others are counted through the counter's content cache, so a
-   *  re-imported transcript with one new message encodes one message. */
+  /** Makes the ledger hold exactly `messages`. Entries whose message is the same object, or
+   *  a copy with the same billed content (a re-imported transcript), are kept without
+   *  counting; others are counted through the counter's caches. So re-importing a
+   *  transcript that gained one message encodes one message. */
   sync(messages: readonly Message[]): LedgerChange {
     const before = this.counter.encodedMessages;
     const common = Math.min(messages.length, this.entries.length);
@@ -106,6 +110,10 @@ export class TokenLedger {
       const e = this.entries[i]!;
       const m = messages[i]!;
       if (e.message === m) continue;
+      if (sameBilledContent(e.message, m)) {
+        e.message = m; // the same content, re-imported: keep the count, follow the new object
+        continue;
+      }
       const tokens = this.counter.countMessageByCategory(m);
       this.add(e.tokens, -1);
       this.add(tokens, 1);

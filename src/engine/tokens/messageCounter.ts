@@ -54,6 +54,28 @@ export function messageContentKey(m: Message): string {
   return key;
 }
 
+/** Whether two messages are billed the same: equal in everything messageContentKey covers.
+ *  Comparing strings directly runs at memory speed, far faster than hashing, so a
+ *  re-imported copy of a long conversation is recognised cheaply. */
+export function sameBilledContent(a: Message, b: Message): boolean {
+  if (a === b) return true;
+  if (a.itemType !== b.itemType || (a.name ?? '') !== (b.name ?? '') || a.content.length !== b.content.length) return false;
+  for (let i = 0; i < a.content.length; i++) {
+    const p = a.content[i]!;
+    const q = b.content[i]!;
+    if (p.type !== q.type) return false;
+    if (p.type !== 'image' && p.text !== (q as typeof p).text) return false;
+  }
+  const ac = a.toolCalls ?? [];
+  const bc = b.toolCalls ?? [];
+  if (ac.length !== bc.length) return false;
+  for (let i = 0; i < ac.length; i++) {
+    if (ac[i]!.name !== bc[i]!.name || ac[i]!.arguments !== bc[i]!.arguments) return false;
+  }
+  if (!a.toolDefinitions && !b.toolDefinitions) return true;
+  return !!a.toolDefinitions && !!b.toolDefinitions && JSON.stringify(a.toolDefinitions) === JSON.stringify(b.toolDefinitions);
+}
+
 function partKey(p: ContentPart): string {
   switch (p.type) {
     case 'text':
