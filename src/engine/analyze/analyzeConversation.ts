@@ -31,6 +31,7 @@ import { toolCallKind } from './toolKinds';
 interface Features {
   /** Text, thinking and tool-call arguments (analysisText). */
   text: string;
+  /** `text` lower-cased, markup tags removed: what the content measures read. */
   lower: string;
   /** Text and thinking only, lower-cased: the words the speaker chose. */
   speech: string;
@@ -41,6 +42,17 @@ interface Features {
   shingles: Uint32Array;
   isAck: boolean;
   detail: ClassifyDetail;
+}
+
+/** Lower-case markup tags (<output>, </returncode>, <system-reminder>): wrappers that agents put
+ *  around content. Their names are not content words ("output" would make every mini-swe-agent
+ *  tool result look like user interaction). */
+const MARKUP_TAG = /<\/?[a-z][\w-]*(?:\s[^<>\n]*)?>/g;
+
+const PIN_MARKER = /<\/?pin>/;
+
+function withoutMarkupTags(lower: string): string {
+  return lower.includes('<') ? lower.replace(MARKUP_TAG, ' ') : lower;
 }
 
 /** Scores are rounded so that output is stable to read and compare (and JSON stays short). */
@@ -91,10 +103,9 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   };
 
   // Pass 1: what each message says.
-  const tokenCache = new Map<string, number>();
   const features: Features[] = messages.map((m) => {
     const text = analysisText(m);
-    const lower = text.toLowerCase();
+    const lower = withoutMarkupTags(text.toLowerCase());
     const visible = messageText(m);
     const thinking = thinkingText(m);
     const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
@@ -115,7 +126,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       refs,
       keys: referenceKeys(refs),
       terms: contentTerms(lower, c.TERM_MIN_LENGTH),
-      shingles: shingleHashes(lower, tokenCache),
+      shingles: shingleHashes(lower),
       isAck,
       detail,
     };
@@ -153,7 +164,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
     const category = temporalCategory(f.lower);
     const relevance = combinedRelevance(current[i]!, focus ? focusScore(f.lower, f.terms, focus, c) : undefined, c);
-    const tier = tierOf(m, f, signals.pinned, c);
+    const tier = tierOf(m, f, c);
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
@@ -199,13 +210,14 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
 }
 
 /**
- * Seed 002 tier. Header items (system prompt, tool definitions, memory) and pinned messages are
- * kept verbatim, so they are extreme. Tool results keep the default: the seed scores the
+ * Seed 002 tier. Header items (system prompt, tool definitions, memory) and pinned messages
+ * (`pinned`, a <Pin> marker) are kept verbatim, so they are extreme. Tool results keep the default: the seed scores the
  * dialogue, and words inside a tool's output ("must" in a source file) are not the user's or
  * the assistant's rules.
  */
-function tierOf(m: Message, f: Features, pinned: boolean, c: AnalyzeConstants): number {
-  if (m.itemType === 'SYSTEM_PROMPT' || m.itemType === 'TOOL_DEFINITIONS' || m.itemType === 'MEMORY' || pinned) return c.TIER_EXTREME;
+function tierOf(m: Message, f: Features, c: AnalyzeConstants): number {
+  if (m.itemType === 'SYSTEM_PROMPT' || m.itemType === 'TOOL_DEFINITIONS' || m.itemType === 'MEMORY') return c.TIER_EXTREME;
+  if (m.pinned || PIN_MARKER.test(f.speech)) return c.TIER_EXTREME;
   if (isToolResult(m)) return c.TIER_DEFAULT;
   return keywordTier(f.speech, f.isAck, c).tier;
 }

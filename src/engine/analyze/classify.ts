@@ -201,7 +201,7 @@ export function countCodeSnippets(text: string): { fenced: number; inline: numbe
  * × content-type multiplier × technical-level multiplier, capped at 1.
  * Words: English words plus CJK characters / CJK_CHARS_PER_WORD (Chinese has no spaces);
  * diversity counts English words and CJK bigrams. Technical density is capped at 1 so one
- * dense line cannot dominate.
+ * dense line cannot dominate. Long texts are measured on their first DENSITY_SAMPLE_CHARS.
  */
 export function informationDensity(
   text: string,
@@ -210,6 +210,10 @@ export function informationDensity(
   level: TechnicalLevel,
   c: AnalyzeConstants,
 ): number {
+  if (text.length > c.DENSITY_SAMPLE_CHARS) {
+    text = text.slice(0, c.DENSITY_SAMPLE_CHARS);
+    lower = lower.slice(0, c.DENSITY_SAMPLE_CHARS);
+  }
   if (!text.trim()) return 0;
   const latin = latinWords(lower);
   const cjk = hasCjk(lower);

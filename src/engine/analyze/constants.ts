@@ -40,6 +40,9 @@ export const ANALYZE_CONSTANTS = {
   DENSITY_SENTENCE_WORDS: 15,
   /** A `code` snippet counts as this many technical terms. */
   DENSITY_CODE_SNIPPET_WEIGHT: 5,
+  /** Density is a ratio: for longer texts it is measured on their first this-many characters
+   *  (a 500 KB log reads the same at 20 KB, and sentence splitting it whole is slow). */
+  DENSITY_SAMPLE_CHARS: 20000,
   /** CJK characters per word, to count words in text without spaces (as seed 002's token estimate). */
   CJK_CHARS_PER_WORD: 1.5,
   /** Density multiplier for technical_specification. */
@@ -245,6 +248,7 @@ export type AnalyzeConstants = { readonly [K in AnalyzeConstantName]: number };
 /** Constants that are counts or sizes: overrides must be whole numbers. */
 const INTEGER_CONSTANTS: ReadonlySet<AnalyzeConstantName> = new Set<AnalyzeConstantName>([
   'ACK_MAX_CHARS',
+  'DENSITY_SAMPLE_CHARS',
   'NEAR_DUPLICATE_BANDS',
   'NEAR_DUPLICATE_ROWS',
   'NEAR_DUPLICATE_BUCKET_COMPARISONS',
@@ -263,6 +267,7 @@ const INTEGER_CONSTANTS: ReadonlySet<AnalyzeConstantName> = new Set<AnalyzeConst
 const POSITIVE_CONSTANTS: ReadonlySet<AnalyzeConstantName> = new Set<AnalyzeConstantName>([
   'CLASSIFY_CONFIDENCE_SATURATION',
   'DENSITY_SENTENCE_WORDS',
+  'DENSITY_SAMPLE_CHARS',
   'CJK_CHARS_PER_WORD',
   'CRITICALITY_SATURATION',
   'DEPENDENCY_KEYWORD_SATURATION',

@@ -305,7 +305,7 @@ export const DECISION_KEYWORDS: KeywordSpec = {
 export const PIN_MARKERS: KeywordSpec = { en: ['<pin>', '</pin>'] };
 export const PIN_WORDS: KeywordSpec = {
   zh: ['重要', '关键', '必须', '注意', '务必', '切记'],
-  en: ['important', 'critical', 'must', 'note:', 'remember', 'never', 'always'],
+  en: ['important', 'critical', 'must', 'note:', 'do not forget', "don't forget"],
 };
 
 // ── Seed 000 §4.3 focus keywords ──────────────────────────────────────────────────────────

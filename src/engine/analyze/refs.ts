@@ -225,6 +225,8 @@ export function extractIdentifiers(text: string, max: number = DEFAULT_REF_LIMIT
 // ── Error signatures ──────────────────────────────────────────────────────────────────────
 
 interface SignaturePattern {
+  /** Run the expression only when the text contains this (cheap pre-check), or always. */
+  needle?: string | RegExp;
   re: RegExp;
   /** The signature for a match, or undefined to skip it. */
   sig(m: RegExpMatchArray): string | undefined;
@@ -234,31 +236,32 @@ const EXCEPTION_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|
 
 const SIGNATURE_PATTERNS: readonly SignaturePattern[] = [
   // Python / JS / Java exceptions with a message: "ValueError: invalid literal", "TypeError: x is not a function".
-  { re: new RegExp(String.raw`(?<![\w.])(${EXCEPTION_NAME}): +(\S[^\n]*)`, 'g'), sig: (m) => `${m[1]}: ${m[2]}` },
+  { needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault):/, re: new RegExp(String.raw`(?<![\w.])(${EXCEPTION_NAME}): +(\S[^\n]*)`, 'g'), sig: (m) => `${m[1]}: ${m[2]}` },
   // A bare exception name on its own line (pytest "E   AssertionError", the last line of a traceback).
-  { re: new RegExp(String.raw`^[ \t>E|]*(${EXCEPTION_NAME})[ \t]*$`, 'gm'), sig: (m) => m[1] },
+  { needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault)[ \t]*(?:\n|$)/, re: new RegExp(String.raw`^[ \t>E|]*(${EXCEPTION_NAME})[ \t]*$`, 'gm'), sig: (m) => m[1] },
   // Node's generic "Error: …" at the start of a line or after "Uncaught".
-  { re: /(?:^[ \t]*|Uncaught )Error: +(\S[^\n]*)/gm, sig: (m) => `Error: ${m[1]}` },
+  { needle: 'Error: ', re: /(?:^[ \t]*|Uncaught )Error: +(\S[^\n]*)/gm, sig: (m) => `Error: ${m[1]}` },
   // TypeScript: "error TS2345: Argument of type …".
-  { re: /\berror (TS\d+): *([^\n]*)/g, sig: (m) => `error ${m[1]}: ${m[2]}` },
+  { needle: 'error TS', re: /\berror (TS\d+): *([^\n]*)/g, sig: (m) => `error ${m[1]}: ${m[2]}` },
   // Rust: "error[E0308]: mismatched types".
-  { re: /\berror\[(E\d{4})\]: *([^\n]*)/g, sig: (m) => `error[${m[1]}]: ${m[2]}` },
+  { needle: 'error[E', re: /\berror\[(E\d{4})\]: *([^\n]*)/g, sig: (m) => `error[${m[1]}]: ${m[2]}` },
   // Compilers, cargo, git, pip: "error: …", "fatal: …", "file.c:3:5: error: …", "ERROR: …".
-  { re: /(?:^[ \t]*|:\d+:(?:\d+:)? )(error|fatal|ERROR|FATAL): +(\S[^\n]*)/gm, sig: (m) => `${m[1]!.toLowerCase()}: ${m[2]}` },
+  { needle: /(?:error|fatal|ERROR|FATAL): /, re: /(?:^[ \t]*|:\d+:(?:\d+:)? )(error|fatal|ERROR|FATAL): +(\S[^\n]*)/gm, sig: (m) => `${m[1]!.toLowerCase()}: ${m[2]}` },
   // pytest: "FAILED tests/test_x.py::test_y - AssertionError" and "ERROR tests/x.py::test".
-  { re: /^(FAILED|ERROR) +(\S+::\S+)/gm, sig: (m) => `${m[1]} ${m[2]}` },
+  { needle: '::', re: /^(FAILED|ERROR) +(\S+::\S+)/gm, sig: (m) => `${m[1]} ${m[2]}` },
   // jest / vitest summaries: "Tests: 2 failed, 5 passed".
-  { re: /^[ \t]*Tests?:[ \t]+(\d+) failed/gm, sig: (m) => `Tests: ${m[1]} failed` },
+  { needle: ' failed', re: /^[ \t]*Tests?:[ \t]+(\d+) failed/gm, sig: (m) => `Tests: ${m[1]} failed` },
   // npm: "npm ERR! code ERESOLVE".
-  { re: /^npm ERR! +(\S[^\n]*)/gm, sig: (m) => `npm ERR! ${m[1]}` },
+  { needle: 'npm ERR!', re: /^npm ERR! +(\S[^\n]*)/gm, sig: (m) => `npm ERR! ${m[1]}` },
   // Go panics and runtime fatals.
-  { re: /^(panic|fatal error): +(\S[^\n]*)/gm, sig: (m) => `${m[1]}: ${m[2]}` },
+  { needle: /(?:panic|fatal error): /, re: /^(panic|fatal error): +(\S[^\n]*)/gm, sig: (m) => `${m[1]}: ${m[2]}` },
   // Shells.
-  { re: /(?:^|: )([^\s:]+): command not found/gm, sig: (m) => `${m[1]}: command not found` },
-  { re: /([^\s:'"`]+): No such file or directory/g, sig: (m) => `${m[1]}: No such file or directory` },
-  { re: /\bSegmentation fault\b/g, sig: () => 'Segmentation fault' },
+  { needle: ': command not found', re: /(?:^|: )([^\s:]+): command not found/gm, sig: (m) => `${m[1]}: command not found` },
+  { needle: ': No such file or directory', re: /(?<![^\s:'"`])([^\s:'"`]+): No such file or directory/g, sig: (m) => `${m[1]}: No such file or directory` },
+  { needle: 'Segmentation fault', re: /\bSegmentation fault\b/g, sig: () => 'Segmentation fault' },
   // Non-zero exit codes: "exit code 1", "exited with code 2", "returncode: 1", mini-swe-agent's <returncode>1</returncode>.
   {
+    needle: /returncode|exit|return ?code/i,
     re: /<returncode>\s*(-?\d+)\s*<\/returncode>|\b(?:exit(?:ed)?(?: with)?(?: exit)? (?:code|status)|exit_code|return ?code|returncode)[:=]?\s*(-?\d+)/gi,
     sig: (m) => {
       const code = m[1] ?? m[2];
@@ -269,7 +272,8 @@ const SIGNATURE_PATTERNS: readonly SignaturePattern[] = [
 
 /** Python's traceback ends with the exception line, whatever the class is called
  *  ("django.core.exceptions.ImproperlyConfigured: …"): the first unindented line after it. */
-const TRACEBACK = /Traceback \(most recent call last\):\r?\n(?:[ \t]+[^\n]*\n|\r?\n)*([A-Za-z_][\w.]*)(?::[ \t]*([^\n]*)|[ \t]*)(?=\r?\n|$)/g;
+// Each skipped line is unambiguous (one leading blank, then anything): no backtracking blow-up.
+const TRACEBACK = /Traceback \(most recent call last\):\r?\n(?:[ \t][^\n]*\n|\r?\n)*([A-Za-z_][\w.]*)(?::[ \t]*([^\n]*)|[ \t]*)(?=\r?\n|$)/g;
 
 function cut(text: string, maxChars: number): string {
   const t = text.replace(/\s+/g, ' ').trim();
@@ -298,6 +302,7 @@ export function extractErrorSignatures(
     }
   }
   for (const p of SIGNATURE_PATTERNS) {
+    if (p.needle !== undefined && (typeof p.needle === 'string' ? !text.includes(p.needle) : !p.needle.test(text))) continue;
     for (const m of text.matchAll(p.re)) {
       const sig = p.sig(m);
       if (sig) found.push({ at: m.index, sig });

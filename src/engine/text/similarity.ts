@@ -3,8 +3,6 @@
 // a character bigram), hashed to 32 bits. Jaccard is computed exactly on sorted hash arrays;
 // MinHash signatures let a caller find candidate pairs without comparing every pair.
 
-import { wordTokens } from './terms';
-
 /** Murmur3's 32-bit finalizer: a cheap, well-mixed permutation of 32-bit integers. */
 function fmix32(h: number): number {
   h ^= h >>> 16;
@@ -15,29 +13,48 @@ function fmix32(h: number): number {
   return h >>> 0;
 }
 
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function isCjkCode(c: number): boolean {
+  return (
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xac00 && c <= 0xd7af)
+  );
+}
+
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 }
 
 /**
  * Sorted, unique 32-bit hashes of the token bigrams of lower-cased text (one unigram when the
- * text has a single token, empty for no tokens). `cache` memoizes token hashes across calls.
+ * text has a single token, empty for no tokens). Tokens are those of `wordTokens` (English
+ * words, single CJK characters); they are hashed in place, without building strings.
  */
-export function shingleHashes(lower: string, cache?: Map<string, number>): Uint32Array {
-  const tokens = wordTokens(lower);
-  if (tokens.length === 0) return new Uint32Array(0);
-  const ids = new Uint32Array(tokens.length);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    let h = cache?.get(t);
-    if (h === undefined) {
-      h = fnv1a(t);
-      cache?.set(t, h);
+export function shingleHashes(lower: string): Uint32Array {
+  const ids: number[] = [];
+  let h = FNV_OFFSET;
+  let inWord = false;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (isWordCode(c)) {
+      h = Math.imul((inWord ? h : FNV_OFFSET) ^ c, FNV_PRIME);
+      inWord = true;
+      continue;
     }
-    ids[i] = h;
+    if (inWord) {
+      ids.push(h >>> 0);
+      inWord = false;
+    }
+    // A CJK character is a token by itself (salted so it never equals a one-letter word).
+    if (isCjkCode(c)) ids.push((Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0);
   }
+  if (inWord) ids.push(h >>> 0);
+  if (ids.length === 0) return new Uint32Array(0);
   if (ids.length === 1) return Uint32Array.of(fmix32(ids[0]!));
   const out = new Uint32Array(ids.length - 1);
   for (let i = 0; i + 1 < ids.length; i++) out[i] = fmix32(Math.imul(ids[i]!, 0x9e3779b1) ^ ids[i + 1]!);
@@ -66,13 +83,13 @@ export function jaccardSorted(a: Uint32Array, b: Uint32Array): number {
   return inter / (a.length + b.length - inter);
 }
 
+/** Fixed seeds (deterministic), from a simple LCG: an XOR key and an odd multiplier per hash. */
 const SEEDS: Uint32Array = (() => {
-  // Fixed seeds (deterministic): a simple LCG from a constant.
-  const out = new Uint32Array(256);
+  const out = new Uint32Array(512);
   let x = 0x2545f491;
   for (let i = 0; i < out.length; i++) {
     x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    out[i] = x;
+    out[i] = i % 2 === 1 ? x | 1 : x;
   }
   return out;
 })();
@@ -83,7 +100,9 @@ export function minhashSignature(shingles: Uint32Array, size: number): Uint32Arr
   for (let s = 0; s < shingles.length; s++) {
     const x = shingles[s]!;
     for (let k = 0; k < size; k++) {
-      const h = fmix32(x ^ SEEDS[k]!);
+      // Shingle hashes are already well mixed: xor-then-multiply by an odd constant is a
+      // cheap bijection, enough for independent-looking permutations.
+      const h = Math.imul(x ^ SEEDS[2 * k]!, SEEDS[2 * k + 1]!) >>> 0;
       if (h < sig[k]!) sig[k] = h;
     }
   }
