@@ -3,6 +3,8 @@
 // that break naive tokenizers (special-token strings, lone surrogates, long runs), for both
 // encodings. A count that is off by one is a bug: the gauge says "exact".
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { Tiktoken } from 'js-tiktoken/lite';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +160,23 @@ describe('piece memo', () => {
     expect(counter.count(text)).toBe(want);
     expect(counter.stats().memoEntries).toBeLessThanOrEqual(2 * MEMO_GENERATION_ENTRIES);
     expect(counter.count(text)).toBe(want);
+  });
+
+  it('does not keep the texts its pieces were cut from alive', async () => {
+    // Memo keys cut from a 200 KB tool output must not pin the output in memory.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const counter = await createPieceCounter('o200k_base');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100; i++) {
+      const word = `distinctword${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`;
+      counter.count(`${word} ${'x '.repeat(100_000)}`);
+    }
+    gc();
+    const retainedMB = (process.memoryUsage().heapUsed - before) / 1e6;
+    expect(counter.stats().memoEntries).toBeGreaterThanOrEqual(100);
+    expect(retainedMB).toBeLessThan(8); // the 100 texts hold 20 MB
   });
 
   it('does not keep pieces longer than the limit', async () => {

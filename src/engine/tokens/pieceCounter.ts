@@ -17,6 +17,16 @@ export const MEMO_GENERATION_ENTRIES = 50_000;
  *  crowd the memo. Whitespace runs and long words stay well under it. */
 export const MEMO_MAX_PIECE_LENGTH = 64;
 
+/** V8 makes a substring of this many UTF-16 units or more a view into its parent string. */
+const SLICED_STRING_MIN_LENGTH = 13;
+
+/** A copy of `piece` that does not keep the text it was cut from alive: a memo key that is a
+ *  view into a 1 MB tool output would hold the whole output in memory. Concatenating and
+ *  slicing makes V8 flatten the piece into a fresh string of its own. */
+function detached(piece: string): string {
+  return piece.length < SLICED_STRING_MIN_LENGTH ? piece : (' ' + piece).slice(1);
+}
+
 export interface PieceCounterStats {
   /** Pieces served from the memo. */
   hits: number;
@@ -83,7 +93,7 @@ export class PieceCounter implements TextCounter {
       n = this.encodePiece(piece);
       if (piece.length > MEMO_MAX_PIECE_LENGTH) return n;
     }
-    this.young.set(piece, n);
+    this.young.set(detached(piece), n);
     if (this.young.size >= MEMO_GENERATION_ENTRIES) {
       this.old = this.young;
       this.young = new Map();
