@@ -64,8 +64,17 @@ function byLengthDesc(a: string, b: string): number {
 
 export function keywordSource(spec: KeywordSpec): string {
   const parts: string[] = [];
-  const en = [...new Set(spec.en ?? [])].sort(byLengthDesc).map(englishSource);
-  if (en.length > 0) parts.push(`(?<![a-z])(?:${en.join('|')})(?![a-z])`);
+  const terms = [...new Set(spec.en ?? [])].sort(byLengthDesc);
+  // Word terms share one pair of boundaries; terms starting or ending in a symbol ("<pin>",
+  // "!!!complete!!!", "decision:") get a boundary only on their letter sides.
+  const wordy = terms.filter((t) => /^[a-z0-9]/.test(t) && /[a-z0-9*]$/.test(t));
+  const symbolic = terms.filter((t) => !wordy.includes(t));
+  if (wordy.length > 0) parts.push(`(?<![a-z])(?:${wordy.map(englishSource).join('|')})(?![a-z])`);
+  for (const t of symbolic) {
+    const before = /^[a-z0-9]/.test(t) ? '(?<![a-z])' : '';
+    const after = /[a-z0-9*]$/.test(t) ? '(?![a-z])' : '';
+    parts.push(`${before}${englishSource(t)}${after}`);
+  }
   const zh = [...new Set(spec.zh ?? [])].sort(byLengthDesc).map(chineseSource);
   if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
   return parts.length > 0 ? parts.join('|') : '(?!)';

@@ -4,7 +4,8 @@
 // Rules, in order:
 // 1. A fenced code block (``` … ```) is one segment, returned whole (test with `isCodeSegment`).
 // 2. Blank lines end a sentence. A line that starts a list item, heading, quote or table row
-//    starts a new one; so does any line after one ending in terminal punctuation or a colon.
+//    starts a new one; so does any line after one ending in terminal punctuation or a colon,
+//    and an unindented line after a list item or heading.
 //    Other line breaks are soft wraps: the lines are joined (with a space unless both sides are CJK).
 // 3. Chinese ends a sentence at 。！？ (closing quotes/brackets stay with it), no space needed.
 // 4. English ends a sentence at . ! ? followed by whitespace, except after abbreviations
@@ -60,6 +61,7 @@ function units(text: string): Unit[] {
   const out: Unit[] = [];
   let prose = '';
   let prevEnded = true;
+  let inBlock = false;
   const flush = () => {
     const t = prose.trim();
     if (t) out.push({ text: t, code: false });
@@ -87,8 +89,13 @@ function units(text: string): Unit[] {
       flush();
       continue;
     }
-    if (prose && (prevEnded || BLOCK_START.test(line))) flush();
-    if (!prose) prose = trimmed;
+    const startsBlock = BLOCK_START.test(line);
+    // After a list item or heading, only an indented line continues it.
+    if (prose && (prevEnded || startsBlock || (inBlock && !/^\s/.test(line)))) flush();
+    if (!prose) {
+      prose = trimmed;
+      inBlock = startsBlock;
+    }
     else prose += CJK_END.test(prose) && CJK_START.test(trimmed) ? trimmed : ` ${trimmed}`;
     prevEnded = ENDS_UNIT.test(trimmed);
   }
