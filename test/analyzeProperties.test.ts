@@ -46,7 +46,15 @@ const message = fc.record({
   pinned: fc.boolean(),
 });
 
-function build(specs: fc.infer<typeof message>[]): Message[] {
+interface MessageSpec {
+  role: Role;
+  text: string;
+  withCall: boolean;
+  hour: number | undefined;
+  pinned: boolean;
+}
+
+function build(specs: MessageSpec[]): Message[] {
   let lastCall: string | undefined;
   return specs.map((s, i) => {
     const id = `m${i}`;

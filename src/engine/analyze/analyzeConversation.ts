@@ -9,12 +9,13 @@
 // size of the conversation (inverted index for references, LSH for near-duplicates).
 
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
-import { shingleHashes } from '../text/similarity';
+import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
 import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs } from './analysis';
 import { analysisText } from './analysisText';
 import { classifyText, countCodeSnippets, type ClassifyDetail } from './classify';
 import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
+import { scanContent, type ContentScan } from './contentScan';
 import { findCrossReferences, referenceKeys } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniqueness } from './importance';
 import { detectKeyEvents, editResultFlags } from './keyEvents';
@@ -41,6 +42,7 @@ interface Features {
   terms: Set<string>;
   shingles: Uint32Array;
   isAck: boolean;
+  scan: ContentScan;
   detail: ClassifyDetail;
 }
 
@@ -112,9 +114,12 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const refs = extractMessageRefs(m, limits);
     const speaker = isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m));
     const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && isAcknowledgementText(visible, c.ACK_MAX_CHARS);
+    const scan = scanContent(lower);
+    const tokens = tokenHashes(lower);
     const detail = classifyText(
       text,
-      lower,
+      tokens,
+      scan,
       { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, text) },
       c,
     );
@@ -126,8 +131,9 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       refs,
       keys: referenceKeys(refs),
       terms: contentTerms(lower, c.TERM_MIN_LENGTH),
-      shingles: shingleHashes(lower),
+      shingles: shingleHashes(tokens.ids),
       isAck,
+      scan,
       detail,
     };
   });
@@ -157,13 +163,13 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       { message: m, lower: f.speech, fullLower: f.lower, visibleText: f.visible, refs: f.refs, isFirstUserMessage: i === firstUser, resultOfEdit: editResults[i]! },
       c,
     );
-    const crit = criticality(f.lower, cls.contentType, c);
-    const dep = dependency(f.lower, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
+    const crit = criticality(f.scan, cls.contentType, c);
+    const dep = dependency(f.scan, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniqueness(f.text, dups.similarCount[i]!, c);
     const act = actionabilityScore(cls.actionability, f.detail.actionableMatches, c);
     const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
-    const category = temporalCategory(f.lower);
-    const relevance = combinedRelevance(current[i]!, focus ? focusScore(f.lower, f.terms, focus, c) : undefined, c);
+    const category = temporalCategory(f.scan);
+    const relevance = combinedRelevance(current[i]!, focus ? focusScore(f.lower, f.scan, f.terms, focus, c) : undefined, c);
     const tier = tierOf(m, f, c);
     const analysis: MessageAnalysis = {
       index: i,

@@ -3,10 +3,13 @@
 // (text/keywordMatcher.ts), and Chinese terms as substrings.
 
 import type { Actionability, Classification, ContentType, TechnicalLevel } from '../result';
-import { compileKeywords, type KeywordMatcher, type KeywordSpec } from '../text/keywordMatcher';
 import { countSentences } from '../text/sentences';
-import { cjkBigrams, cjkCharCount, hasCjk, latinWords } from '../text/terms';
+import { tokenHashes, type TokenHashes } from '../text/similarity';
 import type { AnalyzeConstants } from './constants';
+import type { ContentScan } from './contentScan';
+
+/** Keywords reported with a classification (the first ones found). */
+const MAX_CLASSIFICATION_KEYWORDS = 12;
 
 /** Content types in the seed's order; ties go to the earlier one (as Python's max does). */
 export const CONTENT_TYPE_ORDER: readonly Exclude<ContentType, 'general'>[] = [
@@ -17,89 +20,6 @@ export const CONTENT_TYPE_ORDER: readonly Exclude<ContentType, 'general'>[] = [
   'workflow_status',
   'documentation',
 ];
-
-/** Seed 000 §4.1 classification patterns (three groups per type, merged) plus Chinese equivalents. */
-export const CONTENT_TYPE_KEYWORDS: Record<Exclude<ContentType, 'general'>, KeywordSpec> = {
-  technical_specification: {
-    en: ['api', 'apis', 'interface*', 'schema*', 'protocol*', 'architecture*', 'design*', 'pattern*', 'requirement*', 'specification*', 'spec', 'specs', 'standard*'],
-    zh: ['接口', '协议', '架构', '设计', '模式', '需求', '规范', '规格', '标准'],
-  },
-  code_implementation: {
-    en: ['function*', 'class', 'classes', 'method*', 'variable*', 'import*', 'export*', 'module*', 'implement*', 'code', 'codes', 'coded', 'coding', 'syntax'],
-    zh: ['函数', '类', '方法', '变量', '导入', '导出', '模块', '实现', '代码', '语法'],
-  },
-  error_information: {
-    en: ['error*', 'exception*', 'fail*', 'bug', 'bugs', 'fix', 'fixes', 'fixed', 'fixing', 'solve*', 'resolv*', 'debug*', 'issue*', 'problem*', 'trouble*'],
-    zh: ['错误', '异常', '失败', 'bug', '修复', '解决', '调试', '问题', '故障', '报错'],
-  },
-  user_interaction: {
-    en: ['user*', 'question*', 'ask', 'asks', 'asked', 'asking', 'request*', 'confirm*', 'approv*', 'feedback', 'input*', 'output*', 'response*'],
-    zh: ['用户', '提问', '请问', '请求', '确认', '批准', '反馈', '输入', '输出', '回复', '回答'],
-  },
-  workflow_status: {
-    en: ['task*', 'workflow*', 'progress*', 'complete*', 'pending', 'running', 'status*', 'state', 'states', 'phase*'],
-    zh: ['任务', '流程', '进度', '完成', '待办', '进行中', '运行中', '状态', '阶段'],
-  },
-  documentation: {
-    en: ['document*', 'readme*', 'guide*', 'instruction*', 'tutorial*', 'example*', 'reference*', 'manual*', 'help'],
-    zh: ['文档', '说明', '指南', '教程', '示例', '例子', '参考', '手册', '帮助'],
-  },
-};
-
-/** Seed 000 §4.1 technical-level indicators plus Chinese. */
-export const TECHNICAL_LEVEL_KEYWORDS: Record<Exclude<TechnicalLevel, 'basic'>, KeywordSpec> = {
-  advanced: {
-    en: ['algorithm*', 'optimi*', 'performance', 'architecture*', 'scalab*', 'distributed', 'security', 'encrypt*', 'authenticat*'],
-    zh: ['算法', '优化', '性能', '架构', '可扩展', '分布式', '安全', '加密', '认证'],
-  },
-  intermediate: {
-    en: ['function*', 'class', 'classes', 'module*', 'api', 'apis', 'database*', 'query', 'queries', 'index*', 'framework*', 'librar*', 'dependenc*'],
-    zh: ['函数', '模块', '接口', '数据库', '查询', '索引', '框架', '依赖'],
-  },
-};
-
-/** Seed 000 §4.1 actionability patterns plus Chinese. */
-export const ACTIONABLE_KEYWORDS: KeywordSpec = {
-  en: [
-    'need to',
-    'needs to',
-    'should',
-    'must',
-    'required',
-    'implement*',
-    'create*',
-    'build',
-    'builds',
-    'develop*',
-    'fix',
-    'fixes',
-    'fixing',
-    'update*',
-    'modify*',
-    'change',
-    'changes',
-    'todo',
-    'to do',
-    'task*',
-    'action*',
-    'next step*',
-  ],
-  zh: ['需要', '应该', '必须', '要求', '实现', '创建', '构建', '开发', '修复', '更新', '修改', '待办', '任务', '下一步', '请'],
-};
-
-export const INFORMATIONAL_KEYWORDS: KeywordSpec = {
-  en: ['is', 'are', 'was', 'were', 'description*', 'explanation*', 'overview*', 'example*', 'sample*', 'demo*'],
-  zh: ['是', '描述', '说明', '解释', '概述', '示例', '例子'],
-};
-
-const typeMatchers: [Exclude<ContentType, 'general'>, KeywordMatcher][] = CONTENT_TYPE_ORDER.map((t) => [
-  t,
-  compileKeywords(CONTENT_TYPE_KEYWORDS[t]),
-]);
-const advanced = compileKeywords(TECHNICAL_LEVEL_KEYWORDS.advanced);
-const intermediate = compileKeywords(TECHNICAL_LEVEL_KEYWORDS.intermediate);
-const actionable = compileKeywords(ACTIONABLE_KEYWORDS);
-const informational = compileKeywords(INFORMATIONAL_KEYWORDS);
 
 const CAMEL_TERM = /\b[A-Z][a-z]+[A-Z][a-z]*\b/g;
 const FENCED_CODE = /```[\s\S]*?```/g;
@@ -125,16 +45,15 @@ export interface ClassifyDetail {
 }
 
 /**
- * Classify one message's text. `lower` is `text.toLowerCase()` (passed in so callers that
- * already have it do not lower-case twice).
+ * Classify one message's text. `tokens` are the token hashes of its lower-cased form and `scan`
+ * its content-list counts (analyze/contentScan.ts), computed once and shared with other metrics.
  */
-export function classifyText(text: string, lower: string, hints: ClassifyHints, c: AnalyzeConstants): ClassifyDetail {
+export function classifyText(text: string, tokens: TokenHashes, scan: ContentScan, hints: ClassifyHints, c: AnalyzeConstants): ClassifyDetail {
   const scores = {} as ContentTypeScores;
   let best: ContentType = 'general';
   let bestScore = 0;
-  let bestKeywords: string[] = [];
-  for (const [type, matcher] of typeMatchers) {
-    let score = matcher.count(lower);
+  for (const type of CONTENT_TYPE_ORDER) {
+    let score = scan.counts[type];
     if (type === 'error_information') {
       score += (hints.errorSignatures + (hints.isErrorResult ? 1 : 0)) * c.CLASSIFY_ERROR_SIGNATURE_WEIGHT;
     } else if (type === 'code_implementation') {
@@ -144,20 +63,20 @@ export function classifyText(text: string, lower: string, hints: ClassifyHints, 
     if (score > bestScore) {
       bestScore = score;
       best = type;
-      bestKeywords = [];
     }
   }
-  if (best !== 'general') bestKeywords = typeMatchers.find(([t]) => t === best)![1].matches(lower).slice(0, 12);
+  const bestKeywords = best === 'general' ? [] : scan.matches(best).slice(0, MAX_CLASSIFICATION_KEYWORDS);
   const confidence = best === 'general' ? c.CLASSIFY_GENERAL_CONFIDENCE : Math.min(bestScore / c.CLASSIFY_CONFIDENCE_SATURATION, 1);
 
-  const technicalLevel: TechnicalLevel = advanced.has(lower) ? 'advanced' : intermediate.has(lower) ? 'intermediate' : 'basic';
+  const technicalLevel: TechnicalLevel = scan.has('advanced') ? 'advanced' : scan.has('intermediate') ? 'intermediate' : 'basic';
 
-  const actionableMatches = actionable.count(lower);
-  const informationalMatches = informational.count(lower);
+  const actionableMatches = scan.counts.actionable;
+  const informationalMatches = scan.counts.informational;
   const actionability: Actionability =
     actionableMatches > informationalMatches ? 'actionable' : informationalMatches > 0 ? 'informational' : 'historical';
 
-  const density = informationDensity(text, lower, best, technicalLevel, c);
+  const sample = text.length > c.DENSITY_SAMPLE_CHARS ? tokenHashes(text.slice(0, c.DENSITY_SAMPLE_CHARS).toLowerCase()) : tokens;
+  const density = informationDensity(text, sample, best, technicalLevel, c);
   return {
     classification: { contentType: best, confidence, keywords: bestKeywords, technicalLevel, actionability, density },
     actionableMatches,
@@ -200,31 +119,22 @@ export function countCodeSnippets(text: string): { fenced: number; inline: numbe
  * Seed 000 §4.2: (vocabulary diversity·0.3 + sentence complexity·0.3 + technical density·0.4)
  * × content-type multiplier × technical-level multiplier, capped at 1.
  * Words: English words plus CJK characters / CJK_CHARS_PER_WORD (Chinese has no spaces);
- * diversity counts English words and CJK bigrams. Technical density is capped at 1 so one
- * dense line cannot dominate. Long texts are measured on their first DENSITY_SAMPLE_CHARS.
+ * diversity is distinct tokens / tokens, a token being an English word or a CJK character.
+ * Technical density is capped at 1 so one dense line cannot dominate. Long texts are measured
+ * on their first DENSITY_SAMPLE_CHARS (`tokens` must then be of that sample too).
  */
 export function informationDensity(
   text: string,
-  lower: string,
+  tokens: TokenHashes,
   type: ContentType,
   level: TechnicalLevel,
   c: AnalyzeConstants,
 ): number {
-  if (text.length > c.DENSITY_SAMPLE_CHARS) {
-    text = text.slice(0, c.DENSITY_SAMPLE_CHARS);
-    lower = lower.slice(0, c.DENSITY_SAMPLE_CHARS);
-  }
+  if (text.length > c.DENSITY_SAMPLE_CHARS) text = text.slice(0, c.DENSITY_SAMPLE_CHARS);
   if (!text.trim()) return 0;
-  const latin = latinWords(lower);
-  const cjk = hasCjk(lower);
-  const bigrams = cjk ? cjkBigrams(lower) : [];
-  const cjkWords = cjk ? cjkCharCount(lower) / c.CJK_CHARS_PER_WORD : 0;
-  const words = latin.length + cjkWords;
-  if (words === 0) return 0;
-  const vocabulary = latin.length + bigrams.length;
-  const unique = new Set(latin);
-  for (const b of bigrams) unique.add(b);
-  const diversity = vocabulary > 0 ? unique.size / vocabulary : 0;
+  const words = tokens.words + tokens.cjk / c.CJK_CHARS_PER_WORD;
+  if (words === 0 || tokens.ids.length === 0) return 0;
+  const diversity = new Set(tokens.ids).size / tokens.ids.length;
   const sentences = Math.max(1, countSentences(text));
   const complexity = Math.min(words / sentences / c.DENSITY_SENTENCE_WORDS, 1);
   const camel = text.match(CAMEL_TERM)?.length ?? 0;

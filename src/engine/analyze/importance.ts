@@ -10,49 +10,9 @@
 // seed's reference words (see, above, 参见 …) plus the earlier messages this one refers back to.
 
 import type { Actionability, ContentType } from '../result';
-import { compileKeywords, type KeywordSpec } from '../text/keywordMatcher';
 import { countCodeSnippets } from './classify';
 import type { AnalyzeConstants } from './constants';
-
-/** Seed 000 §5.1 criticality patterns plus Chinese. */
-export const CRITICALITY_KEYWORDS: KeywordSpec = {
-  en: [
-    'critical*',
-    'important',
-    'essential',
-    'required',
-    'must',
-    'error*',
-    'fail*',
-    'bug',
-    'bugs',
-    'issue*',
-    'problem*',
-    'security',
-    'vulnerab*',
-    'risk*',
-    'performance',
-    'optimi*',
-    'bottleneck*',
-  ],
-  zh: ['关键', '重要', '必要', '必须', '错误', '失败', '异常', 'bug', '问题', '安全', '漏洞', '风险', '性能', '优化', '瓶颈'],
-};
-
-/** Seed 000 §5.1 dependency indicators plus Chinese. */
-export const DEPENDENCY_KEYWORDS: KeywordSpec = {
-  en: ['depend*', 'require', 'requires', 'need', 'needs', 'prerequisite*', 'before', 'after', 'then', 'next', 'input*', 'output*', 'parameter*', 'result*'],
-  zh: ['依赖', '需要', '前提', '之前', '之后', '然后', '接下来', '输入', '输出', '参数', '结果'],
-};
-
-/** Seed 000 §5.1 outbound reference words plus Chinese. */
-export const OUTBOUND_REFERENCE_KEYWORDS: KeywordSpec = {
-  en: ['see', 'refer*', 'mentioned', 'above', 'below'],
-  zh: ['参见', '参考', '见上', '如上', '如下', '上面', '下面', '上述', '提到'],
-};
-
-const critical = compileKeywords(CRITICALITY_KEYWORDS);
-const dependencyWords = compileKeywords(DEPENDENCY_KEYWORDS);
-const outboundWords = compileKeywords(OUTBOUND_REFERENCE_KEYWORDS);
+import type { ContentScan } from './contentScan';
 
 const CAMEL_TERM = /\b[A-Z][a-z]+[A-Z][a-z]*\b/g;
 const NUMBER = /\b\d+\b/g;
@@ -76,15 +36,15 @@ export function criticalityMultiplier(type: ContentType, c: AnalyzeConstants): n
   }
 }
 
-export function criticality(lower: string, type: ContentType, c: AnalyzeConstants): number {
-  const keyword = Math.min(critical.count(lower) / c.CRITICALITY_SATURATION, 1);
+export function criticality(scan: ContentScan, type: ContentType, c: AnalyzeConstants): number {
+  const keyword = Math.min(scan.counts.criticality / c.CRITICALITY_SATURATION, 1);
   return Math.min(keyword * criticalityMultiplier(type, c), 1);
 }
 
-export function dependency(lower: string, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
-  const words = Math.min(dependencyWords.count(lower) / c.DEPENDENCY_KEYWORD_SATURATION, c.DEPENDENCY_KEYWORD_CAP);
+export function dependency(scan: ContentScan, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
+  const words = Math.min(scan.counts.dependency / c.DEPENDENCY_KEYWORD_SATURATION, c.DEPENDENCY_KEYWORD_CAP);
   const inbound = Math.min(referencedBy / c.DEPENDENCY_REFERENCED_SATURATION, c.DEPENDENCY_REFERENCED_CAP);
-  const outbound = Math.min((outboundWords.count(lower) + refersTo) / c.DEPENDENCY_OUTBOUND_SATURATION, c.DEPENDENCY_OUTBOUND_CAP);
+  const outbound = Math.min((scan.counts.outbound + refersTo) / c.DEPENDENCY_OUTBOUND_SATURATION, c.DEPENDENCY_OUTBOUND_CAP);
   return Math.min(words + inbound + outbound, 1);
 }
 

@@ -45,6 +45,8 @@ const PATH_WITH_EXT = new RegExp(
   'g',
 );
 const PATH_WITHOUT_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}(?:${EXTENSIONLESS_FILES})(?![\\w.-])`, 'g');
+/** Cheap pre-check: the full expression (with its folder prefix) only runs when a name occurs. */
+const EXTENSIONLESS_NEEDLE = new RegExp(EXTENSIONLESS_FILES);
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
 
 /** Names with a file extension that are almost always products, not files. */
@@ -97,7 +99,9 @@ export function extractFilePaths(text: string, max: number = DEFAULT_REF_LIMITS.
   const clean = text.includes('://') || text.includes('www.') ? text.replace(URL, ' ') : text;
   const found: { at: number; path: string }[] = [];
   for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
-  for (const m of clean.matchAll(PATH_WITHOUT_EXT)) found.push({ at: m.index, path: m[0] });
+  if (EXTENSIONLESS_NEEDLE.test(clean)) {
+    for (const m of clean.matchAll(PATH_WITHOUT_EXT)) found.push({ at: m.index, path: m[0] });
+  }
   found.sort((a, b) => a.at - b.at);
   const seen = new Set<string>();
   for (const f of found) {

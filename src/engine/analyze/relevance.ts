@@ -20,14 +20,14 @@ import { compileKeywords, type KeywordMatcher } from '../text/keywordMatcher';
 import { contentTerms } from '../text/terms';
 import type { FocusName, ParsedFocus } from './analysis';
 import type { AnalyzeConstants } from './constants';
-import { FOCUS_ALIASES, FOCUS_NAMES, FOCUS_ROLE_KEYWORDS, FOCUS_STAGE_KEYWORDS } from './keywords';
+import { stageListName, type ContentScan } from './contentScan';
+import { FOCUS_ALIASES, FOCUS_NAMES, FOCUS_ROLE_KEYWORDS } from './keywords';
 
 export type Focus = ParsedFocus;
 
 /** Words that ask for a focus rather than name one. */
 const FOCUS_FILLER = /\b(?:focus(?:ed|ing)?|on|about|mainly|especially|please|keep|the|details?)\b|重点关注|关注|重点|聚焦|集中|侧重|请|主要|尤其是|尤其/g;
 
-const stageMatchers = new Map<FocusName, KeywordMatcher>(FOCUS_NAMES.map((f) => [f, compileKeywords(FOCUS_STAGE_KEYWORDS[f])]));
 const roleMatchers = new Map<FocusName, KeywordMatcher[]>(FOCUS_NAMES.map((f) => [f, FOCUS_ROLE_KEYWORDS[f].map(compileKeywords)]));
 
 /** Read AnalyzeOptions.focus: a named focus (English or Chinese alias), free text, or none. */
@@ -44,14 +44,14 @@ export function parseFocus(focus: string | undefined, c: AnalyzeConstants): Focu
   return { kind: 'free', text, terms };
 }
 
-/** 0..1: how well one message (lower-cased text and its subject terms) matches the focus. */
-export function focusScore(lower: string, terms: ReadonlySet<string>, focus: Focus, c: AnalyzeConstants): number {
+/** 0..1: how well one message (lower-cased text, its content scan and subject terms) matches the focus. */
+export function focusScore(lower: string, scan: ContentScan, terms: ReadonlySet<string>, focus: Focus, c: AnalyzeConstants): number {
   if (focus.kind === 'named') {
     const roles = roleMatchers.get(focus.name)!;
     let present = 0;
     for (const m of roles) if (m.has(lower)) present++;
     const role = roles.length > 0 ? present / roles.length : 0;
-    const stage = Math.min(stageMatchers.get(focus.name)!.count(lower) / c.FOCUS_STAGE_SATURATION, 1);
+    const stage = Math.min(scan.counts[stageListName(focus.name)] / c.FOCUS_STAGE_SATURATION, 1);
     const total = c.FOCUS_ROLE_WEIGHT + c.FOCUS_STAGE_WEIGHT;
     return total > 0 ? Math.min(1, (role * c.FOCUS_ROLE_WEIGHT + stage * c.FOCUS_STAGE_WEIGHT) / total) : 0;
   }

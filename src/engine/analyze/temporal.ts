@@ -11,34 +11,13 @@
 
 import type { Message } from '../conversation/model';
 import type { TemporalCategory } from '../result';
-import { compileKeywords, type KeywordSpec } from '../text/keywordMatcher';
 import { AnalyzeOptionsError, type AnalyzeConstants } from './constants';
-
-/** Seed 000 §5.2 category patterns plus Chinese, checked in this order. */
-export const TEMPORAL_KEYWORDS: Record<Exclude<TemporalCategory, 'timeless'>, KeywordSpec> = {
-  immediate: {
-    en: ['now', 'current', 'currently', 'today', 'urgent*', 'asap', 'error*', 'fail*', 'broken', 'issue*', 'need to', 'must do', 'required now'],
-    zh: ['现在', '当前', '今天', '紧急', '马上', '立即', '立刻', '错误', '失败', '报错', '坏了', '需要'],
-  },
-  current_phase: {
-    en: ['this phase', 'current stage', 'working on', 'implementing', 'developing', 'building', 'in progress', 'ongoing'],
-    zh: ['本阶段', '当前阶段', '正在', '进行中', '实现中', '开发中'],
-  },
-  future_relevant: {
-    en: ['next', 'later', 'future', 'plan*', 'will', 'after', 'then', 'subsequent*', 'todo', 'to do', 'pending', 'upcoming'],
-    zh: ['下一步', '接下来', '之后', '以后', '将来', '未来', '计划', '待办', '稍后', '然后'],
-  },
-  historical: {
-    en: ['was', 'were', 'had', 'did', 'completed', 'previous*', 'before', 'earlier', 'history', 'past', 'old'],
-    zh: ['之前', '以前', '已经', '曾经', '完成了', '历史', '过去', '原来'],
-  },
-};
+import type { ContentScan } from './contentScan';
 
 const ORDER: readonly Exclude<TemporalCategory, 'timeless'>[] = ['immediate', 'current_phase', 'future_relevant', 'historical'];
-const matchers = ORDER.map((cat) => [cat, compileKeywords(TEMPORAL_KEYWORDS[cat])] as const);
-
-export function temporalCategory(lower: string): TemporalCategory {
-  for (const [cat, m] of matchers) if (m.has(lower)) return cat;
+/** The seed's categories in its order (patterns: TEMPORAL_KEYWORDS in keywords.ts). */
+export function temporalCategory(scan: ContentScan): TemporalCategory {
+  for (const cat of ORDER) if (scan.has(cat)) return cat;
   return 'timeless';
 }
 

@@ -132,3 +132,72 @@ export function mergeSpecs(...specs: KeywordSpec[]): KeywordSpec {
     zh: specs.flatMap((s) => s.zh ?? []),
   };
 }
+
+/** Counts of every list of a lexicon in one text, and the distinct texts each list matched. */
+export interface LexiconScan<K extends string> {
+  counts: Record<K, number>;
+  /** Distinct matched texts of one list, in order of first appearance (whitespace collapsed). */
+  matches(name: K): string[];
+  has(name: K): boolean;
+}
+
+export interface Lexicon<K extends string> {
+  scan(lower: string): LexiconScan<K>;
+}
+
+/** How many distinct matched texts a lexicon remembers the list membership of. */
+const MEMBERSHIP_CACHE_LIMIT = 20000;
+
+/**
+ * Many keyword lists matched in ONE pass over a text: a union expression finds every keyword
+ * of every list; which lists a matched text belongs to is decided once per distinct text (and
+ * cached). A list counts a match when one of its own terms matches at the start of the matched
+ * text, so "need to" counts for a list holding "need" as for one holding "need to". Equal to
+ * matching each list on its own, except where one list's term begins inside another list's
+ * longer match (rare, and never across English word boundaries).
+ */
+export function compileLexicon<K extends string>(lists: Readonly<Record<K, KeywordSpec>>): Lexicon<K> {
+  const names = Object.keys(lists) as K[];
+  const union = new RegExp(keywordSource(mergeSpecs(...names.map((n) => lists[n]))), 'g');
+  const anchored = names.map((n) => new RegExp(keywordSource(lists[n]), 'y'));
+  const index = new Map<K, number>(names.map((n, i) => [n, i]));
+  const membership = new Map<string, number[]>();
+  const membersOf = (text: string): number[] => {
+    let m = membership.get(text);
+    if (m === undefined) {
+      m = [];
+      for (let i = 0; i < anchored.length; i++) {
+        const re = anchored[i]!;
+        re.lastIndex = 0;
+        if (re.test(text)) m.push(i);
+      }
+      if (membership.size >= MEMBERSHIP_CACHE_LIMIT) membership.clear();
+      membership.set(text, m);
+    }
+    return m;
+  };
+  return {
+    scan(lower) {
+      const counts = new Array<number>(names.length).fill(0);
+      const texts: (Set<string> | undefined)[] = new Array(names.length);
+      union.lastIndex = 0;
+      for (let m = union.exec(lower); m !== null; m = union.exec(lower)) {
+        const text = m[0];
+        for (const i of membersOf(text)) {
+          counts[i]!++;
+          (texts[i] ??= new Set()).add(text);
+        }
+      }
+      const record = {} as Record<K, number>;
+      names.forEach((n, i) => (record[n] = counts[i]!));
+      return {
+        counts: record,
+        has: (name) => record[name] > 0,
+        matches: (name) => {
+          const s = texts[index.get(name)!];
+          return s ? [...new Set([...s].map((t) => t.replace(/\s+/g, ' ')))] : [];
+        },
+      };
+    },
+  };
+}

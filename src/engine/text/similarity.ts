@@ -30,13 +30,21 @@ function isWordCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 }
 
-/**
- * Sorted, unique 32-bit hashes of the token bigrams of lower-cased text (one unigram when the
- * text has a single token, empty for no tokens). Tokens are those of `wordTokens` (English
- * words, single CJK characters); they are hashed in place, without building strings.
- */
-export function shingleHashes(lower: string): Uint32Array {
+/** The tokens of lower-cased text as 32-bit hashes, with counts by script. */
+export interface TokenHashes {
+  /** One hash per token, in order: English words ([a-z0-9_]+) and single CJK characters. */
+  ids: Uint32Array;
+  /** How many of the tokens are English words. */
+  words: number;
+  /** How many are CJK characters. */
+  cjk: number;
+}
+
+/** Hash the tokens of `wordTokens` (text/terms.ts) in place, without building strings. */
+export function tokenHashes(lower: string): TokenHashes {
   const ids: number[] = [];
+  let words = 0;
+  let cjk = 0;
   let h = FNV_OFFSET;
   let inWord = false;
   for (let i = 0; i < lower.length; i++) {
@@ -48,12 +56,27 @@ export function shingleHashes(lower: string): Uint32Array {
     }
     if (inWord) {
       ids.push(h >>> 0);
+      words++;
       inWord = false;
     }
     // A CJK character is a token by itself (salted so it never equals a one-letter word).
-    if (isCjkCode(c)) ids.push((Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0);
+    if (isCjkCode(c)) {
+      ids.push((Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0);
+      cjk++;
+    }
   }
-  if (inWord) ids.push(h >>> 0);
+  if (inWord) {
+    ids.push(h >>> 0);
+    words++;
+  }
+  return { ids: Uint32Array.from(ids), words, cjk };
+}
+
+/**
+ * Sorted, unique 32-bit hashes of the token bigrams (one unigram when there is a single token,
+ * empty for none) of token hashes from `tokenHashes`.
+ */
+export function shingleHashes(ids: Uint32Array): Uint32Array {
   if (ids.length === 0) return new Uint32Array(0);
   if (ids.length === 1) return Uint32Array.of(fmix32(ids[0]!));
   const out = new Uint32Array(ids.length - 1);
@@ -62,6 +85,11 @@ export function shingleHashes(lower: string): Uint32Array {
   let n = 0;
   for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[n - 1]) out[n++] = out[i]!;
   return out.slice(0, n);
+}
+
+/** Shingle hashes of lower-cased text (tokenHashes then shingleHashes). */
+export function textShingles(lower: string): Uint32Array {
+  return shingleHashes(tokenHashes(lower).ids);
 }
 
 /** Exact Jaccard similarity of two sorted unique arrays (1 for two empty sets). */
