@@ -292,6 +292,7 @@ describe('key events (seed 001 §13)', () => {
       assistant('', [call('bash', { command: 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff' })]),
       assistant('Done.'),
       assistant('任务完成，已经提交。'),
+      assistant('', [call('finish', { message: 'all set' })]),
     ];
     const ev = analyzeConversation(msgs).messages.map((x) => x.keyEvents);
     expect(ev[0]).toEqual([]); // system prompts mention the marker as an instruction
@@ -301,6 +302,7 @@ describe('key events (seed 001 §13)', () => {
     expect(ev[4]).toContain('task_complete');
     expect(ev[5]).toContain('task_complete');
     expect(ev[6]).toContain('task_complete');
+    expect(ev[7]).toContain('task_complete'); // OpenHands' finish action
   });
 
   it('marks decisions only when long enough', () => {

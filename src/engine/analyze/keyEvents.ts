@@ -4,8 +4,9 @@
 // - task_start: the first user message, and user messages announcing a new task.
 // - task_complete: completion markers in the assistant's words or tool calls (!!!COMPLETE!!!,
 //   !!!SUMMARY!!!, "task complete", 任务完成, "submitted", a line that is just "Done.",
-//   COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, attempt_completion). Only the assistant's: system
-//   prompts and task descriptions mention the markers as instructions.
+//   COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, a call to attempt_completion / finish / submit).
+//   Only the assistant's: system prompts and task descriptions mention the markers as
+//   instructions.
 // - decision: decision words (决定 选择 方案 … / decide, approach, plan …) in a user or assistant
 //   message longer than DECISION_MIN_CHARS.
 // - error: a tool result flagged as an error or carrying an error signature; a user or
@@ -29,7 +30,7 @@ import {
   PIN_WORDS,
   TASK_START_KEYWORDS,
 } from './keywords';
-import { normalizeToolName, toolCallKind } from './toolKinds';
+import { COMPLETION_TOOLS, normalizeToolName, toolCallKind } from './toolKinds';
 
 const completion = compileKeywords(COMPLETION_KEYWORDS);
 const taskStart = compileKeywords(TASK_START_KEYWORDS);
@@ -91,7 +92,7 @@ export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyE
     assistant &&
     (completion.has(input.fullLower) ||
       DONE_LINE.test(visibleText) ||
-      (m.toolCalls ?? []).some((call) => normalizeToolName(call.name) === 'attempt_completion'));
+      (m.toolCalls ?? []).some((call) => COMPLETION_TOOLS.has(normalizeToolName(call.name))));
   if (completionSeen) events.push('task_complete');
 
   if (speaker && visibleText.length > c.DECISION_MIN_CHARS && decision.has(lower)) events.push('decision');

@@ -6,6 +6,9 @@ import type { ToolCall } from '../conversation/model';
 
 export type ToolKind = 'edit' | 'test' | 'run' | 'search' | 'read' | 'other';
 
+/** Tools an agent calls to say the task is finished (Cline/Roo, OpenHands, SWE-agent). */
+export const COMPLETION_TOOLS: ReadonlySet<string> = new Set(['attempt_completion', 'finish', 'submit', 'task_complete', 'complete_task']);
+
 /** File-editing tools across agents (Claude Code, Cline/Roo, OpenHands, SWE-agent, aider, Codex, MCP). */
 const EDIT_TOOLS: ReadonlySet<string> = new Set([
   'edit',
@@ -30,7 +33,6 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set([
   'edit_notebook',
   'fileedit',
   'filewrite',
-  'aider',
 ]);
 
 /** Search, listing and retrieval tools. */
