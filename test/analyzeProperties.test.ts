@@ -17,6 +17,8 @@ const FRAGMENTS = [
   '决定：使用 Redis',
   'Traceback (most recent call last):\n  File "a.py", line 1\n',
   '    indented line\n',
+  'Raises:\n',
+  '        ValueError: if empty\n',
   'a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p',
   '/very/deep/path/'.repeat(20),
   'x'.repeat(300),

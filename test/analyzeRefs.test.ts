@@ -134,6 +134,12 @@ describe('extractErrorSignatures', () => {
     ]);
   });
 
+  it('ignores exceptions documented in a docstring "Raises:" section', () => {
+    const doc = 'def parse(s):\n    """Parse it.\n\n    Raises:\n        ValueError: if s is empty.\n        KeyError: if a key is missing.\n    """';
+    expect(extractErrorSignatures(doc)).toEqual([]);
+    expect(extractErrorSignatures('Result:\n    ValueError: boom')).toEqual(['ValueError: boom']);
+  });
+
   it('ignores success exit codes and exception names in code', () => {
     expect(extractErrorSignatures('<returncode>0</returncode>\nexit code 0\nexcept (TypeError, ValueError):\n    raise KeyError(k)')).toEqual([]);
   });

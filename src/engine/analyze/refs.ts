@@ -236,11 +236,30 @@ interface SignaturePattern {
   sig(m: RegExpMatchArray): string | undefined;
 }
 
+/** A docstring's "Raises:" / "Throws:" section documents exceptions; none happened. (Each
+ *  skipped line starts with exactly one matched blank: unambiguous, no backtracking blow-up.) */
+const RAISES_HEADER = /(?:^|\n)[ \t]*(?:Raises|Throws|Exceptions|Errors)[ \t]*:?[ \t]*\n(?:[ \t][^\n]*\n)*[ \t]+$/;
+/** How far back to look for such a header. */
+const RAISES_LOOKBACK_CHARS = 400;
+
+function inRaisesSection(m: RegExpMatchArray): boolean {
+  const input = m.input ?? '';
+  const at = m.index ?? 0;
+  // Only an indented line can be inside a docstring section.
+  const lineStart = input.lastIndexOf('\n', at - 1) + 1;
+  if (!/^[ \t]+$/.test(input.slice(lineStart, at))) return false;
+  return RAISES_HEADER.test(input.slice(Math.max(0, at - RAISES_LOOKBACK_CHARS), at));
+}
+
 const EXCEPTION_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)`;
 
 const SIGNATURE_PATTERNS: readonly SignaturePattern[] = [
   // Python / JS / Java exceptions with a message: "ValueError: invalid literal", "TypeError: x is not a function".
-  { needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault):/, re: new RegExp(String.raw`(?<![\w.])(${EXCEPTION_NAME}): +(\S[^\n]*)`, 'g'), sig: (m) => `${m[1]}: ${m[2]}` },
+  {
+    needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault):/,
+    re: new RegExp(String.raw`(?<![\w.])(${EXCEPTION_NAME}): +(\S[^\n]*)`, 'g'),
+    sig: (m) => (inRaisesSection(m) ? undefined : `${m[1]}: ${m[2]}`),
+  },
   // A bare exception name on its own line (pytest "E   AssertionError", the last line of a traceback).
   { needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault)[ \t]*(?:\n|$)/, re: new RegExp(String.raw`^[ \t>E|]*(${EXCEPTION_NAME})[ \t]*$`, 'gm'), sig: (m) => m[1] },
   // Node's generic "Error: …" at the start of a line or after "Uncaught".
