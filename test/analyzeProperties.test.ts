@@ -113,4 +113,21 @@ describe('analyzeConversation properties', () => {
     ]);
     expect(a.messages).toHaveLength(2);
   });
+
+  // Each of these once took time quadratic in its length (a regular expression rescanning a
+  // long run from every position). At 200,000 characters quadratic means minutes: a
+  // regression shows up as a timeout, with no timing assertion needed.
+  it.each([
+    ['a capitalized run with no second capital', `A${'a'.repeat(200_000)}_`],
+    ['a dotted chain that is not a call', `${'a.'.repeat(100_000)}(`],
+    ['a run of dots', `%1${'.'.repeat(200_000)}< `],
+    ['a run of question marks', `-${'?'.repeat(200_000)}@%`],
+    ['an exception name that never ends', `Z${'z'.repeat(200_000)}Error_`],
+    ['a traceback of indented lines only', `Traceback (most recent call last):\n${'        x = 1\n'.repeat(15_000)}During handling`],
+    ['a docstring section that goes on', `Raises:\n${'        ValueError: x\n'.repeat(10_000)}`],
+    ['a path that never gets an extension', `/${'ab/'.repeat(60_000)}x`],
+  ])('stays linear on %s', (_name, text) => {
+    const a = analyzeConversation([{ id: 'u', role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text }] }]);
+    expect(a.messages).toHaveLength(1);
+  });
 });

@@ -180,16 +180,18 @@ export function extractToolCallPaths(call: ToolCall, max: number = DEFAULT_REF_L
 
 // ── Identifiers ───────────────────────────────────────────────────────────────────────────
 
-/** UpperCamelCase with a lower-case letter followed later by a capital (TypeError, QuerySet). */
-const UPPER_CAMEL = /\b[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
+/** UpperCamelCase: capitals, a run of lower case, then a capital (TypeError, QuerySet,
+ *  XMLHttpRequest). Each run is forced, so a long token that fails costs linear time. */
+const UPPER_CAMEL = /\b[A-Z][A-Z0-9]*[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
 /** lowerCamelCase (getUserName, useState). */
 const LOWER_CAMEL = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
 /** snake_case, SCREAMING_CASE and dunder names (file_path, TIME_ZONE, __init__). */
 const SNAKE = /\b_{0,2}[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_{0,2}(?![\w])|\b__[a-z][a-z0-9]*__\b/g;
 /** Dotted calls (os.path.join(), self.assertEqual()) and dotted module paths of 3+ parts
- *  (django.db.backends.mysql). */
-const DOTTED_CALL = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=\()/g;
-const DOTTED_PATH = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+ *  (django.db.backends.mysql). They start only where a chain starts, never inside one (a long
+ *  chain that fails would otherwise be rescanned from every link). */
+const DOTTED_CALL = /(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=\()/g;
+const DOTTED_PATH = /(?<![\w.])[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
 const TLDS = /\.(?:com|org|net|io|dev|edu|gov|co|uk|cn|de|jp|ai|app|info|xyz)$/;
 const FILE_LIKE = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`);
 
