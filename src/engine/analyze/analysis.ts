@@ -4,13 +4,17 @@
 
 import type { Classification, ImportanceMetrics, TaskType } from '../result';
 
-/** Things a message mentions that other messages can refer back to (cross-references). */
+/** Things a message mentions that other messages can refer back to (cross-references).
+ *  Extracted by analyze/refs.ts (extractMessageRefs; the single extractors are exported too). */
 export interface MessageRefs {
-  /** File paths, normalized (no leading ./, forward slashes). */
+  /** File paths, normalized (no leading ./, forward slashes), in order of first appearance;
+   *  paths named in tool-call arguments first. */
   files: string[];
-  /** Code identifiers: CamelCase, snake_case with a digit or underscore, dotted.names(). */
+  /** Code identifiers: CamelCase, lowerCamelCase, snake_case / SCREAMING_CASE / __dunder__,
+   *  dotted calls (os.path.join) and dotted module paths; the most frequent first. */
   identifiers: string[];
-  /** Error signatures: "TypeError: x is not a function", "FAILED tests/test_a.py::test_b", exit codes. */
+  /** Error signatures: "TypeError: x is not a function", "FAILED tests/test_a.py::test_b",
+   *  "error TS2345: …", "exit code 1", …; whitespace collapsed, length capped, in order. */
   errors: string[];
 }
 
