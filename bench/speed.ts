@@ -10,6 +10,7 @@ import { renderSection, type BenchSectionModule } from './lib/section';
 
 const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['tokens', () => import('./sections/tokens')],
+  ['analyze', () => import('./sections/analyze')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {
