@@ -1,2 +1,1203 @@
-// A small fake of the VS Code API for host-logic tests (aliased as 'vscode' in vitest.config.ts).
-export {};
+// A small, reasonably faithful fake of the VS Code API for host-logic tests (aliased as 'vscode'
+// in vitest.config.ts). It behaves like the real API where the extension depends on it (events
+// fire, disposables dispose, modal answers come back, files are real files under a temp dir)
+// and records what the extension showed, so tests can assert on it through `fake`.
+//
+// Scripting: push answers before the code under test asks —
+//   fake.answers.warning.push('Compact')            // next showWarningMessage returns 'Compact'
+//   fake.answers.quickPick.push((items) => items[0]) // next showQuickPick picks the first item
+//   fake.setConfig('contextCompactor.triggerRatio', 0.5)
+// Unanswered prompts resolve to undefined (the user pressed Escape). Call resetFake() in beforeEach.
+
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// ───────────────────────────── basics ─────────────────────────────
+
+export class Disposable {
+  private fn: (() => unknown) | undefined;
+  constructor(fn: () => unknown) {
+    this.fn = fn;
+  }
+  static from(...items: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => items.forEach((d) => d.dispose()));
+  }
+  dispose(): void {
+    const fn = this.fn;
+    this.fn = undefined;
+    fn?.();
+  }
+}
+
+export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
+
+export class EventEmitter<T> {
+  private listeners = new Set<(e: T) => unknown>();
+  private disposed = false;
+  readonly event: Event<T> = (listener, thisArgs, disposables) => {
+    const bound = thisArgs ? listener.bind(thisArgs) : listener;
+    if (!this.disposed) this.listeners.add(bound);
+    const d = new Disposable(() => this.listeners.delete(bound));
+    disposables?.push(d);
+    return d;
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.listeners.clear();
+  }
+}
+
+export class CancellationError extends Error {
+  constructor() {
+    super('Canceled');
+    this.name = 'Canceled';
+  }
+}
+
+export interface CancellationToken {
+  isCancellationRequested: boolean;
+  onCancellationRequested: Event<void>;
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token: CancellationToken;
+  constructor() {
+    const emitter = this.emitter;
+    const token = {
+      isCancellationRequested: false,
+      onCancellationRequested: ((listener: (e: void) => unknown, thisArgs?: unknown, ds?: Disposable[]) => {
+        if (token.isCancellationRequested) {
+          listener.call(thisArgs);
+          return new Disposable(() => undefined);
+        }
+        return emitter.event(listener, thisArgs, ds);
+      }) as Event<void>,
+    };
+    this.token = token;
+  }
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query: string,
+    readonly fragment: string,
+  ) {}
+  static file(fsPath: string): Uri {
+    return new Uri('file', '', resolve(fsPath).split(sep).join('/'), '', '');
+  }
+  static parse(value: string): Uri {
+    const m = /^([a-zA-Z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/.exec(value);
+    if (!m) throw new Error(`fake Uri.parse: cannot parse ${value}`);
+    return new Uri(m[1]!, m[2] ?? '', decodeURIComponent(m[3] ?? ''), m[4] ?? '', m[5] ?? '');
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    const joined = [base.path, ...segments].join('/').replace(/\/+/g, '/');
+    return base.with({ path: joined });
+  }
+  static from(c: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(c.scheme, c.authority ?? '', c.path ?? '', c.query ?? '', c.fragment ?? '');
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  with(change: { scheme?: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(
+      change.scheme ?? this.scheme,
+      change.authority ?? this.authority,
+      change.path ?? this.path,
+      change.query ?? this.query,
+      change.fragment ?? this.fragment,
+    );
+  }
+  toString(): string {
+    const auth = this.scheme === 'file' || this.authority ? `//${this.authority}` : '';
+    const q = this.query ? `?${this.query}` : '';
+    const f = this.fragment ? `#${this.fragment}` : '';
+    return `${this.scheme}:${auth}${encodeURI(this.path)}${q}${f}`;
+  }
+  toJSON(): unknown {
+    return { scheme: this.scheme, path: this.path };
+  }
+}
+
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+export class ThemeIcon {
+  static readonly File = new ThemeIcon('file');
+  static readonly Folder = new ThemeIcon('folder');
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
+}
+
+export class MarkdownString {
+  value: string;
+  isTrusted?: boolean | { enabledCommands: string[] };
+  supportThemeIcons?: boolean;
+  supportHtml?: boolean;
+  constructor(value = '', supportThemeIcons = false) {
+    this.value = value;
+    this.supportThemeIcons = supportThemeIcons;
+  }
+  appendText(value: string): this {
+    this.value += value.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+    return this;
+  }
+  appendMarkdown(value: string): this {
+    this.value += value;
+    return this;
+  }
+  appendCodeblock(value: string, language = ''): this {
+    this.value += `\n\`\`\`${language}\n${value}\n\`\`\`\n`;
+    return this;
+  }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  constructor(
+    readonly start: Position,
+    readonly end: Position,
+  ) {}
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+  Two = 2,
+}
+
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+  WorkspaceFolder = 3,
+}
+
+export enum ExtensionMode {
+  Production = 1,
+  Development = 2,
+  Test = 3,
+}
+
+export enum QuickPickItemKind {
+  Separator = -1,
+  Default = 0,
+}
+
+export enum LogLevel {
+  Off = 0,
+  Trace = 1,
+  Debug = 2,
+  Info = 3,
+  Warning = 4,
+  Error = 5,
+}
+
+// ───────────────────────────── recorded UI ─────────────────────────────
+
+export interface ShownMessage {
+  kind: 'info' | 'warning' | 'error';
+  message: string;
+  modal: boolean;
+  detail?: string;
+  items: string[];
+}
+
+export interface FakeStatusBarItem {
+  readonly id: string;
+  readonly alignment: StatusBarAlignment;
+  readonly priority: number | undefined;
+  name: string | undefined;
+  text: string;
+  tooltip: string | MarkdownString | undefined;
+  color: string | ThemeColor | undefined;
+  backgroundColor: ThemeColor | undefined;
+  command: string | { command: string; title: string; arguments?: unknown[] } | undefined;
+  accessibilityInformation: { label: string; role?: string } | undefined;
+  visible: boolean;
+  disposed: boolean;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+}
+
+export interface FakeOutputChannel {
+  name: string;
+  lines: string[];
+  append(v: string): void;
+  appendLine(v: string): void;
+  info(v: string, ...args: unknown[]): void;
+  warn(v: string, ...args: unknown[]): void;
+  error(v: string | Error, ...args: unknown[]): void;
+  debug(v: string, ...args: unknown[]): void;
+  trace(v: string, ...args: unknown[]): void;
+  clear(): void;
+  show(): void;
+  hide(): void;
+  replace(v: string): void;
+  dispose(): void;
+}
+
+export interface FakeTextDocument {
+  uri: Uri;
+  fileName: string;
+  languageId: string;
+  isUntitled: boolean;
+  isDirty: boolean;
+  isClosed: boolean;
+  version: number;
+  lineCount: number;
+  getText(): string;
+}
+
+export interface FakeTextEditor {
+  document: FakeTextDocument;
+  viewColumn: ViewColumn | undefined;
+}
+
+type Answer<T, A extends unknown[] = []> = T | ((...args: A) => T | Promise<T>);
+
+interface QuickPickItemLike {
+  label: string;
+  description?: string;
+  detail?: string;
+  kind?: QuickPickItemKind;
+}
+
+// ───────────────────────────── state ─────────────────────────────
+
+function freshState() {
+  return {
+    answers: {
+      /** Answers for showInformationMessage / showWarningMessage / showErrorMessage, in order of calls. */
+      info: [] as Answer<string | undefined, [ShownMessage]>[],
+      warning: [] as Answer<string | undefined, [ShownMessage]>[],
+      error: [] as Answer<string | undefined, [ShownMessage]>[],
+      quickPick: [] as Answer<unknown, [QuickPickItemLike[], Record<string, unknown> | undefined]>[],
+      inputBox: [] as Answer<string | undefined, [Record<string, unknown> | undefined]>[],
+      saveDialog: [] as Answer<Uri | undefined, [Record<string, unknown> | undefined]>[],
+      openDialog: [] as Answer<Uri[] | undefined, [Record<string, unknown> | undefined]>[],
+    },
+    messages: [] as ShownMessage[],
+    quickPicks: [] as { items: QuickPickItemLike[]; options: Record<string, unknown> | undefined }[],
+    inputBoxes: [] as (Record<string, unknown> | undefined)[],
+    progress: [] as { title?: string; reports: { message?: string; increment?: number }[]; cancellable: boolean }[],
+    /** Set to a function to control withProgress tasks (e.g. cancel the token mid-way). */
+    onProgress: undefined as ((token: CancellationTokenSource) => void) | undefined,
+    statusBarItems: [] as FakeStatusBarItem[],
+    outputChannels: [] as FakeOutputChannel[],
+    commands: new Map<string, (...args: unknown[]) => unknown>(),
+    /** Calls to commands the fake does not implement (built-ins such as setContext). */
+    executed: [] as { command: string; args: unknown[] }[],
+    contextKeys: new Map<string, unknown>(),
+    config: new Map<string, unknown>(),
+    documents: [] as FakeTextDocument[],
+    shownDocuments: [] as FakeTextDocument[],
+    clipboard: '',
+    chatParticipants: [] as FakeChatParticipant[],
+    lmModels: [] as LanguageModelChatLike[],
+    workspaceRoot: undefined as string | undefined,
+    language: 'en',
+    webviewPanels: [] as FakeWebviewPanel[],
+    webviewSerializers: new Map<string, unknown>(),
+  };
+}
+
+let state = freshState();
+
+const configEmitter = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+const activeEditorEmitter = new EventEmitter<FakeTextEditor | undefined>();
+const changeDocEmitter = new EventEmitter<{ document: FakeTextDocument; contentChanges: unknown[]; reason: undefined }>();
+const openDocEmitter = new EventEmitter<FakeTextDocument>();
+const closeDocEmitter = new EventEmitter<FakeTextDocument>();
+const lmModelsEmitter = new EventEmitter<void>();
+
+let activeEditor: FakeTextEditor | undefined;
+
+async function answer<T, A extends unknown[]>(queue: Answer<T, A>[], fallback: T, ...args: A): Promise<T> {
+  if (queue.length === 0) return fallback;
+  const a = queue.shift()!;
+  return typeof a === 'function' ? await (a as (...x: A) => T | Promise<T>)(...args) : a;
+}
+
+function languageOf(path: string): string {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.json') return 'json';
+  if (ext === '.jsonl') return 'jsonl';
+  if (ext === '.md') return 'markdown';
+  if (ext === '.ts') return 'typescript';
+  return 'plaintext';
+}
+
+function makeDocument(uri: Uri, text: string, languageId: string, untitled: boolean): FakeTextDocument {
+  let content = text;
+  const doc: FakeTextDocument = {
+    uri,
+    fileName: untitled ? uri.path : uri.fsPath,
+    languageId,
+    isUntitled: untitled,
+    isDirty: untitled,
+    isClosed: false,
+    version: 1,
+    get lineCount() {
+      return content.split('\n').length;
+    },
+    getText: () => content,
+  };
+  (doc as FakeTextDocument & { setText(t: string): void }).setText = (t: string) => {
+    content = t;
+    doc.version++;
+  };
+  return doc;
+}
+
+// ───────────────────────────── test control ─────────────────────────────
+
+export const fake = {
+  get state() {
+    return state;
+  },
+  get answers() {
+    return state.answers;
+  },
+  get messages() {
+    return state.messages;
+  },
+  setConfig(key: string, value: unknown): void {
+    if (value === undefined) state.config.delete(key);
+    else state.config.set(key, value);
+    configEmitter.fire({ affectsConfiguration: (section: string) => key === section || key.startsWith(`${section}.`) });
+  },
+  /** Registered command handlers (the extension's own). */
+  command(id: string): ((...args: unknown[]) => unknown) | undefined {
+    return state.commands.get(id);
+  },
+  statusBarItem(id: string): FakeStatusBarItem | undefined {
+    return state.statusBarItems.find((i) => i.id === id && !i.disposed);
+  },
+  outputChannel(name: string): FakeOutputChannel | undefined {
+    return state.outputChannels.find((c) => c.name === name);
+  },
+  /** Sets the workspace folder (a real directory) that findFiles and asRelativePath use. */
+  setWorkspaceRoot(dir: string | undefined): void {
+    state.workspaceRoot = dir;
+  },
+  /** Replaces a document's text and fires onDidChangeTextDocument, as typing or a reload would. */
+  editDocument(doc: FakeTextDocument, text: string): void {
+    (doc as FakeTextDocument & { setText(t: string): void }).setText(text);
+    changeDocEmitter.fire({ document: doc, contentChanges: [{ text }], reason: undefined });
+  },
+  closeDocument(doc: FakeTextDocument): void {
+    doc.isClosed = true;
+    state.documents = state.documents.filter((d) => d !== doc);
+    if (activeEditor?.document === doc) {
+      activeEditor = undefined;
+      activeEditorEmitter.fire(undefined);
+    }
+    closeDocEmitter.fire(doc);
+  },
+  setActiveEditor(doc: FakeTextDocument | undefined): void {
+    activeEditor = doc ? { document: doc, viewColumn: ViewColumn.One } : undefined;
+    activeEditorEmitter.fire(activeEditor);
+  },
+  setLmModels(models: LanguageModelChatLike[]): void {
+    state.lmModels = models;
+    lmModelsEmitter.fire();
+  },
+  /** The chat participant registered under `id`. */
+  chatParticipant(id: string): FakeChatParticipant | undefined {
+    return state.chatParticipants.find((p) => p.id === id && !p.disposed);
+  },
+};
+
+export function resetFake(): void {
+  for (const item of state.statusBarItems) item.dispose();
+  state = freshState();
+  activeEditor = undefined;
+}
+
+// ───────────────────────────── window ─────────────────────────────
+
+function showMessage(kind: ShownMessage['kind'], message: string, ...rest: unknown[]): Promise<string | undefined> {
+  let options: { modal?: boolean; detail?: string } | undefined;
+  if (rest.length > 0 && typeof rest[0] === 'object' && rest[0] !== null && !('title' in (rest[0] as object))) {
+    options = rest.shift() as { modal?: boolean; detail?: string };
+  }
+  const items = rest.map((r) => (typeof r === 'string' ? r : (r as { title: string }).title));
+  const shown: ShownMessage = { kind, message, modal: !!options?.modal, items };
+  if (options?.detail !== undefined) shown.detail = options.detail;
+  state.messages.push(shown);
+  return answer(state.answers[kind], undefined, shown);
+}
+
+function createStatusBarItem(
+  idOrAlignment?: string | StatusBarAlignment,
+  alignmentOrPriority?: StatusBarAlignment | number,
+  maybePriority?: number,
+): FakeStatusBarItem {
+  const id = typeof idOrAlignment === 'string' ? idOrAlignment : `item-${state.statusBarItems.length}`;
+  const alignment = (typeof idOrAlignment === 'string' ? alignmentOrPriority : idOrAlignment) ?? StatusBarAlignment.Left;
+  const priority = typeof idOrAlignment === 'string' ? maybePriority : (alignmentOrPriority as number | undefined);
+  const item: FakeStatusBarItem = {
+    id,
+    alignment: alignment as StatusBarAlignment,
+    priority,
+    name: undefined,
+    text: '',
+    tooltip: undefined,
+    color: undefined,
+    backgroundColor: undefined,
+    command: undefined,
+    accessibilityInformation: undefined,
+    visible: false,
+    disposed: false,
+    show() {
+      if (!this.disposed) this.visible = true;
+    },
+    hide() {
+      this.visible = false;
+    },
+    dispose() {
+      this.visible = false;
+      this.disposed = true;
+    },
+  };
+  state.statusBarItems.push(item);
+  return item;
+}
+
+function createOutputChannel(name: string, _opts?: unknown): FakeOutputChannel {
+  const ch: FakeOutputChannel = {
+    name,
+    lines: [],
+    append(v) {
+      this.lines.push(v);
+    },
+    appendLine(v) {
+      this.lines.push(v);
+    },
+    info(v) {
+      this.lines.push(`[info] ${v}`);
+    },
+    warn(v) {
+      this.lines.push(`[warning] ${v}`);
+    },
+    error(v) {
+      this.lines.push(`[error] ${v instanceof Error ? (v.stack ?? v.message) : v}`);
+    },
+    debug(v) {
+      this.lines.push(`[debug] ${v}`);
+    },
+    trace(v) {
+      this.lines.push(`[trace] ${v}`);
+    },
+    clear() {
+      this.lines = [];
+    },
+    show() {},
+    hide() {},
+    replace(v) {
+      this.lines = [v];
+    },
+    dispose() {},
+  };
+  state.outputChannels.push(ch);
+  return ch;
+}
+
+interface ProgressOptions {
+  location: ProgressLocation | { viewId: string };
+  title?: string;
+  cancellable?: boolean;
+}
+
+async function withProgress<R>(
+  options: ProgressOptions,
+  task: (progress: { report(v: { message?: string; increment?: number }): void }, token: CancellationToken) => Thenable<R>,
+): Promise<R> {
+  const record = { title: options.title, reports: [] as { message?: string; increment?: number }[], cancellable: !!options.cancellable };
+  state.progress.push(record);
+  const source = new CancellationTokenSource();
+  state.onProgress?.(source);
+  try {
+    return await task({ report: (v) => record.reports.push(v) }, source.token);
+  } finally {
+    source.dispose();
+  }
+}
+
+async function showTextDocument(docOrUri: FakeTextDocument | Uri, _opts?: unknown): Promise<FakeTextEditor> {
+  const doc = docOrUri instanceof Uri ? await workspace.openTextDocument(docOrUri) : docOrUri;
+  state.shownDocuments.push(doc);
+  activeEditor = { document: doc, viewColumn: ViewColumn.One };
+  activeEditorEmitter.fire(activeEditor);
+  return activeEditor;
+}
+
+// ── Webview (minimal: enough for registerInspector to register; the inspector's tests may extend it) ──
+
+export interface FakeWebview {
+  html: string;
+  options: Record<string, unknown>;
+  cspSource: string;
+  posted: unknown[];
+  postMessage(message: unknown): Promise<boolean>;
+  onDidReceiveMessage: Event<unknown>;
+  asWebviewUri(uri: Uri): Uri;
+  /** Test hook: deliver a message as if the webview had posted it. */
+  receive(message: unknown): void;
+}
+
+export interface FakeWebviewPanel {
+  viewType: string;
+  title: string;
+  webview: FakeWebview;
+  visible: boolean;
+  active: boolean;
+  viewColumn: ViewColumn | undefined;
+  disposed: boolean;
+  reveals: number;
+  onDidDispose: Event<void>;
+  onDidChangeViewState: Event<unknown>;
+  reveal(column?: ViewColumn, preserveFocus?: boolean): void;
+  dispose(): void;
+}
+
+function createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: Record<string, unknown> = {}): FakeWebviewPanel {
+  const received = new EventEmitter<unknown>();
+  const disposed = new EventEmitter<void>();
+  const viewState = new EventEmitter<unknown>();
+  const webview: FakeWebview = {
+    html: '',
+    options,
+    cspSource: 'vscode-webview://fake',
+    posted: [],
+    async postMessage(message) {
+      this.posted.push(message);
+      return true;
+    },
+    onDidReceiveMessage: received.event,
+    asWebviewUri: (uri) => uri.with({ scheme: 'vscode-webview-resource' }),
+    receive: (m) => received.fire(m),
+  };
+  const panel: FakeWebviewPanel = {
+    viewType,
+    title,
+    webview,
+    visible: true,
+    active: true,
+    viewColumn: typeof showOptions === 'number' ? showOptions : ViewColumn.One,
+    disposed: false,
+    reveals: 0,
+    onDidDispose: disposed.event,
+    onDidChangeViewState: viewState.event,
+    reveal() {
+      this.reveals++;
+    },
+    dispose() {
+      if (this.disposed) return;
+      this.disposed = true;
+      disposed.fire();
+    },
+  };
+  state.webviewPanels.push(panel);
+  return panel;
+}
+
+export const window = {
+  get activeTextEditor(): FakeTextEditor | undefined {
+    return activeEditor;
+  },
+  get visibleTextEditors(): FakeTextEditor[] {
+    return activeEditor ? [activeEditor] : [];
+  },
+  onDidChangeActiveTextEditor: activeEditorEmitter.event,
+  showInformationMessage: (message: string, ...rest: unknown[]) => showMessage('info', message, ...rest),
+  showWarningMessage: (message: string, ...rest: unknown[]) => showMessage('warning', message, ...rest),
+  showErrorMessage: (message: string, ...rest: unknown[]) => showMessage('error', message, ...rest),
+  async showQuickPick(items: QuickPickItemLike[] | Promise<QuickPickItemLike[]>, options?: Record<string, unknown>) {
+    const list = await items;
+    state.quickPicks.push({ items: list, options });
+    return answer(state.answers.quickPick, undefined, list, options);
+  },
+  async showInputBox(options?: Record<string, unknown>) {
+    state.inputBoxes.push(options);
+    return answer(state.answers.inputBox, undefined, options);
+  },
+  async showSaveDialog(options?: Record<string, unknown>) {
+    return answer(state.answers.saveDialog, undefined, options);
+  },
+  async showOpenDialog(options?: Record<string, unknown>) {
+    return answer(state.answers.openDialog, undefined, options);
+  },
+  createStatusBarItem,
+  createOutputChannel,
+  withProgress,
+  showTextDocument,
+  createWebviewPanel,
+  registerWebviewPanelSerializer(viewType: string, serializer: unknown): Disposable {
+    state.webviewSerializers.set(viewType, serializer);
+    return new Disposable(() => state.webviewSerializers.delete(viewType));
+  },
+  tabGroups: { all: [] as unknown[] },
+};
+
+// ───────────────────────────── workspace ─────────────────────────────
+
+/** Glob → RegExp for the patterns extensions use: **, *, ?, {a,b}. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  let inBrace = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        i++;
+        if (glob[i + 1] === '/') {
+          i++;
+          re += '(?:.*/)?';
+        } else re += '.*';
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '{') {
+      inBrace = true;
+      re += '(?:';
+    } else if (c === '}' && inBrace) {
+      inBrace = false;
+      re += ')';
+    } else if (c === ',' && inBrace) re += '|';
+    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+function walk(dir: string, out: string[], limit: number): void {
+  if (out.length >= limit) return;
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    const st = statSync(full);
+    if (st.isDirectory()) walk(full, out, limit);
+    else out.push(full);
+    if (out.length >= limit) return;
+  }
+}
+
+class FakeConfiguration {
+  constructor(private readonly section: string) {}
+  private full(key: string): string {
+    return this.section ? `${this.section}.${key}` : key;
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    const k = this.full(key);
+    return state.config.has(k) ? (state.config.get(k) as T) : defaultValue;
+  }
+  has(key: string): boolean {
+    return state.config.has(this.full(key));
+  }
+  inspect<T>(key: string): { key: string; globalValue?: T } | undefined {
+    const k = this.full(key);
+    return { key: k, globalValue: state.config.get(k) as T | undefined };
+  }
+  async update(key: string, value: unknown, _target?: ConfigurationTarget | boolean): Promise<void> {
+    fake.setConfig(this.full(key), value);
+  }
+}
+
+export const workspace = {
+  getConfiguration(section = ''): FakeConfiguration {
+    return new FakeConfiguration(section);
+  },
+  onDidChangeConfiguration: configEmitter.event,
+  onDidChangeTextDocument: changeDocEmitter.event,
+  onDidOpenTextDocument: openDocEmitter.event,
+  onDidCloseTextDocument: closeDocEmitter.event,
+  get textDocuments(): FakeTextDocument[] {
+    return state.documents;
+  },
+  get workspaceFolders() {
+    const root = state.workspaceRoot;
+    return root ? [{ uri: Uri.file(root), name: basename(root), index: 0 }] : undefined;
+  },
+  async openTextDocument(arg?: Uri | { content?: string; language?: string }): Promise<FakeTextDocument> {
+    if (arg instanceof Uri) {
+      const existing = state.documents.find((d) => d.uri.toString() === arg.toString());
+      if (existing) return existing;
+      if (!existsSync(arg.fsPath)) throw new Error(`cannot open ${arg.toString()}: file not found`);
+      const doc = makeDocument(arg, readFileSync(arg.fsPath, 'utf8'), languageOf(arg.fsPath), false);
+      state.documents.push(doc);
+      openDocEmitter.fire(doc);
+      return doc;
+    }
+    const n = state.documents.filter((d) => d.isUntitled).length + 1;
+    const doc = makeDocument(Uri.from({ scheme: 'untitled', path: `Untitled-${n}` }), arg?.content ?? '', arg?.language ?? 'plaintext', true);
+    state.documents.push(doc);
+    openDocEmitter.fire(doc);
+    return doc;
+  },
+  async findFiles(include: string | { pattern: string }, exclude?: string | { pattern: string } | null, maxResults?: number): Promise<Uri[]> {
+    const root = state.workspaceRoot;
+    if (!root) return [];
+    const inc = globToRegExp(typeof include === 'string' ? include : include.pattern);
+    const exc = exclude ? globToRegExp(typeof exclude === 'string' ? exclude : exclude.pattern) : undefined;
+    const files: string[] = [];
+    walk(root, files, 100_000);
+    const out: Uri[] = [];
+    for (const f of files) {
+      const rel = relative(root, f).split(sep).join('/');
+      if (inc.test(rel) && !(exc && exc.test(rel))) out.push(Uri.file(f));
+      if (maxResults !== undefined && out.length >= maxResults) break;
+    }
+    return out;
+  },
+  asRelativePath(pathOrUri: string | Uri, includeWorkspaceFolder = false): string {
+    const p = typeof pathOrUri === 'string' ? pathOrUri : pathOrUri.fsPath;
+    const root = state.workspaceRoot;
+    if (!root || !resolve(p).startsWith(resolve(root))) return p;
+    const rel = relative(root, p).split(sep).join('/');
+    return includeWorkspaceFolder ? `${basename(root)}/${rel}` : rel;
+  },
+  fs: {
+    async readFile(uri: Uri): Promise<Uint8Array> {
+      return new Uint8Array(readFileSync(uri.fsPath));
+    },
+    async writeFile(uri: Uri, content: Uint8Array): Promise<void> {
+      mkdirSync(dirname(uri.fsPath), { recursive: true });
+      writeFileSync(uri.fsPath, content);
+    },
+    async stat(uri: Uri): Promise<{ type: number; size: number; mtime: number; ctime: number }> {
+      const st = statSync(uri.fsPath);
+      return { type: st.isDirectory() ? 2 : 1, size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs };
+    },
+    async createDirectory(uri: Uri): Promise<void> {
+      mkdirSync(uri.fsPath, { recursive: true });
+    },
+    async delete(uri: Uri, opts?: { recursive?: boolean }): Promise<void> {
+      rmSync(uri.fsPath, { recursive: !!opts?.recursive, force: true });
+    },
+    async rename(from: Uri, to: Uri): Promise<void> {
+      renameSync(from.fsPath, to.fsPath);
+    },
+  },
+  createFileSystemWatcher(_glob: unknown) {
+    const created = new EventEmitter<Uri>();
+    const changed = new EventEmitter<Uri>();
+    const deleted = new EventEmitter<Uri>();
+    return {
+      onDidCreate: created.event,
+      onDidChange: changed.event,
+      onDidDelete: deleted.event,
+      dispose() {},
+    };
+  },
+};
+
+// ───────────────────────────── commands, env, l10n ─────────────────────────────
+
+export const commands = {
+  registerCommand(id: string, handler: (...args: unknown[]) => unknown, thisArg?: unknown): Disposable {
+    if (state.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    state.commands.set(id, thisArg ? handler.bind(thisArg) : handler);
+    return new Disposable(() => state.commands.delete(id));
+  },
+  async executeCommand<T = unknown>(id: string, ...args: unknown[]): Promise<T> {
+    const handler = state.commands.get(id);
+    if (handler) return (await handler(...args)) as T;
+    state.executed.push({ command: id, args });
+    if (id === 'setContext') state.contextKeys.set(String(args[0]), args[1]);
+    return undefined as T;
+  },
+  async getCommands(_filterInternal?: boolean): Promise<string[]> {
+    return [...state.commands.keys()];
+  },
+};
+
+export const env = {
+  clipboard: {
+    async readText(): Promise<string> {
+      return state.clipboard;
+    },
+    async writeText(value: string): Promise<void> {
+      state.clipboard = value;
+    },
+  },
+  get language(): string {
+    return state.language;
+  },
+  appName: 'Visual Studio Code (fake)',
+  machineId: 'fake-machine',
+  sessionId: 'fake-session',
+  uriScheme: 'vscode',
+};
+
+function format(message: string, args: unknown[] | Record<string, unknown>): string {
+  return message.replace(/\{([^}]+)\}/g, (m, key: string) => {
+    const v = Array.isArray(args) ? args[Number(key)] : args[key];
+    return v === undefined ? m : String(v);
+  });
+}
+
+export const l10n = {
+  t(messageOrOptions: string | { message: string; args?: unknown[] | Record<string, unknown>; comment?: string | string[] }, ...args: unknown[]): string {
+    if (typeof messageOrOptions === 'object') return format(messageOrOptions.message, messageOrOptions.args ?? []);
+    if (args.length === 1 && typeof args[0] === 'object' && args[0] !== null && !Array.isArray(args[0])) {
+      return format(messageOrOptions, args[0] as Record<string, unknown>);
+    }
+    return format(messageOrOptions, args);
+  },
+  bundle: undefined as { [key: string]: string } | undefined,
+  uri: undefined as Uri | undefined,
+};
+
+// ───────────────────────────── chat and language models ─────────────────────────────
+
+export enum LanguageModelChatMessageRole {
+  User = 1,
+  Assistant = 2,
+}
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+
+export class LanguageModelToolCallPart {
+  constructor(
+    public callId: string,
+    public name: string,
+    public input: object,
+  ) {}
+}
+
+export class LanguageModelToolResultPart {
+  constructor(
+    public callId: string,
+    public content: unknown[],
+  ) {}
+}
+
+export class LanguageModelChatMessage {
+  static User(content: string | unknown[], name?: string): LanguageModelChatMessage {
+    return new LanguageModelChatMessage(LanguageModelChatMessageRole.User, content, name);
+  }
+  static Assistant(content: string | unknown[], name?: string): LanguageModelChatMessage {
+    return new LanguageModelChatMessage(LanguageModelChatMessageRole.Assistant, content, name);
+  }
+  content: unknown[];
+  constructor(
+    public role: LanguageModelChatMessageRole,
+    content: string | unknown[],
+    public name?: string,
+  ) {
+    this.content = typeof content === 'string' ? [new LanguageModelTextPart(content)] : content;
+  }
+}
+
+export class LanguageModelError extends Error {
+  static NoPermissions(message?: string) {
+    return new LanguageModelError(message ?? 'no permissions', 'NoPermissions');
+  }
+  static Blocked(message?: string) {
+    return new LanguageModelError(message ?? 'blocked', 'Blocked');
+  }
+  static NotFound(message?: string) {
+    return new LanguageModelError(message ?? 'not found', 'NotFound');
+  }
+  constructor(
+    message: string,
+    readonly code = 'Unknown',
+  ) {
+    super(message);
+  }
+}
+
+/** What the extension uses of a LanguageModelChat; tests build these with fakeChatModel(). */
+export interface LanguageModelChatLike {
+  id: string;
+  name: string;
+  vendor: string;
+  family: string;
+  version: string;
+  maxInputTokens: number;
+  sendRequest(messages: LanguageModelChatMessage[], options?: unknown, token?: CancellationToken): Promise<{ text: AsyncIterable<string>; stream: AsyncIterable<unknown> }>;
+  countTokens(text: string | LanguageModelChatMessage, token?: CancellationToken): Promise<number>;
+}
+
+export interface FakeChatModelOptions {
+  id?: string;
+  family?: string;
+  maxInputTokens?: number;
+  /** The reply to each request (default: echoes how many messages it received). */
+  reply?: (messages: LanguageModelChatMessage[]) => string;
+  /** Tokens per text (default: one per 4 characters, rounded up, plus 3 per message). */
+  countTokens?: (text: string) => number;
+}
+
+/** A language model that records what it was sent. */
+export function fakeChatModel(opts: FakeChatModelOptions = {}): LanguageModelChatLike & { requests: LanguageModelChatMessage[][]; counted: number } {
+  const count = opts.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
+  const textOf = (m: LanguageModelChatMessage) =>
+    m.content.map((p) => (p instanceof LanguageModelTextPart ? p.value : '')).join('');
+  const model = {
+    id: opts.id ?? 'fake-model',
+    name: 'Fake Model',
+    vendor: 'fake',
+    family: opts.family ?? 'gpt-4o',
+    version: '1',
+    maxInputTokens: opts.maxInputTokens ?? 128_000,
+    requests: [] as LanguageModelChatMessage[][],
+    counted: 0,
+    async sendRequest(messages: LanguageModelChatMessage[], _options?: unknown, token?: CancellationToken) {
+      model.requests.push(messages);
+      if (token?.isCancellationRequested) throw new CancellationError();
+      const reply = opts.reply ? opts.reply(messages) : `received ${messages.length} messages`;
+      const parts = reply.match(/.{1,16}/gs) ?? [''];
+      async function* text() {
+        for (const p of parts) yield p;
+      }
+      async function* stream() {
+        for (const p of parts) yield new LanguageModelTextPart(p);
+      }
+      return { text: text(), stream: stream() };
+    },
+    async countTokens(input: string | LanguageModelChatMessage) {
+      model.counted++;
+      return typeof input === 'string' ? count(input) : count(textOf(input)) + 3;
+    },
+  };
+  return model;
+}
+
+export class ChatRequestTurn {
+  constructor(
+    readonly prompt: string,
+    readonly command: string | undefined,
+    readonly references: unknown[],
+    readonly participant: string,
+    readonly toolReferences: unknown[] = [],
+  ) {}
+}
+
+export class ChatResponseMarkdownPart {
+  value: MarkdownString;
+  constructor(value: string | MarkdownString) {
+    this.value = typeof value === 'string' ? new MarkdownString(value) : value;
+  }
+}
+
+export class ChatResponseCommandButtonPart {
+  constructor(public value: { command: string; title: string; arguments?: unknown[] }) {}
+}
+
+export class ChatResponseTurn {
+  constructor(
+    readonly response: unknown[],
+    readonly result: { metadata?: Record<string, unknown>; errorDetails?: { message: string } },
+    readonly participant: string,
+    readonly command?: string,
+  ) {}
+}
+
+export interface FakeChatParticipant {
+  id: string;
+  requestHandler: (request: unknown, context: unknown, response: unknown, token: CancellationToken) => unknown;
+  iconPath?: unknown;
+  followupProvider?: unknown;
+  onDidReceiveFeedback: Event<unknown>;
+  disposed: boolean;
+  dispose(): void;
+}
+
+/** A response stream that records what a participant wrote. */
+export class FakeChatResponseStream {
+  readonly parts: (
+    | { kind: 'markdown'; value: string }
+    | { kind: 'button'; command: string; title: string; arguments?: unknown[] }
+    | { kind: 'progress'; value: string }
+    | { kind: 'reference'; value: unknown }
+    | { kind: 'anchor'; value: unknown }
+  )[] = [];
+  markdown(value: string | MarkdownString): void {
+    this.parts.push({ kind: 'markdown', value: typeof value === 'string' ? value : value.value });
+  }
+  button(command: { command: string; title: string; arguments?: unknown[] }): void {
+    this.parts.push({ kind: 'button', command: command.command, title: command.title, ...(command.arguments ? { arguments: command.arguments } : {}) });
+  }
+  progress(value: string): void {
+    this.parts.push({ kind: 'progress', value });
+  }
+  reference(value: unknown): void {
+    this.parts.push({ kind: 'reference', value });
+  }
+  anchor(value: unknown): void {
+    this.parts.push({ kind: 'anchor', value });
+  }
+  filetree(): void {}
+  push(part: unknown): void {
+    if (part instanceof ChatResponseMarkdownPart) this.markdown(part.value);
+  }
+  /** Everything written as Markdown, joined. */
+  get text(): string {
+    return this.parts
+      .filter((p): p is { kind: 'markdown'; value: string } => p.kind === 'markdown')
+      .map((p) => p.value)
+      .join('');
+  }
+  get buttons(): { command: string; title: string; arguments?: unknown[] }[] {
+    return this.parts.filter((p) => p.kind === 'button') as { command: string; title: string; arguments?: unknown[] }[];
+  }
+}
+
+export const chat = {
+  createChatParticipant(id: string, handler: FakeChatParticipant['requestHandler']): FakeChatParticipant {
+    const feedback = new EventEmitter<unknown>();
+    const p: FakeChatParticipant = {
+      id,
+      requestHandler: handler,
+      onDidReceiveFeedback: feedback.event,
+      disposed: false,
+      dispose() {
+        this.disposed = true;
+      },
+    };
+    state.chatParticipants.push(p);
+    return p;
+  },
+};
+
+export const lm = {
+  async selectChatModels(selector?: { vendor?: string; family?: string; id?: string; version?: string }): Promise<LanguageModelChatLike[]> {
+    return state.lmModels.filter(
+      (m) =>
+        (!selector?.vendor || m.vendor === selector.vendor) &&
+        (!selector?.family || m.family === selector.family) &&
+        (!selector?.id || m.id === selector.id) &&
+        (!selector?.version || m.version === selector.version),
+    );
+  },
+  onDidChangeChatModels: lmModelsEmitter.event,
+};
+
+// ───────────────────────────── extension context ─────────────────────────────
+
+class FakeMemento {
+  private readonly data = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.data.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return this.data.has(key) ? (structuredClone(this.data.get(key)) as T) : defaultValue;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.data.delete(key);
+    else this.data.set(key, structuredClone(value));
+  }
+  setKeysForSync(_keys: readonly string[]): void {}
+}
+
+class FakeSecretStorage {
+  private readonly emitter = new EventEmitter<{ key: string }>();
+  readonly onDidChange = this.emitter.event;
+  constructor(private readonly data: Map<string, string>) {}
+  async get(key: string): Promise<string | undefined> {
+    return this.data.get(key);
+  }
+  async store(key: string, value: string): Promise<void> {
+    this.data.set(key, value);
+    this.emitter.fire({ key });
+  }
+  async delete(key: string): Promise<void> {
+    this.data.delete(key);
+    this.emitter.fire({ key });
+  }
+  async keys(): Promise<string[]> {
+    return [...this.data.keys()];
+  }
+}
+
+/** Survives "reloads": pass the same one to createExtensionContext to keep state and secrets. */
+export interface FakeProfile {
+  storageDir: string;
+  globalState: FakeMemento;
+  workspaceState: FakeMemento;
+  secrets: Map<string, string>;
+}
+
+export function createProfile(storageDir: string): FakeProfile {
+  return { storageDir, globalState: new FakeMemento(), workspaceState: new FakeMemento(), secrets: new Map() };
+}
+
+export interface FakeExtensionContext {
+  subscriptions: { dispose(): unknown }[];
+  globalState: FakeMemento;
+  workspaceState: FakeMemento;
+  secrets: FakeSecretStorage;
+  globalStorageUri: Uri;
+  storageUri: Uri;
+  logUri: Uri;
+  extensionUri: Uri;
+  extensionPath: string;
+  extensionMode: ExtensionMode;
+  asAbsolutePath(rel: string): string;
+}
+
+/** An ExtensionContext whose storage lives in `profile.storageDir` (a real directory). */
+export function createExtensionContext(profile: FakeProfile, extensionPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')): FakeExtensionContext {
+  return {
+    subscriptions: [],
+    globalState: profile.globalState,
+    workspaceState: profile.workspaceState,
+    secrets: new FakeSecretStorage(profile.secrets),
+    globalStorageUri: Uri.file(join(profile.storageDir, 'global')),
+    storageUri: Uri.file(join(profile.storageDir, 'workspace')),
+    logUri: Uri.file(join(profile.storageDir, 'logs')),
+    extensionUri: Uri.file(extensionPath),
+    extensionPath,
+    extensionMode: ExtensionMode.Test,
+    asAbsolutePath: (rel) => join(extensionPath, rel),
+  };
+}
+
+/** Disposes what an activation registered, in reverse order, as VS Code does on deactivate. */
+export function disposeContext(context: FakeExtensionContext): void {
+  for (const d of context.subscriptions.reverse()) d.dispose();
+  context.subscriptions.length = 0;
+}

@@ -1,0 +1,78 @@
+// Every id the extension shares with package.json: commands, settings, views, the chat
+// participant, context keys and storage keys. test/extensionIds.test.ts checks that this module
+// and the manifest agree in both directions, so a rename in one place cannot go unnoticed.
+
+/** Commands contributed to the Command Palette (category "Context Compactor"). */
+export const COMMANDS = {
+  openTranscript: 'contextCompactor.openTranscript',
+  compact: 'contextCompactor.compact',
+  undo: 'contextCompactor.undo',
+  showUsage: 'contextCompactor.showUsage',
+  inspect: 'contextCompactor.inspect',
+  export: 'contextCompactor.export',
+  copySummary: 'contextCompactor.copySummary',
+  setApiKey: 'contextCompactor.setApiKey',
+  selectSummarizer: 'contextCompactor.selectSummarizer',
+} as const;
+
+export type PaletteCommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+/** Commands that buttons run with arguments (chat buttons, the usage pick): registered, but not
+ *  contributed, so they never show in the palette without the arguments they need. */
+export const INTERNAL_COMMANDS = {
+  /** Compact one chat session: arguments [sessionKey]. The chat participant's confirmation button. */
+  compactSession: 'contextCompactor.compactSession',
+  /** Undo the last compaction of one conversation: arguments [conversationKey]. */
+  undoSession: 'contextCompactor.undoSession',
+} as const;
+
+/** The section every setting lives under. */
+export const CONFIG_SECTION = 'contextCompactor';
+
+/** Setting keys, relative to CONFIG_SECTION. */
+export const SETTINGS = {
+  enabled: 'enabled',
+  maxContextTokens: 'maxContextTokens',
+  triggerRatio: 'triggerRatio',
+  keepRecentRounds: 'keepRecentRounds',
+  requireConfirmation: 'requireConfirmation',
+  strategy: 'strategy',
+  level: 'level',
+  summarizer: 'summarizer',
+  openaiBaseUrl: 'openai.baseUrl',
+  openaiModel: 'openai.model',
+  vscodeLmModel: 'vscodeLm.model',
+  summaryMaxLength: 'summaryMaxLength',
+  toolArgumentTokens: 'toolArgumentTokens',
+  toolResultTokens: 'toolResultTokens',
+  previewTokens: 'previewTokens',
+  keepRecentToolBlocks: 'keepRecentToolBlocks',
+  offloadTokens: 'offloadTokens',
+  model: 'model',
+} as const;
+
+export type SettingKey = (typeof SETTINGS)[keyof typeof SETTINGS];
+
+/** The status-bar meter. */
+export const METER_ID = 'contextCompactor.meter';
+
+/** The inspector panel (owned by src/extension/inspector; the id is the manifest's). */
+export const INSPECTOR_VIEW_TYPE = 'contextCompactor.inspector';
+
+/** The chat participant, as contributed in package.json. */
+export const CHAT_PARTICIPANT_ID = 'context-compactor.compactor';
+export const CHAT_PARTICIPANT_NAME = 'compactor';
+export const CHAT_COMMANDS = ['compact', 'usage', 'inspect', 'undo', 'export'] as const;
+export type ChatCommand = (typeof CHAT_COMMANDS)[number];
+
+/** Context keys for `when` clauses. */
+export const CONTEXT_KEYS = {
+  hasConversation: 'contextCompactor.hasConversation',
+  canUndo: 'contextCompactor.canUndo',
+} as const;
+
+/** SecretStorage key of the OpenAI-compatible endpoint's API key. */
+export const SECRET_OPENAI_API_KEY = 'contextCompactor.openai.apiKey';
+
+/** The output channel every failure is logged to. */
+export const OUTPUT_CHANNEL_NAME = 'Context Compactor';

@@ -1,0 +1,165 @@
+// The one typed accessor for contextCompactor.* settings. Values are read once, checked and
+// clamped here, and re-read only when onDidChangeConfiguration says our section changed, so
+// every feature sees the same, valid snapshot.
+
+import * as vscode from 'vscode';
+import { CONFIG_SECTION, SETTINGS } from './ids';
+
+export type SummarizerKind = 'extractive' | 'openai' | 'vscode-lm';
+export const SUMMARIZER_KINDS: readonly SummarizerKind[] = ['extractive', 'openai', 'vscode-lm'];
+
+export type CompactionLevel = 'light' | 'normal' | 'heavy' | 'emergency';
+export const COMPACTION_LEVELS: readonly CompactionLevel[] = ['light', 'normal', 'heavy', 'emergency'];
+
+/** The strategy setting's value that means "whatever the engine's COMPACTION_DEFAULTS names",
+ *  so the extension and `ctxc compact` agree without either repeating the other's default. */
+export const ENGINE_DEFAULT_STRATEGY = 'default';
+
+export interface CompactorSettings {
+  enabled: boolean;
+  /** Context window override; 0 = the model's own window. */
+  maxContextTokens: number;
+  /** Fraction of the window at which compaction is proposed (seed 003: 0.8). */
+  triggerRatio: number;
+  keepRecentRounds: number;
+  requireConfirmation: boolean;
+  /** A strategy name, or ENGINE_DEFAULT_STRATEGY. */
+  strategy: string;
+  level: CompactionLevel;
+  summarizer: SummarizerKind;
+  openaiBaseUrl: string;
+  openaiModel: string;
+  /** A VS Code chat model id for the vscode-lm summarizer ('' = the first model offered). */
+  vscodeLmModel: string;
+  /** Upper bound of the summary, in tokens. */
+  summaryMaxLength: number;
+  /** Selective-rule thresholds (seed 004 §4.1), passed to the engine as named constants. */
+  toolArgumentTokens: number;
+  toolResultTokens: number;
+  previewTokens: number;
+  keepRecentToolBlocks: number;
+  /** Tool outputs above this size may be offloaded to the archive. */
+  offloadTokens: number;
+  /** The counting model when a transcript does not name one. */
+  model: string;
+}
+
+/** Defaults: the same values package.json declares (test/settings.test.ts holds them equal). */
+export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
+  enabled: true,
+  maxContextTokens: 0,
+  triggerRatio: 0.8,
+  keepRecentRounds: 2,
+  requireConfirmation: true,
+  strategy: ENGINE_DEFAULT_STRATEGY,
+  level: 'normal',
+  summarizer: 'extractive',
+  openaiBaseUrl: 'https://api.openai.com/v1',
+  openaiModel: 'gpt-4o-mini',
+  vscodeLmModel: '',
+  summaryMaxLength: 3000,
+  toolArgumentTokens: 500,
+  toolResultTokens: 600,
+  previewTokens: 200,
+  keepRecentToolBlocks: 5,
+  offloadTokens: 1000,
+  model: 'gpt-4o',
+};
+
+/** Lowest and highest trigger ratio accepted: below 0.1 the meter would be red all the time, and
+ *  above 1 compaction would be proposed only after the window is already exceeded. */
+export const MIN_TRIGGER_RATIO = 0.1;
+export const MAX_TRIGGER_RATIO = 1;
+/** A summary shorter than this cannot hold eight sections. */
+export const MIN_SUMMARY_TOKENS = 200;
+
+interface ConfigReader {
+  get<T>(key: string): T | undefined;
+}
+
+function num(cfg: ConfigReader, key: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = cfg.get<unknown>(key);
+  if (typeof v !== 'number' || !Number.isFinite(v)) return fallback;
+  return Math.min(max, Math.max(min, v));
+}
+
+function int(cfg: ConfigReader, key: string, fallback: number, min: number): number {
+  return Math.floor(num(cfg, key, fallback, min));
+}
+
+function str(cfg: ConfigReader, key: string, fallback: string): string {
+  const v = cfg.get<unknown>(key);
+  return typeof v === 'string' ? v.trim() : fallback;
+}
+
+function bool(cfg: ConfigReader, key: string, fallback: boolean): boolean {
+  const v = cfg.get<unknown>(key);
+  return typeof v === 'boolean' ? v : fallback;
+}
+
+function oneOf<T extends string>(cfg: ConfigReader, key: string, allowed: readonly T[], fallback: T): T {
+  const v = cfg.get<unknown>(key);
+  return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
+}
+
+/** Reads and validates every setting; anything missing or out of range falls back or is clamped. */
+export function readSettings(cfg: ConfigReader = vscode.workspace.getConfiguration(CONFIG_SECTION)): CompactorSettings {
+  const d = DEFAULT_SETTINGS;
+  return {
+    enabled: bool(cfg, SETTINGS.enabled, d.enabled),
+    maxContextTokens: int(cfg, SETTINGS.maxContextTokens, d.maxContextTokens, 0),
+    triggerRatio: num(cfg, SETTINGS.triggerRatio, d.triggerRatio, MIN_TRIGGER_RATIO, MAX_TRIGGER_RATIO),
+    keepRecentRounds: int(cfg, SETTINGS.keepRecentRounds, d.keepRecentRounds, 0),
+    requireConfirmation: bool(cfg, SETTINGS.requireConfirmation, d.requireConfirmation),
+    strategy: str(cfg, SETTINGS.strategy, d.strategy) || d.strategy,
+    level: oneOf(cfg, SETTINGS.level, COMPACTION_LEVELS, d.level),
+    summarizer: oneOf(cfg, SETTINGS.summarizer, SUMMARIZER_KINDS, d.summarizer),
+    openaiBaseUrl: str(cfg, SETTINGS.openaiBaseUrl, d.openaiBaseUrl) || d.openaiBaseUrl,
+    openaiModel: str(cfg, SETTINGS.openaiModel, d.openaiModel) || d.openaiModel,
+    vscodeLmModel: str(cfg, SETTINGS.vscodeLmModel, d.vscodeLmModel),
+    summaryMaxLength: int(cfg, SETTINGS.summaryMaxLength, d.summaryMaxLength, MIN_SUMMARY_TOKENS),
+    toolArgumentTokens: int(cfg, SETTINGS.toolArgumentTokens, d.toolArgumentTokens, 1),
+    toolResultTokens: int(cfg, SETTINGS.toolResultTokens, d.toolResultTokens, 1),
+    previewTokens: int(cfg, SETTINGS.previewTokens, d.previewTokens, 1),
+    keepRecentToolBlocks: int(cfg, SETTINGS.keepRecentToolBlocks, d.keepRecentToolBlocks, 0),
+    offloadTokens: int(cfg, SETTINGS.offloadTokens, d.offloadTokens, 1),
+    model: str(cfg, SETTINGS.model, d.model) || d.model,
+  };
+}
+
+/** The current settings, re-read when (and only when) our section changes. */
+export class SettingsStore implements vscode.Disposable {
+  private snapshot: CompactorSettings;
+  private readonly emitter = new vscode.EventEmitter<CompactorSettings>();
+  private readonly listener: vscode.Disposable;
+  readonly onDidChange = this.emitter.event;
+
+  constructor() {
+    this.snapshot = readSettings();
+    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(CONFIG_SECTION)) return;
+      this.snapshot = readSettings();
+      this.emitter.fire(this.snapshot);
+    });
+  }
+
+  get current(): CompactorSettings {
+    return this.snapshot;
+  }
+
+  /** Writes one setting for the user (global target), e.g. from "Select Summarizer and Model". */
+  async update(key: string, value: unknown): Promise<void> {
+    await vscode.workspace.getConfiguration(CONFIG_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this.emitter.dispose();
+  }
+}
+
+export function registerSettings(context: vscode.ExtensionContext): SettingsStore {
+  const store = new SettingsStore();
+  context.subscriptions.push(store);
+  return store;
+}
