@@ -1,0 +1,62 @@
+// The status-bar token meter for the active conversation: `$(pulse) 142k / 200k · 71%`, coloured
+// as the conversation nears its trigger, with the breakdown in the tooltip. It only renders what
+// the conversation service already counted, so an update costs nothing but a few strings.
+
+import * as vscode from 'vscode';
+import type { ActiveConversation, ConversationService } from '../conversationService';
+import { COMMANDS, METER_ID } from '../ids';
+import type { SettingsStore } from '../settings';
+import { contextPressure } from '../trigger';
+import { meterAccessibilityLabel, meterBackground, meterText, meterTooltip } from './meterText';
+
+/** Right side, left of the language/encoding items that use priorities around 100. */
+const METER_PRIORITY = 110;
+
+export class TokenMeter implements vscode.Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly service: ConversationService,
+    private readonly settings: SettingsStore,
+  ) {
+    this.item = vscode.window.createStatusBarItem(METER_ID, vscode.StatusBarAlignment.Right, METER_PRIORITY);
+    this.item.name = vscode.l10n.t('Context Compactor');
+    this.item.command = COMMANDS.showUsage;
+    this.disposables.push(
+      this.item,
+      service.onDidChangeActive(() => this.render()),
+      service.onDidChange(() => this.render()),
+      settings.onDidChange(() => this.render()),
+    );
+    this.render();
+  }
+
+  render(conversation: ActiveConversation | undefined = this.service.active()): void {
+    const settings = this.settings.current;
+    if (!conversation || !settings.enabled) {
+      this.item.hide();
+      return;
+    }
+    const { report } = conversation;
+    const pressure = contextPressure(report, settings.triggerRatio);
+    this.item.text = meterText(report);
+    this.item.accessibilityInformation = { label: meterAccessibilityLabel(report), role: 'button' };
+    this.item.backgroundColor = meterBackground(pressure);
+    this.item.tooltip = meterTooltip(
+      { label: conversation.label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions },
+      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage },
+    );
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export function registerMeter(context: vscode.ExtensionContext, service: ConversationService, settings: SettingsStore): TokenMeter {
+  const meter = new TokenMeter(service, settings);
+  context.subscriptions.push(meter);
+  return meter;
+}

@@ -1,0 +1,128 @@
+// What the status-bar meter says: pure functions, so the exact strings (the end-to-end test reads
+// the accessibility label) are tested without a status bar.
+
+import * as vscode from 'vscode';
+import type { TokenReport } from '../../engine/tokens/report';
+import type { TokenCategory } from '../../engine/tokens/tokenCounter';
+import { TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
+import type { ContextPressure } from '../trigger';
+
+/** Under this many tokens a count is shown whole (e.g. 950). */
+const THOUSAND = 1_000;
+const MILLION = 1_000_000;
+/** Below 10k one decimal tells 8.2k from 8.9k; above, whole thousands are precise enough. */
+const ONE_DECIMAL_BELOW = 10_000;
+
+function oneDecimal(value: number): string {
+  return (Math.round(value * 10) / 10).toFixed(1);
+}
+
+/** 950 → "950", 8240 → "8.2k", 142317 → "142k", 1047576 → "1M", 1500000 → "1.5M". */
+export function formatTokenCount(n: number): string {
+  const v = Math.max(0, Math.round(n));
+  if (v < THOUSAND) return String(v);
+  if (v < ONE_DECIMAL_BELOW - 50) return `${oneDecimal(v / THOUSAND)}k`;
+  if (Math.round(v / THOUSAND) < THOUSAND) return `${Math.round(v / THOUSAND)}k`;
+  const m = oneDecimal(v / MILLION);
+  return `${m.endsWith('.0') ? m.slice(0, -2) : m}M`;
+}
+
+/** `$(pulse) 142k / 200k · 71%` */
+export function meterText(report: Pick<TokenReport, 'total' | 'window' | 'percent'>): string {
+  return `$(pulse) ${formatTokenCount(report.total)} / ${formatTokenCount(report.window)} · ${Math.round(report.percent)}%`;
+}
+
+/** `Context Compactor: 142317 / 200000 tokens (71.2%)`: plain integers, one decimal. */
+export function meterAccessibilityLabel(report: Pick<TokenReport, 'total' | 'window' | 'percent'>): string {
+  return vscode.l10n.t('Context Compactor: {0} / {1} tokens ({2}%)', String(report.total), String(report.window), report.percent.toFixed(1));
+}
+
+export function meterBackground(pressure: ContextPressure): vscode.ThemeColor | undefined {
+  if (pressure.level === 'trigger') return new vscode.ThemeColor('statusBarItem.errorBackground');
+  if (pressure.level === 'warning') return new vscode.ThemeColor('statusBarItem.warningBackground');
+  return undefined;
+}
+
+export function categoryLabel(c: TokenCategory): string {
+  switch (c) {
+    case 'system':
+      return vscode.l10n.t('System');
+    case 'toolDefinitions':
+      return vscode.l10n.t('Tool definitions');
+    case 'user':
+      return vscode.l10n.t('User');
+    case 'assistant':
+      return vscode.l10n.t('Assistant');
+    case 'toolCalls':
+      return vscode.l10n.t('Tool calls');
+    case 'toolResults':
+      return vscode.l10n.t('Tool results');
+    case 'thinking':
+      return vscode.l10n.t('Thinking');
+    case 'summary':
+      return vscode.l10n.t('Summary');
+  }
+}
+
+export function methodLabel(report: Pick<TokenReport, 'method' | 'encoding'>): string {
+  switch (report.method) {
+    case 'exact':
+      return vscode.l10n.t('exact ({0})', report.encoding);
+    case 'proxy':
+      return vscode.l10n.t('approximate ({0} as a proxy)', report.encoding);
+    case 'estimate':
+      return vscode.l10n.t('estimate (characters)');
+  }
+}
+
+/** Integers with grouping for people (the tooltip), e.g. 142,317. */
+export function groupedNumber(n: number): string {
+  try {
+    return new Intl.NumberFormat(vscode.env.language || 'en').format(n);
+  } catch {
+    return String(n);
+  }
+}
+
+function percentOf(part: number, total: number): string {
+  return total > 0 ? `${((part / total) * 100).toFixed(1)}%` : '0%';
+}
+
+export interface MeterTooltipInput {
+  label: string;
+  report: TokenReport;
+  pressure: ContextPressure;
+  triggerRatio: number;
+  compactions: number;
+}
+
+/** Rows of the breakdown that hold tokens, largest first. */
+export function breakdownRows(report: TokenReport): { category: TokenCategory; label: string; tokens: number; share: string }[] {
+  return TOKEN_CATEGORIES.filter((c) => report.byCategory[c] > 0)
+    .map((c) => ({ category: c, label: categoryLabel(c), tokens: report.byCategory[c], share: percentOf(report.byCategory[c], report.total) }))
+    .sort((a, b) => b.tokens - a.tokens);
+}
+
+export function meterTooltip(input: MeterTooltipInput, commands: { compact: string; inspect: string; usage: string }): vscode.MarkdownString {
+  const { report, pressure } = input;
+  const md = new vscode.MarkdownString('', true);
+  md.isTrusted = { enabledCommands: [commands.compact, commands.inspect, commands.usage] };
+  md.appendMarkdown(`**${vscode.l10n.t('Context Compactor')}** — `);
+  md.appendText(input.label);
+  md.appendMarkdown('\n\n');
+  md.appendMarkdown(
+    `${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}\n\n`,
+  );
+  md.appendMarkdown(`| ${vscode.l10n.t('Category')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |\n|---|---:|---:|\n`);
+  for (const row of breakdownRows(report)) md.appendMarkdown(`| ${row.label} | ${groupedNumber(row.tokens)} | ${row.share} |\n`);
+  md.appendMarkdown('\n');
+  md.appendMarkdown(
+    `${vscode.l10n.t('Compaction is proposed at {0}% ({1} tokens).', Math.round(input.triggerRatio * 100), groupedNumber(pressure.thresholdTokens))}\n\n`,
+  );
+  md.appendMarkdown(`${vscode.l10n.t('Model: {0} · window {1} · count: {2}', report.model, groupedNumber(report.window), methodLabel(report))}\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('Compactions so far: {0}', input.compactions)}\n\n`);
+  md.appendMarkdown(
+    `[${vscode.l10n.t('Compact…')}](command:${commands.compact}) · [${vscode.l10n.t('Inspect')}](command:${commands.inspect}) · [${vscode.l10n.t('Usage')}](command:${commands.usage})`,
+  );
+  return md;
+}
