@@ -23,6 +23,14 @@ export interface ActiveConversation {
   model: string;
 }
 
+/** Extra inputs of a real compaction (all optional; added after the first version of this seam). */
+export interface ApplyOptions {
+  /** Free-text focus for the summary (`/compact focus on the auth bug`). */
+  focus?: string;
+  /** Phases of the work, for a progress notification. */
+  onProgress?: (message: string) => void;
+}
+
 export interface ConversationService extends vscode.Disposable {
   readonly onDidChangeActive: vscode.Event<ActiveConversation | undefined>;
   /** Fires when the active conversation's content or counts change. */
@@ -32,7 +40,7 @@ export interface ConversationService extends vscode.Disposable {
   /** A dry run: what compaction would produce with these edits. Writes nothing. */
   preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult>;
   /** Compacts for real (re-validating the edits), archives the original, persists state. */
-  apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult>;
+  apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options?: ApplyOptions): Promise<CompactionResult>;
   /** Restores the state before the last applied compaction. False when there is nothing to undo. */
   undo(key: string): Promise<boolean>;
 }

@@ -19,7 +19,7 @@ import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
 import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOldest';
 import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
-import type { ActiveConversation, ConversationService } from './conversationService';
+import type { ActiveConversation, ApplyOptions, ConversationService } from './conversationService';
 import type { Logger } from './log';
 import type { ConversationStateStore, PersistedStep } from './persistence/conversationStateStore';
 import { STATE_VERSION } from './persistence/conversationStateStore';
@@ -136,10 +136,10 @@ export class ConversationStore implements ConversationService {
     });
   }
 
-  async apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, focus?: string, onProgress?: (message: string) => void): Promise<CompactionResult> {
+  async apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options: ApplyOptions = {}): Promise<CompactionResult> {
     const e = this.require(key);
     return this.serialize(e, async () => {
-      const opts = await this.compactOptions(e, edits, token, true, focus, onProgress);
+      const opts = await this.compactOptions(e, edits, token, true, options.focus, options.onProgress);
       const before = e.current;
       const result = await this.deps.engine.compact(before, opts);
       throwIfCancelled(token);

@@ -1,0 +1,20 @@
+// The conversation a palette command acts on: the one passed as an argument (chat buttons,
+// tooltips), else the active one; with none, the user is told how to get one.
+
+import * as vscode from 'vscode';
+import type { ActiveConversation } from '../conversationService';
+import type { ConversationStore } from '../conversationStore';
+import { COMMANDS } from '../ids';
+
+export async function targetConversation(store: ConversationStore, arg: unknown): Promise<ActiveConversation | undefined> {
+  const fromArg = typeof arg === 'string' ? store.get(arg) : undefined;
+  const target = fromArg ?? store.active();
+  if (target) return target;
+  const open = vscode.l10n.t('Open Transcript…');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('No conversation is active. Open a transcript file, or talk to @compactor in the chat.'),
+    open,
+  );
+  if (choice === open) await vscode.commands.executeCommand(COMMANDS.openTranscript);
+  return undefined;
+}

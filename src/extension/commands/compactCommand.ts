@@ -1,0 +1,121 @@
+// "Compact Conversation": preview → confirmation → compaction under a cancellable progress
+// notification, whose cancellation reaches the engine through an AbortSignal. The alternatives
+// of seed 003 (drop oldest, new session) run from the same confirmation.
+
+import * as vscode from 'vscode';
+import type { CompactionResult } from '../../engine/result';
+import { confirmCompaction, type ConfirmationChoice } from '../confirmation/confirmCompaction';
+import type { ActiveConversation } from '../conversationService';
+import { contextPressure } from '../trigger';
+import type { CommandDeps } from './commandDeps';
+import { targetConversation } from './activeConversation';
+import { openHandoff } from './handoff';
+
+export type CompactOutcome =
+  | { kind: 'compacted'; result: CompactionResult }
+  | { kind: 'inspecting' }
+  | { kind: 'dropped'; tokensBefore: number; tokensAfter: number }
+  | { kind: 'handoff' }
+  | { kind: 'cancelled' };
+
+/** A dry run under a cancellable progress notification. */
+export function previewWithProgress(deps: CommandDeps, target: ActiveConversation): Thenable<CompactionResult> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Estimating the compaction of {0}…', target.label), cancellable: true },
+    (_progress, token) => deps.store.preview(target.key, undefined, token),
+  );
+}
+
+/** The compaction itself, cancellable; the result is applied only when it arrives whole. */
+export function applyWithProgress(deps: CommandDeps, target: ActiveConversation, focus?: string): Thenable<CompactionResult> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting {0}…', target.label), cancellable: true },
+    (progress, token) =>
+      deps.store.apply(target.key, undefined, token, {
+        ...(focus ? { focus } : {}),
+        onProgress: (message) => progress.report({ message }),
+      }),
+  );
+}
+
+export function describeResult(result: CompactionResult): string {
+  return vscode.l10n.t(
+    'Compacted: {0} → {1} tokens ({2}), retention {3}% ({4}).',
+    String(result.tokensBefore),
+    String(result.tokensAfter),
+    result.stats.ratio,
+    Math.round(result.loss.overallRetention * 100),
+    result.loss.lossLevel,
+  );
+}
+
+/** Tells the user what happened, with Undo and Inspect one click away. */
+async function announce(deps: CommandDeps, key: string, result: CompactionResult): Promise<void> {
+  const undo = vscode.l10n.t('Undo');
+  const inspect = vscode.l10n.t('Inspect');
+  const warnings = result.warnings.length > 0 ? ` ${result.warnings[0]}` : '';
+  const choice = await vscode.window.showInformationMessage(describeResult(result) + warnings, undo, inspect);
+  if (choice === undo) await deps.store.undo(key);
+  else if (choice === inspect) await deps.inspector.show(key);
+}
+
+export async function compactConversationFlow(deps: CommandDeps, target: ActiveConversation, focus?: string): Promise<CompactOutcome> {
+  const settings = deps.settings.current;
+  let choice: ConfirmationChoice = 'compact';
+  let preview: CompactionResult | undefined;
+  if (settings.requireConfirmation) {
+    preview = await previewWithProgress(deps, target);
+    const fresh = deps.store.get(target.key) ?? target;
+    const summarizer = deps.summarizers.describe(settings);
+    choice = await confirmCompaction({
+      label: fresh.label,
+      report: fresh.report,
+      preview,
+      summarizer,
+      summarizerIsLlm: settings.summarizer !== 'extractive',
+      keepRecentRounds: settings.keepRecentRounds,
+    });
+  }
+  switch (choice) {
+    case 'cancel':
+      return { kind: 'cancelled' };
+    case 'inspect':
+      await deps.inspector.show(target.key);
+      return { kind: 'inspecting' };
+    case 'dropOldest': {
+      const pressure = contextPressure(target.report, settings.triggerRatio);
+      const dropped = await deps.store.dropOldest(target.key, pressure.thresholdTokens);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Dropped the {0} oldest messages: {1} → {2} tokens. Undo Last Compaction brings them back.', dropped.droppedMessages, String(dropped.tokensBefore), String(dropped.tokensAfter)),
+      );
+      return { kind: 'dropped', tokensBefore: dropped.tokensBefore, tokensAfter: dropped.tokensAfter };
+    }
+    case 'newSession':
+      await openHandoff(deps, target, preview ?? (await previewWithProgress(deps, target)));
+      return { kind: 'handoff' };
+    case 'compact': {
+      const result = await applyWithProgress(deps, target, focus);
+      void announce(deps, target.key, result);
+      return { kind: 'compacted', result };
+    }
+  }
+}
+
+export async function compactCommand(deps: CommandDeps, arg?: unknown): Promise<CompactOutcome | undefined> {
+  const target = await targetConversation(deps.store, arg);
+  if (!target) return undefined;
+  return compactConversationFlow(deps, target);
+}
+
+export async function undoCommand(deps: CommandDeps, arg?: unknown): Promise<boolean> {
+  const key = typeof arg === 'string' ? arg : deps.store.active()?.key;
+  if (!key || !deps.store.canUndo(key)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to undo'));
+    return false;
+  }
+  const before = deps.store.get(key)!.report.total;
+  const undone = await deps.store.undo(key);
+  const after = deps.store.get(key)?.report.total ?? before;
+  if (undone) void vscode.window.showInformationMessage(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', String(before), String(after)));
+  return undone;
+}

@@ -1,0 +1,65 @@
+// The confirmation before a compaction (seed 003 "用户确认"): a modal that states tokens before →
+// estimated after, the strategy, the summarizer and the expected retention, with "Compact",
+// "Inspect First…" and (added by VS Code) "Cancel". Declining changes nothing. When the
+// conversation no longer fits its window, seed 003's alternatives are offered as well: drop the
+// oldest messages, or start a new session with the summary as a handoff.
+
+import * as vscode from 'vscode';
+import type { CompactionResult } from '../../engine/result';
+import type { TokenReport } from '../../engine/tokens/report';
+
+export type ConfirmationChoice = 'compact' | 'inspect' | 'dropOldest' | 'newSession' | 'cancel';
+
+export interface ConfirmationInput {
+  label: string;
+  report: TokenReport;
+  /** The dry run the estimate comes from. */
+  preview: CompactionResult;
+  /** What will write the summary (e.g. "extractive", "openai (gpt-4o-mini)"). */
+  summarizer: string;
+  /** True when the summary will come from an LLM, so the preview's figures are extractive estimates. */
+  summarizerIsLlm: boolean;
+  keepRecentRounds: number;
+}
+
+export function confirmationMessage(input: ConfirmationInput): { message: string; detail: string } {
+  const { preview, report } = input;
+  const message = vscode.l10n.t('Compact this conversation? {0} → {1} tokens (estimated)', String(preview.tokensBefore), String(preview.tokensAfter));
+  const retention = Math.round(preview.loss.overallRetention * 100);
+  const lines = [
+    vscode.l10n.t('Strategy: {0} · Summarizer: {1} · Expected retention: {2}% ({3})', preview.strategy, input.summarizer, retention, preview.loss.lossLevel),
+    vscode.l10n.t(
+      'Kept verbatim: the system prompt, tool definitions, pinned messages and the last {0} rounds. The original is archived; Undo Last Compaction restores it exactly.',
+      input.keepRecentRounds,
+    ),
+  ];
+  if (input.summarizerIsLlm) lines.push(vscode.l10n.t('The figures are estimated with the extractive summarizer; the LLM summary may differ slightly.'));
+  if (report.total > report.window) {
+    lines.push(vscode.l10n.t('This conversation is over its {0}-token window. You can also drop the oldest messages or start a new session from a summary.', String(report.window)));
+  }
+  return { message, detail: lines.join('\n') };
+}
+
+/** Shows the modal and returns what the user chose (Escape and Cancel are 'cancel'). */
+export async function confirmCompaction(input: ConfirmationInput): Promise<ConfirmationChoice> {
+  const { message, detail } = confirmationMessage(input);
+  const compact = vscode.l10n.t('Compact');
+  const inspect = vscode.l10n.t('Inspect First…');
+  const dropOldest = vscode.l10n.t('Drop Oldest Messages');
+  const newSession = vscode.l10n.t('Start New Session…');
+  const buttons = [compact, inspect];
+  if (input.report.total > input.report.window) buttons.push(dropOldest, newSession);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
+  switch (choice) {
+    case compact:
+      return 'compact';
+    case inspect:
+      return 'inspect';
+    case dropOldest:
+      return 'dropOldest';
+    case newSession:
+      return 'newSession';
+    default:
+      return 'cancel';
+  }
+}

@@ -1,0 +1,149 @@
+// Transcript files as conversations: the active conversation follows the focused editor when it
+// holds a transcript that imports; edits and on-disk growth re-import it (debounced), and the
+// store recounts only what changed. The file is only ever read.
+
+import * as vscode from 'vscode';
+import type { CompactionEngine } from '../compactionEngine';
+import type { ConversationStore } from '../conversationStore';
+import type { Logger } from '../log';
+import { UserFacingError } from '../log';
+import { looksLikeTranscript } from './transcriptDetection';
+
+/** Quiet time after the last change before a document is re-imported: typing or an agent
+ *  appending lines produces bursts of change events, and one import per burst is enough. */
+export const REIMPORT_DEBOUNCE_MS = 300;
+
+/** The conversation key of a transcript file. */
+export function transcriptKey(uri: vscode.Uri): string {
+  return uri.toString();
+}
+
+function fileLabel(uri: vscode.Uri): string {
+  const parts = uri.path.split('/');
+  return parts[parts.length - 1] || uri.toString();
+}
+
+export class TranscriptTracker implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Document version last imported, per key: focusing an unchanged editor imports nothing. */
+  private readonly imported = new Map<string, number>();
+  /** Imports in flight, per key, so two triggers share one import. */
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly engine: CompactionEngine,
+    private readonly log: Logger,
+  ) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => void this.follow(editor)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.scheduleReimport(e.document)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc)),
+    );
+    void this.follow(vscode.window.activeTextEditor);
+  }
+
+  /** Makes the focused editor's transcript the active conversation (other editors leave it as it is). */
+  async follow(editor: vscode.TextEditor | undefined): Promise<void> {
+    if (!editor) return;
+    const doc = editor.document;
+    const key = transcriptKey(doc.uri);
+    if (this.imported.get(key) === doc.version && this.store.get(key)) {
+      this.store.setActive(key);
+      return;
+    }
+    if (!looksLikeTranscript(doc.fileName, doc.getText().slice(0, 8192))) return;
+    const ok = await this.importDocument(doc, false);
+    // Focus may have moved on while importing.
+    if (ok && vscode.window.activeTextEditor?.document === doc) this.store.setActive(key);
+  }
+
+  /** "Open Transcript…": import (errors shown to the user), open in an editor, make it active. */
+  async open(uri: vscode.Uri): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await this.importDocument(doc, true);
+    this.store.setActive(transcriptKey(uri));
+    await vscode.window.showTextDocument(doc, { preview: false });
+    this.store.setActive(transcriptKey(uri));
+  }
+
+  private importDocument(doc: vscode.TextDocument, explicit: boolean): Promise<boolean> {
+    const key = transcriptKey(doc.uri);
+    const running = this.inFlight.get(key);
+    if (running && !explicit) return running;
+    const work = this.doImport(doc, explicit).finally(() => {
+      if (this.inFlight.get(key) === work) this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, work);
+    return work;
+  }
+
+  private async doImport(doc: vscode.TextDocument, explicit: boolean): Promise<boolean> {
+    const key = transcriptKey(doc.uri);
+    const version = doc.version;
+    const label = fileLabel(doc.uri);
+    let result;
+    try {
+      result = this.engine.importTranscript(doc.getText(), doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString());
+    } catch (err) {
+      if (explicit) throw err instanceof Error && err.name === 'TranscriptError' ? err : new UserFacingError(vscode.l10n.t('{0} is not a transcript Context Compactor can read: {1}', label, (err as Error).message));
+      this.log.info(`not importing ${label}: ${(err as Error).message}`);
+      return false;
+    }
+    if (result.warnings.length > 0) {
+      const first = result.warnings.slice(0, 3).map((w) => `${w.position}: ${w.message}`);
+      this.log.warn(`${label}: ${result.warnings.length} import warning(s): ${first.join('; ')}${result.warnings.length > 3 ? ' …' : ''}`);
+    }
+    await this.store.upsertSource(key, result.conversation, { label, kind: 'transcript', uri: doc.uri });
+    this.imported.set(key, version);
+    return true;
+  }
+
+  private scheduleReimport(doc: vscode.TextDocument): void {
+    const key = transcriptKey(doc.uri);
+    if (!this.store.get(key)) return;
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (doc.isClosed || this.imported.get(key) === doc.version) return;
+        void this.importDocument(doc, false).catch((err) => this.log.error(`re-importing ${fileLabel(doc.uri)} failed`, err));
+      }, REIMPORT_DEBOUNCE_MS),
+    );
+  }
+
+  private forget(doc: vscode.TextDocument): void {
+    const key = transcriptKey(doc.uri);
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.imported.delete(key);
+    this.store.remove(key);
+  }
+
+  /** Resolves when pending re-imports have run (tests; a clean shutdown). */
+  async settle(): Promise<void> {
+    while (this.timers.size > 0 || this.inFlight.size > 0) {
+      await new Promise((r) => setTimeout(r, REIMPORT_DEBOUNCE_MS / 3));
+      await Promise.all([...this.inFlight.values()].map((p) => p.catch(() => undefined)));
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export function registerTranscriptTracking(
+  context: vscode.ExtensionContext,
+  store: ConversationStore,
+  engine: CompactionEngine,
+  log: Logger,
+): TranscriptTracker {
+  const tracker = new TranscriptTracker(store, engine, log);
+  context.subscriptions.push(tracker);
+  return tracker;
+}
