@@ -1,9 +1,44 @@
-// Extension entry: wires feature modules together, one register…(context) call each.
+// Extension entry: wires the feature modules together, one register…(context) call each.
+// Activation does no counting and loads no tokenizer: the first transcript or chat request does.
 
 import type * as vscode from 'vscode';
+import type { CompactionEngine } from './extension/compactionEngine';
+import { registerChatParticipant } from './extension/chat/chatParticipant';
+import type { InspectorLauncher } from './extension/commands/commandDeps';
+import { registerCommands } from './extension/commands/registerCommands';
+import { registerContextKeys } from './extension/contextKeys';
+import type { ConversationStore } from './extension/conversationStore';
+import { registerConversationStore } from './extension/conversationStore';
+import { createEngine } from './extension/engineModules';
+import { registerInspectorLauncher } from './extension/inspectorLauncher';
+import { registerLog } from './extension/log';
+import { registerSecrets } from './extension/secrets';
+import { registerSettings } from './extension/settings';
+import { registerMeter } from './extension/statusBar/meter';
+import { registerSummarizers } from './extension/summarizers/settingsSummarizerFactory';
+import { registerTranscriptTracking } from './extension/transcripts/transcriptTracker';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Features are registered here as they land.
+/** What activate returns: the conversation store (for the end-to-end test and other extensions). */
+export interface ContextCompactorApi {
+  store: ConversationStore;
+  inspector: InspectorLauncher;
+}
+
+export function activate(context: vscode.ExtensionContext, engine: CompactionEngine = createEngine()): ContextCompactorApi {
+  const log = registerLog(context);
+  const settings = registerSettings(context);
+  const secrets = registerSecrets(context);
+  const summarizers = registerSummarizers(context, secrets, log);
+  const store = registerConversationStore(context, { engine, settings, log, summarizers });
+  const tracker = registerTranscriptTracking(context, store, engine, log);
+  const inspector = registerInspectorLauncher(context, store, log);
+  const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector };
+  registerCommands(context, deps);
+  registerMeter(context, store, settings);
+  registerContextKeys(context, store);
+  registerChatParticipant(context, deps);
+  log.info('activated');
+  return { store, inspector };
 }
 
 export function deactivate(): void {

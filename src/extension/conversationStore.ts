@@ -21,8 +21,9 @@ import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOlde
 import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
 import type { ActiveConversation, ApplyOptions, ConversationService } from './conversationService';
 import type { Logger } from './log';
-import type { ConversationStateStore, PersistedStep } from './persistence/conversationStateStore';
-import { STATE_VERSION } from './persistence/conversationStateStore';
+import { join } from 'node:path';
+import { ConversationStateStore, STATE_VERSION, type PersistedStep } from './persistence/conversationStateStore';
+import { FileArchiveStore } from './persistence/fileArchiveStore';
 import { ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
 
@@ -442,4 +443,21 @@ function countingKey(s: CompactorSettings): string {
 
 function throwIfCancelled(token: vscode.CancellationToken | undefined): void {
   if (token?.isCancellationRequested) throw new vscode.CancellationError();
+}
+
+/** The store with its archive and state under the extension's global storage. */
+export function registerConversationStore(
+  context: vscode.ExtensionContext,
+  deps: Omit<StoreDependencies, 'archive' | 'states'>,
+): ConversationStore {
+  const root = context.globalStorageUri.fsPath;
+  const states = new ConversationStateStore(join(root, 'conversations'), (path, reason) => deps.log.warn(`ignoring unreadable state ${path}: ${reason}`));
+  const store = new ConversationStore({ ...deps, archive: new FileArchiveStore(join(root, 'archive')), states });
+  context.subscriptions.push(
+    store,
+    store.onDidResetSource((label) => {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label));
+    }),
+  );
+  return store;
 }

@@ -19,3 +19,7 @@ export class ApiKeyStore {
     await this.secrets.delete(SECRET_OPENAI_API_KEY);
   }
 }
+
+export function registerSecrets(context: vscode.ExtensionContext): ApiKeyStore {
+  return new ApiKeyStore(context.secrets);
+}
