@@ -1,0 +1,112 @@
+// The ids in src/extension/ids.ts and the manifest must agree in both directions: a command
+// registered but not contributed never shows in the palette, a contributed one that is not
+// registered fails when clicked, and a setting read but not declared has no UI.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHAT_COMMANDS, CHAT_PARTICIPANT_ID, CHAT_PARTICIPANT_NAME, COMMANDS, CONFIG_SECTION, INSPECTOR_VIEW_TYPE, INTERNAL_COMMANDS, SETTINGS } from '../src/extension/ids';
+import { DEFAULT_SETTINGS, type CompactorSettings } from '../src/extension/settings';
+import { repoRoot } from './helpers/transcripts';
+import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { standInEngine } from './fakes/compactionEngine';
+import { fake, resetFake } from './fakes/vscode';
+
+interface Manifest {
+  activationEvents: string[];
+  contributes: {
+    commands: { command: string; title: string; category: string }[];
+    configuration: { properties: Record<string, { default: unknown; enum?: string[] }> };
+    chatParticipants: { id: string; name: string; isSticky: boolean; commands: { name: string }[] }[];
+  };
+  l10n: string;
+  icon: string;
+  engines: { vscode: string };
+}
+
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+const nls = JSON.parse(readFileSync(join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const nlsZh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
+
+function resolveNls(value: string): string {
+  const m = /^%(.+)%$/.exec(value);
+  return m ? nls[m[1]!]! : value;
+}
+
+describe('manifest and ids agree', () => {
+  let host: ActivatedHost;
+  beforeEach(() => {
+    resetFake();
+    host = activateHost(standInEngine());
+  });
+  afterEach(() => host.deactivate());
+
+  it('contributes exactly the palette commands, with the titles the end-to-end test types', () => {
+    const contributed = manifest.contributes.commands.map((c) => c.command).sort();
+    expect(contributed).toEqual(Object.values(COMMANDS).sort());
+    const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${resolveNls(c.category)}: ${resolveNls(c.title)}`]));
+    expect(titles).toEqual({
+      'contextCompactor.openTranscript': 'Context Compactor: Open Transcript…',
+      'contextCompactor.compact': 'Context Compactor: Compact Conversation',
+      'contextCompactor.undo': 'Context Compactor: Undo Last Compaction',
+      'contextCompactor.showUsage': 'Context Compactor: Show Context Usage',
+      'contextCompactor.inspect': 'Context Compactor: Inspect Conversation',
+      'contextCompactor.export': 'Context Compactor: Export Compacted Conversation',
+      'contextCompactor.copySummary': 'Context Compactor: Copy Summary',
+      'contextCompactor.setApiKey': 'Context Compactor: Set API Key',
+      'contextCompactor.selectSummarizer': 'Context Compactor: Select Summarizer and Model',
+    });
+  });
+
+  it('registers every contributed command and the internal ones on activation, and nothing else under our prefix', () => {
+    const registered = [...fake.state.commands.keys()].filter((c) => c.startsWith('contextCompactor.')).sort();
+    expect(registered).toEqual([...Object.values(COMMANDS), ...Object.values(INTERNAL_COMMANDS)].sort());
+    // Internal commands need arguments and stay out of the palette.
+    for (const id of Object.values(INTERNAL_COMMANDS)) expect(manifest.contributes.commands.map((c) => c.command)).not.toContain(id);
+  });
+
+  it('declares exactly the settings the accessor reads, with the same defaults', () => {
+    const declared = Object.keys(manifest.contributes.configuration.properties).sort();
+    const read = Object.values(SETTINGS).map((k) => `${CONFIG_SECTION}.${k}`).sort();
+    expect(declared).toEqual(read);
+    for (const [field, key] of Object.entries(SETTINGS)) {
+      expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${key}`]!.default, key).toEqual(DEFAULT_SETTINGS[field as keyof CompactorSettings]);
+    }
+    expect(manifest.contributes.configuration.properties['contextCompactor.summarizer']!.enum).toEqual(['extractive', 'openai', 'vscode-lm']);
+    expect(manifest.contributes.configuration.properties['contextCompactor.level']!.enum).toEqual(['light', 'normal', 'heavy', 'emergency']);
+  });
+
+  it('contributes the chat participant with its slash commands, and registers it', () => {
+    const [p] = manifest.contributes.chatParticipants;
+    expect(p).toMatchObject({ id: CHAT_PARTICIPANT_ID, name: CHAT_PARTICIPANT_NAME, isSticky: false });
+    expect(p!.commands.map((c) => c.name)).toEqual([...CHAT_COMMANDS]);
+    expect(fake.chatParticipant(CHAT_PARTICIPANT_ID)).toBeDefined();
+  });
+
+  it('activates through contributions only, never on startup', () => {
+    expect(manifest.activationEvents).not.toContain('*');
+    expect(manifest.activationEvents).not.toContain('onStartupFinished');
+    expect(manifest.activationEvents).toContain(`onWebviewPanel:${INSPECTOR_VIEW_TYPE}`);
+    expect(manifest.activationEvents).toContain(`onChatParticipant:${CHAT_PARTICIPANT_ID}`);
+    expect(manifest.activationEvents).toEqual(expect.arrayContaining(['onLanguage:json', 'onLanguage:jsonl', 'onLanguage:markdown']));
+    expect(manifest.engines.vscode).toBe('^1.95.0');
+    expect(manifest.l10n).toBe('./l10n');
+    expect(readFileSync(join(repoRoot, manifest.icon)).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('resolves every %key% of the manifest in English and Simplified Chinese', () => {
+    const keys = [...JSON.stringify(manifest).matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]!);
+    expect(keys.length).toBeGreaterThan(30);
+    for (const k of keys) {
+      expect(nls[k], `package.nls.json: ${k}`).toBeTruthy();
+      expect(nlsZh[k], `package.nls.zh-cn.json: ${k}`).toBeTruthy();
+    }
+    expect(Object.keys(nlsZh).sort()).toEqual(Object.keys(nls).sort());
+  });
+
+  it('disposes everything it registered when deactivated', () => {
+    host.deactivate();
+    expect([...fake.state.commands.keys()].filter((c) => c.startsWith('contextCompactor.'))).toEqual([]);
+    expect(fake.statusBarItem('contextCompactor.meter')).toBeUndefined();
+    expect(fake.chatParticipant(CHAT_PARTICIPANT_ID)).toBeUndefined();
+  });
+});

@@ -1,0 +1,166 @@
+// The status-bar meter: its exact text and accessibility label (the end-to-end test reads the
+// label), its colours at the thresholds, and that it follows the conversation as it grows.
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatTokenCount, meterAccessibilityLabel, meterText } from '../src/extension/statusBar/meterText';
+import { contextPressure } from '../src/extension/trigger';
+import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { tokenReport } from '../src/engine/tokens/report';
+import { transcriptPath } from './helpers/transcripts';
+import { standInEngine, standInImport } from './fakes/compactionEngine';
+import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { fake, resetFake, Uri, type FakeStatusBarItem, type MarkdownString, type ThemeColor } from './fakes/vscode';
+
+const TRANSCRIPT = 'mini-swe-agent/django__django-11138.traj.json';
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('meter text', () => {
+  it('abbreviates counts as the contract says', () => {
+    expect(formatTokenCount(0)).toBe('0');
+    expect(formatTokenCount(950)).toBe('950');
+    expect(formatTokenCount(8240)).toBe('8.2k');
+    expect(formatTokenCount(9949)).toBe('9.9k');
+    expect(formatTokenCount(9950)).toBe('10k');
+    expect(formatTokenCount(142_317)).toBe('142k');
+    expect(formatTokenCount(200_000)).toBe('200k');
+    expect(formatTokenCount(999_499)).toBe('999k');
+    expect(formatTokenCount(999_500)).toBe('1M');
+    expect(formatTokenCount(1_000_000)).toBe('1M');
+    expect(formatTokenCount(1_047_576)).toBe('1M');
+    expect(formatTokenCount(1_500_000)).toBe('1.5M');
+  });
+
+  it('shows `$(pulse) total / window · percent` and a plain-integer accessibility label', () => {
+    const report = { total: 142_317, window: 200_000, percent: 71.2 };
+    expect(meterText(report)).toBe('$(pulse) 142k / 200k · 71%');
+    expect(meterAccessibilityLabel(report)).toBe('Context Compactor: 142317 / 200000 tokens (71.2%)');
+    expect(meterAccessibilityLabel({ total: 5, window: 128_000, percent: 0 })).toBe('Context Compactor: 5 / 128000 tokens (0.0%)');
+  });
+
+  it('turns yellow at triggerRatio − 0.1 and red at triggerRatio', () => {
+    const at = (total: number) => contextPressure({ total, window: 1000 }, 0.8).level;
+    expect(at(699)).toBe('ok');
+    expect(at(700)).toBe('warning');
+    expect(at(799)).toBe('warning');
+    expect(at(800)).toBe('trigger');
+    expect(at(1200)).toBe('trigger');
+    expect(contextPressure({ total: 1200, window: 1000 }, 0.8).overWindow).toBe(true);
+  });
+});
+
+describe('meter in the host', () => {
+  let host: ActivatedHost;
+  let dir: string;
+  let meter: () => FakeStatusBarItem;
+
+  beforeEach(async () => {
+    resetFake();
+    dir = mkdtempSync(join(tmpdir(), 'ctxc-ws-'));
+    copyFileSync(transcriptPath(TRANSCRIPT), join(dir, 'django.traj.json'));
+    fake.setWorkspaceRoot(dir);
+    host = activateHost(standInEngine());
+    meter = () => fake.statusBarItem('contextCompactor.meter')!;
+  });
+  afterEach(() => host.deactivate());
+
+  async function openTranscript(): Promise<void> {
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === 'django.traj.json'));
+    await fake.command('contextCompactor.openTranscript')!();
+  }
+
+  it('is hidden until a conversation is active, then shows the transcript’s exact count', async () => {
+    expect(meter().visible).toBe(false);
+    expect(meter().name).toBe('Context Compactor');
+    expect(meter().alignment).toBe(2 /* Right */);
+    await openTranscript();
+    // The Quick Pick the end-to-end test uses: title, file name + folder, Browse… last.
+    const pick = fake.state.quickPicks[0]!;
+    expect(pick.options?.title).toBe('Open Transcript');
+    expect(pick.items.at(-1)!.label).toBe('Browse…');
+    expect(pick.items.find((i) => i.label === 'django.traj.json')).toMatchObject({ description: '' });
+    await waitFor(() => meter().visible, 'the meter to show');
+    // Independent count: the same file, the same default model (gpt-4o), the engine's counter.
+    const conv = standInImport(readFileSync(join(dir, 'django.traj.json'), 'utf8'), join(dir, 'django.traj.json')).conversation;
+    const expected = tokenReport(conv.messages, await createTokenCounter('gpt-4o'));
+    expect(meter().accessibilityInformation!.label).toBe(`Context Compactor: ${expected.total} / 128000 tokens (${expected.percent.toFixed(1)}%)`);
+    expect(meter().text).toBe(`$(pulse) ${formatTokenCount(expected.total)} / 128k · ${Math.round(expected.percent)}%`);
+    expect(meter().command).toBe('contextCompactor.showUsage');
+    const tooltip = (meter().tooltip as MarkdownString).value;
+    expect(tooltip.replace(/\\/g, '')).toContain('django.traj.json');
+    expect(tooltip).toContain(`| User | ${expected.byCategory.user.toLocaleString('en')} |`);
+    expect(tooltip).toContain(`| Assistant | ${expected.byCategory.assistant.toLocaleString('en')} |`);
+    expect(tooltip).toMatch(/Compaction is proposed at 80% \(102,400 tokens\)/);
+    expect(tooltip).toMatch(/Model: gpt-4o · window 128,000 · count: exact \(o200k_base\)/);
+    expect(tooltip).toContain('Compactions so far: 0');
+  });
+
+  it('colours by the window the settings give: none, warning, error', async () => {
+    await openTranscript();
+    await waitFor(() => meter().visible, 'the meter to show');
+    const total = host.api.store.active()!.report.total;
+    const colourAt = async (ratio: number) => {
+      const window = Math.ceil(total / ratio);
+      fake.setConfig('contextCompactor.maxContextTokens', window);
+      await waitFor(() => host.api.store.active()!.report.window === window, `window ${window}`);
+      return (meter().backgroundColor as ThemeColor | undefined)?.id;
+    };
+    expect(await colourAt(0.5)).toBeUndefined();
+    expect(await colourAt(0.75)).toBe('statusBarItem.warningBackground');
+    expect(await colourAt(0.85)).toBe('statusBarItem.errorBackground');
+    // A lower trigger ratio moves the thresholds without recounting.
+    fake.setConfig('contextCompactor.maxContextTokens', Math.ceil(total / 0.5));
+    await waitFor(() => meter().backgroundColor === undefined, 'the colour to clear');
+    fake.setConfig('contextCompactor.triggerRatio', 0.5);
+    expect((meter().backgroundColor as ThemeColor).id).toBe('statusBarItem.errorBackground');
+  });
+
+  it('follows the transcript as it grows, counting only the new message', async () => {
+    await openTranscript();
+    await waitFor(() => meter().visible, 'the meter to show');
+    const key = host.api.store.active()!.key;
+    const before = host.api.store.active()!.report.total;
+    const counter = await host.api.store.counterFor(key);
+    const encodedBefore = counter.encodedMessages;
+    const doc = fake.state.documents.find((d) => d.uri.toString() === key)!;
+    const data = JSON.parse(doc.getText()) as { messages: { role: string; content: string }[] };
+    data.messages.push({ role: 'user', content: 'One more question about the timezone conversion in the MySQL backend.' });
+    fake.editDocument(doc, JSON.stringify(data));
+    await waitFor(() => host.api.store.active()!.report.total > before, 'the count to grow');
+    expect(counter.encodedMessages - encodedBefore).toBe(1);
+    expect(host.api.store.active()!.report.messageCount).toBe(data.messages.length);
+    expect(meter().accessibilityInformation!.label).toContain(`${host.api.store.active()!.report.total} / 128000`);
+  });
+
+  it('hides when the transcript is closed or the extension is disabled', async () => {
+    await openTranscript();
+    await waitFor(() => meter().visible, 'the meter to show');
+    fake.setConfig('contextCompactor.enabled', false);
+    expect(meter().visible).toBe(false);
+    fake.setConfig('contextCompactor.enabled', true);
+    expect(meter().visible).toBe(true);
+    const doc = fake.state.documents.find((d) => d.uri.toString() === host.api.store.active()!.key)!;
+    fake.closeDocument(doc);
+    expect(meter().visible).toBe(false);
+  });
+
+  it('makes a focused transcript editor the active conversation, and leaves other files alone', async () => {
+    const other = await (await import('./fakes/vscode')).workspace.openTextDocument({ content: '{"name": "x"}', language: 'json' });
+    fake.setActiveEditor(other);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(host.api.store.active()).toBeUndefined();
+    const { workspace } = await import('./fakes/vscode');
+    const doc = await workspace.openTextDocument(Uri.file(join(dir, 'django.traj.json')));
+    fake.setActiveEditor(doc);
+    await waitFor(() => host.api.store.active()?.key === doc.uri.toString(), 'the transcript to become active');
+    expect(meter().visible).toBe(true);
+  });
+});

@@ -1,0 +1,27 @@
+// Activates the real extension entry point against the vscode fake, with storage in a temp
+// directory that can be handed to a second activation (a "reload").
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { activate, type ContextCompactorApi } from '../../src/extension';
+import type { CompactionEngine } from '../../src/extension/compactionEngine';
+import { createProfile, createExtensionContext, disposeContext, type FakeExtensionContext, type FakeProfile } from './vscode';
+
+export interface ActivatedHost {
+  context: FakeExtensionContext;
+  api: ContextCompactorApi;
+  profile: FakeProfile;
+  deactivate(): void;
+}
+
+export function newProfile(): FakeProfile {
+  return createProfile(mkdtempSync(join(tmpdir(), 'ctxc-host-')));
+}
+
+export function activateHost(engine?: CompactionEngine, profile: FakeProfile = newProfile()): ActivatedHost {
+  const context = createExtensionContext(profile);
+  const api = activate(context as unknown as vscode.ExtensionContext, engine);
+  return { context, api, profile, deactivate: () => disposeContext(context) };
+}
