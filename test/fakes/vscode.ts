@@ -297,7 +297,7 @@ export interface FakeTextEditor {
 
 type Answer<T, A extends unknown[] = []> = T | ((...args: A) => T | Promise<T>);
 
-interface QuickPickItemLike {
+export interface QuickPickItemLike {
   label: string;
   description?: string;
   detail?: string;
@@ -313,7 +313,7 @@ function freshState() {
       info: [] as Answer<string | undefined, [ShownMessage]>[],
       warning: [] as Answer<string | undefined, [ShownMessage]>[],
       error: [] as Answer<string | undefined, [ShownMessage]>[],
-      quickPick: [] as Answer<unknown, [QuickPickItemLike[], Record<string, unknown> | undefined]>[],
+      quickPick: [] as Answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [QuickPickItemLike[], Record<string, unknown> | undefined]>[],
       inputBox: [] as Answer<string | undefined, [Record<string, unknown> | undefined]>[],
       saveDialog: [] as Answer<Uri | undefined, [Record<string, unknown> | undefined]>[],
       openDialog: [] as Answer<Uri[] | undefined, [Record<string, unknown> | undefined]>[],
@@ -658,7 +658,7 @@ export const window = {
   async showQuickPick(items: QuickPickItemLike[] | Promise<QuickPickItemLike[]>, options?: Record<string, unknown>) {
     const list = await items;
     state.quickPicks.push({ items: list, options });
-    return answer(state.answers.quickPick, undefined, list, options);
+    return answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [QuickPickItemLike[], Record<string, unknown> | undefined]>(state.answers.quickPick, undefined, list, options);
   },
   async showInputBox(options?: Record<string, unknown>) {
     state.inputBoxes.push(options);
