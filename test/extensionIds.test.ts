@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_COMMANDS, CHAT_PARTICIPANT_ID, CHAT_PARTICIPANT_NAME, COMMANDS, CONFIG_SECTION, INSPECTOR_VIEW_TYPE, INTERNAL_COMMANDS, SETTINGS } from '../src/extension/ids';
 import { DEFAULT_SETTINGS, type CompactorSettings } from '../src/extension/settings';
+import { loadedEncoding } from '../src/engine/tokens/encoders';
 import { repoRoot } from './helpers/transcripts';
 import { activateHost, type ActivatedHost } from './fakes/extensionHost';
 import { standInEngine } from './fakes/compactionEngine';
@@ -101,6 +102,12 @@ describe('manifest and ids agree', () => {
       expect(nlsZh[k], `package.nls.zh-cn.json: ${k}`).toBeTruthy();
     }
     expect(Object.keys(nlsZh).sort()).toEqual(Object.keys(nls).sort());
+  });
+
+  it('loads no tokenizer while activating: the first conversation does', () => {
+    expect(loadedEncoding('o200k_base')).toBeUndefined();
+    expect(loadedEncoding('cl100k_base')).toBeUndefined();
+    expect(fake.statusBarItem('contextCompactor.meter')!.visible).toBe(false);
   });
 
   it('disposes everything it registered when deactivated', () => {
