@@ -9,6 +9,7 @@
 // with no steps it is the source. Steps are persisted (atomically) with their archive keys, so
 // the view and undo survive a reload. Work on one conversation is serialized.
 
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
 import type { Conversation, Message } from '../engine/conversation/model';
@@ -21,7 +22,6 @@ import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOlde
 import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
 import type { ActiveConversation, ApplyOptions, ConversationService } from './conversationService';
 import type { Logger } from './log';
-import { join } from 'node:path';
 import { ConversationStateStore, STATE_VERSION, type PersistedStep } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
 import { ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
