@@ -1,0 +1,246 @@
+// The one protocol between the inspector panel host (src/extension/inspector) and the inspector
+// webview (webview-ui/). Types only: both sides import it, neither imports the other.
+//
+// The conversation is shaped for display here rather than sent as a raw CompactionResult: the
+// webview needs each original message once (text, plan, importance side by side) and never the
+// archive id, stats.messages copies or token caches.
+//
+// Flow: the webview posts `ready` first; the host answers with `init`. Requests carry an `id`
+// chosen by the webview; the host answers each with exactly one `response` carrying the same id.
+// Notifications (no id) go either way and are never answered.
+
+import type { Role, ItemType } from '../engine/conversation/model';
+import type { Decision, FactKind, LossLevel, TemporalCategory, ContentType } from '../engine/result';
+import type { SectionName } from '../engine/sections';
+
+// ───────────────────────────── what the webview shows ─────────────────────────────
+
+/** The four seed-000 components, the weighted score and the temporal relevance of one message. */
+export interface ImportanceView {
+  criticality: number;
+  dependency: number;
+  uniqueness: number;
+  actionability: number;
+  overall: number;
+  temporal: number;
+  temporalCategory: TemporalCategory;
+}
+
+/** One original message and what the compaction does with it. */
+export interface MessageView {
+  id: string;
+  /** Position in the original conversation (0-based). */
+  index: number;
+  role: Role;
+  itemType: ItemType;
+  /** What the model reads: text, thinking, tool calls (name + arguments), image placeholders. */
+  text: string;
+  tokens: number;
+  tokensAfter: number;
+  decision: Decision;
+  reason: string;
+  importance: ImportanceView;
+  contentType: ContentType;
+  pinned: boolean;
+  timestamp?: string;
+}
+
+/** One message of the compacted conversation (for the diff). */
+export interface ResultMessageView {
+  id: string;
+  role: Role;
+  itemType: ItemType;
+  text: string;
+}
+
+export interface SectionView {
+  name: SectionName;
+  text: string;
+  tokens: number;
+}
+
+export interface MissingFactView {
+  kind: FactKind;
+  value: string;
+  sourceId: string;
+}
+
+export interface HeaderView {
+  tokensBefore: number;
+  tokensAfter: number;
+  /** As the engine formats it, e.g. "5.6x". */
+  ratio: string;
+  /** Overall fact retention, 0..1. */
+  retention: number;
+  lossLevel: LossLevel;
+  lossAcceptable: boolean;
+  strategy: string;
+  level: string;
+  summarizer: string;
+  summarizerModel?: string;
+  /** Why an LLM summary was not used, when it was not. */
+  summarizerFallback?: string;
+  /** The model tokens are counted for. */
+  model: string;
+  /** How the counts were made: the model's own tokenizer, a stand-in encoding, or an estimate. */
+  countMethod?: 'exact' | 'proxy' | 'estimate';
+  compactionCount: number;
+  warnings: string[];
+}
+
+/** `preview`: nothing has changed yet. `applied`: this compaction replaced the conversation. */
+export type InspectorPhase = 'preview' | 'applied';
+
+export interface InspectorModel {
+  /** The conversation key (ConversationService): the webview keys its UI state by it. */
+  key: string;
+  label: string;
+  phase: InspectorPhase;
+  header: HeaderView;
+  /** Always all eight, in SECTION_NAMES order. */
+  sections: SectionView[];
+  summaryTokens: number;
+  /** The original conversation, in order, with the plan for each message. */
+  messages: MessageView[];
+  /** The compacted conversation, in order. */
+  after: ResultMessageView[];
+  missing: MissingFactView[];
+  canUndo: boolean;
+}
+
+// ───────────────────────────── edits ─────────────────────────────
+
+export type SectionEdits = Partial<Record<SectionName, string>>;
+
+/** What a person changed in the inspector; the host turns it into CompactionEdits. */
+export interface InspectorEdits {
+  sections: SectionEdits;
+  /** Message ids to keep verbatim. */
+  restore: string[];
+  pin: string[];
+  unpin: string[];
+}
+
+// ───────────────────────────── webview → host ─────────────────────────────
+
+export interface ReadyNotification {
+  type: 'ready';
+}
+
+/** Close the inspector; nothing is applied and nothing in the conversation changes. */
+export interface CancelNotification {
+  type: 'cancel';
+}
+
+/** Count the given section texts with the conversation's real tokenizer. */
+export interface CountSectionsRequest {
+  type: 'countSections';
+  id: number;
+  sections: SectionEdits;
+}
+
+/** A dry run with these edits (restore, pin and section edits). */
+export interface PreviewRequest {
+  type: 'preview';
+  id: number;
+  edits: InspectorEdits;
+}
+
+/** Compact for real with these edits; the host re-validates them. */
+export interface ApplyRequest {
+  type: 'apply';
+  id: number;
+  edits: InspectorEdits;
+}
+
+export interface UndoRequest {
+  type: 'undo';
+  id: number;
+}
+
+export type WebviewRequest = CountSectionsRequest | PreviewRequest | ApplyRequest | UndoRequest;
+export type WebviewNotification = ReadyNotification | CancelNotification;
+export type WebviewToHost = WebviewRequest | WebviewNotification;
+export type WebviewRequestType = WebviewRequest['type'];
+
+/** What a successful answer to each request carries. */
+export interface ResponseValues {
+  countSections: { tokens: Partial<Record<SectionName, number>> };
+  preview: { model: InspectorModel };
+  apply: { model: InspectorModel };
+  /** `undone` false: there was nothing to undo (the model is then unchanged and absent). */
+  undo: { undone: boolean; model?: InspectorModel };
+}
+
+export type SuccessResponse = {
+  [K in WebviewRequestType]: { type: 'response'; id: number; request: K; ok: true; value: ResponseValues[K] };
+}[WebviewRequestType];
+
+export interface FailureResponse {
+  type: 'response';
+  id: number;
+  request: WebviewRequestType;
+  ok: false;
+  /** One line a person can read. */
+  error: string;
+  /** The request was superseded or the panel closed; not an error to show. */
+  cancelled?: boolean;
+}
+
+export type HostResponse = SuccessResponse | FailureResponse;
+
+// ───────────────────────────── host → webview ─────────────────────────────
+
+/** The answer to `ready`, and again whenever the panel switches conversation. */
+export interface InitNotification {
+  type: 'init';
+  /** Absent when there is nothing to show yet (`message` says why). */
+  model?: InspectorModel;
+  message?: string;
+}
+
+/** Long work on the host side, for the progress line. */
+export interface BusyNotification {
+  type: 'busy';
+  busy: boolean;
+  /** e.g. "Previewing…", "Applying…". */
+  label?: string;
+}
+
+/** The conversation changed outside the inspector (file grew, compacted from a command):
+ *  the preview shown is out of date. */
+export interface StaleNotification {
+  type: 'stale';
+  reason: string;
+}
+
+/** An error outside any request (e.g. the first preview failed). */
+export interface ErrorNotification {
+  type: 'error';
+  message: string;
+}
+
+export type HostNotification = InitNotification | BusyNotification | StaleNotification | ErrorNotification;
+export type HostToWebview = HostNotification | HostResponse;
+
+// ───────────────────────────── webview state ─────────────────────────────
+
+export type DiffMode = 'unified' | 'split';
+
+/** What the webview keeps in vscode.setState: UI state only — never the conversation. Edits in
+ *  progress count as UI state (unsaved work a reload must not lose); they are keyed to the
+ *  conversation so another conversation never inherits them. The serializer reads `key` to
+ *  restore the panel after a reload. */
+export interface InspectorUiState {
+  version: 1;
+  key?: string;
+  roles: Role[];
+  decisions: Decision[];
+  search: string;
+  selectedId?: string;
+  timelineScroll: number;
+  diffMode: DiffMode;
+  /** Message id for a per-message diff; absent: the whole conversation. */
+  diffScope?: string;
+  edits: InspectorEdits;
+}
