@@ -10,7 +10,7 @@ import { registerContextKeys } from './extension/contextKeys';
 import type { ConversationStore } from './extension/conversationStore';
 import { registerConversationStore } from './extension/conversationStore';
 import { createEngine } from './extension/engineModules';
-import { registerInspectorLauncher } from './extension/inspectorLauncher';
+import { registerInspector } from './extension/inspector/registerInspector';
 import { registerLog } from './extension/log';
 import { registerSecrets } from './extension/secrets';
 import { registerSettings } from './extension/settings';
@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext, engine: CompactionEng
   const summarizers = registerSummarizers(context, secrets, log);
   const store = registerConversationStore(context, { engine, settings, log, summarizers });
   const tracker = registerTranscriptTracking(context, store, engine, log);
-  const inspector = registerInspectorLauncher(context, store, log);
+  const inspector = registerInspector(context, store, { log });
   const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector };
   registerCommands(context, deps);
   registerMeter(context, store, settings);

@@ -80,6 +80,14 @@ describe('Compact Conversation', () => {
     expect(engine.calls.compact).toBe(0);
   });
 
+  it('"Inspect Conversation" opens the inspector panel for the active conversation', async () => {
+    await fake.command('contextCompactor.inspect')!();
+    const panel = fake.state.webviewPanels.at(-1)!;
+    expect(panel).toMatchObject({ viewType: 'contextCompactor.inspector', title: 'Context Compactor: Inspector' });
+    await fake.command('contextCompactor.inspect')!();
+    expect(fake.state.webviewPanels.filter((p) => !p.disposed)).toHaveLength(1);
+  });
+
   it('Cancel (or Escape) changes nothing and writes nothing', async () => {
     const before = active().conversation;
     const label = meter().accessibilityInformation!.label;
