@@ -3,7 +3,7 @@
 
 import type { Message } from './conversation/model';
 import type { Fact } from './result';
-import type { SectionTexts, Summary } from './sections';
+import type { SectionName, SectionTexts, Summary } from './sections';
 
 export interface SummarizeProgress {
   /** 0..1 when known. */
@@ -39,6 +39,14 @@ export interface SummarizeResponse {
   model?: string;
   durationMs: number;
   retries?: number;
+  /** Set when the LLM summary was not used and `sections` are the extractive ones: why, in one line. */
+  fallbackReason?: string;
+  /** What made it fall back: an error kind ('authentication', 'timeout', …) or a summary problem ('tooLong', …). */
+  fallbackKind?: string;
+  /** Must-keep facts the LLM dropped that were merged back from the extractive sections (LossReport.mergedBack). */
+  mergedBack?: Fact[];
+  /** Sections the LLM left out that were taken from the extractive pass. */
+  filledSections?: SectionName[];
 }
 
 export interface Summarizer {
