@@ -1,0 +1,30 @@
+// Stable message ids. The same file must import to the same ids every time (undo, the archive and
+// the inspector refer to messages by id), and no two messages of a conversation may share one.
+
+import { shortHash } from '../text/hash';
+
+/** The id of a message the source gave no id: its position and a hash of what it says. */
+export function derivedMessageId(index: number, role: string, text: string): string {
+  return `${index}-${shortHash(role + text)}`;
+}
+
+/** Hands out ids, making repeats unique by a deterministic suffix (":1", ":2", …) so a source
+ *  that reuses an id (a resumed Claude Code session, one entry split into several messages)
+ *  still yields distinct, stable ids. */
+export class IdAllocator {
+  private readonly used = new Set<string>();
+
+  take(wanted: string): string {
+    if (!this.used.has(wanted)) {
+      this.used.add(wanted);
+      return wanted;
+    }
+    for (let k = 1; ; k++) {
+      const candidate = `${wanted}:${k}`;
+      if (!this.used.has(candidate)) {
+        this.used.add(candidate);
+        return candidate;
+      }
+    }
+  }
+}

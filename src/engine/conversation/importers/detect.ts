@@ -1,0 +1,152 @@
+// Which format a transcript is in, and the one entry point that imports any of them.
+//
+// The file name decides when it is telling (*.jsonl, *.traj, *.traj.json, *.aider.chat.history.md);
+// otherwise the content does: aider's Markdown headers, JSONL whose first entry looks like Claude
+// Code, or the keys of the parsed JSON. Plain [{role, content}] lists that carry nothing
+// Anthropic-specific read as OpenAI (the two are the same there).
+
+import type { ImportResult, SourceFormat } from '../model';
+import { importAider, looksLikeAider } from './aider';
+import { fromAnthropicValue } from './anthropic';
+import { isClineConversation } from './cline';
+import { importClaudeCode, looksLikeClaudeCodeEntry } from './claudeCode';
+import type { ImportOptions } from './importOptions';
+import { parseJsonDocument, stripBom } from './jsonText';
+import { arr, isObject, str } from './jsonShape';
+import { fromLongMemEvalValue, looksLikeLongMemEval } from './longMemEval';
+import { fromMiniSweAgentValue, looksLikeMiniSweAgent } from './miniSweAgent';
+import { fromOpenAIValue } from './openai';
+import { fromOpenHandsValue, looksLikeOpenHands } from './openHands';
+import { fromSweAgentValue, looksLikeSweAgent } from './sweAgent';
+import { describeJsonValue, TranscriptError } from './transcriptError';
+import { fromVsCodeChatValue, looksLikeVsCodeChat } from './vscodeChat';
+
+const EXPECTED_ANY =
+  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval), Claude Code JSONL, or aider Markdown';
+
+/** Detects the format without importing. Throws a TranscriptError when nothing fits. */
+export function detectFormat(text: string, fileName?: string): SourceFormat {
+  return sniff(stripBom(text), fileName).format;
+}
+
+export function importTranscript(text: string, opts: ImportOptions = {}): ImportResult {
+  const clean = stripBom(text);
+  if (opts.format) return importAs(opts.format, clean, undefined, opts);
+  const { format, value } = sniff(clean, opts.sourcePath);
+  return importAs(format, clean, value, opts);
+}
+
+interface Sniffed {
+  format: SourceFormat;
+  /** The parsed JSON when detection had to parse it (never parsed twice). */
+  value?: unknown;
+}
+
+function sniff(text: string, fileName: string | undefined): Sniffed {
+  const name = (fileName ?? '').toLowerCase();
+  const file = fileName;
+  if (text.trim() === '') throw new TranscriptError({ file, position: 'byte 0', expected: EXPECTED_ANY, found: 'an empty file' });
+  if (name.endsWith('.aider.chat.history.md')) return { format: 'aider' };
+  const first = firstNonSpace(text);
+  if (first !== '{' && first !== '[') {
+    if (looksLikeAider(text) || name.endsWith('.md')) return { format: 'aider' };
+    throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
+  }
+  if (name.endsWith('.jsonl') || isJsonl(text)) return { format: 'claude-code' };
+  const value = parseJsonDocument(text, file);
+  return { format: formatOfValue(value, name, file), value };
+}
+
+function firstNonSpace(text: string): string {
+  const m = /\S/.exec(text);
+  return m ? m[0] : '';
+}
+
+/** JSONL: the first line is a complete object that looks like a Claude Code entry, and more follow. */
+function isJsonl(text: string): boolean {
+  const nl = text.indexOf('\n', text.search(/\S/));
+  if (nl === -1) {
+    try {
+      return looksLikeClaudeCodeEntry(JSON.parse(text));
+    } catch {
+      return false;
+    }
+  }
+  const line = text.slice(0, nl).trim();
+  if (!line.startsWith('{') || !line.endsWith('}')) return false;
+  try {
+    return looksLikeClaudeCodeEntry(JSON.parse(line));
+  } catch {
+    return false;
+  }
+}
+
+export function formatOfValue(value: unknown, name: string, file?: string): SourceFormat {
+  if (looksLikeMiniSweAgent(value) || (name.endsWith('.traj.json') && isObject(value) && Array.isArray(value['messages']))) return 'mini-swe-agent';
+  if (looksLikeSweAgent(value)) return 'swe-agent';
+  if (looksLikeVsCodeChat(value)) return 'vscode-chat';
+  if (looksLikeLongMemEval(value)) return 'longmemeval';
+  if (looksLikeOpenHands(value)) return 'openhands';
+  const list = Array.isArray(value) ? value : isObject(value) ? arr(value, 'messages') : undefined;
+  if (list) {
+    if (isClineConversation(list)) return 'cline';
+    return looksAnthropic(value, list) ? 'anthropic' : 'openai';
+  }
+  throw new TranscriptError({ file, position: 'top level', expected: EXPECTED_ANY, found: describeJsonValue(value) });
+}
+
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+const OPENAI_ROLES = new Set(['system', 'developer', 'tool', 'function']);
+
+function looksAnthropic(value: unknown, list: unknown[]): boolean {
+  if (isObject(value)) {
+    if ('system' in value) return true;
+    const tools = arr(value, 'tools');
+    if (tools?.some((t) => isObject(t) && 'input_schema' in t)) return true;
+    if (tools?.some((t) => isObject(t) && str(t, 'type') === 'function')) return false;
+  }
+  for (const m of list) {
+    if (!isObject(m)) continue;
+    const role = str(m, 'role');
+    if (role && OPENAI_ROLES.has(role)) return false;
+    if ('tool_calls' in m || 'tool_call_id' in m || 'function_call' in m) return false;
+    const c = m['content'];
+    if (Array.isArray(c)) {
+      for (const b of c) {
+        if (!isObject(b)) continue;
+        const t = str(b, 'type');
+        if (t && ANTHROPIC_BLOCKS.has(t)) return true;
+        if (t === 'image' && isObject(b['source'])) return true;
+        if (t === 'image_url' || t === 'input_audio') return false;
+      }
+    }
+  }
+  return false;
+}
+
+function importAs(format: SourceFormat, text: string, value: unknown, opts: ImportOptions): ImportResult {
+  const parsed = () => (value !== undefined ? value : parseJsonDocument(text, opts.sourcePath));
+  switch (format) {
+    case 'aider':
+      return importAider(text, opts);
+    case 'claude-code':
+      return importClaudeCode(text, opts);
+    case 'openai':
+      return fromOpenAIValue(parsed(), opts);
+    case 'anthropic':
+    case 'cline':
+      return fromAnthropicValue(parsed(), opts);
+    case 'mini-swe-agent':
+      return fromMiniSweAgentValue(parsed(), opts);
+    case 'swe-agent':
+      return fromSweAgentValue(parsed(), opts);
+    case 'vscode-chat':
+      return fromVsCodeChatValue(parsed(), opts);
+    case 'openhands':
+      return fromOpenHandsValue(parsed(), opts);
+    case 'longmemeval':
+      return fromLongMemEvalValue(parsed(), opts);
+    default:
+      throw new TranscriptError({ file: opts.sourcePath, position: 'top level', expected: `a format that can be imported (not '${format}')` });
+  }
+}

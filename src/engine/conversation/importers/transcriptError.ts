@@ -1,0 +1,61 @@
+// The one error a person sees when a transcript cannot be read. Its message is a single line
+// that names the file, the position and what was expected, so the CLI and the extension can
+// print it as it is: "chat.jsonl: line 12, column 5: expected a JSON object with a 'type'
+// field, found a number".
+
+export interface TranscriptErrorDetails {
+  /** The file it came from, when known. */
+  file?: string;
+  /** Where: "line 12, column 5", "messages[4].content", "byte 1043", "top level". */
+  position: string;
+  /** The shape that was expected there. */
+  expected: string;
+  /** What was there instead, shortly ("a number", "end of input"). */
+  found?: string;
+}
+
+export class TranscriptError extends Error {
+  override readonly name = 'TranscriptError';
+  readonly file: string | undefined;
+  readonly position: string;
+  readonly expected: string;
+  readonly found: string | undefined;
+
+  constructor(details: TranscriptErrorDetails) {
+    super(formatTranscriptError(details));
+    this.file = details.file;
+    this.position = details.position;
+    this.expected = details.expected;
+    this.found = details.found;
+  }
+}
+
+export function formatTranscriptError(d: TranscriptErrorDetails): string {
+  const where = d.file ? `${d.file}: ${d.position}` : d.position;
+  const found = d.found ? `, found ${d.found}` : '';
+  return `${where}: expected ${d.expected}${found}`.replace(/[\r\n]+/g, ' ');
+}
+
+export function isTranscriptError(e: unknown): e is TranscriptError {
+  return e instanceof TranscriptError || (e instanceof Error && e.name === 'TranscriptError' && 'position' in e);
+}
+
+/** How a JSON value is described in "found …". */
+export function describeJsonValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  switch (typeof v) {
+    case 'string':
+      return v.length > 40 ? `a string ("${v.slice(0, 37)}…")` : `a string ("${v}")`;
+    case 'number':
+      return `a number (${v})`;
+    case 'boolean':
+      return `${v}`;
+    case 'object': {
+      const keys = Object.keys(v as object);
+      return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+    }
+    default:
+      return typeof v;
+  }
+}
