@@ -11,7 +11,9 @@ import { tokenReport } from '../src/engine/tokens/report';
 import { transcriptPath } from './helpers/transcripts';
 import { standInEngine, standInImport } from './fakes/compactionEngine';
 import { activateHost, type ActivatedHost } from './fakes/extensionHost';
-import { fake, resetFake, Uri, type FakeStatusBarItem, type MarkdownString, type ThemeColor } from './fakes/vscode';
+import { fake, resetFake, Uri, workspace, type FakeStatusBarItem, type MarkdownString, type ThemeColor } from './fakes/vscode';
+import { createEngine } from '../src/extension/engineModules';
+import { importTranscript } from '../src/engine/conversation/importers/detect';
 
 const TRANSCRIPT = 'mini-swe-agent/django__django-11138.traj.json';
 
@@ -162,5 +164,33 @@ describe('meter in the host', () => {
     fake.setActiveEditor(doc);
     await waitFor(() => host.api.store.active()?.key === doc.uri.toString(), 'the transcript to become active');
     expect(meter().visible).toBe(true);
+  });
+});
+
+describe('meter on every shared transcript format, with the real importers', () => {
+  let host: ActivatedHost;
+  beforeEach(() => {
+    resetFake();
+    host = activateHost({ ...standInEngine(), importTranscript: createEngine().importTranscript });
+  });
+  afterEach(() => host.deactivate());
+
+  it.each([
+    'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+    'aider/AFI-Protocol__afi-core.aider.chat.history.md',
+    'mini-swe-agent/pytest-dev__pytest-7490.traj.json',
+    'openhands/basic_gui_mode.json',
+  ])('%s: focusing it makes it active, counted as `ctxc count` counts it', async (rel) => {
+    const path = transcriptPath(rel);
+    const text = readFileSync(path, 'utf8');
+    const doc = await workspace.openTextDocument(Uri.file(path));
+    fake.setActiveEditor(doc);
+    await waitFor(() => host.api.store.active()?.key === doc.uri.toString(), `${rel} to become active`);
+    // The CLI's rule: the transcript's own model when it records one, else gpt-4o.
+    const conv = importTranscript(text, { sourcePath: path }).conversation;
+    const expected = tokenReport(conv.messages, await createTokenCounter(conv.meta.model ?? 'gpt-4o'));
+    const label = fake.statusBarItem('contextCompactor.meter')!.accessibilityInformation!.label;
+    expect(label).toBe(`Context Compactor: ${expected.total} / ${expected.window} tokens (${expected.percent.toFixed(1)}%)`);
+    expect(host.api.store.active()!.model).toBe(conv.meta.model ?? 'gpt-4o');
   });
 });

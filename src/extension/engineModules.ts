@@ -1,10 +1,11 @@
-// The CompactionEngine port wired to the real engine modules. The token counter is real; the
-// importers, compactor and exporters are being built in parallel (src/engine/conversation/
-// importers, src/engine/compactor.ts, …) and are wired here as they land — until then their
+// The CompactionEngine port wired to the real engine modules. The token counter and the importers
+// are real; the compactor and exporters are being built in parallel (src/engine/conversation/exporters,
+// src/engine/compactor.ts, …) and are wired here as they land — until then their
 // entry points fail with a message that says so, and nothing else in the extension changes.
 
-import type { CompactionEngine } from './compactionEngine';
+import { importTranscript } from '../engine/conversation/importers/detect';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
+import type { CompactionEngine } from './compactionEngine';
 import { UserFacingError } from './log';
 
 function notYet(what: string): never {
@@ -13,7 +14,7 @@ function notYet(what: string): never {
 
 export function createEngine(): CompactionEngine {
   return {
-    importTranscript: () => notYet('Importing transcripts'),
+    importTranscript: (text, sourcePath) => importTranscript(text, { sourcePath }),
     createCounter: (model, override) => createTokenCounter(model, { override }),
     preview: async () => notYet('Compaction'),
     compact: async () => notYet('Compaction'),
