@@ -1,0 +1,261 @@
+// The end-to-end scenario for the packaged Context Compactor extension, written against the UI
+// contract (commands, meter label, confirmation dialog, inspector) rather than its internals. The
+// numbers the UI must show come from the CLI built from the same sources (`ctxc count` and
+// `ctxc compact`), so the test checks that the editor and the command line agree.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  E2eError,
+  answerModal,
+  clearNotifications,
+  quickPick,
+  readModal,
+  runCommand,
+  UI_TIMEOUT_MS,
+  waitForActiveTab,
+  waitForMeter,
+  waitForMeterHidden,
+  waitForNotification,
+  webviewFrame,
+} from './page.mjs';
+import { repoRoot } from './tools.mjs';
+
+const CATEGORY = 'Context Compactor';
+const COMMANDS = {
+  openTranscript: { id: 'contextCompactor.openTranscript', title: `${CATEGORY}: Open Transcript…` },
+  compact: { id: 'contextCompactor.compact', title: `${CATEGORY}: Compact Conversation` },
+  undo: { id: 'contextCompactor.undo', title: `${CATEGORY}: Undo Last Compaction` },
+  inspect: { id: 'contextCompactor.inspect', title: `${CATEGORY}: Inspect Conversation` },
+};
+const OPEN_TRANSCRIPT_PICK_TITLE = 'Open Transcript';
+const INSPECTOR_TITLE = 'Context Compactor: Inspector';
+const SECTION_HEADINGS = [
+  'Primary Request and Intent',
+  'Key Technical Concepts',
+  'Files and Code Sections',
+  'Errors and fixes',
+  'Problem Solving',
+  'All user messages',
+  'Pending Tasks',
+  'Current Work',
+];
+const CONFIRM_BUTTON = 'Compact';
+const INSPECT_FIRST_BUTTON = 'Inspect First…';
+const CANCEL_BUTTON = 'Cancel';
+const NOTHING_TO_UNDO = 'Nothing to undo';
+
+/**
+ * The transcripts the run opens, relative to the shared transcripts folder: a small one and a
+ * mid-size Claude Code session (the one that is compacted). They keep their folder in the
+ * workspace, so the Quick Pick shows the folder as the item's description.
+ */
+export const TRANSCRIPTS = {
+  small: 'openhands/basic_gui_mode.json',
+  aider: 'aider/AFI-Protocol__afi-core.aider.chat.history.md',
+  compacted: 'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+};
+
+/** Same lookup as test/helpers/transcripts.ts, for a plain-JS script. */
+export function transcriptsDir() {
+  const candidates = [];
+  if (process.env.CTXC_TRANSCRIPTS) candidates.push(process.env.CTXC_TRANSCRIPTS);
+  candidates.push(resolve(repoRoot, '..', 'shared', 'transcripts'));
+  candidates.push('/work/shared/transcripts');
+  for (const c of candidates) if (existsSync(join(c, 'MANIFEST.md'))) return c;
+  throw new Error(
+    `shared transcripts not found; looked in ${candidates.join(', ')}. Set CTXC_TRANSCRIPTS to the folder holding MANIFEST.md.`,
+  );
+}
+
+/** Runs the CLI built by `npm run package` and parses its JSON output. */
+function ctxcJson(args) {
+  const cli = join(repoRoot, 'dist', 'cli.js');
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  const shown = `node dist/cli.js ${args.join(' ')}`;
+  if (r.status !== 0) {
+    throw new Error(`${shown} failed (${r.error ? r.error.message : `exit ${r.status}`}):\n${(r.stderr || r.stdout || '').trim()}`);
+  }
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`${shown} did not print JSON; it printed:\n${r.stdout.slice(0, 500)}`);
+  }
+}
+
+function numberField(obj, field, command) {
+  const value = obj && obj[field];
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new Error(`${command} printed no integer .${field}; its top-level keys are ${JSON.stringify(Object.keys(obj || {}))}`);
+  }
+  return value;
+}
+
+function extensionIdOf(pkg) {
+  return `${pkg.publisher}.${pkg.name}`;
+}
+
+export const compactorScenario = {
+  name: 'context-compactor',
+  extensionId: extensionIdOf(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))),
+
+  async prepare({ sandbox, step, options }) {
+    const vsix = join(repoRoot, 'dist', 'context-compactor.vsix');
+    if (options.skipPackage) {
+      if (!existsSync(vsix)) throw new Error(`--no-package given but ${vsix} does not exist; run npm run package`);
+    } else {
+      await step('package the extension (npm run package)', () => {
+        const r = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
+        if (r.status !== 0) {
+          const out = `${r.stdout || ''}${r.stderr || ''}`.trim().split('\n').slice(-30).join('\n');
+          throw new E2eError('npm run package failed', { expected: 'exit 0 and dist/context-compactor.vsix', seen: `exit ${r.status}:\n${out}` });
+        }
+        if (!existsSync(vsix)) throw new E2eError('npm run package made no .vsix', { expected: vsix, seen: 'no such file' });
+      });
+    }
+
+    const files = await step('copy real transcripts into the workspace', () => {
+      const source = transcriptsDir();
+      const out = {};
+      for (const [key, rel] of Object.entries(TRANSCRIPTS)) {
+        const target = join(sandbox.workspace, rel);
+        mkdirSync(dirname(target), { recursive: true });
+        copyFileSync(join(source, rel), target);
+        out[key] = { rel, path: target, name: basename(rel), folder: dirname(rel) };
+      }
+      return out;
+    });
+
+    const expected = await step('expected numbers from the CLI (ctxc count, ctxc compact)', () => {
+      const count = (f) => numberField(ctxcJson(['count', f.path, '--json']), 'total', `ctxc count ${f.rel} --json`);
+      const small = count(files.small);
+      const before = count(files.compacted);
+      const after = numberField(
+        ctxcJson(['compact', files.compacted.path, '--format', 'json']),
+        'tokensAfter',
+        `ctxc compact ${files.compacted.rel} --format json`,
+      );
+      if (!(after < before)) {
+        throw new E2eError('ctxc compact does not shrink the mid-size transcript', {
+          expected: `tokensAfter < ${before}`,
+          seen: `tokensAfter ${after}`,
+        });
+      }
+      console.log(`[e2e]   ${files.small.rel}: ${small} tokens`);
+      console.log(`[e2e]   ${files.compacted.rel}: ${before} → ${after} tokens`);
+      return { small, before, after };
+    });
+    return { vsix, files, expected };
+  },
+
+  async run({ page, step, shots, prepared }) {
+    const { files, expected } = prepared;
+    const meterIs = (total, what) => waitForMeter(page, (m) => m.total === total, { expected: `${what}: total ${total} tokens` });
+
+    await step('no meter while no conversation is active', async () => {
+      await waitForMeterHidden(page);
+    });
+
+    await step('Open Transcript… lists the workspace transcripts and Browse…; the small one opens with the CLI count', async () => {
+      await runCommand(page, COMMANDS.openTranscript.title, { id: COMMANDS.openTranscript.id });
+      const listed = await quickPick(page, files.small.name, { title: OPEN_TRANSCRIPT_PICK_TITLE });
+      const missing = Object.values(files).filter((f) => !listed.some((l) => l && l.startsWith(f.name)));
+      if (missing.length || listed.at(-1) !== 'Browse…') {
+        throw new E2eError('the Open Transcript Quick Pick does not list what the contract says', {
+          expected: `items for ${Object.values(files).map((f) => f.name).join(', ')} and a last item "Browse…"`,
+          seen: JSON.stringify(listed),
+        });
+      }
+      await waitForActiveTab(page, files.small.name);
+      const m = await meterIs(expected.small, `ctxc count for ${files.small.rel}`);
+      await shots.shot(page, 'open-small-transcript');
+      console.log(`[e2e]   meter: ${m.label} ("${m.text}")`);
+    });
+
+    const original = await step('opening the Claude Code session shows its CLI count', async () => {
+      await runCommand(page, COMMANDS.openTranscript.title, { id: COMMANDS.openTranscript.id });
+      await quickPick(page, files.compacted.name, { title: OPEN_TRANSCRIPT_PICK_TITLE });
+      await waitForActiveTab(page, files.compacted.name);
+      const m = await meterIs(expected.before, `ctxc count for ${files.compacted.rel}`);
+      await shots.shot(page, 'meter', { readme: 'meter' });
+      console.log(`[e2e]   meter: ${m.label} ("${m.text}")`);
+      return m;
+    });
+
+    await step('Compact Conversation asks first, showing before → after', async () => {
+      await runCommand(page, COMMANDS.compact.title, { id: COMMANDS.compact.id });
+      const shown = await readModal(page);
+      const arrow = `${expected.before} → ${expected.after}`;
+      const wanted = [CONFIRM_BUTTON, INSPECT_FIRST_BUTTON, CANCEL_BUTTON];
+      if (!`${shown.message}\n${shown.detail}`.includes(arrow) || wanted.some((b) => !shown.buttons.includes(b))) {
+        throw new E2eError('the confirmation does not follow the contract', {
+          expected: `a modal containing "${arrow}" with buttons ${JSON.stringify(wanted)}`,
+          seen: `"${shown.message}" / "${shown.detail}" with buttons ${JSON.stringify(shown.buttons)}`,
+        });
+      }
+      await shots.shot(page, 'confirmation', { readme: 'confirmation' });
+      console.log(`[e2e]   dialog: ${shown.message} | ${shown.detail.replace(/\n/g, ' | ')}`);
+    });
+
+    await step('Compact: the meter drops to ctxc compact\'s tokensAfter', async () => {
+      await answerModal(page, CONFIRM_BUTTON);
+      const m = await meterIs(expected.after, `ctxc compact tokensAfter for ${files.compacted.rel}`);
+      await shots.shot(page, 'compacted');
+      console.log(`[e2e]   meter: ${m.label} ("${m.text}")`);
+    });
+
+    await step('Inspect Conversation shows the 8 sections and a timeline row per message', async () => {
+      await runCommand(page, COMMANDS.inspect.title, { id: COMMANDS.inspect.id });
+      const frame = await webviewFrame(page, { title: INSPECTOR_TITLE, extensionId: compactorScenario.extensionId });
+      for (const heading of SECTION_HEADINGS) {
+        try {
+          await frame.getByRole('heading', { name: heading, exact: true }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+        } catch {
+          const headings = await frame.getByRole('heading').allTextContents().catch(() => []);
+          throw new E2eError(`the inspector shows no heading "${heading}"`, {
+            expected: `the 8 section headings ${JSON.stringify(SECTION_HEADINGS)}`,
+            seen: `headings ${JSON.stringify(headings.map((h) => h.trim()))}`,
+          });
+        }
+      }
+      const rows = frame.getByRole('row');
+      try {
+        await rows.first().waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
+      } catch {
+        throw new E2eError('the inspector timeline has no rows', { expected: 'elements with role="row"', seen: 'none' });
+      }
+      const texts = await rows.allTextContents();
+      if (!texts.some((t) => /\b(user|assistant|system|tool)\b/i.test(t))) {
+        throw new E2eError('no timeline row names its message role', {
+          expected: 'a row containing user/assistant/system/tool',
+          seen: JSON.stringify(texts.slice(0, 5)),
+        });
+      }
+      console.log(`[e2e]   inspector: 8 sections, ${texts.length} timeline rows`);
+      await shots.shot(page, 'inspector', { readme: 'inspector' });
+    });
+
+    await step('Undo Last Compaction restores the original count', async () => {
+      await runCommand(page, COMMANDS.undo.title, { id: COMMANDS.undo.id });
+      await meterIs(original.total, 'the original total after undo');
+      await shots.shot(page, 'undone');
+    });
+
+    await step('declining the confirmation (Cancel, then Escape) changes nothing', async () => {
+      await clearNotifications(page);
+      await runCommand(page, COMMANDS.compact.title, { id: COMMANDS.compact.id });
+      await answerModal(page, CANCEL_BUTTON);
+      await runCommand(page, COMMANDS.compact.title, { id: COMMANDS.compact.id });
+      await readModal(page);
+      await page.keyboard.press('Escape');
+      await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+      await meterIs(original.total, 'the original total after declining');
+      // Nothing was applied, so there is nothing to undo: this is the proof that neither answer
+      // compacted in the background, without waiting an arbitrary time for a change.
+      await runCommand(page, COMMANDS.undo.title, { id: COMMANDS.undo.id });
+      await waitForNotification(page, NOTHING_TO_UNDO);
+      await meterIs(original.total, 'the original total after the empty undo');
+      await shots.shot(page, 'declined');
+    });
+  },
+};
