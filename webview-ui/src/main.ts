@@ -1,2 +1,6 @@
-// Inspector webview entry (bundled to dist/webview.js).
-export {};
+// Inspector webview entry (bundled to dist/webview.js; the stylesheet import becomes dist/webview.css).
+import './styles/inspector.css';
+import { InspectorApp } from './app';
+
+const root = document.getElementById('app');
+if (root) new InspectorApp(root);
