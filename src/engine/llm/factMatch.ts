@@ -1,9 +1,9 @@
-// Is a must-keep fact in a summary? Literal matching after folding what a model changes
-// without changing meaning: case, whitespace runs, Markdown emphasis and backticks, curly
-// quotes, Windows path separators, a leading "./". Word-like ends must sit at word
-// boundaries, so the number "5" is not found inside "15" nor "auth" inside "oauth".
-// A long user message counts as present when its opening is quoted: the summary lists the
-// message, the archive keeps the whole text.
+// Is a must-keep fact in a summary? Literal matching with case and whitespace runs folded
+// (nothing else: the loss detector must not find missing what merge-back thought present, so
+// this errs on the strict side; a surplus merge-back costs a line, a miss costs the fact).
+// Word-like ends must sit at word boundaries, so the number "5" is not found inside "15" nor
+// "auth" inside "oauth". A long user message counts as present when its opening is quoted:
+// the summary lists the message, the archive keeps the whole text.
 
 import type { Fact } from '../result';
 
@@ -11,20 +11,12 @@ import type { Fact } from '../result';
 export const USER_MESSAGE_MATCH_CHARS = 160;
 
 export function normalizeForMatch(text: string): string {
-  return text
-    .replace(/[`*]/g, '')
-    .replace(/[“”„]/g, '"')
-    .replace(/[‘’]/g, "'")
-    .replace(/\\/g, '/')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /** The normalized text a fact must be found as. */
 export function factNeedle(fact: Fact): string {
   let v = normalizeForMatch(fact.value);
-  if (fact.kind === 'filePath') v = v.replace(/^\.\//, '');
   if (fact.kind === 'userMessage' && v.length > USER_MESSAGE_MATCH_CHARS) {
     const cut = v.lastIndexOf(' ', USER_MESSAGE_MATCH_CHARS);
     v = v.slice(0, cut > USER_MESSAGE_MATCH_CHARS / 2 ? cut : USER_MESSAGE_MATCH_CHARS);

@@ -79,7 +79,11 @@ export function matchHeading(line: string): HeadingMatch | undefined {
     if (rest === undefined) continue;
     const inline = headingTail(rest);
     if (inline === undefined) continue;
-    return { name, inline, strong: /^#|\*\*|__/.test(trimmed) };
+    const strong = /^#|\*\*|__/.test(trimmed);
+    // "2. Pending tasks: …" in a numbered list is content: a plain numbered heading carries its own position.
+    const num = /^\(?(\d{1,2})[.)、:]/.exec(trimmed);
+    if (!strong && num && Number(num[1]) !== SECTION_NAMES.indexOf(name) + 1) return undefined;
+    return { name, inline, strong };
   }
   return undefined;
 }
