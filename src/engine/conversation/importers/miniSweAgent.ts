@@ -3,8 +3,8 @@
 //
 // system → SYSTEM_PROMPT; the first user message is the task (USER_MESSAGE). Each assistant
 // message's ```bash block is its action: a tool call named 'bash' with arguments
-// {"command": …} (the assistant's text is kept as written, block included — that is what the
-// model saw). Every later user message is the harness answering that action — command output
+// {"command": …}. The assistant's text (its THOUGHT) is kept, without the block, so the command
+// is counted once, in the call. Every later user message is the harness answering that action — command output
 // (`<returncode>…</returncode><output>…`), a format error ("Please always provide EXACTLY ONE
 // action…"), a timeout, or the final submission — so it is the call's TOOL_RESULT, an error when
 // the return code is not 0 or the harness rejected the action. When an assistant message holds
@@ -68,7 +68,10 @@ export function fromMiniSweAgentValue(value: unknown, opts: ImportOptions = {}):
       }
       const commands = [...text.matchAll(BASH_BLOCK)].map((m) => m[1]!);
       pending = { id: `bash_${index}`, name: 'bash', arguments: stringifySafely({ command: commands.join('\n') }) ?? '{}' };
-      drafts.push({ role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: textParts(text), toolCalls: [pending], source: src });
+      // The command now lives in the call; leaving it in the text too would count it twice
+      // (heredocs that write whole files made that a quarter of a real trajectory's tokens).
+      const thought = commands.length > 0 ? text.replace(BASH_BLOCK, '').replace(/\n{3,}/g, '\n\n').trim() : text;
+      drafts.push({ role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: textParts(thought), toolCalls: [pending], source: src });
     } else if (role === 'user' || role === 'tool') {
       if (!sawTask && !pending) {
         sawTask = true;

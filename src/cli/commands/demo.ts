@@ -1,0 +1,110 @@
+// `ctxc demo` (npm run demo): what the product does, on a real aider session shipped with the
+// repo. It runs a list of steps over one loaded transcript; the token report is the first, and
+// later steps (the compacted 8-section result) are appended to DEMO_STEPS.
+
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import type { ImportWarning, Conversation } from '../../engine/conversation/model';
+import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
+import type { TokenReport } from '../../engine/tokens/report';
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { optionsHelp, parseArgs, stringFlag, booleanFlag, type FlagSpec } from '../args';
+import { loadTranscript, printWarnings } from '../readTranscript';
+import { countConversation, reportText } from './count';
+
+/** The demo transcript, relative to the repository root. */
+export const DEMO_FIXTURE = 'test/fixtures/afi-core.aider.chat.history.md';
+
+export interface DemoContext {
+  file: string;
+  conversation: Conversation;
+  warnings: ImportWarning[];
+  /** Set by the token-report step; later steps may reuse it. */
+  report?: TokenReport;
+  model?: string;
+}
+
+export interface DemoStep {
+  title: string;
+  run(ctx: DemoContext, io: CliIO): Promise<void>;
+}
+
+export const tokenReportStep: DemoStep = {
+  title: 'Token report',
+  async run(ctx, io) {
+    ctx.report = await countConversation(ctx.conversation, ctx.model);
+    io.out(reportText(ctx.file, ctx.conversation, ctx.report));
+  },
+};
+
+/** The demo, in order. Append steps here. */
+export const DEMO_STEPS: DemoStep[] = [tokenReportStep];
+
+const DEMO_FLAGS: readonly FlagSpec[] = [
+  { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model instead of the one the transcript names' },
+  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+];
+const USAGE = 'ctxc demo [FILE] [--model MODEL]';
+
+/** Where the demo transcript is: next to the CLI bundle (dist/cli.js → ../test/fixtures), else
+ *  under the working directory. */
+export function findDemoFixture(cwd: string): string | undefined {
+  const bases: string[] = [];
+  if (typeof __dirname === 'string') bases.push(resolve(__dirname, '..'));
+  if (process.argv[1]) bases.push(resolve(dirname(process.argv[1]), '..'));
+  bases.push(cwd);
+  for (const b of bases) {
+    const p = resolve(b, DEMO_FIXTURE);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+export const demoCommand: CliCommand = {
+  name: 'demo',
+  summary: 'show what Context Compactor does, on a real aider session',
+  usage: USAGE,
+  async run(argv, io) {
+    let file: string | undefined;
+    let model: string | undefined;
+    try {
+      const args = parseArgs(argv, DEMO_FLAGS);
+      if (booleanFlag(args, 'help')) {
+        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(DEMO_FLAGS)}\n`);
+        return EXIT_OK;
+      }
+      if (args.positionals.length > 1) throw new UsageError(`at most one FILE, got ${args.positionals.length}`);
+      file = args.positionals[0];
+      model = stringFlag(args, 'model');
+    } catch (e) {
+      if (e instanceof UsageError) {
+        io.err(`ctxc demo: ${e.message}\nUsage: ${USAGE}\n`);
+        return EXIT_USAGE;
+      }
+      throw e;
+    }
+    file ??= findDemoFixture(io.cwd);
+    if (!file) {
+      io.err(`ctxc demo: ${DEMO_FIXTURE} not found next to the CLI or under ${io.cwd}; pass a transcript FILE\n`);
+      return EXIT_BAD_INPUT;
+    }
+    try {
+      const loaded = await loadTranscript(file);
+      printWarnings(io, file, loaded.warnings);
+      const shown = relative(io.cwd, file);
+      const ctx: DemoContext = { file: shown && !shown.startsWith('..') ? shown : file, conversation: loaded.conversation, warnings: loaded.warnings, ...(model ? { model } : {}) };
+      for (const [i, step] of DEMO_STEPS.entries()) {
+        if (i > 0) io.out('\n');
+        io.out(`── ${step.title} ──\n`);
+        await step.run(ctx, io);
+      }
+      return EXIT_OK;
+    } catch (e) {
+      if (isTranscriptError(e)) {
+        io.err(`ctxc demo: ${e.message}\n`);
+        return EXIT_BAD_INPUT;
+      }
+      throw e;
+    }
+  },
+};
