@@ -1,0 +1,152 @@
+// "Errors and fixes" (seed 000 §6.1): each error signature the session met (exception type and
+// message, failing test, compiler error, non-zero exit), with the command that produced it and
+// what fixed it — or marked unresolved. A signature is fixed when, after its last occurrence,
+// a file was edited and the same command later ran clean (or the assistant said it was
+// fixed and the error did not come back); "fix attempted" when only the edit is seen.
+// Generic exit codes are listed only as optional items: the specific error says more.
+// On re-compaction an error keeps its latest state (same signature → new entry wins).
+
+import { compileKeywords } from '../text/keywordMatcher';
+import { FIX_KEYWORDS } from '../analyze/keywords';
+import { isCodeSegment, splitSentences } from '../text/sentences';
+import { keyByInlineCode, previousItems } from './mergeSections';
+import type { BuilderContext } from './sectionBuilder';
+import { recency } from './sectionBuilder';
+import type { SectionItem } from './sectionItems';
+import { distinctForms } from './sectionItems';
+import { describeCall, type SpanToolCall } from './spanView';
+import { collapseWhitespace, inlineCode, listItem, oneLine } from './textCut';
+
+const fixWords = compileKeywords(FIX_KEYWORDS);
+const GENERIC = /^exit code -?\d+$/;
+
+interface ErrorGroup {
+  signature: string;
+  firstPos: number;
+  lastPos: number;
+  count: number;
+  command: string | undefined;
+  call: SpanToolCall | undefined;
+  sourceIds: string[];
+  fromUser: boolean;
+}
+
+type Status = { label: 'fixed' | 'fix attempted' | 'unresolved'; detail: string; explanation: string | undefined };
+
+/** Most error signatures listed as required items; beyond it they are optional. */
+const REQUIRED_ERRORS_MAX = 80;
+/** Assistant text read for a sentence about a fix, in characters. */
+const FIX_SCAN_CHARS = 4000;
+
+function sameCommand(a: SpanToolCall | undefined, b: SpanToolCall): boolean {
+  if (!a) return false;
+  if (a.command !== undefined && b.command !== undefined) return collapseWhitespace(a.command) === collapseWhitespace(b.command);
+  return a.name === b.name && a.call.arguments === b.call.arguments;
+}
+
+export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const groups = new Map<string, ErrorGroup>();
+  /** Span positions of results that carried at least one error signature. */
+  const failed = new Set<number>();
+  for (const sm of view.messages) {
+    if (sm.summary || sm.assistant) continue;
+    const errors = sm.analysis?.refs.errors ?? [];
+    if (errors.length === 0) continue;
+    if (sm.message.toolResult) failed.add(sm.pos);
+    const specific = errors.filter((e) => !GENERIC.test(e));
+    const call = view.callOfResult.get(sm.pos);
+    for (const sig of errors) {
+      // An exit code beside a specific error in the same output adds nothing.
+      if (GENERIC.test(sig) && specific.length > 0) continue;
+      const key = collapseWhitespace(sig);
+      const g = groups.get(key);
+      if (g) {
+        g.count++;
+        g.lastPos = sm.pos;
+        if (call) {
+          g.call = call;
+          g.command = describeCall(call);
+        }
+        if (!g.sourceIds.includes(sm.message.id)) g.sourceIds.push(sm.message.id);
+      } else {
+        groups.set(key, {
+          signature: key,
+          firstPos: sm.pos,
+          lastPos: sm.pos,
+          count: 1,
+          command: call ? describeCall(call) : undefined,
+          call,
+          sourceIds: [sm.message.id],
+          fromUser: sm.userAuthored,
+        });
+      }
+    }
+  }
+
+  // The assistant's first sentence about a fix in each message after the first error (computed once).
+  const firstError = Math.min(...[...groups.values()].map((g) => g.firstPos));
+  const fixSentences: { pos: number; sentence: string }[] = [];
+  for (const sm of view.messages) {
+    if (sm.pos <= firstError || !sm.assistant || !sm.text || !fixWords.has(sm.text.slice(0, FIX_SCAN_CHARS).toLowerCase())) continue;
+    const s = splitSentences(sm.text.slice(0, FIX_SCAN_CHARS)).find((x) => !isCodeSegment(x) && x.length >= 20 && fixWords.has(x.toLowerCase()));
+    if (s) fixSentences.push({ pos: sm.pos, sentence: oneLine(s, 240) });
+  }
+
+  const status = (g: ErrorGroup): Status => {
+    let editAt: number | undefined;
+    const edited: string[] = [];
+    for (const call of view.calls) {
+      if (call.pos <= g.lastPos) continue;
+      const writes = call.files.filter((f) => f.action === 'edited' || f.action === 'created');
+      if (call.kind === 'edit' || writes.length > 0) {
+        if (editAt === undefined) editAt = call.pos;
+        for (const f of writes) if (!edited.includes(f.path) && edited.length < 3) edited.push(f.path);
+      }
+    }
+    let cleanRun = false;
+    for (const call of view.calls) {
+      if (call.pos <= g.lastPos || call.resultPos === undefined || failed.has(call.resultPos)) continue;
+      if (view.messages[call.resultPos]!.message.toolResult?.isError) continue;
+      if (sameCommand(g.call, call)) {
+        cleanRun = true;
+        break;
+      }
+    }
+    const after = fixSentences.find((f) => f.pos > g.lastPos);
+    const explanation = after?.sentence;
+    const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : 'a later edit';
+    if (editAt !== undefined && cleanRun) return { label: 'fixed', detail: `${editedText}; ${g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command'} ran clean afterwards`, explanation };
+    if (cleanRun) return { label: 'fixed', detail: `${g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command'} ran clean afterwards`, explanation };
+    if (explanation !== undefined && editAt !== undefined) return { label: 'fixed', detail: editedText, explanation };
+    if (editAt !== undefined) return { label: 'fix attempted', detail: editedText, explanation };
+    return { label: 'unresolved', detail: '', explanation };
+  };
+
+  const items: SectionItem[] = ctx.previous
+    ? previousItems(ctx.previous, { required: true, priority: 0.3, keyOf: keyByInlineCode('error') })
+    : [];
+  let required = 0;
+  for (const g of groups.values()) {
+    const generic = GENERIC.test(g.signature);
+    const st = status(g);
+    const sig = inlineCode(oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS));
+    const times = g.count > 1 ? ` (×${g.count})` : '';
+    const from = g.fromUser ? ' reported by the user' : g.command ? ` from ${inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS))}` : '';
+    const short = `${sig} — ${st.label}`;
+    const long = `${sig}${times}${from} — ${st.label}${st.detail ? `: ${st.detail}` : ''}`;
+    const forms = [listItem(short), listItem(long)];
+    if (st.explanation) forms.push(listItem(`${long}\n${st.explanation}`));
+    const isRequired = !generic && required < REQUIRED_ERRORS_MAX;
+    if (isRequired) required++;
+    items.push({
+      key: `error:${oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS)}`,
+      forms: distinctForms(forms),
+      required: isRequired,
+      priority: (0.5 + 0.5 * recency(view, g.lastPos) + (st.label === 'unresolved' ? 0.3 : 0)) * (generic ? c.GENERIC_ERROR_PRIORITY : 1),
+      order: g.firstPos,
+      sourceIds: g.sourceIds,
+    });
+  }
+  return items;
+}

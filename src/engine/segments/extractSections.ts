@@ -1,0 +1,195 @@
+// The extractive pass (seed 000 §6): eight builders turn the span into items, the budget is
+// divided among the sections (allocateBudget.ts), and each section is filled within its share
+// (sectionItems.ts). Pure and deterministic: the same span, analysis, budget and options give
+// the same texts. Earlier summaries inside the span (COMPACTION_SUMMARY messages) are merged
+// section by section (mergeSections.ts), so re-compaction never summarizes a summary.
+
+import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
+import { analyzeConversation } from '../analyze/analyzeConversation';
+import type { Message } from '../conversation/model';
+import { messageText } from '../conversation/model';
+import { SECTION_NAMES, emptySectionTexts, type SectionName, type SectionTexts } from '../sections';
+import { estimateCounter } from '../tokens/estimate';
+import type { TextCounter } from '../tokens/tokenCounter';
+import { allocateSectionBudgets, type SectionDemand } from './allocateBudget';
+import { resolveSegmentConstants, type SegmentConstants } from './constants';
+import { buildCurrentWork } from './currentWork';
+import { buildErrorsAndFixes } from './errorsAndFixes';
+import { buildFilesAndCode } from './filesAndCode';
+import { previousSections } from './mergeSections';
+import { buildPendingTasks } from './pendingTasks';
+import { buildPrimaryRequest } from './primaryRequest';
+import { buildProblemSolving } from './problemSolving';
+import type { BuilderContext, SectionBuilder } from './sectionBuilder';
+import { fitItems, measureItems, sectionFloor, sectionNeed, type MeasuredItem, type SectionItem } from './sectionItems';
+import { buildSpanView } from './spanView';
+import { buildTechnicalConcepts } from './technicalConcepts';
+import { buildUserMessages } from './userMessages';
+
+export const SECTION_BUILDERS: Record<SectionName, SectionBuilder> = {
+  'Primary Request and Intent': buildPrimaryRequest,
+  'Key Technical Concepts': buildTechnicalConcepts,
+  'Files and Code Sections': buildFilesAndCode,
+  'Errors and fixes': buildErrorsAndFixes,
+  'Problem Solving': buildProblemSolving,
+  'All user messages': buildUserMessages,
+  'Pending Tasks': buildPendingTasks,
+  'Current Work': buildCurrentWork,
+};
+
+function weightOf(name: SectionName, c: SegmentConstants): number {
+  switch (name) {
+    case 'Primary Request and Intent':
+      return c.WEIGHT_PRIMARY_REQUEST;
+    case 'Key Technical Concepts':
+      return c.WEIGHT_TECHNICAL_CONCEPTS;
+    case 'Files and Code Sections':
+      return c.WEIGHT_FILES_AND_CODE;
+    case 'Errors and fixes':
+      return c.WEIGHT_ERRORS_AND_FIXES;
+    case 'Problem Solving':
+      return c.WEIGHT_PROBLEM_SOLVING;
+    case 'All user messages':
+      return c.WEIGHT_USER_MESSAGES;
+    case 'Pending Tasks':
+      return c.WEIGHT_PENDING_TASKS;
+    case 'Current Work':
+      return c.WEIGHT_CURRENT_WORK;
+  }
+}
+
+export interface ExtractOptions {
+  /** Counts item tokens; default the CJK-aware estimate (pass the model's counter for exact budgets). */
+  counter?: TextCounter;
+  /** Sections of an earlier summary to merge (in addition to summaries found in the span). */
+  previous?: SectionTexts;
+  /** Free-text focus of this compaction. */
+  focus?: string;
+  /** Overrides of SEGMENT_CONSTANTS by name. */
+  constants?: Readonly<Record<string, number>>;
+}
+
+export interface SectionStats {
+  tokens: number;
+  budget: number;
+  floor: number;
+  need: number;
+  shown: number;
+  offered: number;
+  shortened: number;
+}
+
+export interface ExtractedSections {
+  sections: SectionTexts;
+  /** Per section: tokens used, budget given, floor, need, items shown/offered/shortened. */
+  stats: Record<SectionName, SectionStats>;
+  /** Tokens of all section bodies together. */
+  tokens: number;
+  /** Sum of the section floors: when above the budget, the required content did not fit. */
+  floor: number;
+  /** Tokens every item in its fullest form would take. */
+  need: number;
+  /** How many compactions the merged earlier summaries record (0 when none). */
+  previousCompactions: number;
+  /** Messages the earlier summaries stood for. */
+  previousSummarized: number;
+}
+
+/** Items of every section for a span: the builders' output before any budget is applied. */
+export interface SectionMaterial {
+  items: Record<SectionName, SectionItem[]>;
+  previousCompactions: number;
+  previousSummarized: number;
+}
+
+function alignedAnalyses(span: readonly Message[], analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined): readonly (MessageAnalysis | undefined)[] {
+  if (analysis === undefined) return analyzeConversation(span).messages;
+  const list = Array.isArray(analysis) ? (analysis as readonly (MessageAnalysis | undefined)[]) : (analysis as ConversationAnalysis).messages;
+  if (list.length !== span.length) {
+    throw new RangeError(`extractSections: expected one analysis per span message (${span.length}), got ${list.length}`);
+  }
+  return list;
+}
+
+/** Runs the eight builders over the span (no budget yet). */
+export function buildSectionMaterial(
+  span: readonly Message[],
+  analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined,
+  opts: ExtractOptions = {},
+): SectionMaterial {
+  const c = resolveSegmentConstants(opts.constants);
+  const view = buildSpanView(span, alignedAnalyses(span, analysis));
+  const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
+  const fromSpan = previousSections(summaries);
+  let previous = fromSpan?.sections;
+  if (opts.previous) {
+    previous = previous ? mergeTexts(opts.previous, previous) : opts.previous;
+  }
+  const items = {} as Record<SectionName, SectionItem[]>;
+  for (const name of SECTION_NAMES) {
+    const ctx: BuilderContext = { view, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
+    items[name] = SECTION_BUILDERS[name](ctx);
+  }
+  return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
+}
+
+function mergeTexts(a: SectionTexts, b: SectionTexts): SectionTexts {
+  const out = emptySectionTexts();
+  for (const n of SECTION_NAMES) out[n] = n === 'Current Work' ? b[n] || a[n] : [a[n], b[n]].filter(Boolean).join('\n');
+  return out;
+}
+
+/** Fits prepared material into `budget` tokens (section bodies only). */
+export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
+  const c = resolveSegmentConstants(opts.constants);
+  const counter = opts.counter ?? estimateCounter;
+  const measured = {} as Record<SectionName, MeasuredItem[]>;
+  const demands: SectionDemand[] = [];
+  for (const name of SECTION_NAMES) {
+    const m = measureItems(material.items[name], counter);
+    measured[name] = m;
+    const meanPriority = m.length > 0 ? m.reduce((s, x) => s + Math.min(1.5, x.item.priority), 0) / m.length : 0;
+    demands.push({ name, floor: sectionFloor(m), need: sectionNeed(m), weight: weightOf(name, c) * (c.IMPORTANCE_WEIGHT_BASE + meanPriority) });
+  }
+  const alloc = allocateSectionBudgets(demands, Math.max(0, budget));
+  const sections = emptySectionTexts();
+  const stats = {} as Record<SectionName, SectionStats>;
+  let tokens = 0;
+  for (const name of SECTION_NAMES) {
+    const fitted = fitItems(measured[name], alloc.budgets[name]);
+    sections[name] = fitted.text;
+    tokens += fitted.tokens;
+    stats[name] = {
+      tokens: fitted.tokens,
+      budget: alloc.budgets[name],
+      floor: fitted.floor,
+      need: fitted.need,
+      shown: fitted.shown,
+      offered: fitted.offered,
+      shortened: fitted.shortened,
+    };
+  }
+  return {
+    sections,
+    stats,
+    tokens,
+    floor: alloc.floor,
+    need: alloc.need,
+    previousCompactions: material.previousCompactions,
+    previousSummarized: material.previousSummarized,
+  };
+}
+
+/**
+ * The eight sections for `span` within `budget` tokens (section bodies; headings and metadata
+ * are the caller's). `analysis` is aligned with `span` (one per message) or omitted (then the
+ * span is analyzed on its own).
+ */
+export function extractSections(
+  span: readonly Message[],
+  analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined,
+  budget: number,
+  opts: ExtractOptions = {},
+): ExtractedSections {
+  return fitSectionMaterial(buildSectionMaterial(span, analysis, opts), budget, opts);
+}

@@ -1,0 +1,199 @@
+// "Files and Code Sections" (seed 000 §6.1 _compress_code_sections): every file the session
+// read, created, edited, searched or ran, with its last action and the code that matters (the
+// latest content written to it, long code folded as "[code folded: N lines]", seed 002), plus
+// the files a person mentioned. Sources: tool calls (path arguments, shell command lines,
+// heredocs), tool outputs that confirm writes ("Applied edit to …", "File created
+// successfully at: …"), and aider's SEARCH/REPLACE blocks. Files only seen in tool output
+// (listings, grep hits) are named on one optional line. A relative path and an absolute path
+// ending in it are the same file. On re-compaction a file keeps its latest state: the new
+// entry replaces the earlier one; files not touched since stay.
+
+import { extractFilePaths, normalizeFilePath } from '../analyze/refs';
+import { keyByInlineCode, previousItems } from './mergeSections';
+import type { BuilderContext } from './sectionBuilder';
+import { recency } from './sectionBuilder';
+import type { SectionItem } from './sectionItems';
+import { distinctForms } from './sectionItems';
+import type { FileAction, SpanToolCall } from './spanView';
+import { fence, foldCode, inlineCode, listItem } from './textCut';
+
+type Action = FileAction | 'mentioned by the user' | 'mentioned';
+
+interface FileRecord {
+  path: string;
+  actions: Action[];
+  last: Action;
+  firstPos: number;
+  lastPos: number;
+  code: string | undefined;
+  sourceIds: string[];
+}
+
+const ACTED: ReadonlySet<Action> = new Set<Action>(['created', 'edited', 'read', 'searched', 'ran', 'used']);
+
+const PRIORITY: Record<Action, number> = {
+  created: 1,
+  edited: 1,
+  'mentioned by the user': 0.8,
+  read: 0.6,
+  ran: 0.55,
+  searched: 0.45,
+  used: 0.4,
+  mentioned: 0.3,
+};
+
+const GROUP: Record<Action, number> = { created: 0, edited: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3, mentioned: 4 };
+
+/** Argument keys holding the new content of an edit. */
+const CODE_KEYS = ['new_string', 'new_str', 'content', 'file_text', 'code', 'diff', 'patch', 'new_content', 'replace'];
+
+/** Tool output lines that confirm a write, with the path they name. */
+const WRITE_CONFIRMATIONS: { re: RegExp; action: FileAction }[] = [
+  { re: /\bApplied edit to\s+(\S+)/g, action: 'edited' },
+  { re: /\bFile created successfully at:?\s+(\S+)/g, action: 'created' },
+  { re: /\bThe file\s+(\S+)\s+has been (?:updated|edited|modified)/g, action: 'edited' },
+  { re: /\b(?:Created|Wrote to) file:?\s+(\S+)/g, action: 'created' },
+];
+
+/** aider: a file name line, a fence, then <<<<<<< SEARCH … ======= … >>>>>>> REPLACE. */
+const SEARCH_REPLACE = /^([^\n`]*?)\n```[^\n]*\n<{5,9} SEARCH[^\n]*\n[\s\S]*?\n={5,9}\n([\s\S]*?)\n?>{5,9} REPLACE/gm;
+
+/** Heredoc into a file: cat <<'EOF' > path … EOF. */
+const HEREDOC = /<<-?\s*['"]?(\w+)['"]?[^\n]*?>\s*["']?([\w./~+-]+)[^\n]*\n([\s\S]*?)\n\s*\1\s*(?:\n|$)|>\s*["']?([\w./~+-]+)["']?\s*<<-?\s*['"]?(\w+)['"]?[^\n]*\n([\s\S]*?)\n\s*\5\s*(?:\n|$)/g;
+
+function editCode(call: SpanToolCall): string | undefined {
+  let args: unknown;
+  try {
+    args = JSON.parse(call.call.arguments);
+  } catch {
+    return undefined;
+  }
+  if (args === null || typeof args !== 'object') return undefined;
+  const o = args as Record<string, unknown>;
+  for (const k of CODE_KEYS) if (typeof o[k] === 'string' && (o[k] as string).trim()) return o[k] as string;
+  // MultiEdit: edits[].new_string, the last one.
+  if (Array.isArray(o.edits)) {
+    const last = [...o.edits].reverse().find((e) => e && typeof e === 'object' && typeof (e as Record<string, unknown>).new_string === 'string');
+    if (last) return (last as Record<string, string>).new_string;
+  }
+  return undefined;
+}
+
+function heredocs(command: string): Map<string, string> {
+  const out = new Map<string, string>();
+  HEREDOC.lastIndex = 0;
+  for (let m = HEREDOC.exec(command); m !== null; m = HEREDOC.exec(command)) {
+    const path = m[2] ?? m[4];
+    const body = m[3] ?? m[6];
+    if (path && body !== undefined) out.set(normalizeFilePath(path), body);
+  }
+  return out;
+}
+
+function extensionOf(path: string): string {
+  const m = /\.([A-Za-z0-9]+)$/.exec(path);
+  return m ? m[1]!.toLowerCase() : '';
+}
+
+export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const files = new Map<string, FileRecord>();
+  const outputOnly = new Map<string, number>();
+  const touch = (rawPath: string, action: Action, pos: number, id: string, code?: string) => {
+    const path = normalizeFilePath(rawPath);
+    if (!path || path.length > 300) return;
+    let f = files.get(path);
+    if (!f) {
+      f = { path, actions: [], last: action, firstPos: pos, lastPos: pos, code: undefined, sourceIds: [] };
+      files.set(path, f);
+    }
+    // A mention after an action does not replace the action as "last".
+    if (ACTED.has(action) || !f.actions.some((a) => ACTED.has(a))) {
+      f.last = action;
+      f.lastPos = Math.max(f.lastPos, pos);
+    }
+    if (!f.actions.includes(action)) f.actions.push(action);
+    if (code !== undefined && code.trim()) f.code = code;
+    if (!f.sourceIds.includes(id)) f.sourceIds.push(id);
+  };
+
+  for (const sm of view.messages) {
+    if (sm.summary) continue;
+    const id = sm.message.id;
+    for (const call of view.callsAt.get(sm.pos) ?? []) {
+      const written = call.command ? heredocs(call.command) : undefined;
+      const code = call.kind === 'edit' && !call.command ? editCode(call) : undefined;
+      for (const f of call.files) touch(f.path, f.action, sm.pos, id, written?.get(normalizeFilePath(f.path)) ?? (f.action === 'edited' || f.action === 'created' ? code : undefined));
+    }
+    if (sm.message.toolResult) {
+      for (const { re, action } of WRITE_CONFIRMATIONS) {
+        re.lastIndex = 0;
+        for (let m = re.exec(sm.text); m !== null; m = re.exec(sm.text)) {
+          for (const p of extractFilePaths(m[1]!.replace(/[.,:;]+$/, ''), 1)) touch(p, action, sm.pos, id);
+        }
+      }
+      for (const p of sm.analysis?.refs.files ?? []) if (!files.has(p)) outputOnly.set(p, outputOnly.get(p) ?? sm.pos);
+      continue;
+    }
+    if (sm.assistant && sm.text.includes('SEARCH')) {
+      SEARCH_REPLACE.lastIndex = 0;
+      for (let m = SEARCH_REPLACE.exec(sm.text); m !== null; m = SEARCH_REPLACE.exec(sm.text)) {
+        const name = m[1]!.trim().replace(/^[#*`\s]+|[*`:\s]+$/g, '');
+        const paths = extractFilePaths(name, 1);
+        if (paths.length > 0) touch(paths[0]!, 'edited', sm.pos, id, m[2]);
+      }
+    }
+    const mention: Action = sm.userAuthored ? 'mentioned by the user' : 'mentioned';
+    if (sm.userAuthored || sm.assistant) for (const p of sm.analysis?.refs.files ?? extractFilePaths(sm.text)) touch(p, mention, sm.pos, id);
+  }
+
+  // A relative path and the absolute path that ends in it are one file: fold into the longer.
+  const paths = [...files.keys()].sort((a, b) => b.length - a.length);
+  for (const short of paths) {
+    if (short.startsWith('/') || short.startsWith('~')) continue;
+    const longer = paths.filter((p) => p.length > short.length && p.endsWith(`/${short}`));
+    if (longer.length !== 1) continue;
+    const into = files.get(longer[0]!)!;
+    const from = files.get(short)!;
+    for (const a of from.actions) if (!into.actions.includes(a)) into.actions.push(a);
+    if (from.lastPos >= into.lastPos && (ACTED.has(from.last) || !ACTED.has(into.last))) {
+      into.last = from.last;
+      into.lastPos = from.lastPos;
+    }
+    into.code = from.lastPos >= into.lastPos ? (from.code ?? into.code) : (into.code ?? from.code);
+    into.firstPos = Math.min(into.firstPos, from.firstPos);
+    for (const s of from.sourceIds) if (!into.sourceIds.includes(s)) into.sourceIds.push(s);
+    files.delete(short);
+  }
+
+  const items: SectionItem[] = ctx.previous
+    ? previousItems(ctx.previous, { required: true, priority: 0.35, keyOf: keyByInlineCode('file') })
+    : [];
+  for (const f of files.values()) {
+    const acted = f.actions.some((a) => ACTED.has(a));
+    const others = f.actions.filter((a) => a !== f.last && (ACTED.has(a) || !acted));
+    const head = `${inlineCode(f.path)} — ${f.last}${others.length > 0 ? ` (also ${others.join(', ')})` : ''}`;
+    const forms = [listItem(head)];
+    if (f.code !== undefined) forms.push(listItem(`${head}\n${fence(foldCode(f.code, c).text, extensionOf(f.path))}`));
+    items.push({
+      key: `file:${f.path}`,
+      forms: distinctForms(forms),
+      required: acted || f.actions.includes('mentioned by the user'),
+      priority: PRIORITY[f.last] + 0.3 * recency(view, f.lastPos),
+      order: GROUP[f.last] * 1_000_000 + f.firstPos,
+      sourceIds: f.sourceIds,
+    });
+  }
+  const seenOnly = [...outputOnly.entries()].filter(([p]) => !files.has(p)).slice(0, c.FILES_MENTIONED_MAX);
+  if (seenOnly.length > 0) {
+    items.push({
+      key: 'files:output',
+      forms: [listItem(`Also seen in tool output: ${seenOnly.map(([p]) => inlineCode(p)).join(', ')}`)],
+      required: false,
+      priority: 0.2,
+      order: 9_000_000,
+      sourceIds: [],
+    });
+  }
+  return items;
+}

@@ -1,0 +1,158 @@
+// "Pending Tasks": what is still to do — the latest task list the agent kept, verbatim (a
+// TodoWrite call's todos, a Cline task_progress checklist, a Markdown checklist in the
+// assistant's text: seed 001's "task list state"), the TODO / next-step sentences of the user
+// and the assistant, and the last request when nothing after it says it was completed.
+// On re-compaction a newer task list replaces the earlier one; earlier TODO lines stay as
+// optional items below the new ones.
+
+import { compileKeywords } from '../text/keywordMatcher';
+import { isCodeSegment, splitSentences } from '../text/sentences';
+import { previousItems } from './mergeSections';
+import type { BuilderContext } from './sectionBuilder';
+import { recency } from './sectionBuilder';
+import type { SectionItem } from './sectionItems';
+import { uniqueByKey } from './sectionItems';
+import type { SpanToolCall, SpanView } from './spanView';
+import { collapseWhitespace, listItem, oneLine } from './textCut';
+
+const PENDING_WORDS = compileKeywords({
+  en: [
+    'todo', 'to-do', 'next step', 'next steps', 'next,', 'still need', 'still needs', 'remaining', 'remains', 'not yet', 'pending', 'later',
+    'follow-up', 'follow up', 'afterwards', 'will need', 'need to', 'needs to', 'should also', 'left to do', "haven't", 'have not', 'outstanding',
+  ],
+  zh: ['待办', '下一步', '接下来', '还需要', '未完成', '待处理', '后续', '稍后', '尚未', '还没'],
+});
+
+const TODO_TOOLS: ReadonlySet<string> = new Set(['todowrite', 'todo_write', 'update_todo_list', 'todo', 'todos', 'write_todos', 'update_plan', 'plan']);
+const CHECKBOX_LINE = /^\s*(?:[-*]|\d+[.)])\s+\[( |x|X|~|-)\]\s+\S/;
+
+export interface TaskList {
+  lines: string[];
+  source: string;
+  pos: number;
+  id: string;
+}
+
+function todoLines(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const lines: string[] = [];
+  for (const t of value) {
+    if (!t || typeof t !== 'object') continue;
+    const o = t as Record<string, unknown>;
+    const content = typeof o.content === 'string' ? o.content : typeof o.step === 'string' ? o.step : typeof o.title === 'string' ? o.title : typeof o.task === 'string' ? o.task : undefined;
+    if (!content) continue;
+    const status = typeof o.status === 'string' ? o.status : '';
+    const box = status === 'completed' || status === 'done' ? '[x]' : '[ ]';
+    const note = status === 'in_progress' ? ' (in progress)' : '';
+    lines.push(`${box} ${oneLine(content, 300)}${note}`);
+  }
+  return lines.length > 0 ? lines : undefined;
+}
+
+function listFromCall(call: SpanToolCall): { lines: string[]; source: string } | undefined {
+  let args: unknown;
+  try {
+    args = JSON.parse(call.call.arguments);
+  } catch {
+    return undefined;
+  }
+  if (!args || typeof args !== 'object') return undefined;
+  const o = args as Record<string, unknown>;
+  const name = call.name.toLowerCase();
+  if (TODO_TOOLS.has(name) || Array.isArray(o.todos)) {
+    const lines = todoLines(o.todos ?? o.plan ?? o.items ?? o.tasks);
+    if (lines) return { lines, source: call.name };
+  }
+  if (typeof o.task_progress === 'string') {
+    const lines = checklist(o.task_progress);
+    if (lines.length > 0) return { lines, source: `${call.name} task_progress` };
+  }
+  return undefined;
+}
+
+function checklist(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => CHECKBOX_LINE.test(l))
+    .map((l) => l.trim().replace(/^(?:[-*]|\d+[.)])\s+/, '').replace(/^\[X\]/, '[x]'));
+}
+
+/** The last task list in the span: a todo tool call, a task_progress checklist, or a Markdown
+ *  checklist of two items or more in the assistant's reply. */
+export function latestTaskList(view: SpanView): TaskList | undefined {
+  for (let pos = view.messages.length - 1; pos >= 0; pos--) {
+    const sm = view.messages[pos]!;
+    for (const call of [...(view.callsAt.get(pos) ?? [])].reverse()) {
+      const l = listFromCall(call);
+      if (l) return { ...l, pos, id: sm.message.id };
+    }
+    if (sm.assistant && sm.text.includes('[')) {
+      const lines = checklist(sm.text);
+      if (lines.length >= 2) return { lines, source: 'checklist in the assistant\'s reply', pos, id: sm.message.id };
+    }
+  }
+  return undefined;
+}
+
+export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const items: SectionItem[] = [];
+  const list = latestTaskList(view);
+  if (list) {
+    const open = list.lines.filter((l) => !l.startsWith('[x]'));
+    const done = list.lines.length - open.length;
+    const full = `Task list (latest, ${list.source}):\n${list.lines.map((l) => `- ${l}`).join('\n')}`;
+    const short = `Task list (latest, ${list.source}; ${done} of ${list.lines.length} done, open items):\n${open.map((l) => `- ${l}`).join('\n')}`;
+    items.push({
+      key: 'tasklist',
+      forms: open.length < list.lines.length && open.length > 0 ? [listItem(short), listItem(full)] : [listItem(full)],
+      required: true,
+      priority: 1.5,
+      order: -1,
+      sourceIds: [list.id],
+    });
+  }
+  if (ctx.previous) {
+    const prev = previousItems(ctx.previous, { required: false, priority: 0.2 });
+    items.push(...(list ? prev.filter((p) => !p.forms[0]!.startsWith('- Task list')) : prev));
+  }
+  const fresh: SectionItem[] = [];
+  for (const sm of view.messages) {
+    if (sm.summary || !(sm.assistant || sm.userAuthored) || !sm.text) continue;
+    const text = sm.text.slice(0, 20000);
+    if (!PENDING_WORDS.has(text.toLowerCase())) continue;
+    splitSentences(text).forEach((s, k) => {
+      if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s)) return;
+      if (!PENDING_WORDS.has(s.toLowerCase())) return;
+      fresh.push({
+        key: `pending:${collapseWhitespace(s).toLowerCase()}`,
+        forms: [listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`)],
+        required: false,
+        priority: 0.6 * recency(view, sm.pos) + (sm.userAuthored ? 0.3 : 0),
+        order: sm.pos * 1000 + k,
+        sourceIds: [sm.message.id],
+      });
+    });
+  }
+  items.push(
+    ...uniqueByKey(fresh)
+      .sort((a, b) => b.priority - a.priority || a.order - b.order)
+      .slice(0, c.PENDING_MAX_ITEMS),
+  );
+  // The last request, when nothing after it in the span reports the task complete.
+  const lastUser = [...view.messages].reverse().find((m) => m.userAuthored && !m.summary && m.text.trim());
+  if (lastUser) {
+    const completed = view.messages.some((m) => m.pos > lastUser.pos && m.analysis?.keyEvents.includes('task_complete'));
+    if (!completed) {
+      items.push({
+        key: 'last-request',
+        forms: [listItem(`Latest request, not reported done: ${oneLine(lastUser.text, 240)}`)],
+        required: false,
+        priority: 1,
+        order: 1_000_000_000,
+        sourceIds: [lastUser.message.id],
+      });
+    }
+  }
+  return items;
+}

@@ -1,0 +1,82 @@
+// "Primary Request and Intent" (seed 000 §6.1 _compress_primary_request): the user's first
+// request, whole when the budget allows, then the requirement sentences of later user messages
+// (sentences with the seed's requirement words, English and Chinese). The focus of this
+// compaction, when one was given, leads the section. On re-compaction the earlier intent stays
+// first and required: the goal of a session does not change because it grew long.
+
+import { compileKeywords } from '../text/keywordMatcher';
+import { isCodeSegment, splitSentences } from '../text/sentences';
+import { previousItems } from './mergeSections';
+import type { BuilderContext } from './sectionBuilder';
+import { importanceAt, recency } from './sectionBuilder';
+import type { SectionItem } from './sectionItems';
+import { distinctForms, uniqueByKey } from './sectionItems';
+import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine } from './textCut';
+
+/** Seed 000's requirement keywords (need want require should must implement create build
+ *  develop) plus the usual ways of asking, in English and Chinese. */
+export const REQUIREMENT_KEYWORDS = compileKeywords({
+  en: [
+    'need', 'needs', 'want', 'wants', 'require*', 'should', 'must', 'implement*', 'create', 'build', 'develop',
+    'please', 'add', 'fix', 'make', 'update', 'change', 'write', 'ensure', 'support', 'can you', 'could you',
+    "i'd like", 'i would like', 'let\'s', 'goal', 'task',
+  ],
+  zh: ['需要', '想要', '要求', '应该', '必须', '实现', '创建', '构建', '开发', '请', '帮我', '希望', '添加', '修复', '修改', '目标', '任务'],
+});
+
+/** Shortest requirement sentence worth listing, in characters (CJK counts double). */
+const MIN_REQUIREMENT_CHARS = 12;
+
+function weightedLength(s: string): number {
+  let n = 0;
+  for (const ch of s) n += ch.charCodeAt(0) > 0x2e80 ? 2 : 1;
+  return n;
+}
+
+export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const items: SectionItem[] = [];
+  if (ctx.focus?.trim()) {
+    items.push({ key: 'focus', forms: [listItem(`Focus of this compaction: ${oneLine(ctx.focus, 300)}`)], required: true, priority: 2, order: -2_000_000, sourceIds: [] });
+  }
+  if (ctx.previous) {
+    items.push(...previousItems(ctx.previous, { required: true, priority: 1.5, shorten: (t) => cutAfter(t, c.PRIMARY_FIRST_MIN_CHARS, c).text }));
+  }
+  const users = view.messages.filter((m) => m.userAuthored && !m.summary && m.text.trim());
+  const first = users[0];
+  if (first && !ctx.continues) {
+    const text = balanceFences(first.text.trim());
+    items.push({
+      key: `first:${first.message.id}`,
+      forms: distinctForms([
+        listItem(`Initial request: ${cutText(text, c.PRIMARY_FIRST_MIN_CHARS, c).text}`),
+        listItem(`Initial request: ${cutText(text, c.PRIMARY_FIRST_MAX_CHARS, c).text}`),
+      ]),
+      required: true,
+      priority: 1.2,
+      order: first.pos * 1000,
+      sourceIds: [first.message.id],
+    });
+  }
+  const requirements: SectionItem[] = [];
+  for (const sm of users) {
+    if (sm === first && !ctx.continues) continue;
+    const sentences = splitSentences(sm.text.slice(0, 20000));
+    sentences.forEach((s, k) => {
+      if (isCodeSegment(s) || weightedLength(s) < MIN_REQUIREMENT_CHARS) return;
+      if (!REQUIREMENT_KEYWORDS.has(s.toLowerCase())) return;
+      requirements.push({
+        key: `req:${collapseWhitespace(s).toLowerCase()}`,
+        forms: [listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS))],
+        required: false,
+        priority: 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos),
+        order: sm.pos * 1000 + k + 1,
+        sourceIds: [sm.message.id],
+      });
+    });
+  }
+  const kept = uniqueByKey(requirements)
+    .sort((a, b) => b.priority - a.priority || a.order - b.order)
+    .slice(0, c.PRIMARY_MAX_REQUIREMENTS);
+  return [...items, ...kept];
+}

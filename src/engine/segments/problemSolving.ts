@@ -1,0 +1,70 @@
+// "Problem Solving": the decisions taken, the approaches tried and abandoned, and why — the
+// sentences of the assistant (its text and thinking) and of the user that carry decision,
+// cause or approach words (seed 001 §13's decision words, English and Chinese). Scored by how
+// many such words they hold, the message's importance and recency; abandoned approaches
+// ("instead", "didn't work", 放弃) score higher because they are what a fresh context would
+// otherwise try again. On re-compaction earlier entries stay as optional items, ranked below
+// new ones.
+
+import { DECISION_KEYWORDS } from '../analyze/keywords';
+import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
+import { isCodeSegment, splitSentences } from '../text/sentences';
+import { previousItems } from './mergeSections';
+import type { BuilderContext } from './sectionBuilder';
+import { importanceAt, recency } from './sectionBuilder';
+import type { SectionItem } from './sectionItems';
+import { uniqueByKey } from './sectionItems';
+import { collapseWhitespace, listItem, oneLine } from './textCut';
+
+const REASONING = compileKeywords(
+  mergeSpecs(DECISION_KEYWORDS, {
+    en: [
+      'because', 'since', 'so that', 'the issue', 'the problem', 'root cause', 'the cause', 'caused by', 'turns out', 'it seems',
+      'the reason', 'the fix', 'the solution', 'solution', 'workaround', 'fallback', 'try', 'tried', 'trying', 'let me try', "let's try",
+      'alternative*', 'rather than', 'should be', 'need to', 'in order to', 'this means', 'therefore', 'conclude*',
+    ],
+    zh: ['因为', '所以', '原因', '问题在于', '根本原因', '解决方案', '尝试', '改为', '于是', '因此', '结论', '导致'],
+  }),
+);
+const ABANDONED = compileKeywords({
+  en: ["didn't work", "doesn't work", 'did not work', 'does not work', "won't work", 'will not work', 'instead', 'abandon*', 'revert*', 'gave up', 'give up', 'no longer', 'not the right', 'wrong approach', 'dead end', 'rolled back', 'roll back'],
+  zh: ['放弃', '不行', '失败了', '行不通', '回滚', '撤销', '换成', '改用'],
+});
+
+/** Sentences worth listing: prose, not a list of flags or a command line. */
+function prose(s: string): boolean {
+  if (isCodeSegment(s)) return false;
+  const letters = s.match(/[A-Za-z\u4e00-\u9fff]/g)?.length ?? 0;
+  return letters >= s.length * 0.5;
+}
+
+export function buildProblemSolving(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const out: SectionItem[] = ctx.previous ? previousItems(ctx.previous, { required: false, priority: 0.25 }) : [];
+  const fresh: SectionItem[] = [];
+  for (const sm of view.messages) {
+    if (sm.summary || !(sm.assistant || sm.userAuthored)) continue;
+    const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${sm.text}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
+    if (!text.trim() || !REASONING.has(text.toLowerCase())) continue;
+    const decision = sm.analysis?.keyEvents.includes('decision') ? 0.2 : 0;
+    splitSentences(text).forEach((s, k) => {
+      if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
+      const lower = s.toLowerCase();
+      const hits = REASONING.count(lower);
+      if (hits === 0) return;
+      const abandoned = ABANDONED.has(lower) ? 0.3 : 0;
+      fresh.push({
+        key: `ps:${collapseWhitespace(s).toLowerCase()}`,
+        forms: [listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PROBLEM_SENTENCE_MAX_CHARS)}`)],
+        required: false,
+        priority: Math.min(hits, 3) / 3 * 0.3 + 0.3 * importanceAt(view, sm.pos) + 0.3 * recency(view, sm.pos) + decision + abandoned + (sm.userAuthored ? 0.2 : 0),
+        order: sm.pos * 1000 + k,
+        sourceIds: [sm.message.id],
+      });
+    });
+  }
+  const kept = uniqueByKey(fresh)
+    .sort((a, b) => b.priority - a.priority || a.order - b.order)
+    .slice(0, c.PROBLEM_MAX_SENTENCES);
+  return [...out, ...kept];
+}

@@ -1,0 +1,76 @@
+// The summary message as Markdown (seed 000 §8): a title, one line on what happened, the eight
+// sections under their exact headings (always all eight, in order; an empty one says "(none)"),
+// and the Compression Metadata block. parseSummary.ts reads it back, so the layout is a
+// contract: headings are "## " + the exact name at column 0, and no body line starts with "#"
+// at column 0 (such lines are escaped with a backslash, which Markdown also shows as "#").
+
+import { SECTION_NAMES, type SectionTexts } from '../sections';
+
+export const SUMMARY_TITLE = '# Compacted conversation summary';
+export const METADATA_HEADING = 'Compression Metadata';
+/** What an empty section shows. */
+export const EMPTY_SECTION = '- (none)';
+
+export interface CompressionMetadata {
+  /** Characters of the messages the summary replaces (seed: original length). */
+  originalChars: number;
+  /** Characters of the eight sections (seed: compressed length). */
+  compressedChars: number;
+  /** compressedChars / originalChars (seed: compression ratio), two decimals. */
+  ratio: number;
+  /** Overall retention of the validation (seed: quality score), two decimals. */
+  qualityScore: number;
+  /** How many compactions this summary stands for, this one included. */
+  compactions: number;
+  /** How many original messages it replaces (over all compactions). */
+  summarizedMessages: number;
+}
+
+/** Escapes body lines that would read as headings: "#…" → "\#…", "\#…" → "\\#…". */
+export function escapeBody(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (/^\\*#/.test(l) ? `\\${l}` : l))
+    .join('\n');
+}
+
+export function unescapeBody(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (/^\\+#/.test(l) ? l.slice(1) : l))
+    .join('\n');
+}
+
+function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function renderMetadata(meta: CompressionMetadata): string {
+  return [
+    `## ${METADATA_HEADING}`,
+    `- Original length: ${fmtInt(meta.originalChars)} chars`,
+    `- Compressed length: ${fmtInt(meta.compressedChars)} chars`,
+    `- Compression ratio: ${meta.ratio.toFixed(2)}`,
+    `- Quality score: ${meta.qualityScore.toFixed(2)}`,
+    `- Messages summarized: ${fmtInt(meta.summarizedMessages)}`,
+    `- Compactions: ${meta.compactions}`,
+  ].join('\n');
+}
+
+/** The lead line under the title: what the reader (person or model) is looking at. */
+export function leadLine(meta: CompressionMetadata): string {
+  const n = meta.summarizedMessages;
+  return `The earlier part of this conversation (${fmtInt(n)} message${n === 1 ? '' : 's'}) was compacted into this summary; the messages after it are verbatim. The original is archived and can be restored with undo.`;
+}
+
+/** The sections' Markdown without title and metadata (what "compressed length" measures). */
+export function renderSections(sections: SectionTexts): string {
+  return SECTION_NAMES.map((name) => {
+    const body = sections[name].trim();
+    return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
+  }).join('\n\n');
+}
+
+export function renderSummaryMarkdown(sections: SectionTexts, meta: CompressionMetadata): string {
+  return `${SUMMARY_TITLE}\n\n${leadLine(meta)}\n\n${renderSections(sections)}\n\n${renderMetadata(meta)}\n`;
+}

@@ -1,0 +1,31 @@
+// What every section builder receives and returns. A builder is a pure function from the span
+// to items (sectionItems.ts); it merges the previous summary's section itself, because only it
+// knows what identifies an entry (a path, a signature, a term).
+
+import type { SegmentConstants } from './constants';
+import type { SectionItem } from './sectionItems';
+import type { SpanView } from './spanView';
+
+export interface BuilderContext {
+  view: SpanView;
+  c: SegmentConstants;
+  /** The same section of the summary being merged (re-compaction), if any. */
+  previous: string | undefined;
+  /** True when the span continues an earlier summary. */
+  continues: boolean;
+  /** Free-text focus of this compaction, if any. */
+  focus: string | undefined;
+}
+
+export type SectionBuilder = (ctx: BuilderContext) => SectionItem[];
+
+/** 0 for the first message of the span, 1 for the last. */
+export function recency(view: SpanView, pos: number): number {
+  const n = view.messages.length;
+  return n > 1 ? pos / (n - 1) : 1;
+}
+
+/** Overall importance of a span message (0.5 when it was not analyzed). */
+export function importanceAt(view: SpanView, pos: number): number {
+  return view.messages[pos]?.analysis?.importance.overall ?? 0.5;
+}

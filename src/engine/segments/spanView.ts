@@ -1,0 +1,184 @@
+// The compacted span as the section builders read it: each message with its analysis, and
+// every tool call with its kind, command line, the files it names and the position of its
+// result. Built once per extraction so the eight builders do not repeat the walk.
+
+import type { MessageAnalysis } from '../analyze/analysis';
+import { extractFilePaths, extractToolCallPaths } from '../analyze/refs';
+import { normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
+import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
+
+export interface SpanMessage {
+  /** Position in the span. */
+  pos: number;
+  message: Message;
+  analysis: MessageAnalysis | undefined;
+  /** Visible text (text parts). */
+  text: string;
+  /** Thinking text (thinking parts). */
+  thinking: string;
+  userAuthored: boolean;
+  /** An assistant message (not a tool result). */
+  assistant: boolean;
+  /** A previous compaction summary. */
+  summary: boolean;
+}
+
+/** What a tool call did to one file. */
+export type FileAction = 'created' | 'edited' | 'read' | 'searched' | 'ran' | 'used';
+
+export interface SpanToolCall {
+  /** Span position of the assistant message holding the call. */
+  pos: number;
+  call: ToolCall;
+  name: string;
+  kind: ToolKind;
+  /** The shell command line, for shell-like tools. */
+  command: string | undefined;
+  /** Files the call names, each with what the call did to it. */
+  files: { path: string; action: FileAction }[];
+  /** Span position of its result, if the result is in the span. */
+  resultPos: number | undefined;
+}
+
+export interface SpanView {
+  messages: SpanMessage[];
+  calls: SpanToolCall[];
+  /** For a result's span position, the call it answers. */
+  callOfResult: Map<number, SpanToolCall>;
+  /** Calls in each assistant message, by span position. */
+  callsAt: Map<number, SpanToolCall[]>;
+}
+
+/** Tools that write a whole file (created, or overwritten) rather than patch it. */
+const CREATE_TOOLS: ReadonlySet<string> = new Set(['write', 'write_file', 'create_file', 'write_to_file', 'create', 'filewrite']);
+
+function parseArgs(call: ToolCall): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(call.arguments) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ACTION_OF_KIND: Record<ToolKind, FileAction> = { edit: 'edited', test: 'ran', run: 'ran', search: 'searched', read: 'read', other: 'used' };
+
+/** Redirect targets of a shell command part ("> out.txt", ">> log", "tee f"). */
+const REDIRECT = /(?:^|[^0-9&<>])(>>?)\s*["']?([\w./~+-]+)|\btee\s+(?:-a\s+)?["']?([\w./~+-]+)/g;
+
+/** Sub-commands of editor tools that carry a "command" argument which is not a shell line. */
+const EDITOR_SUBCOMMANDS = /^(?:view|create|str_replace|insert|undo_edit|write|append)$/;
+
+/** Per-file actions of a shell command line: each part (split at && || ; | newlines) is judged
+ *  on its own, so `cat a.py && sed -i s/x/y/ b.py` reads a.py and edits b.py. A redirect target
+ *  is created (>) or edited (>>, tee); the other files of the part get the part's kind judged
+ *  without its redirects. Heredoc bodies are file contents, not commands. */
+export function shellFileActions(command: string): { path: string; action: FileAction }[] {
+  const out: { path: string; action: FileAction }[] = [];
+  const seen = new Map<string, number>();
+  const add = (path: string, action: FileAction) => {
+    const at = seen.get(path);
+    if (at === undefined) {
+      seen.set(path, out.length);
+      out.push({ path, action });
+    } else if (ACTION_RANK[action] > ACTION_RANK[out[at]!.action]) out[at]!.action = action;
+  };
+  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n');
+  for (const raw of body.split(/&&|\|\||;|\n|\|/)) {
+    const part = raw.trim();
+    if (!part) continue;
+    const targets = new Map<string, FileAction>();
+    REDIRECT.lastIndex = 0;
+    for (let m = REDIRECT.exec(part); m !== null; m = REDIRECT.exec(part)) {
+      const t = (m[2] ?? m[3])!;
+      if (t.startsWith('/dev/')) continue;
+      for (const p of extractFilePaths(t)) targets.set(p, m[1] === '>' ? 'created' : 'edited');
+    }
+    const rest = targets.size > 0 ? part.replace(REDIRECT, ' ') : part;
+    const action = ACTION_OF_KIND[shellCommandKind(rest)];
+    for (const p of extractFilePaths(part)) add(p, targets.get(p) ?? action);
+  }
+  return out;
+}
+
+const ACTION_RANK: Record<FileAction, number> = { created: 5, edited: 4, ran: 3, read: 2, searched: 1, used: 0 };
+
+/** Tools whose "command" argument is a shell command line. */
+const SHELL_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'bash', 'shell', 'sh', 'run_command', 'execute_command', 'execute_bash', 'run_shell_command', 'run_terminal_cmd', 'terminal', 'exec', 'cmd', 'powershell', 'execute_script', 'run',
+]);
+
+function isShellCommand(name: string, command: string | undefined): command is string {
+  if (command === undefined || !command.trim()) return false;
+  return SHELL_TOOL_NAMES.has(name) || !EDITOR_SUBCOMMANDS.test(command.trim());
+}
+
+function callFiles(call: ToolCall, kind: ToolKind, command: string | undefined): { path: string; action: FileAction }[] {
+  const name = normalizeToolName(call.name);
+  if (isShellCommand(name, command)) {
+    const viaShell = shellFileActions(command);
+    if (viaShell.length > 0) return viaShell;
+  }
+  const args = parseArgs(call);
+  let action = ACTION_OF_KIND[kind];
+  if (kind === 'edit') {
+    const sub = typeof args?.command === 'string' ? args.command : undefined;
+    if (CREATE_TOOLS.has(name) || sub === 'create') action = 'created';
+    else if (sub === 'view') action = 'read';
+  }
+  return extractToolCallPaths(call).map((path) => ({ path, action }));
+}
+
+export function buildSpanView(span: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[]): SpanView {
+  const messages: SpanMessage[] = span.map((m, pos) => ({
+    pos,
+    message: m,
+    analysis: analyses[pos],
+    text: messageText(m),
+    thinking: thinkingText(m),
+    userAuthored: isUserAuthored(m),
+    assistant: m.role === 'assistant' && m.toolResult === undefined,
+    summary: m.itemType === 'COMPACTION_SUMMARY',
+  }));
+  const calls: SpanToolCall[] = [];
+  const byId = new Map<string, SpanToolCall>();
+  const callOfResult = new Map<number, SpanToolCall>();
+  const callsAt = new Map<number, SpanToolCall[]>();
+  for (const sm of messages) {
+    const m = sm.message;
+    if (m.toolCalls && m.toolCalls.length > 0) {
+      const here: SpanToolCall[] = [];
+      for (const call of m.toolCalls) {
+        const kind = toolCallKind(call);
+        const raw = shellCommandOf(call);
+        const command = isShellCommand(normalizeToolName(call.name), raw) ? raw : undefined;
+        const c: SpanToolCall = { pos: sm.pos, call, name: call.name, kind, command, files: callFiles(call, kind, command), resultPos: undefined };
+        calls.push(c);
+        here.push(c);
+        byId.set(call.id, c);
+      }
+      callsAt.set(sm.pos, here);
+    }
+    if (m.toolResult) {
+      const c = byId.get(m.toolResult.toolCallId);
+      if (c && c.resultPos === undefined) {
+        c.resultPos = sm.pos;
+        callOfResult.set(sm.pos, c);
+      }
+    }
+  }
+  return { messages, calls, callOfResult, callsAt };
+}
+
+/** A short description of a call for the summary: its command line, or name(main argument). */
+export function describeCall(c: SpanToolCall): string {
+  if (c.command !== undefined && c.command.trim()) return c.command.trim();
+  const args = parseArgs(c.call);
+  if (args) {
+    for (const k of ['file_path', 'path', 'pattern', 'query', 'url', 'command', 'description', 'prompt']) {
+      const v = args[k];
+      if (typeof v === 'string' && v.trim()) return `${c.name} ${v.trim()}`;
+    }
+  }
+  return c.name;
+}

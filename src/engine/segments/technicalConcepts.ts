@@ -1,0 +1,130 @@
+// "Key Technical Concepts" (seed 000 §6.1 _compress_technical_concepts): the terms the session
+// is about — code identifiers (CamelCase, snake_case, dotted names), acronyms ([A-Z]{2,}) and
+// the libraries it imports or installs — ranked by how many messages use them, a person's
+// mention counting CONCEPTS_USER_MENTION_WEIGHT times and a tool output's half. Listed as
+// bullets of a few terms each, the most used first. On re-compaction the earlier terms join
+// the ranking with the weight of a user mention, so the session's vocabulary is not forgotten.
+
+import { firstInlineCode, splitBullets } from './parseSummary';
+import type { BuilderContext } from './sectionBuilder';
+import type { SectionItem } from './sectionItems';
+import { inlineCode, listItem } from './textCut';
+
+/** Capitalised words that are labels or plain English, not concepts. */
+const NOT_ACRONYMS: ReadonlySet<string> = new Set(
+  'OK OKAY I A TODO NOTE NOTES YES NO THE AND OR IF IT IS BE TO DO ON IN AT OF BY AS AN WE US MY ME SO UP NOT ALL ANY FOR BUT NOW NEW GET SET PUT ' +
+    'THOUGHT THOUGHTS EOF END OUTPUT INPUT ERROR ERRORS WARNING WARN INFO DEBUG FAILED PASSED PASS FAIL SUCCESS DONE TRUE FALSE NULL NONE ' +
+    'README LICENSE CHANGELOG IMPORTANT TLDR FYI ASAP ETA PS RE CC BCC AM PM UTC GMT'.split(' '),
+);
+const ACRONYM = /\b[A-Z][A-Z0-9]{1,}\b/g;
+const IMPORT_FROM = /^\s*(?:import|export)\b[^;\n]*?\bfrom\s+['"]([@\w][\w@/.-]*)['"]|\brequire\(\s*['"]([@\w][\w@/.-]*)['"]\s*\)|^\s*(?:from\s+([a-zA-Z_][\w.]*)\s+import|import\s+([a-zA-Z_][\w.]*))/gm;
+const INSTALL = /\b(?:npm\s+(?:install|i|add)|yarn\s+add|pnpm\s+(?:add|install)|pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+((?:[-\w@/.=<>~^]+\s*)+)/g;
+
+function libraryRoot(name: string): string | undefined {
+  if (!name || name.startsWith('.') || name.startsWith('/')) return undefined;
+  if (name.startsWith('@')) return name.split('/').slice(0, 2).join('/');
+  const root = name.split(/[/.]/)[0]!;
+  return root.length >= 2 ? root : undefined;
+}
+
+function librariesIn(text: string, out: Map<string, number>, weight: number): void {
+  if (!text) return;
+  const seen = new Set<string>();
+  for (const m of text.matchAll(IMPORT_FROM)) {
+    const lib = libraryRoot((m[1] ?? m[2] ?? m[3] ?? m[4])!);
+    if (lib) seen.add(lib);
+  }
+  for (const m of text.matchAll(INSTALL)) {
+    for (const raw of m[1]!.split(/\s+/)) {
+      if (!raw || raw.startsWith('-')) continue;
+      const lib = libraryRoot(raw.replace(/[=<>~^].*$/, '').replace(/@[\d^~].*$/, ''));
+      if (lib) seen.add(lib);
+    }
+  }
+  for (const lib of seen) out.set(lib, (out.get(lib) ?? 0) + weight);
+}
+
+function acronymsIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(ACRONYM)) {
+    const a = m[0];
+    if (!NOT_ACRONYMS.has(a) && /[A-Z].*[A-Z]/.test(a) && !/^\d/.test(a)) out.add(a);
+  }
+  return out;
+}
+
+/** A term worth listing: not a number, not a one-letter name, not absurdly long. */
+function plausible(term: string): boolean {
+  return term.length >= 3 && term.length <= 60 && !/^[\d_.]+$/.test(term);
+}
+
+/** Weight of one mention in a tool's output (source files, logs): half a mention. */
+const TOOL_OUTPUT_WEIGHT = 0.5;
+
+export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const score = new Map<string, number>();
+  const firstSeen = new Map<string, number>();
+  const libs = new Map<string, number>();
+  const bump = (term: string, w: number, at: number) => {
+    if (!plausible(term)) return;
+    score.set(term, (score.get(term) ?? 0) + w);
+    if (!firstSeen.has(term)) firstSeen.set(term, at);
+  };
+  if (ctx.previous) {
+    for (const b of splitBullets(ctx.previous)) {
+      for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) bump((m[1] ?? m[2])!, c.CONCEPTS_USER_MENTION_WEIGHT, -1);
+    }
+  }
+  for (const sm of view.messages) {
+    if (sm.summary) continue;
+    const w = sm.userAuthored ? c.CONCEPTS_USER_MENTION_WEIGHT : sm.assistant ? 1 : TOOL_OUTPUT_WEIGHT;
+    const terms = new Set<string>(sm.analysis?.refs.identifiers ?? []);
+    const speech = sm.userAuthored || sm.assistant ? `${sm.text}\n${sm.thinking}` : '';
+    for (const a of acronymsIn(speech)) terms.add(a);
+    for (const t of terms) if (!NOT_ACRONYMS.has(t)) bump(t, w, sm.pos);
+    if (sm.userAuthored || sm.assistant) librariesIn(speech, libs, w);
+    for (const call of view.callsAt.get(sm.pos) ?? []) if (call.command) librariesIn(call.command, libs, w);
+  }
+  const items: SectionItem[] = [];
+  const libList = [...libs.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, c.CONCEPTS_TERMS_PER_LINE * 2);
+  if (libList.length > 0) {
+    items.push({
+      key: 'libraries',
+      forms: [listItem(`Libraries and tools: ${libList.map(([l]) => inlineCode(l)).join(', ')}`)],
+      required: false,
+      priority: 1,
+      order: -1,
+      sourceIds: [],
+    });
+  }
+  const libNames = new Set(libList.map(([l]) => l));
+  const ranked = [...score.entries()]
+    .filter(([t, s]) => !libNames.has(t) && (s >= 1.5 || score.size <= c.CONCEPTS_MAX_TERMS))
+    .sort((a, b) => b[1] - a[1] || firstSeen.get(a[0])! - firstSeen.get(b[0])! || (a[0] < b[0] ? -1 : 1))
+    .slice(0, c.CONCEPTS_MAX_TERMS)
+    .map(([t]) => t);
+  const per = Math.max(1, c.CONCEPTS_TERMS_PER_LINE);
+  const chunks = Math.ceil(ranked.length / per);
+  for (let k = 0; k < chunks; k++) {
+    const terms = ranked.slice(k * per, (k + 1) * per);
+    items.push({
+      key: `terms:${k}`,
+      forms: [listItem(terms.map(inlineCode).join(', '))],
+      required: false,
+      priority: 1 - k / Math.max(1, chunks),
+      order: k,
+      sourceIds: [],
+    });
+  }
+  return items;
+}
+
+/** The terms a concepts section lists (for tests and the loss detector). */
+export function listedTerms(body: string): string[] {
+  const out: string[] = [];
+  for (const b of splitBullets(body)) {
+    for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) out.push((m[1] ?? m[2])!);
+  }
+  return out.length > 0 ? out : (firstInlineCode(body) ? [firstInlineCode(body)!] : []);
+}

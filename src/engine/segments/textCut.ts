@@ -1,0 +1,147 @@
+// Shortening text for the summary without losing its shape: cut at a sentence end (English
+// . ! ?, Chinese 。！？, a blank line) with a visible marker, fold long code (seed 002), keep
+// Markdown code fences balanced, and write Markdown list items.
+
+import type { SegmentConstants } from './constants';
+
+/** The marker that ends a cut text; the bracket says how much was left out. */
+export function cutMarker(omittedChars: number): string {
+  return `[… ${omittedChars.toLocaleString('en-US')} more characters]`;
+}
+
+export const CUT_MARKER_PATTERN = /\s*\[… [\d,]+ more characters\]$/;
+
+/** Whitespace runs to one space, trimmed. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const SENTENCE_END = /[。！？]["'”’」』）)]*|[.!?]["'”’)\]]*(?=\s)|\n[ \t]*\n/g;
+
+/** The position just after the last sentence end in text[from, to), or -1. */
+export function lastSentenceEnd(text: string, from: number, to: number): number {
+  SENTENCE_END.lastIndex = Math.max(0, from);
+  let best = -1;
+  for (let m = SENTENCE_END.exec(text); m !== null && m.index < to; m = SENTENCE_END.exec(text)) {
+    const end = m.index + m[0].length;
+    if (end <= to) best = end;
+  }
+  return best;
+}
+
+/** The position just after the first sentence end at or after `from` and before `to`, or -1. */
+export function firstSentenceEnd(text: string, from: number, to: number): number {
+  SENTENCE_END.lastIndex = Math.max(0, from);
+  const m = SENTENCE_END.exec(text);
+  if (!m) return -1;
+  const end = m.index + m[0].length;
+  return end <= to ? end : -1;
+}
+
+/** Does not split a UTF-16 surrogate pair. */
+function safeEnd(text: string, at: number): number {
+  const c = text.charCodeAt(at - 1);
+  return c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
+}
+
+/** Closes a code fence the prefix left open, so the rest of the summary is not swallowed. */
+export function balanceFences(text: string): string {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const m = /^\s*(```|~~~)/.exec(line);
+    if (!m) continue;
+    if (open === undefined) open = m[1];
+    else if (m[1] === open) open = undefined;
+  }
+  return open === undefined ? text : `${text}\n${open}`;
+}
+
+export interface CutResult {
+  text: string;
+  cut: boolean;
+  omitted: number;
+}
+
+/**
+ * `text` if it has at most `maxChars` characters; otherwise its longest prefix that ends at a
+ * sentence end within SENTENCE_CUT_LOOKBACK_CHARS of the limit (else at a word boundary, else
+ * at the limit), fences balanced, followed by the cut marker.
+ */
+export function cutText(text: string, maxChars: number, c: SegmentConstants): CutResult {
+  const trimmed = text.trim();
+  if (trimmed.length <= maxChars) return { text: trimmed, cut: false, omitted: 0 };
+  const limit = Math.max(1, Math.floor(maxChars));
+  let end = lastSentenceEnd(trimmed, limit - c.SENTENCE_CUT_LOOKBACK_CHARS, limit);
+  if (end <= 0) {
+    const space = trimmed.lastIndexOf(' ', limit);
+    const newline = trimmed.lastIndexOf('\n', limit);
+    const ws = Math.max(space, newline);
+    end = ws > limit / 2 ? ws : limit;
+  }
+  end = safeEnd(trimmed, end);
+  const kept = trimmed.slice(0, end).trimEnd();
+  const omitted = trimmed.length - kept.length;
+  return { text: `${balanceFences(kept)} ${cutMarker(omitted)}`, cut: true, omitted };
+}
+
+/**
+ * `text` up to the first sentence end after `minChars` (when one comes within
+ * SENTENCE_CUT_LOOKBACK_CHARS), else cut as cutText(minChars). Used for the shortest form of a
+ * message: at least its first `minChars` characters survive, verbatim.
+ */
+export function cutAfter(text: string, minChars: number, c: SegmentConstants): CutResult {
+  const trimmed = text.trim();
+  if (trimmed.length <= minChars + c.SENTENCE_CUT_LOOKBACK_CHARS / 4) return { text: trimmed, cut: false, omitted: 0 };
+  const end = firstSentenceEnd(trimmed, minChars, minChars + c.SENTENCE_CUT_LOOKBACK_CHARS);
+  if (end > 0) {
+    if (end >= trimmed.length - 1) return { text: trimmed, cut: false, omitted: 0 };
+    const kept = trimmed.slice(0, end).trimEnd();
+    const omitted = trimmed.length - kept.length;
+    return { text: `${balanceFences(kept)} ${cutMarker(omitted)}`, cut: true, omitted };
+  }
+  // No sentence end soon after: cut at the first word boundary after minChars.
+  const ws = trimmed.slice(minChars, minChars + 40).search(/\s/);
+  const at = safeEnd(trimmed, ws >= 0 ? minChars + ws : minChars);
+  const kept = trimmed.slice(0, at).trimEnd();
+  const omitted = trimmed.length - kept.length;
+  return { text: `${balanceFences(kept)} ${cutMarker(omitted)}`, cut: true, omitted };
+}
+
+/** One line of at most maxChars characters (whitespace collapsed, "…" marks a cut). */
+export function oneLine(text: string, maxChars: number): string {
+  const flat = collapseWhitespace(text);
+  if (flat.length <= maxChars) return flat;
+  return `${flat.slice(0, safeEnd(flat, Math.max(1, maxChars - 1))).trimEnd()}…`;
+}
+
+/** Folds code longer than CODE_FOLD_LINES lines: the first CODE_FOLD_KEEP_LINES lines, then
+ *  "[code folded: N lines]" naming how many were left out. Long lines are cut. */
+export function foldCode(code: string, c: SegmentConstants): { text: string; folded: number } {
+  const lines = code.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
+  const clip = (l: string) => (l.length > c.CODE_LINE_MAX_CHARS ? `${l.slice(0, safeEnd(l, c.CODE_LINE_MAX_CHARS))}…` : l);
+  if (lines.length <= c.CODE_FOLD_LINES) return { text: lines.map(clip).join('\n'), folded: 0 };
+  const keep = Math.max(0, Math.min(c.CODE_FOLD_KEEP_LINES, lines.length));
+  const folded = lines.length - keep;
+  return { text: [...lines.slice(0, keep).map(clip), `[code folded: ${folded} lines]`].join('\n'), folded };
+}
+
+/** A fenced code block that cannot be closed early by the code it holds. */
+export function fence(code: string, lang = ''): string {
+  let ticks = '```';
+  while (code.includes(ticks)) ticks += '`';
+  return `${ticks}${lang}\n${code}\n${ticks}`;
+}
+
+/** Inline code that survives backticks inside it. */
+export function inlineCode(text: string): string {
+  const flat = text.replace(/\n/g, ' ');
+  if (!flat.includes('`')) return `\`${flat}\``;
+  return `\`\` ${flat} \`\``;
+}
+
+/** A Markdown list item: "- " before the first line, two spaces before the others (blank
+ *  lines stay blank), so no line of an item starts at column 0 except its bullet. */
+export function listItem(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  return lines.map((l, i) => (i === 0 ? `- ${l}` : l.trim() === '' ? '' : `  ${l}`)).join('\n');
+}

@@ -1,0 +1,90 @@
+// The plug-in seam for compaction strategies: a strategy looks at the conversation (messages,
+// analysis, tokens, rounds, tool blocks, pins) and the budget, and decides each message's fate.
+// The compactor does everything else — the summary of the messages a strategy hands it, the
+// validation, the assembly, the archive — and enforces the invariants whatever a strategy says:
+// header items and pinned messages are kept, a tool block is kept, summarized or dropped as a
+// whole, and the result carries one COMPACTION_SUMMARY message.
+//
+// Registered here: 'summary' (summaryStrategy.ts). Others add themselves to STRATEGIES.
+
+import type { ConversationAnalysis } from '../analyze/analysis';
+import type { Message } from '../conversation/model';
+import type { Round, ToolBlock } from '../conversation/views';
+import type { Decision } from '../result';
+import type { CachedTokenCounter } from '../tokens/messageCounter';
+import { summaryStrategy } from './summaryStrategy';
+
+/** Token room for the strategy. */
+export interface StrategyBudget {
+  /** Target size of the whole result. */
+  target: number;
+  /** Room for the messages a strategy keeps besides header items and pinned messages (which
+   *  are always kept and already subtracted), with the summary's share set aside. */
+  keep: number;
+  /** What the summary is expected to take (its share of the target). */
+  summary: number;
+}
+
+export interface StrategyContext {
+  messages: readonly Message[];
+  analysis: ConversationAnalysis;
+  counter: CachedTokenCounter;
+  /** Tokens of each message (counter.countMessage), aligned with messages. */
+  tokens: readonly number[];
+  budget: StrategyBudget;
+  keepRecentRounds: number;
+  rounds: readonly Round[];
+  toolBlocks: readonly ToolBlock[];
+  /** For each message index, the index of its tool block in toolBlocks (or undefined). */
+  blockOf: readonly (number | undefined)[];
+  /** Ids of messages that must be kept verbatim (pinned, restored in the inspector). */
+  pinned: ReadonlySet<string>;
+  /** Header items (system prompt, tool definitions, memory): indices, always kept. */
+  header: ReadonlySet<number>;
+  level: string;
+  focus: string | undefined;
+  constants: Readonly<Record<string, number>>;
+}
+
+export interface MessageDecision {
+  decision: Decision;
+  /** One line: why. */
+  reason: string;
+  /** The message that takes this one's place, for truncated / masked / offloaded. It must keep
+   *  the original's id, role, tool calls and tool result id, so pairing stays valid. */
+  replacement?: Message;
+}
+
+export interface StrategyDecision {
+  /** One per message, aligned with ctx.messages. */
+  decisions: MessageDecision[];
+  /** Message indices summarized into the one summary message (those with decision
+   *  'summarized'), in order. Chunks (incremental summaries) are summarized one after the
+   *  other, each merged onto the previous, into the same single summary. */
+  chunks?: number[][];
+  /** Where the summary goes: before the message at this index (default: before the first
+   *  summarized message). */
+  summaryBefore?: number;
+  /** What a person should know (kept fewer rounds than asked, …). */
+  warnings: string[];
+}
+
+export interface Strategy {
+  name: string;
+  description: string;
+  decide(ctx: StrategyContext): StrategyDecision;
+}
+
+export const STRATEGIES: Strategy[] = [summaryStrategy];
+
+export class UnknownStrategyError extends Error {}
+
+export function getStrategy(name: string): Strategy {
+  const s = STRATEGIES.find((x) => x.name === name);
+  if (!s) throw new UnknownStrategyError(`unknown strategy '${name}'; expected one of: ${STRATEGIES.map((x) => x.name).join(', ')}`);
+  return s;
+}
+
+export function listStrategies(): { name: string; description: string }[] {
+  return STRATEGIES.map((s) => ({ name: s.name, description: s.description }));
+}

@@ -1,0 +1,127 @@
+// The 'summary' strategy (seed 003): keep the header (system prompt, tool definitions, memory),
+// the pinned messages and the most recent keepRecentRounds rounds verbatim; summarize the rest.
+// When the recent rounds do not fit the room the budget leaves, fewer whole rounds are kept;
+// when even the last round does not fit, the tail is cut inside it at a tool-block boundary,
+// keeping at least the last tool block whole (seed 004 §4.2) with the thinking that led to it
+// (seed 004 §5.2). Each reduction is reported in the warnings.
+
+import type { Message } from '../conversation/model';
+import type { ToolBlock } from '../conversation/views';
+import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
+
+/** A message that holds only the model's thinking (it belongs with what follows it). */
+export function isThinkingOnly(m: Message): boolean {
+  if (m.itemType === 'THINKING') return true;
+  return m.role === 'assistant' && !m.toolCalls?.length && m.content.length > 0 && m.content.every((p) => p.type === 'thinking');
+}
+
+/** unsafe[c] is true when cutting before message c would split a tool block. */
+export function unsafeCuts(n: number, blocks: readonly ToolBlock[]): boolean[] {
+  const unsafe = new Array<boolean>(n + 1).fill(false);
+  for (const b of blocks) for (let k = b.start + 1; k <= b.end && k <= n; k++) unsafe[k] = true;
+  return unsafe;
+}
+
+/** Moves a cut earlier until it splits no tool block and leaves no thinking behind. */
+export function settleCut(cut: number, messages: readonly Message[], blocks: readonly ToolBlock[], unsafe: readonly boolean[]): number {
+  let c = cut;
+  for (;;) {
+    const before = c;
+    while (c > 0 && isThinkingOnly(messages[c - 1]!)) c--;
+    if (unsafe[c]) {
+      for (const b of blocks) if (b.start < c && c <= b.end) c = Math.min(c, b.start);
+    }
+    if (c === before) return c;
+  }
+}
+
+function headerReason(m: Message): string {
+  switch (m.itemType) {
+    case 'SYSTEM_PROMPT':
+      return 'system prompt (always kept)';
+    case 'TOOL_DEFINITIONS':
+      return 'tool definitions (always kept)';
+    default:
+      return 'memory (always kept)';
+  }
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export const summaryStrategy: Strategy = {
+  name: 'summary',
+  description:
+    'Keep the system prompt, tool definitions, pinned messages and the most recent rounds verbatim; summarize everything older into the 8-section summary.',
+  decide(ctx: StrategyContext): StrategyDecision {
+    const { messages, tokens, rounds, toolBlocks } = ctx;
+    const n = messages.length;
+    const warnings: string[] = [];
+    const fixed = (i: number) => ctx.header.has(i) || ctx.pinned.has(messages[i]!.id);
+    // suffix[c] = tokens of the non-fixed messages from c to the end.
+    const suffix = new Array<number>(n + 1).fill(0);
+    for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + (fixed(i) ? 0 : tokens[i]!);
+    const unsafe = unsafeCuts(n, toolBlocks);
+    const settle = (c: number) => settleCut(c, messages, toolBlocks, unsafe);
+    const room = ctx.budget.keep;
+    const k = Math.max(0, Math.floor(ctx.keepRecentRounds));
+
+    let cut = n;
+    if (rounds.length > 0 && k > 0) {
+      const wanted = Math.min(k, rounds.length);
+      const desired = settle(rounds[rounds.length - wanted]!.start);
+      if (suffix[desired]! <= room) {
+        cut = desired;
+      } else {
+        let found = false;
+        for (let keep = wanted - 1; keep >= 1; keep--) {
+          const c = settle(rounds[rounds.length - keep]!.start);
+          if (suffix[c]! <= room) {
+            cut = c;
+            found = true;
+            warnings.push(
+              `kept the last ${keep} round${keep > 1 ? 's' : ''} instead of ${wanted}: ${wanted} rounds take ${fmt(suffix[desired]!)} tokens, over the ${fmt(Math.max(0, room))} left for recent messages`,
+            );
+            break;
+          }
+        }
+        if (!found) {
+          // Inside the last round: the earliest safe cut that fits, but never past the start of
+          // the last tool block (or the last message when the round has none).
+          const last = rounds[rounds.length - 1]!;
+          const lastBlock = [...toolBlocks].reverse().find((b) => b.start >= last.start);
+          const latest = settle(lastBlock ? lastBlock.start : Math.max(last.start, n - 1));
+          let chosen = latest;
+          for (let c = last.start + 1; c < latest; c++) {
+            if (unsafe[c] || suffix[c]! > room) continue;
+            const s = settle(c);
+            if (suffix[s]! <= room) {
+              chosen = s;
+              break;
+            }
+          }
+          cut = chosen;
+          if (suffix[cut]! > room) {
+            warnings.push(
+              `the most recent ${lastBlock ? 'tool block' : 'message'} alone takes ${fmt(suffix[cut]!)} tokens, over the ${fmt(Math.max(0, room))} left for recent messages; it is kept whole anyway`,
+            );
+          } else {
+            warnings.push(
+              `kept only the last ${n - cut} messages of the most recent round: the round takes ${fmt(suffix[settle(last.start)]!)} tokens, over the ${fmt(Math.max(0, room))} left for recent messages`,
+            );
+          }
+        }
+      }
+    }
+
+    const decisions: MessageDecision[] = messages.map((m, i) => {
+      if (ctx.header.has(i)) return { decision: 'kept', reason: headerReason(m) };
+      if (ctx.pinned.has(m.id)) return { decision: 'kept', reason: 'pinned' };
+      if (i >= cut) return { decision: 'kept', reason: 'recent round' };
+      if (m.itemType === 'COMPACTION_SUMMARY') return { decision: 'summarized', reason: 'earlier summary, merged section by section' };
+      return { decision: 'summarized', reason: 'older than the kept rounds' };
+    });
+    return { decisions, warnings };
+  },
+};
