@@ -120,6 +120,11 @@ export const reply = {
     };
   },
 
+  /** A completion whose text is computed from the request (a deterministic stand-in model). */
+  from(make: (req: SeenRequest) => string, opts: CompletionOptions = {}): Step {
+    return (req, res) => reply.completion(make(req), opts)(req, res);
+  },
+
   /** An OpenAI-style error body: {error: {message, type, code, param}}. */
   error(status: number, error: { message: string; type?: string; code?: string | null }, headers: Record<string, string> = {}): Step {
     return (_req, res) => {

@@ -20,7 +20,7 @@ import { resolveModel } from '../tokens/modelRegistry';
 import type { TextCounter } from '../tokens/tokenCounter';
 import { planChunks } from './chunkPlan';
 import { checkSummary, completeSections, MIN_SECTIONS_FOR_HYBRID, type SummaryCheck, type SummaryProblem } from './checkSummary';
-import { cancelledError, SummarizerError, toSummarizerError } from './errors';
+import { cancelledError, SummarizerError, toSummarizerError, type SummarizerErrorKind } from './errors';
 import type { LlmClient, LlmCompletion } from './llmClient';
 import { mergeBackMissingFacts } from './mergeBack';
 import { parseSummary, type ParsedSummary } from './parseSummary';
@@ -60,6 +60,8 @@ export interface AttemptRecord {
   ok: boolean;
   problems: (SummaryProblem | 'badResponse')[];
   detail: string;
+  /** The request failed (after its transport retries) with this kind. */
+  error?: SummarizerErrorKind;
 }
 
 export interface ValidatedSummarizerOptions {
@@ -184,11 +186,14 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
       try {
         completion = await call(run, prompt, maxReply, spec.label);
       } catch (e) {
-        if (e instanceof SummarizerError && e.kind === 'badResponse') {
-          last = { problem: 'badResponse', detail: e.message };
-          opts.onAttempt?.({ pass: spec.label, attempt, ok: false, problems: ['badResponse'], detail: e.message });
+        const kind = e instanceof SummarizerError ? e.kind : 'unknown';
+        const detail = e instanceof Error ? e.message : String(e);
+        if (kind === 'badResponse') {
+          last = { problem: 'badResponse', detail };
+          opts.onAttempt?.({ pass: spec.label, attempt, ok: false, problems: ['badResponse'], detail, error: kind });
           continue;
         }
+        if (kind !== 'cancelled') opts.onAttempt?.({ pass: spec.label, attempt, ok: false, problems: [], detail, error: kind });
         throw e;
       }
       const parsed = parseSummary(completion.text);
