@@ -49,7 +49,7 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
   if (name.endsWith('.aider.chat.history.md')) return { format: 'aider' };
   const first = firstNonSpace(text);
   if (first !== '{' && first !== '[') {
-    if (looksLikeAider(text) || name.endsWith('.md')) return { format: 'aider' };
+    if (looksLikeAider(text)) return { format: 'aider' };
     throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
   }
   if (name.endsWith('.jsonl') || isJsonl(text)) return { format: 'claude-code' };

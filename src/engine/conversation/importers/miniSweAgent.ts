@@ -20,7 +20,8 @@ import { arr, isObject, obj, str } from './jsonShape';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 
-const BASH_BLOCK = /```(?:bash|sh|shell)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
+/** mini-swe-agent's own action pattern (```bash\s*\n(.*?)\n```): other fences are just text. */
+const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
 const RETURN_CODE = /^\s*<returncode>\s*(-?\d+)\s*<\/returncode>/;
 /** Harness replies that reject the action rather than run it. */
 const HARNESS_REJECTION = /^(?:Please always provide EXACTLY ONE action|The last command .* timed out|Your last command ran successfully and did not produce any output|Format error)/s;
