@@ -305,6 +305,17 @@ describe('key events (seed 001 §13)', () => {
     expect(ev[7]).toContain('task_complete'); // OpenHands' finish action
   });
 
+  it('the task starts at the first user message that states one, not at "ok" or a bare slash command', () => {
+    const a = analyzeConversation([
+      user('<command-name>/clear</command-name>\n<command-message>clear</command-message>'),
+      user('/init'),
+      user('ok'),
+      user('Migrate the build from CJS to ESM'),
+      user('Also add a lint step'),
+    ]);
+    expect(a.messages.map((x) => x.keyEvents.includes('task_start'))).toEqual([false, false, false, true, false]);
+  });
+
   it('marks decisions only when long enough', () => {
     const long = assistant('We decided to go with PostgreSQL instead of MongoDB because the data is relational and we need transactions across orders.');
     const short = assistant('Decided: Postgres.');

@@ -18,7 +18,7 @@ import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './
 import { scanContent, type ContentScan } from './contentScan';
 import { findCrossReferences, referenceKeys } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniqueness } from './importance';
-import { detectKeyEvents, editResultFlags } from './keyEvents';
+import { detectKeyEvents, editResultFlags, statesTask } from './keyEvents';
 import { isAcknowledgementText, keywordTier } from './keywords';
 import { findNearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
@@ -153,7 +153,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     c,
   );
   const editResults = editResultFlags(messages);
-  const firstUser = messages.findIndex((m) => isUserAuthored(m));
+  const firstUser = messages.findIndex((m, i) => isUserAuthored(m) && statesTask(features[i]!.visible, features[i]!.isAck));
 
   // Pass 3: metrics per message.
   const out: MessageAnalysis[] = messages.map((m, i) => {

@@ -1,7 +1,8 @@
 // Seed 001 §13 key events: the messages a key-event strategy keeps whole.
 //
 // - user_input: every message a person wrote (a tool result sent with role 'user' is not one).
-// - task_start: the first user message, and user messages announcing a new task.
+// - task_start: the first user message that states something (not "ok", not a bare slash
+//   command such as /clear), and user messages announcing a new task.
 // - task_complete: completion markers in the assistant's words or tool calls (!!!COMPLETE!!!,
 //   !!!SUMMARY!!!, "task complete", 任务完成, "submitted", a line that is just "Done.",
 //   COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, a call to attempt_completion / finish / submit).
@@ -39,6 +40,15 @@ const errorWords = compileKeywords(ERROR_KEYWORDS);
 const fixWords = compileKeywords(FIX_KEYWORDS);
 const pinMarkers = compileKeywords(PIN_MARKERS);
 const pinWords = compileKeywords(PIN_WORDS);
+
+/** A slash command alone ("/clear", Claude Code's <command-name>/init</command-name> wrapper):
+ *  the user typed it, but it states no task. */
+const COMMAND_ONLY = /^\s*(?:\/[\w:-]+(?:\s+\S+)?|(?:<(command-name|command-message|command-args)>[\s\S]*?<\/\1>\s*)+)\s*$/;
+
+/** Whether a user message can open the task: not an acknowledgement, not a bare slash command. */
+export function statesTask(visibleText: string, isAck: boolean): boolean {
+  return !isAck && visibleText.trim() !== '' && !COMMAND_ONLY.test(visibleText);
+}
 
 /** "Done." / "All done!" / "完成。" on a line of its own. */
 const DONE_LINE = /^[ \t]*(?:all )?(?:done|finished|完成|搞定)[.!。！]*[ \t]*$/im;
