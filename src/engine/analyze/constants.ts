@@ -286,7 +286,8 @@ const POSITIVE_CONSTANTS: ReadonlySet<AnalyzeConstantName> = new Set<AnalyzeCons
   'ERROR_SIGNATURE_MAX_CHARS',
 ]);
 
-/** An analysis option a caller got wrong; the message names the option and what was expected. */
+/** Bad input to the analyzer (an option, a constant, a malformed message); the message names
+ *  what is wrong, where, and what was expected. */
 export class AnalyzeOptionsError extends Error {
   override name = 'AnalyzeOptionsError';
 }
