@@ -6,42 +6,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { longMemEvalProbes } from '../src/engine/conversation/importers/longMemEval';
-import { isUserAuthored, messageText, type ImportResult, type Message } from '../src/engine/conversation/model';
+import { isUserAuthored, messageText, type ImportResult } from '../src/engine/conversation/model';
+import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptFiles, transcriptPath } from './helpers/transcripts';
 
 const raw = (rel: string) => readFileSync(transcriptPath(rel), 'utf8');
 const load = (rel: string, opts: { includeSidechains?: boolean; instance?: number } = {}): ImportResult =>
   importTranscript(raw(rel), { sourcePath: transcriptPath(rel), ...opts });
-
-/** The API rule every import must satisfy: each tool call is answered exactly once, by results
- *  that come right after its assistant message, and no result answers nothing. */
-export function apiShapeProblems(messages: readonly Message[]): string[] {
-  const problems: string[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.toolResult && !(m.role === 'tool' && m.itemType === 'TOOL_RESULT')) problems.push(`${i}: toolResult on a ${m.role}/${m.itemType}`);
-    if (m.itemType === 'TOOL_RESULT' && !m.toolResult) problems.push(`${i}: TOOL_RESULT without toolResult`);
-    if (!m.toolCalls || m.toolCalls.length === 0) {
-      if (m.toolResult) {
-        // A result must belong to the block opened by the nearest assistant message with calls.
-        let j = i - 1;
-        while (j >= 0 && messages[j]!.toolResult) j--;
-        const owner = messages[j];
-        if (!owner?.toolCalls?.some((c) => c.id === m.toolResult!.toolCallId)) problems.push(`${i}: result ${m.toolResult.toolCallId} does not follow its call`);
-      }
-      continue;
-    }
-    const want = new Set(m.toolCalls.map((c) => c.id));
-    if (want.size !== m.toolCalls.length) problems.push(`${i}: repeated call id`);
-    let j = i + 1;
-    for (; j < messages.length && messages[j]!.toolResult; j++) {
-      const id = messages[j]!.toolResult!.toolCallId;
-      if (!want.delete(id)) problems.push(`${j}: result ${id} answers no open call of message ${i}`);
-    }
-    if (want.size > 0) problems.push(`${i}: calls without results: ${[...want].join(', ')}`);
-  }
-  return problems;
-}
 
 describe('every real transcript', () => {
   it('finds the shared transcripts', () => {
