@@ -801,14 +801,16 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
       const sections = applySectionEdits(merged.sections, opts.edits);
       const rerun = rebuildWithSections(core, sections);
       attempt = rerun.attempt;
-      loss = { ...rerun.attempt.loss, mergedBack: merged.mergedBack };
+      loss = { ...rerun.attempt.loss, mergedBack: [...(res.mergedBack ?? []), ...merged.mergedBack] };
       summarizerInfo = {
         name: summarizer.name,
         ...(res.model ?? summarizer.model ? { model: res.model ?? summarizer.model } : {}),
         ...(res.usage ? { inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens } : {}),
         durationMs: res.durationMs,
         ...(res.retries !== undefined ? { retries: res.retries } : {}),
+        ...(res.fallbackReason ? { fallbackReason: res.fallbackReason } : {}),
       };
+      if (res.fallbackReason) warnings.push(`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`);
     } catch (e) {
       if (opts.signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw new CompactionAbortedError();
       const reason = e instanceof Error ? e.message : String(e);
