@@ -144,6 +144,7 @@ export class InspectorApp {
     this.body.hidden = false;
     this.root.setAttribute('aria-busy', 'false');
     this.header.setAlert(undefined);
+    if (this.busy === undefined) this.header.setStatus(model.phase === 'applied' ? 'Applied.' : 'Preview: nothing changes until you apply.');
     this.refreshHeader();
     this.sections.show(model, this.edits, this.live);
     this.timeline.show(model, this.edits);

@@ -4,6 +4,9 @@
 
 import { randomBytes } from 'node:crypto';
 
+/** The panel title the end-to-end test looks for. */
+export const INSPECTOR_TITLE = 'Context Compactor: Inspector';
+
 /** 128 bits: the CSP spec asks for a nonce that cannot be guessed; 16 random bytes is the usual size. */
 export const NONCE_BYTES = 16;
 

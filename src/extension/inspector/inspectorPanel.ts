@@ -7,12 +7,9 @@ import { INSPECTOR_VIEW_TYPE } from '../ids';
 import type { ConversationService } from '../conversationService';
 import type { Logger } from '../log';
 import type { HostToWebview } from '../../shared/protocol';
-import { createNonce, renderInspectorHtml } from './inspectorHtml';
+import { INSPECTOR_TITLE, createNonce, renderInspectorHtml } from './inspectorHtml';
 import { InspectorMessageHandler } from './inspectorMessageHandler';
 import type { CounterProvider } from './sectionCounter';
-
-/** The panel title the end-to-end test looks for. */
-export const INSPECTOR_TITLE = 'Context Compactor: Inspector';
 
 export interface InspectorDeps {
   extensionUri: vscode.Uri;

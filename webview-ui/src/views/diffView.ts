@@ -20,16 +20,67 @@ import { button, clear, h, setPressed } from '../dom/element';
 import { formatTokens } from '../dom/format';
 import { afterNextPaint, runInSlices, type SlicedRun } from '../scheduling/timeSlices';
 
-/** Lines a removed, added or unchanged message shows in the whole-conversation view. */
-export const BLOCK_LINES = 8;
-/** Lines a changed (shortened) message shows in the whole-conversation view. */
-export const CHANGED_BLOCK_LINES = 40;
-/** Lines one message shows in its own diff before "Show more". */
+/** In the whole-conversation view, a run of removed lines shows this many, then an expander. */
+export const REMOVED_RUN_LINES = 6;
+/** A run of added lines (the summary, a replacement) shows this many, then an expander. */
+export const ADDED_RUN_LINES = 40;
+/** Unchanged lines kept around a change inside a message (like a unified diff's context). */
+export const CONTEXT_LINES = 3;
+/** Lines one message shows in its own diff before an expander. */
 export const SCOPED_BLOCK_LINES = 2000;
-/** Lines each "Show more" adds. */
+/** Lines each expander click adds. */
 export const MORE_LINES = 500;
 /** Characters of one line shown; the rest is summarized (the details pane has the full text). */
 export const LINE_CHARS = 2000;
+
+/** Consecutive lines shown as they are, or hidden behind an expander. */
+type Chunk = { shown: DiffLine[] } | { hidden: DiffLine[]; what: string };
+
+/** Splits a block's lines into what shows at first and what waits behind expanders. */
+export function condense(lines: readonly DiffLine[], kind: DiffBlock['kind'], scoped: boolean): Chunk[] {
+  if (scoped) {
+    const chunks: Chunk[] = [{ shown: lines.slice(0, SCOPED_BLOCK_LINES) }];
+    if (lines.length > SCOPED_BLOCK_LINES) chunks.push({ hidden: lines.slice(SCOPED_BLOCK_LINES), what: 'lines' });
+    return chunks;
+  }
+  if (kind === 'unchanged') return lines.length ? [{ hidden: [...lines], what: 'unchanged lines' }] : [];
+  const chunks: Chunk[] = [];
+  const show = (ls: DiffLine[]) => {
+    if (ls.length === 0) return;
+    const last = chunks[chunks.length - 1];
+    if (last && 'shown' in last) last.shown.push(...ls);
+    else chunks.push({ shown: [...ls] });
+  };
+  const hide = (ls: DiffLine[], what: string) => {
+    if (ls.length) chunks.push({ hidden: ls, what });
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const op = lines[i]!.op;
+    let j = i;
+    while (j < lines.length && lines[j]!.op === op) j++;
+    const run = lines.slice(i, j);
+    if (op === 'del') {
+      show(run.slice(0, REMOVED_RUN_LINES));
+      hide(run.slice(REMOVED_RUN_LINES), 'more removed lines');
+    } else if (op === 'add') {
+      show(run.slice(0, ADDED_RUN_LINES));
+      hide(run.slice(ADDED_RUN_LINES), 'more added lines');
+    } else {
+      // Context: keep what touches a change, hide the middle.
+      const head = i === 0 ? 0 : CONTEXT_LINES;
+      const tail = j === lines.length ? 0 : CONTEXT_LINES;
+      if (run.length <= head + tail + 1) show(run);
+      else {
+        show(run.slice(0, head));
+        hide(run.slice(head, run.length - tail), 'unchanged lines');
+        show(run.slice(run.length - tail));
+      }
+    }
+    i = j;
+  }
+  return chunks;
+}
 
 export interface DiffCallbacks {
   reveal(id: string): void;
@@ -175,34 +226,34 @@ export class DiffView {
       head.appendChild(show);
     }
     const root = h('div', { className: `block block-${block.kind}`, attrs: { 'data-id': b?.id ?? a?.id } }, head);
-    const lines = blockLines(block);
-    const limit = scoped ? SCOPED_BLOCK_LINES : block.kind === 'changed' ? CHANGED_BLOCK_LINES : block.kind === 'unchanged' ? 0 : BLOCK_LINES;
     const body = h('div', { className: 'block-lines' });
     root.appendChild(body);
-    this.appendLines(body, lines, 0, Math.min(limit, lines.length));
-    if (lines.length > limit) this.appendMore(root, body, lines, limit, block.kind === 'unchanged');
+    for (const chunk of condense(blockLines(block), block.kind, scoped)) {
+      if ('shown' in chunk) this.appendLines(body, chunk.shown);
+      else this.appendExpander(body, chunk.hidden, chunk.what);
+    }
     return root;
   }
 
-  private appendMore(root: HTMLElement, body: HTMLElement, lines: DiffLine[], shown: number, unchanged: boolean): void {
-    const left = lines.length - shown;
-    const more = button(unchanged && shown === 0 ? `Show ${left} unchanged line${left === 1 ? '' : 's'}` : `Show ${Math.min(left, MORE_LINES)} more of ${left} lines`, {
+  /** A button standing for hidden lines; clicking shows them (MORE_LINES at a time) in its place. */
+  private appendExpander(body: HTMLElement, hidden: DiffLine[], what: string): void {
+    const more = button(`⋯ ${formatTokens(hidden.length)} ${hidden.length === 1 ? what.replace(/s$/, '') : what}`, {
       variant: 'icon',
       attrs: { 'data-action': 'diff-more' },
     });
+    more.classList.add('expander');
     more.addEventListener('click', () => {
-      const to = Math.min(lines.length, shown + MORE_LINES);
-      this.appendLines(body, lines, shown, to);
-      more.remove();
-      if (to < lines.length) this.appendMore(root, body, lines, to, unchanged);
+      const rest = document.createElement('div');
+      this.appendLines(rest, hidden.slice(0, MORE_LINES));
+      if (hidden.length > MORE_LINES) this.appendExpander(rest, hidden.slice(MORE_LINES), what);
+      more.replaceWith(...rest.childNodes);
     });
-    root.appendChild(more);
+    body.appendChild(more);
   }
 
-  private appendLines(body: HTMLElement, lines: DiffLine[], from: number, to: number): void {
-    const slice = lines.slice(from, to);
+  private appendLines(body: HTMLElement, lines: DiffLine[]): void {
     const fragment = document.createDocumentFragment();
-    for (const p of pairLines(slice)) {
+    for (const p of pairLines(lines)) {
       const words = p.left && p.right && p.left !== p.right ? wordChanges(p.left.text, p.right.text) : undefined;
       if (this.mode === 'split') {
         fragment.appendChild(

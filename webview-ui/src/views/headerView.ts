@@ -65,7 +65,7 @@ export class HeaderView {
     this.title.textContent = `Inspector — ${model.label}`;
     clear(this.stats);
     const pair = (term: string, value: string, className?: string) => {
-      this.stats.append(h('dt', { text: term }), h('dd', { text: value, ...(className ? { className } : {}) }));
+      this.stats.appendChild(h('div', { className: 'stat' }, h('dt', { text: term }), h('dd', { text: value, ...(className ? { className } : {}) })));
     };
     const after = f.editedAfter !== undefined ? `${formatTokens(h0.tokensAfter)} (≈ ${formatTokens(f.editedAfter)} with your edits)` : formatTokens(h0.tokensAfter);
     pair('Tokens', `${formatTokens(h0.tokensBefore)} → ${after}`, 'tokens-figure');
