@@ -87,6 +87,11 @@ export function createSummarizerFromCliArgs(args: readonly string[], env: Record
   let model: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    if (a === '--') {
+      // Everything after it is positional: the caller's.
+      rest.push(...args.slice(i));
+      break;
+    }
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     const flag = eq > 0 ? a.slice(0, eq) : a;
     if (flag === '--no-stream') {
