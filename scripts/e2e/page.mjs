@@ -298,9 +298,11 @@ export async function clearNotifications(page) {
 
 /** Waits for an editor tab whose label is exactly `title` to be the active one. */
 export async function waitForActiveTab(page, title) {
+  // The tab's aria-label is the full name ("name.json", maybe followed by ", preview" or the
+  // folder); its visible label splits the extension into another span.
   await waitUntil(
-    () => page.locator('.tabs-container .tab.active .label-name').allTextContents(),
-    (labels) => labels.some((l) => l.trim() === title),
+    () => page.locator('.tabs-container .tab.active').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') || '')),
+    (labels) => labels.some((l) => l === title || l.startsWith(`${title},`)),
     { expected: `the active editor tab "${title}"`, timeoutMs: WORK_TIMEOUT_MS, describe: (l) => `active tabs ${JSON.stringify(l)}` },
   );
 }
@@ -325,6 +327,32 @@ export async function webviewFrame(page, { title, extensionId }) {
 }
 
 /**
+ * Moves the pointer to an empty stretch of the status bar, so no hover from the last click
+ * (a tab's path, a list row's tooltip) covers the picture.
+ */
+export async function parkMouse(page) {
+  const size = page.viewportSize();
+  if (size) await page.mouse.move(Math.round(size.width * 0.45), size.height - 4);
+}
+
+/**
+ * Hovers a status-bar item and waits for its hover to show; resolves false when the item has
+ * no hover (a tooltip is not part of the contract, so its absence is not a failure).
+ */
+export async function hoverStatusBarItem(page, itemId) {
+  await statusBarItem(page, itemId).first().hover();
+  return page
+    .locator('.workbench-hover, .monaco-hover')
+    .filter({ visible: true })
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS / 3 })
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+/**
  * Numbered screenshots in one folder, so a failed run shows the steps in order. A shot marked
  * `readme` is also saved as readme/<name>.png, the candidates for the README's pictures.
  */
@@ -335,10 +363,11 @@ export function screenshotter(dir) {
   return {
     dir,
     taken,
-    async shot(page, name, { readme } = {}) {
+    async shot(page, name, { readme, clip, keepMouse = false } = {}) {
       n += 1;
       const file = join(dir, `${String(n).padStart(2, '0')}-${name}.png`);
-      await page.screenshot({ path: file });
+      if (!keepMouse) await parkMouse(page);
+      await page.screenshot({ path: file, clip });
       taken.push(file);
       if (readme) copyFileSync(file, join(dir, 'readme', `${readme}.png`));
       return file;

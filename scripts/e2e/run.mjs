@@ -59,6 +59,17 @@ function rel(p) {
   return relative(process.cwd(), p) || p;
 }
 
+/** The output-channel log VS Code keeps for an extension, in the sandbox's user-data logs. */
+function findExtensionLog(sandbox, extensionId) {
+  const root = join(sandbox.userData, 'logs');
+  if (!existsSync(root)) return null;
+  for (const entry of readdirSync(root, { recursive: true })) {
+    const parts = entry.split('/');
+    if (parts.length >= 2 && parts.at(-2) === extensionId && entry.endsWith('.log')) return join(root, entry);
+  }
+  return null;
+}
+
 function withTimeout(promise, ms) {
   return Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
 }
@@ -116,6 +127,11 @@ const runner = createStepRunner({
       out.lines.push(`code-server log: ${rel(join(artifacts, 'code-server.log'))} (extension host logs in ${rel(join(artifacts, 'vscode-logs'))})`);
       const tail = readLogTail(state.server.logFile, 8).trim();
       if (tail) out.lines.push(`last code-server lines:\n    ${tail.split('\n').join('\n    ')}`);
+    }
+    const extLog = state.sandbox && findExtensionLog(state.sandbox, scenario.extensionId);
+    if (extLog) {
+      const tail = readLogTail(extLog, 12).trim();
+      out.lines.push(`the extension's own log (${scenario.extensionId}), last lines:\n    ${tail ? tail.split('\n').join('\n    ') : '(empty)'}`);
     }
     return out;
   },

@@ -48,9 +48,8 @@ export function createStepRunner({ log = console.log, onFailure = async () => ({
           if (err.seen !== undefined) lines.push(`  seen:     ${err.seen}`);
         } else {
           lines.push(`  error: ${err && err.message ? err.message : String(err)}`);
-          if (err && err.stack && !(err.name === 'TimeoutError' || /playwright/i.test(err.stack || ''))) {
-            lines.push(`  at ${err.stack.split('\n').slice(1, 3).join(' / ').trim()}`);
-          }
+          // A TypeError or ReferenceError is a bug in the harness itself: show where.
+          if (err instanceof TypeError || err instanceof ReferenceError) lines.push(`  ${err.stack}`);
         }
         if (extra.screenshot) lines.push(`  screenshot of the failure: ${rel(extra.screenshot)}`);
         if (extra.artifacts) lines.push(`  all screenshots and logs: ${rel(extra.artifacts)}`);
