@@ -50,11 +50,23 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
   const first = firstNonSpace(text);
   if (first !== '{' && first !== '[') {
     if (looksLikeAider(text)) return { format: 'aider' };
+    const scalar = parsedScalar(text);
+    if (scalar.ok) throw new TranscriptError({ file, position: 'top level', expected: EXPECTED_ANY, found: describeJsonValue(scalar.value) });
     throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
   }
   if (name.endsWith('.jsonl') || isJsonl(text)) return { format: 'claude-code' };
   const value = parseJsonDocument(text, file);
   return { format: formatOfValue(value, name, file), value };
+}
+
+/** A JSON number, string, true/false/null: valid JSON, but not a transcript. */
+function parsedScalar(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.length > 1_000_000) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 function firstNonSpace(text: string): string {
