@@ -417,8 +417,11 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
       sections: SECTION_NAMES.map((name) => ({ name, text: name === 'All user messages' ? '- set up the repo\n- add the CI workflow' : 'None.', tokens: 0 })),
       tokens: 0,
     };
-    const res = await summarizer.summarize(request(undefined, { previous }));
+    const summaryMessage = { id: 'summary-1', role: 'user' as const, itemType: 'COMPACTION_SUMMARY' as const, content: [{ type: 'text' as const, text: '## All user messages\n- set up the repo' }] };
+    const res = await summarizer.summarize(request(undefined, { previous, messages: [summaryMessage, ...span] }));
     expect(userPrompt(server.requests[0]!)).toContain('<previous_summary>');
+    // Handed over once, as sections to merge into, not again inside the conversation.
+    expect(userPrompt(server.requests[0]!)).not.toContain('[earlier summary]');
     const section = res.sections['All user messages'];
     expect(section.indexOf('- set up the repo')).toBe(0);
     expect(section.indexOf('- add the CI workflow')).toBeLessThan(section.indexOf(facts[0]!.value.replace(/\s+/g, ' ').slice(0, 40)));

@@ -99,6 +99,8 @@ interface RunState {
   retries: number;
   model?: string;
   filled: SectionName[];
+  /** Progress of the pass under way (streamed text is reported at it). */
+  fraction: number;
 }
 
 interface PassSpec {
@@ -153,7 +155,7 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
           received += t.length;
           if (received - reported >= PROGRESS_EVERY_CHARS) {
             reported = received;
-            onProgress({ message: `${label}: receiving summary (${received} characters)` });
+            onProgress({ message: `${label}: receiving summary (${received} characters)`, fraction: run.fraction });
           }
         }
       : undefined;
@@ -236,7 +238,8 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
     const mustKeep = renderMustKeep(req.mustKeep, counter, mustKeepBudget);
     const transcriptTokens = parts.reduce((n, p) => n + p.tokens + 1, 0);
     if (transcriptTokens <= inputBudget - mustKeep.tokens) {
-      req.onProgress?.({ message: `Summarizing with ${inner.model}…`, fraction: 0 });
+      run.fraction = 0;
+      req.onProgress?.({ message: `Summarizing with ${inner.model}…`, fraction: run.fraction });
       return runPass(run, {
         label: 'single',
         input: { mode: 'summarize', transcript: joinTranscript(parts), maxTokens, mustKeep, ...(previous ? { previous } : {}), ...focus },
@@ -264,7 +267,8 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
       if (req.signal?.aborted) throw cancelledError();
       const c = chunks[i]!;
       const label = `part ${i + 1}/${chunks.length}`;
-      req.onProgress?.({ message: `Summarizing ${label} with ${inner.model}…`, fraction: i / (chunks.length + 1) });
+      run.fraction = i / (chunks.length + 1);
+      req.onProgress?.({ message: `Summarizing ${label} with ${inner.model}…`, fraction: run.fraction });
       const slice = parts.slice(c.start, c.end);
       const transcript = c.oversize ? shortenToTokens(joinTranscript(slice), chunkBudget, counter) : joinTranscript(slice);
       const ids = new Set(slice.map((p) => p.id));
@@ -281,7 +285,8 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
     const merged = mergeSectionTexts(results);
     if (counter.count(renderSections(merged)) <= maxTokens) return merged;
 
-    req.onProgress?.({ message: `Condensing ${chunks.length} part summaries…`, fraction: chunks.length / (chunks.length + 1) });
+    run.fraction = chunks.length / (chunks.length + 1);
+    req.onProgress?.({ message: `Condensing ${chunks.length} part summaries…`, fraction: run.fraction });
     return runPass(run, {
       label: 'condense',
       input: { mode: 'condense', transcript: '', previous: merged, maxTokens, mustKeep, ...focus },
@@ -296,7 +301,7 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
     model: inner.model,
     async summarize(req: SummarizeRequest): Promise<SummarizeResponse> {
       const t0 = opts.clock();
-      const run: RunState = { req, inputTokens: 0, outputTokens: 0, retries: 0, filled: [] };
+      const run: RunState = { req, inputTokens: 0, outputTokens: 0, retries: 0, filled: [], fraction: 0 };
       const previous = req.previous ? sectionTextsOf(req.previous) : undefined;
       const base = () => ({
         durationMs: Math.max(0, opts.clock() - t0),
@@ -306,7 +311,9 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
       });
       try {
         if (req.signal?.aborted) throw cancelledError();
-        const parts = serializeSpan(req.messages, counter, limits);
+        // The previous summary is handed over as sections to merge into, not again as a message.
+        const span = previous ? req.messages.filter((m) => m.itemType !== 'COMPACTION_SUMMARY') : req.messages;
+        const parts = serializeSpan(span, counter, limits);
         let sections: SectionTexts | undefined;
         let scale = 1;
         for (let shrinks = 0; sections === undefined; shrinks++) {
