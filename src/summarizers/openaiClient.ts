@@ -6,9 +6,10 @@
 //
 // Azure OpenAI works two ways:
 //   - azureApiVersion set: the SDK's AzureOpenAI class; baseURL is the resource endpoint
-//     (https://RESOURCE.openai.azure.com) and model is the deployment name;
-//   - or plainly: baseURL https://RESOURCE.openai.azure.com/openai/deployments/DEPLOYMENT,
-//     defaultQuery {'api-version': '2024-10-21'} and defaultHeaders {'api-key': KEY}.
+//     (https://RESOURCE.openai.azure.com), model is the deployment name, the key goes in the
+//     api-key header and the version in the api-version query;
+//   - Azure's v1 API is plainly OpenAI-compatible: baseURL https://RESOURCE.openai.azure.com/openai/v1,
+//     model = the deployment name. (defaultQuery/defaultHeaders cover any other gateway.)
 // The API key is only ever handed to the SDK: it is never logged (logLevel 'off') and any
 // echo of it in a provider's error message is masked.
 
