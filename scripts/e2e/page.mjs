@@ -47,6 +47,8 @@ export async function waitUntil(read, accept, { expected, timeoutMs = UI_TIMEOUT
       lastError = undefined;
       if (accept(last)) return last;
     } catch (err) {
+      // An E2eError is a verdict (e.g. the extension reported an error), not a flaky read.
+      if (err instanceof E2eError) throw err;
       lastError = err;
     }
     if (Date.now() >= deadline) {
@@ -205,8 +207,10 @@ export function parseMeterLabel(label, pattern = METER_LABEL) {
  * (e.g. `(m) => m.total === 52314`); returns { total, window, percent, label, text }.
  */
 export async function waitForMeter(page, accept, { expected, itemId = 'contextCompactor.meter', pattern = METER_LABEL, timeoutMs = WORK_TIMEOUT_MS } = {}) {
+  const baseline = await errorNotificationTexts(page);
   return waitUntil(
     async () => {
+      await failOnNewError(page, baseline, `the meter to show ${expected}`);
       const item = await readStatusBarItem(page, itemId);
       if (!item) return { absent: true };
       return { ...parseMeterLabel(item.label, pattern), rawLabel: item.label, text: item.text };
@@ -239,19 +243,29 @@ function modal(page) {
 
 /** Waits for a modal dialog and returns its message, detail and button labels. */
 export async function readModal(page, { timeoutMs = WORK_TIMEOUT_MS } = {}) {
+  const expected = 'a modal dialog (.monaco-dialog-box) with buttons';
+  const baseline = await errorNotificationTexts(page);
+  const buttons = modal(page).locator('.dialog-buttons .monaco-button');
   try {
-    await modal(page).waitFor({ state: 'visible', timeout: timeoutMs });
-    await modal(page).locator('.dialog-buttons .monaco-button').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  } catch {
+    await waitUntil(
+      async () => {
+        await failOnNewError(page, baseline, expected);
+        return buttons.first().isVisible();
+      },
+      (visible) => visible,
+      { expected, timeoutMs },
+    );
+  } catch (err) {
+    if (err instanceof E2eError && err.message === 'the extension reported an error') throw err;
     throw new E2eError('no modal dialog appeared', {
-      expected: 'a modal dialog (.monaco-dialog-box) with buttons',
+      expected,
       seen: `notifications: ${JSON.stringify(await notificationTexts(page))}`,
     });
   }
   const message = ((await modal(page).locator('.dialog-message-text').textContent()) || '').trim();
   const detail = ((await modal(page).locator('.dialog-message-detail').textContent().catch(() => '')) || '').trim();
-  const buttons = (await modal(page).locator('.dialog-buttons .monaco-button').allTextContents()).map((b) => b.trim());
-  return { message, detail, buttons };
+  const labels = (await buttons.allTextContents()).map((b) => b.trim());
+  return { message, detail, buttons: labels };
 }
 
 /** Clicks the modal's button labelled exactly `buttonLabel` and waits for the dialog to close. */
@@ -266,6 +280,29 @@ export async function answerModal(page, buttonLabel) {
   await modal(page).locator('.dialog-buttons .monaco-button', { hasText: exactly(buttonLabel) }).first().click();
   await modal(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
   return shown;
+}
+
+/** Messages of the error notifications (toasts with the error icon) currently shown. */
+export async function errorNotificationTexts(page) {
+  return page
+    .locator('.notifications-toasts .notification-toast')
+    .evaluateAll((toasts) =>
+      toasts
+        .filter((t) => t.querySelector('.notification-list-item-icon.codicon-error'))
+        .map((t) => (t.querySelector('.notification-list-item-message') || t).textContent.trim()),
+    )
+    .catch(() => []);
+}
+
+/**
+ * Throws at once when an error notification appears that was not shown before `baseline`:
+ * the extension reporting a failure should end a wait, not run out its timeout.
+ */
+async function failOnNewError(page, baseline, expected) {
+  const errors = (await errorNotificationTexts(page)).filter((t) => !baseline.includes(t));
+  if (errors.length) {
+    throw new E2eError('the extension reported an error', { expected, seen: `error notification: ${JSON.stringify(errors)}` });
+  }
 }
 
 /** Texts of the notification toasts currently shown. */
