@@ -269,7 +269,14 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.post({ type: 'busy', busy: true, label: 'Previewing…' });
     try {
       const before = entry.conversation;
-      const result = await this.service.preview(key, toCompactionEdits(edits), cts.token);
+      let result;
+      try {
+        result = await this.service.preview(key, toCompactionEdits(edits), cts.token);
+      } catch (err) {
+        // Superseded: whoever cancelled it has answered for it already.
+        if (cts.token.isCancellationRequested) return undefined;
+        throw err;
+      }
       if (cts.token.isCancellationRequested || this.key !== key) return undefined;
       const model = buildInspectorModel({
         key,

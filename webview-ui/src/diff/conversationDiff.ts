@@ -96,9 +96,14 @@ function indexByText(before: readonly MessageView[]): Map<string, number[]> {
 /** Runs the line diff of a changed block (no-op for the other kinds or when already done). */
 export function computeBlock(block: DiffBlock): void {
   if (block.kind !== 'changed' || block.changes || block.gaveUp) return;
-  const changes = diffLines(block.before!.text, block.after!.text, { timeout: DIFF_TIMEOUT_MS });
+  // Both end with a newline, so a last line that only gained a successor is not a change.
+  const changes = diffLines(endLine(block.before!.text), endLine(block.after!.text), { timeout: DIFF_TIMEOUT_MS });
   if (changes) block.changes = changes;
   else block.gaveUp = true;
+}
+
+function endLine(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
 export function splitLines(text: string): string[] {
