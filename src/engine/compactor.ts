@@ -33,6 +33,7 @@ import type {
   SummarizerInfo,
 } from './result';
 import { SECTION_NAMES, emptySectionTexts, type SectionName, type SectionTexts, type Summary } from './sections';
+import { formatCount } from './segments/formatNumber';
 import { EXTRACTIVE_SUMMARIZER_NAME } from './segments/extractiveSummarizer';
 import { buildSectionMaterial, fitSectionMaterial, type ExtractedSections, type SectionMaterial } from './segments/extractSections';
 import { parseSummary } from './segments/parseSummary';
@@ -123,6 +124,8 @@ export interface CompactionPreview {
   tokensAfter: number;
   /** The target the budget/ratio resolved to. */
   target: number;
+  /** The smallest result the invariants allow (below it the target cannot be met). */
+  minimumTokens: number;
   strategy: string;
   level: string;
   compactionCount: number;
@@ -318,6 +321,7 @@ interface CoreResult {
   previousSummarized: number;
   warnings: string[];
   importance: number;
+  minimumTokens: number;
 }
 
 function summaryId(count: number, text: string): string {
@@ -438,7 +442,7 @@ function runCore(state: CoreState): CoreResult {
   const reserve = Math.min(bodyCap, Math.max(SUMMARY_MIN_TOKENS, Math.floor(available * SUMMARY_RESERVE_SHARE)));
   const warnings: string[] = [];
   if (available < SUMMARY_MIN_TOKENS) {
-    warnings.push(`the target of ${state.target.toLocaleString('en-US')} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${fixedTokens.toLocaleString('en-US')}`);
+    warnings.push(`the target of ${formatCount(state.target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`);
   }
 
   const decide = (keepRoom: number): StrategyDecision => {
@@ -488,7 +492,7 @@ function runCore(state: CoreState): CoreResult {
   };
   let material = makeMaterial(span, decision.chunks);
   const priorCompactions = Math.max(material.previousCompactions, state.conv.meta?.compactions ?? 0);
-  const compactionCount = span.length > 0 ? priorCompactions + 1 : priorCompactions;
+  let compactionCount = span.length > 0 ? priorCompactions + 1 : priorCompactions;
 
   const spanMsgs = () => span.map((i) => messages[i]!);
   const spanAnalyses = () => span.map((i) => analyses[i]);
@@ -549,6 +553,21 @@ function runCore(state: CoreState): CoreResult {
     };
   };
 
+  /** The smallest result the invariants allow: header and pinned messages, the strategy's tail
+   *  when it is given no room, and a summary holding only its required content. Exact when the
+   *  attempt is over the target (the minimal span is summarized for it); otherwise estimated
+   *  from the attempt's own span. */
+  const minimumResult = (a: Attempt): number => {
+    const minimal = normalizeDecisions(decide(0).decisions, messages, header, pinned, restored, blocks);
+    const minSpan = spanOf(minimal);
+    const over = a.tokensAfter > state.target * (1 + vc.RATIO_OVERSHOOT_TOLERANCE);
+    const mat = over && minSpan.length !== a.span.length ? makeMaterial(minSpan, undefined) : material;
+    const floorSections = fitSectionMaterial(mat, 0, { constants: state.segmentConstants, counter }).sections;
+    const meta: CompressionMetadata = { originalChars: 1_000_000, compressedChars: 100_000, ratio: 0.1, qualityScore: 0.9, compactions: compactionCount, summarizedMessages: minSpan.length };
+    const summaryTokens = minSpan.length > 0 ? counter.countMessage(buildSummaryMessage(floorSections, meta, undefined)) : 0;
+    return fixedTokens + keptTokensOf(minimal) + summaryTokens;
+  };
+
   const initialBudget = Math.max(SUMMARY_MIN_TOKENS, Math.min(bodyCap, available - keptTokensOf(decisions)));
   let attempt = attemptWith(initialBudget, decisions, decision, material);
   let best = attempt;
@@ -598,15 +617,27 @@ function runCore(state: CoreState): CoreResult {
     }
   }
   attempt = best;
-  const finalSpan = attempt.span;
+  // The smallest result the invariants allow: everything fixed, the summary's floor, the
+  // strategy's tail when given no room at all.
+  const minimumTokens = minimumResult(attempt);
   const allWarnings = [...warnings, ...attempt.warnings];
+  if (attempt.span.length > 0 && attempt.tokensAfter >= state.tokensBefore) {
+    // Summarizing would not make it smaller (a short conversation, a tight target): keep it as it is.
+    const keepAll: MessageDecision[] = messages.map(() => ({ decision: 'kept', reason: 'compaction would not make the conversation smaller' }));
+    const message = `compacting would not make this conversation smaller (${formatCount(attempt.tokensAfter)} ≥ ${formatCount(state.tokensBefore)} tokens); it is left as it is`;
+    attempt = finish(emptySectionTexts(), fitSectionMaterial(buildSectionMaterial([], []), 0), 0, keepAll, { decisions: keepAll, warnings: [] });
+    compactionCount = priorCompactions;
+    allWarnings.length = 0;
+    allWarnings.push(message);
+  }
+  const finalSpan = attempt.span;
   if (attempt.extracted.floor > attempt.summaryBudget && finalSpan.length > 0) {
     allWarnings.push(
-      `the summary's required content (every user message, file and error) needs ${attempt.extracted.floor.toLocaleString('en-US')} tokens, more than the ${attempt.summaryBudget.toLocaleString('en-US')} the target leaves for it; it is kept whole`,
+      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.extracted.floor)} tokens, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it; it is kept whole`,
     );
   }
   if (attempt.tokensAfter > state.target * (1 + vc.RATIO_OVERSHOOT_TOLERANCE) && finalSpan.length > 0) {
-    allWarnings.push(`the result (${attempt.tokensAfter.toLocaleString('en-US')} tokens) is over the target of ${state.target.toLocaleString('en-US')}`);
+    allWarnings.push(`the result (${formatCount(attempt.tokensAfter)} tokens) is over the target of ${formatCount(state.target)}`);
   }
   if (finalSpan.length === 0) allWarnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
   if (compactionCount > COMPACTION_WARN_AFTER) {
@@ -632,6 +663,7 @@ function runCore(state: CoreState): CoreResult {
     previousSummarized: material.previousSummarized,
     warnings: allWarnings,
     importance,
+    minimumTokens,
   };
 }
 
@@ -730,6 +762,7 @@ function previewOf(core: CoreResult, now: string | undefined): CompactionPreview
     tokensBefore: state.tokensBefore,
     tokensAfter: attempt.tokensAfter,
     target: state.target,
+    minimumTokens: core.minimumTokens,
     strategy: state.strategyName,
     level: state.level,
     compactionCount: core.compactionCount,
@@ -739,24 +772,36 @@ function previewOf(core: CoreResult, now: string | undefined): CompactionPreview
   };
 }
 
-/** Merges must-keep facts an LLM summary dropped back from the extractive sections: the
- *  extractive bullet holding the fact is appended to the same section. */
+/** Where each kind of must-keep fact belongs in the summary. */
+const HOME_SECTION: Partial<Record<Fact['kind'], SectionName>> = {
+  userMessage: 'All user messages',
+  filePath: 'Files and Code Sections',
+  errorSignature: 'Errors and fixes',
+  pendingTask: 'Pending Tasks',
+};
+
+/** Merges must-keep facts an LLM summary dropped back from the extractive sections: when a
+ *  fact is missing from its home section (user messages, files, errors, pending tasks), the
+ *  extractive bullet holding it is appended there. */
 function mergeBack(llm: SectionTexts, extractive: SectionTexts, mustKeep: readonly Fact[]): { sections: SectionTexts; mergedBack: Fact[] } {
   const out = { ...llm };
   const mergedBack: Fact[] = [];
+  const targets = new Map<SectionName, ReturnType<typeof matchTarget>>();
   for (const fact of mustKeep) {
-    const target = matchTarget(SECTION_NAMES.map((n) => out[n]).join('\n'));
+    const home = HOME_SECTION[fact.kind];
+    if (!home) continue;
+    let target = targets.get(home);
+    if (!target) {
+      target = matchTarget(out[home]);
+      targets.set(home, target);
+    }
     if (factSurvives(fact, target)) continue;
     const value = normalizeForMatch(fact.value);
-    for (const name of SECTION_NAMES) {
-      const bullets = extractive[name].split(/\n(?=- )/);
-      const hit = bullets.find((b) => normalizeForMatch(b).includes(value));
-      if (hit) {
-        out[name] = out[name] ? `${out[name]}\n${hit}` : hit;
-        mergedBack.push(fact);
-        break;
-      }
-    }
+    const hit = extractive[home].split(/\n(?=- )/).find((b) => normalizeForMatch(b).includes(value));
+    if (!hit) continue;
+    out[home] = out[home] ? `${out[home]}\n${hit}` : hit;
+    targets.delete(home);
+    mergedBack.push(fact);
   }
   return { sections: out, mergedBack };
 }
@@ -849,6 +894,8 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
     compactionCount: core.compactionCount,
     warnings,
     durationMs,
+    target: state.target,
+    minimumTokens: core.minimumTokens,
   };
   opts.monitor?.record({
     durationMs,

@@ -141,6 +141,11 @@ export interface CompactionResult {
   compactionCount: number;
   warnings: string[];
   durationMs: number;
+  /** The target size the budget/ratio resolved to, in tokens. */
+  target?: number;
+  /** The smallest result the invariants allow (header, pinned, the summary's required content,
+   *  the last tool block): a target below it cannot be met. */
+  minimumTokens?: number;
 }
 
 /** Edits a person made in the inspector, applied on top of a computed plan. */

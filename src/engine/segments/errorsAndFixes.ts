@@ -9,7 +9,7 @@
 import { compileKeywords } from '../text/keywordMatcher';
 import { FIX_KEYWORDS } from '../analyze/keywords';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { keyByInlineCode, previousItems } from './mergeSections';
+import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
 import { recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
@@ -123,9 +123,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
     return { label: 'unresolved', detail: '', explanation };
   };
 
-  const items: SectionItem[] = ctx.previous
-    ? previousItems(ctx.previous, { required: true, priority: 0.3, keyOf: keyByInlineCode('error') })
-    : [];
+  const items: SectionItem[] = [];
   let required = 0;
   for (const g of groups.values()) {
     const generic = GENERIC.test(g.signature);
@@ -148,5 +146,6 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       sourceIds: g.sourceIds,
     });
   }
-  return items;
+  // An error keeps its latest state: an entry from this span replaces the earlier summary's.
+  return ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.3, keyOf: keyByInlineCode('error') }), items) : items;
 }

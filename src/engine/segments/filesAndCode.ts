@@ -9,7 +9,7 @@
 // entry replaces the earlier one; files not touched since stay.
 
 import { extractFilePaths, normalizeFilePath } from '../analyze/refs';
-import { keyByInlineCode, previousItems } from './mergeSections';
+import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
 import { recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
@@ -29,10 +29,11 @@ interface FileRecord {
   sourceIds: string[];
 }
 
-const ACTED: ReadonlySet<Action> = new Set<Action>(['created', 'edited', 'read', 'searched', 'ran', 'used']);
+const ACTED: ReadonlySet<Action> = new Set<Action>(['created', 'edited', 'deleted', 'read', 'searched', 'ran', 'used']);
 
 const PRIORITY: Record<Action, number> = {
   created: 1,
+  deleted: 1,
   edited: 1,
   'mentioned by the user': 0.8,
   read: 0.6,
@@ -42,7 +43,7 @@ const PRIORITY: Record<Action, number> = {
   mentioned: 0.3,
 };
 
-const GROUP: Record<Action, number> = { created: 0, edited: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3, mentioned: 4 };
+const GROUP: Record<Action, number> = { created: 0, edited: 0, deleted: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3, mentioned: 4 };
 
 /** Argument keys holding the new content of an edit. */
 const CODE_KEYS = ['new_string', 'new_str', 'content', 'file_text', 'code', 'diff', 'patch', 'new_content', 'replace'];
@@ -166,9 +167,7 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
     files.delete(short);
   }
 
-  const items: SectionItem[] = ctx.previous
-    ? previousItems(ctx.previous, { required: true, priority: 0.35, keyOf: keyByInlineCode('file') })
-    : [];
+  const items: SectionItem[] = [];
   for (const f of files.values()) {
     const acted = f.actions.some((a) => ACTED.has(a));
     const others = f.actions.filter((a) => a !== f.last && (ACTED.has(a) || !acted));
@@ -184,9 +183,11 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
       sourceIds: f.sourceIds,
     });
   }
+  // A file keeps its latest state: an entry from this span replaces the earlier summary's.
+  const merged = ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.35, keyOf: keyByInlineCode('file') }), items) : items;
   const seenOnly = [...outputOnly.entries()].filter(([p]) => !files.has(p)).slice(0, c.FILES_MENTIONED_MAX);
   if (seenOnly.length > 0) {
-    items.push({
+    merged.push({
       key: 'files:output',
       forms: [listItem(`Also seen in tool output: ${seenOnly.map(([p]) => inlineCode(p)).join(', ')}`)],
       required: false,
@@ -195,5 +196,5 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
       sourceIds: [],
     });
   }
-  return items;
+  return merged;
 }

@@ -19,6 +19,7 @@ const PENDING_WORDS = compileKeywords({
   en: [
     'todo', 'to-do', 'next step', 'next steps', 'next,', 'still need', 'still needs', 'remaining', 'remains', 'not yet', 'pending', 'later',
     'follow-up', 'follow up', 'afterwards', 'will need', 'need to', 'needs to', 'should also', 'left to do', "haven't", 'have not', 'outstanding',
+    'next', 'i will', "i'll", 'we will', "we'll",
   ],
   zh: ['待办', '下一步', '接下来', '还需要', '未完成', '待处理', '后续', '稍后', '尚未', '还没'],
 });

@@ -5,6 +5,7 @@
 // at column 0 (such lines are escaped with a backslash, which Markdown also shows as "#").
 
 import { SECTION_NAMES, type SectionTexts } from '../sections';
+import { formatCount } from './formatNumber';
 
 export const SUMMARY_TITLE = '# Compacted conversation summary';
 export const METADATA_HEADING = 'Compression Metadata';
@@ -42,7 +43,7 @@ export function unescapeBody(text: string): string {
 }
 
 function fmtInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return formatCount(n);
 }
 
 export function renderMetadata(meta: CompressionMetadata): string {

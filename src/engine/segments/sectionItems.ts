@@ -54,7 +54,8 @@ export function sectionFloor(measured: readonly MeasuredItem[]): number {
 
 export function sectionNeed(measured: readonly MeasuredItem[]): number {
   let n = 0;
-  for (const m of measured) n += m.tokens[m.tokens.length - 1]!;
+  // The largest form, not the last: a "shorter" form can cost a token more than the full one.
+  for (const m of measured) n += Math.max(...m.tokens);
   return n;
 }
 

@@ -24,7 +24,7 @@ export interface SpanMessage {
 }
 
 /** What a tool call did to one file. */
-export type FileAction = 'created' | 'edited' | 'read' | 'searched' | 'ran' | 'used';
+export type FileAction = 'created' | 'edited' | 'deleted' | 'read' | 'searched' | 'ran' | 'used';
 
 export interface SpanToolCall {
   /** Span position of the assistant message holding the call. */
@@ -66,6 +66,9 @@ const ACTION_OF_KIND: Record<ToolKind, FileAction> = { edit: 'edited', test: 'ra
 /** Redirect targets of a shell command part ("> out.txt", ">> log", "tee f"). */
 const REDIRECT = /(?:^|[^0-9&<>])(>>?)\s*["']?([\w./~+-]+)|\btee\s+(?:-a\s+)?["']?([\w./~+-]+)/g;
 
+/** Commands that delete the files they name. */
+const DELETE_COMMAND = /^(?:sudo\s+)?(?:rm|unlink|git\s+rm)\b/;
+
 /** Sub-commands of editor tools that carry a "command" argument which is not a shell line. */
 const EDITOR_SUBCOMMANDS = /^(?:view|create|str_replace|insert|undo_edit|write|append)$/;
 
@@ -95,13 +98,13 @@ export function shellFileActions(command: string): { path: string; action: FileA
       for (const p of extractFilePaths(t)) targets.set(p, m[1] === '>' ? 'created' : 'edited');
     }
     const rest = targets.size > 0 ? part.replace(REDIRECT, ' ') : part;
-    const action = ACTION_OF_KIND[shellCommandKind(rest)];
+    const action = DELETE_COMMAND.test(rest) ? 'deleted' : ACTION_OF_KIND[shellCommandKind(rest)];
     for (const p of extractFilePaths(part)) add(p, targets.get(p) ?? action);
   }
   return out;
 }
 
-const ACTION_RANK: Record<FileAction, number> = { created: 5, edited: 4, ran: 3, read: 2, searched: 1, used: 0 };
+const ACTION_RANK: Record<FileAction, number> = { deleted: 6, created: 5, edited: 4, ran: 3, read: 2, searched: 1, used: 0 };
 
 /** Tools whose "command" argument is a shell command line. */
 const SHELL_TOOL_NAMES: ReadonlySet<string> = new Set([

@@ -3,10 +3,11 @@
 // Markdown code fences balanced, and write Markdown list items.
 
 import type { SegmentConstants } from './constants';
+import { formatCount } from './formatNumber';
 
 /** The marker that ends a cut text; the bracket says how much was left out. */
 export function cutMarker(omittedChars: number): string {
-  return `[… ${omittedChars.toLocaleString('en-US')} more characters]`;
+  return `[… ${formatCount(omittedChars)} more characters]`;
 }
 
 export const CUT_MARKER_PATTERN = /\s*\[… [\d,]+ more characters\]$/;

@@ -7,6 +7,7 @@
 
 import type { Message } from '../conversation/model';
 import type { ToolBlock } from '../conversation/views';
+import { formatCount } from '../segments/formatNumber';
 import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
 
 /** A message that holds only the model's thinking (it belongs with what follows it). */
@@ -47,7 +48,7 @@ function headerReason(m: Message): string {
 }
 
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatCount(n);
 }
 
 export const summaryStrategy: Strategy = {

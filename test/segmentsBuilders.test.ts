@@ -1,0 +1,115 @@
+// The eight section builders on a small hand-made coding session: each section says what a
+// person resuming the session needs, in sentences and lists.
+
+import { describe, expect, it } from 'vitest';
+import { SECTION_NAMES } from '../src/engine/sections';
+import { extractSections } from '../src/engine/segments/extractSections';
+import { shellFileActions } from '../src/engine/segments/spanView';
+import { ConversationBuilder, codingSession } from './compactorFixtures';
+
+describe('section builders on a coding session', () => {
+  const conv = codingSession();
+  const { sections } = extractSections(conv.messages, undefined, 5000);
+
+  it('Primary Request and Intent: the first request whole, then later requirements', () => {
+    const s = sections['Primary Request and Intent'];
+    expect(s).toContain('Initial request: Please fix the failing login test in src/auth/login.ts. The session must expire after 30 minutes.');
+    expect(s).toContain('Also make the timeout configurable via SESSION_TTL.');
+  });
+
+  it('Key Technical Concepts: identifiers and acronyms the session uses', () => {
+    const s = sections['Key Technical Concepts'];
+    expect(s).toContain('`SESSION_TTL`');
+    expect(s).toContain('`expiresAt`');
+  });
+
+  it('Files and Code Sections: each file with its last action and the code written', () => {
+    const s = sections['Files and Code Sections'];
+    expect(s).toMatch(/`src\/auth\/login\.ts` — edited \(also read\)/);
+    expect(s).toContain('session.expiresAt');
+  });
+
+  it('Errors and fixes: the error, the command that hit it, the fix and the clean re-run', () => {
+    const s = sections['Errors and fixes'];
+    expect(s).toContain('`TypeError: session.expiresAt is not a function` from `npm test -- login` — fixed: edited `src/auth/login.ts`; `npm test -- login` ran clean afterwards');
+  });
+
+  it('Problem Solving: the decision and why', () => {
+    expect(sections['Problem Solving']).toContain('I decided to read it as a property instead of calling it, because the Session type defines it as a Date.');
+  });
+
+  it('All user messages: every one, in order', () => {
+    const lines = sections['All user messages'].split('\n');
+    expect(lines).toEqual([
+      '- Please fix the failing login test in src/auth/login.ts. The session must expire after 30 minutes.',
+      '- Great. Next, add a test for the 30 minute expiry, and TODO: update the CHANGELOG.',
+      '- Also make the timeout configurable via SESSION_TTL.',
+    ]);
+  });
+
+  it('Pending Tasks: the latest todo list verbatim, TODO sentences, the open request', () => {
+    const s = sections['Pending Tasks'];
+    expect(s).toContain('- Task list (latest, TodoWrite):\n  - [x] Fix login test\n  - [ ] Add a test for session expiry (in progress)\n  - [ ] Update CHANGELOG.md');
+    expect(s).toContain('TODO: update the CHANGELOG');
+    expect(s).toContain('Latest request, not reported done: Also make the timeout configurable via SESSION_TTL.');
+  });
+
+  it('Current Work: the last assistant words and the last commands with their outcome', () => {
+    const s = sections['Current Work'];
+    expect(s).toContain('Last assistant message: Sure, I will read SESSION_TTL from the environment.');
+    expect(s).toContain('`npm test -- login` → ok: PASS test/login.test.ts');
+  });
+
+  it('is deterministic', () => {
+    expect(extractSections(conv.messages, undefined, 5000).sections).toEqual(sections);
+  });
+});
+
+describe('budget', () => {
+  it('keeps every user message and file under a tiny budget, shortening long ones with a marker', () => {
+    const b = new ConversationBuilder();
+    for (let i = 0; i < 12; i++) {
+      b.user(`Request number ${i}: ${'please handle the case where the cache is cold and the index is rebuilt. '.repeat(20)}`);
+      b.tool('Read', { file_path: `src/module${i}.ts` }, 'content');
+    }
+    const r = extractSections(b.messages, undefined, 50);
+    const users = r.sections['All user messages'];
+    for (let i = 0; i < 12; i++) {
+      expect(users).toContain(`Request number ${i}: please handle`);
+      expect(r.sections['Files and Code Sections']).toContain(`src/module${i}.ts`);
+    }
+    expect(users).toMatch(/\[… [\d,]+ more characters\]/);
+    expect(r.floor).toBeGreaterThan(50);
+  });
+
+  it('gives a larger budget more detail, never less', () => {
+    const conv = codingSession();
+    const small = extractSections(conv.messages, undefined, 200);
+    const large = extractSections(conv.messages, undefined, 2000);
+    expect(large.tokens).toBeGreaterThanOrEqual(small.tokens);
+    expect(large.tokens).toBeLessThanOrEqual(2000);
+    for (const n of SECTION_NAMES) expect(large.sections[n].length).toBeGreaterThanOrEqual(small.sections[n].length);
+  });
+});
+
+describe('errors without a fix', () => {
+  it('marks an error unresolved when nothing after it changes anything', () => {
+    const b = new ConversationBuilder()
+      .user('run the build')
+      .tool('Bash', { command: 'cargo build' }, "error[E0308]: mismatched types\n --> src/main.rs:4:5", { isError: true });
+    const s = extractSections(b.messages, undefined, 1000).sections['Errors and fixes'];
+    expect(s).toContain('`error[E0308]: mismatched types` from `cargo build` — unresolved');
+  });
+});
+
+describe('shell commands', () => {
+  it('tells apart files read, created, edited and run within one command line', () => {
+    expect(shellFileActions('cat a.py && sed -i s/x/y/ b.py && python run.py > out.txt')).toEqual([
+      { path: 'a.py', action: 'read' },
+      { path: 'b.py', action: 'edited' },
+      { path: 'run.py', action: 'ran' },
+      { path: 'out.txt', action: 'created' },
+    ]);
+    expect(shellFileActions("cat <<'EOF' > new.py\nimport os\nEOF")).toEqual([{ path: 'new.py', action: 'created' }]);
+  });
+});
