@@ -309,6 +309,16 @@ describe('detection', () => {
     expect(detectFormat(JSON.stringify([{ role: 'tool', tool_call_id: 'a', content: '' }]))).toBe('openai');
   });
 
+  it('reads .jsonl of chat messages, and one JSON document saved as .jsonl, by content', () => {
+    const lines = '{"role":"user","content":"hi"}\n{"role":"assistant","content":"hello"}\n';
+    const a = importTranscript(lines, { sourcePath: 'chat.jsonl' }).conversation;
+    expect(a.format).toBe('openai');
+    expect(kinds(a.messages)).toEqual(['user/USER_MESSAGE', 'assistant/ASSISTANT_MESSAGE']);
+    const b = importTranscript(JSON.stringify({ system: 's', messages: [{ role: 'user', content: 'x' }] }), { sourcePath: 'saved.jsonl' }).conversation;
+    expect(b.format).toBe('anthropic');
+    expect(() => importTranscript(`${lines}{"role":"user",`, { sourcePath: 'chat.jsonl' })).toThrow(/^chat\.jsonl: line 3, column 16: expected a property name in double quotes, found end of input$/);
+  });
+
   it('honours a forced format', () => {
     const r = importTranscript(JSON.stringify([{ role: 'user', content: 'hi' }]), { format: 'anthropic' });
     expect(r.conversation.format).toBe('anthropic');

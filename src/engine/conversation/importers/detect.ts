@@ -1,6 +1,7 @@
 // Which format a transcript is in, and the one entry point that imports any of them.
 //
-// The file name decides when it is telling (*.jsonl, *.traj, *.traj.json, *.aider.chat.history.md);
+// The file name decides when it is telling (*.aider.chat.history.md; *.jsonl is Claude Code unless
+// its lines are chat messages or it holds one JSON document);
 // otherwise the content does: aider's Markdown headers, JSONL whose first entry looks like Claude
 // Code, or the keys of the parsed JSON. Plain [{role, content}] lists that carry nothing
 // Anthropic-specific read as OpenAI (the two are the same there).
@@ -54,9 +55,38 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
     if (scalar.ok) throw new TranscriptError({ file, position: 'top level', expected: EXPECTED_ANY, found: describeJsonValue(scalar.value) });
     throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
   }
-  if (name.endsWith('.jsonl') || isJsonl(text)) return { format: 'claude-code' };
+  if (isJsonl(text)) return { format: 'claude-code' };
+  if (name.endsWith('.jsonl')) {
+    // A .jsonl name usually means Claude Code; JSONL of chat messages (one {role, content} per
+    // line) reads as a message list, and one JSON document saved as .jsonl by its content.
+    const messages = messagesPerLine(text, file);
+    if (messages) return { format: formatOfValue(messages, name, file), value: messages };
+    try {
+      const value: unknown = JSON.parse(text);
+      return { format: formatOfValue(value, name, file), value };
+    } catch {
+      return { format: 'claude-code' };
+    }
+  }
   const value = parseJsonDocument(text, file);
   return { format: formatOfValue(value, name, file), value };
+}
+
+/** JSONL whose first line is a chat message ({role, content}, no 'type'): the lines as a list. */
+function messagesPerLine(text: string, file: string | undefined): unknown[] | undefined {
+  const lines = text.split('\n');
+  let first: unknown;
+  try {
+    first = JSON.parse(lines.find((l) => l.trim() !== '') ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!isObject(first) || typeof first['role'] !== 'string' || 'type' in first) return undefined;
+  const out: unknown[] = [];
+  lines.forEach((l, i) => {
+    if (l.trim() !== '') out.push(parseJsonDocument(l, file, i));
+  });
+  return out;
 }
 
 /** A JSON number, string, true/false/null: valid JSON, but not a transcript. */
