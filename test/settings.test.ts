@@ -1,6 +1,12 @@
 // Settings are read through one typed accessor: defaults, ranges and the change filter.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, readSettings, SettingsStore } from '../src/extension/settings';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMPACTION_DEFAULTS } from '../src/engine/compactor';
+import { changedThresholds } from '../src/extension/conversationStore';
+import { toCompactOptions } from '../src/extension/engineModules';
+import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore } from '../src/extension/settings';
+import { repoRoot } from './helpers/transcripts';
 import { fake, resetFake } from './fakes/vscode';
 
 describe('settings accessor', () => {
@@ -52,5 +58,57 @@ describe('settings accessor', () => {
     await store.update('summarizer', 'vscode-lm');
     expect(store.current.summarizer).toBe('vscode-lm');
     store.dispose();
+  });
+});
+
+describe('settings defaults and the engine defaults', () => {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { default: unknown; enum?: unknown[] }> } };
+  };
+  const declared = (key: string) => manifest.contributes.configuration.properties[`contextCompactor.${key}`]!.default;
+
+  it('agree with COMPACTION_DEFAULTS, so default settings compact exactly as `ctxc compact` does', () => {
+    expect(declared('keepRecentRounds')).toBe(COMPACTION_DEFAULTS.keepRecentRounds);
+    expect(declared('level')).toBe(COMPACTION_DEFAULTS.level);
+    expect(declared('summaryMaxLength')).toBe(COMPACTION_DEFAULTS.summaryMaxTokens);
+    // "default" means the engine's own default strategy, whatever it is named.
+    expect(declared('strategy')).toBe(ENGINE_DEFAULT_STRATEGY);
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
+      level: COMPACTION_DEFAULTS.level,
+      summaryMaxLength: COMPACTION_DEFAULTS.summaryMaxTokens,
+      strategy: ENGINE_DEFAULT_STRATEGY,
+      summarizer: 'extractive',
+      model: 'gpt-4o',
+    });
+  });
+
+  it('declares the same defaults in package.json as the accessor', () => {
+    const keyOf: Record<string, string> = { openaiBaseUrl: 'openai.baseUrl', openaiModel: 'openai.model', vscodeLmModel: 'vscodeLm.model' };
+    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(keyOf[field] ?? field), field).toEqual(value);
+  });
+
+  it('does not freeze the strategy list into the manifest: the engine’s registry grows', () => {
+    expect(manifest.contributes.configuration.properties['contextCompactor.strategy']!.enum).toBeUndefined();
+  });
+
+  it('passes the engine no threshold the user left at its default', () => {
+    expect(changedThresholds(DEFAULT_SETTINGS)).toEqual({});
+    expect(changedThresholds({ ...DEFAULT_SETTINGS, toolResultTokens: 900 })).toEqual({ toolResultTokens: 900 });
+  });
+
+  it('passes the engine exactly what `ctxc compact` passes when the settings are the defaults', () => {
+    const counter = {} as never;
+    const archive = {} as never;
+    const opts = toCompactOptions({
+      counter,
+      archive,
+      keepRecentRounds: DEFAULT_SETTINGS.keepRecentRounds,
+      level: DEFAULT_SETTINGS.level,
+      summaryMaxTokens: DEFAULT_SETTINGS.summaryMaxLength,
+      now: '2026-01-01T00:00:00.000Z',
+      constants: changedThresholds(DEFAULT_SETTINGS),
+    });
+    expect(opts).toEqual({ counter, archive, keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds, level: COMPACTION_DEFAULTS.level, now: '2026-01-01T00:00:00.000Z' });
   });
 });

@@ -24,7 +24,7 @@ import type { ActiveConversation, ApplyOptions, ConversationService } from './co
 import type { Logger } from './log';
 import { ConversationStateStore, STATE_VERSION, type PersistedStep } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
-import { ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
+import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
 
 /** Counts a chat session with the chat model's own tokenizer (see chat/lmTokenCounter.ts). */
@@ -362,13 +362,7 @@ export class ConversationStore implements ConversationService {
       signal: controller.signal,
       ...(onProgress ? { onProgress: (p: { phase: string; fraction?: number }) => onProgress(p.phase) } : {}),
       now: this.now(),
-      constants: {
-        toolArgumentTokens: s.toolArgumentTokens,
-        toolResultTokens: s.toolResultTokens,
-        previewTokens: s.previewTokens,
-        keepRecentToolBlocks: s.keepRecentToolBlocks,
-        offloadTokens: s.offloadTokens,
-      },
+      constants: changedThresholds(s),
     };
   }
 
@@ -434,6 +428,16 @@ export class ConversationStore implements ConversationService {
       if (e.key === this.activeKey) this.changeEmitter.fire(this.get(e.key)!);
     }
   }
+}
+
+const THRESHOLD_SETTINGS = ['toolArgumentTokens', 'toolResultTokens', 'previewTokens', 'keepRecentToolBlocks', 'offloadTokens'] as const;
+
+/** The selective-rule and offload thresholds the user changed. Unchanged ones are left to the
+ *  engine's own defaults, so default settings give exactly what `ctxc compact` gives. */
+export function changedThresholds(s: CompactorSettings): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of THRESHOLD_SETTINGS) if (s[name] !== DEFAULT_SETTINGS[name]) out[name] = s[name];
+  return out;
 }
 
 /** The settings that change counts (not, e.g., the trigger ratio, which only changes colours). */

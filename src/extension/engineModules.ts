@@ -1,27 +1,87 @@
-// The CompactionEngine port wired to the real engine modules. The token counter and the importers
-// are real; the compactor and exporters are being built in parallel (src/engine/conversation/exporters,
-// src/engine/compactor.ts, …) and are wired here as they land — until then their
-// entry points fail with a message that says so, and nothing else in the extension changes.
+// The CompactionEngine port wired to the real engine modules: importers, token counters, the
+// compactor (src/engine/compactor.ts), the exporters and the strategy registry.
+//
+// Parity with `ctxc compact`: the CLI run with no options passes the engine nothing but the
+// counter and the archive, so every option here that the user left at its default is left out
+// as well (the engine then applies COMPACTION_DEFAULTS itself) — the extension's confirmation
+// and meter show exactly the tokensAfter `ctxc compact FILE --format json` prints.
 
+import * as vscode from 'vscode';
+import { MemoryArchive } from '../engine/archive/memoryArchive';
+import {
+  COMPACTION_DEFAULTS,
+  compactConversation,
+  CompactionInputError,
+  summaryTextOf,
+  undoCompaction,
+  type CompactionLevel,
+  type CompactOptions,
+} from '../engine/compactor';
 import { importTranscript } from '../engine/conversation/importers/detect';
+import type { Conversation } from '../engine/conversation/model';
+import { exportConversation } from '../engine/conversation/exporters/exportConversation';
+import type { CompactionResult } from '../engine/result';
+import { listStrategies, UnknownStrategyError } from '../engine/strategies/strategy';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
-import type { CompactionEngine } from './compactionEngine';
+import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
 import { UserFacingError } from './log';
 
-function notYet(what: string): never {
-  throw new UserFacingError(`${what} is not available in this build yet.`);
+/** The engine's options for one run. `constants` holds only the thresholds the user changed
+ *  (see DEFAULT_SETTINGS), so unchanged settings mean "the engine's own default". */
+export function toCompactOptions(opts: EngineCompactOptions): CompactOptions {
+  const constants = Object.keys(opts.constants).length > 0 ? { constants: opts.constants } : {};
+  return {
+    counter: opts.counter,
+    archive: opts.archive,
+    keepRecentRounds: opts.keepRecentRounds,
+    ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),
+    level: opts.level as CompactionLevel,
+    ...(opts.focus ? { focus: opts.focus } : {}),
+    ...(opts.summarizer ? { summarizer: opts.summarizer } : {}),
+    // The engine's default cap applies when none is given; pass only a different one.
+    ...(opts.summaryMaxTokens !== COMPACTION_DEFAULTS.summaryMaxTokens ? { summaryMaxTokens: opts.summaryMaxTokens } : {}),
+    ...(opts.edits ? { edits: opts.edits } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    now: opts.now,
+    ...constants,
+  };
+}
+
+/** Settings the engine rejects become one line the user can act on. */
+async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof UnknownStrategyError) {
+      const names = listStrategies().map((s) => s.name).join(', ');
+      throw new UserFacingError(vscode.l10n.t('The setting contextCompactor.strategy names no strategy of this engine; expected "default" or one of: {0}.', names));
+    }
+    if (err instanceof CompactionInputError) throw new UserFacingError(vscode.l10n.t('The compaction options are not valid: {0}', err.message));
+    throw err;
+  }
 }
 
 export function createEngine(): CompactionEngine {
   return {
     importTranscript: (text, sourcePath) => importTranscript(text, { sourcePath }),
     createCounter: (model, override) => createTokenCounter(model, { override }),
-    preview: async () => notYet('Compaction'),
-    compact: async () => notYet('Compaction'),
-    undo: async () => notYet('Undo'),
-    exportConversation: () => notYet('Export'),
-    summaryText: () => undefined,
-    listStrategies: () => [{ name: 'summary', description: 'Keep the header, pinned messages and the last rounds; summarize the rest.' }],
-    defaults: { strategy: 'summary', keepRecentRounds: 2, level: 'normal' },
+    // The dry run is the real computation with the extractive summarizer, archived only in
+    // memory: exact for the extractive summarizer, an estimate for an LLM one.
+    preview: (conversation: Conversation, opts: EngineCompactOptions): Promise<CompactionResult> => {
+      const { summarizer: _llm, ...rest } = opts;
+      return engineCall(() => compactConversation(conversation, toCompactOptions({ ...rest, archive: new MemoryArchive() })));
+    },
+    compact: (conversation, opts) => engineCall(() => compactConversation(conversation, toCompactOptions(opts))),
+    undo: (archiveId, archive) => undoCompaction(archiveId, archive),
+    exportConversation: (conversation, format) => exportConversation(conversation, format),
+    summaryText: (conversation) => summaryTextOf(conversation),
+    // Read at run time: the strategy registry grows.
+    listStrategies: () => listStrategies(),
+    defaults: {
+      strategy: COMPACTION_DEFAULTS.strategy,
+      keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
+      level: COMPACTION_DEFAULTS.level,
+    },
   };
 }

@@ -1,0 +1,212 @@
+// "Compact Conversation" with the REAL engine behind the extension (no stand-in): real
+// transcripts of three formats go through the command with the vscode fake. The confirmation's
+// "<before> → <after>" and the meter after Compact equal what the engine gives with no options
+// at all — which is what `ctxc compact FILE --format json` runs with default settings — undo
+// restores the exact import, exports are valid for their APIs, and Copy Summary holds the
+// 8 section headings.
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryArchive } from '../src/engine/archive/memoryArchive';
+import { compactConversation } from '../src/engine/compactor';
+import { importTranscript } from '../src/engine/conversation/importers/detect';
+import type { Conversation } from '../src/engine/conversation/model';
+import { SECTION_NAMES } from '../src/engine/sections';
+import { listStrategies } from '../src/engine/strategies/strategy';
+import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { tokenReport } from '../src/engine/tokens/report';
+import { createEngine } from '../src/extension/engineModules';
+import { apiShapeProblems } from './helpers/toolPairingCheck';
+import { transcriptPath } from './helpers/transcripts';
+import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';
+import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
+
+/** Three formats, small enough to compact several times per test run. */
+const TRANSCRIPTS = ['mini-swe-agent/django__django-11138.traj.json', 'aider/AFI-Protocol__afi-core.aider.chat.history.md', 'openhands/basic_gui_mode.json'];
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  // Waits for a condition, not for time: the deadline only turns a hang into a failure.
+  for (let i = 0; i < 3000; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** What `ctxc compact FILE --format json` computes with default settings: the import, the
+ *  transcript's own model else gpt-4o, and the engine's defaults for everything else. */
+async function cliReference(file: string): Promise<{ conversation: Conversation; tokensBefore: number; tokensAfter: number; model: string }> {
+  const conversation = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
+  const model = conversation.meta.model || 'gpt-4o';
+  const counter = await createTokenCounter(model);
+  const result = await compactConversation(conversation, { counter, archive: new MemoryArchive() });
+  return { conversation, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, model };
+}
+
+/** The number in the meter's accessibility label (what the end-to-end test reads). */
+function meterTotal(item: FakeStatusBarItem): number {
+  const m = /^Context Compactor: (\d+) \/ (\d+) tokens \(\d+\.\d%\)$/.exec(item.accessibilityInformation!.label);
+  if (!m) throw new Error(`unexpected meter label ${item.accessibilityInformation!.label}`);
+  return Number(m[1]);
+}
+
+describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel) => {
+  let host: ActivatedHost;
+  let dir: string;
+  let file: string;
+  const name = basename(rel);
+  const meter = (): FakeStatusBarItem => fake.statusBarItem('contextCompactor.meter')!;
+  const active = () => host.api.store.active()!;
+
+  async function open(): Promise<void> {
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === name));
+    await fake.command('contextCompactor.openTranscript')!();
+    await waitFor(() => meter().visible, 'the meter');
+  }
+
+  beforeEach(async () => {
+    resetFake();
+    dir = mkdtempSync(join(tmpdir(), 'ctxc-real-'));
+    file = join(dir, name);
+    copyFileSync(transcriptPath(rel), file);
+    fake.setWorkspaceRoot(dir);
+    host = activateHost();
+    await open();
+  });
+  afterEach(() => host.deactivate());
+
+  it('confirms with the CLI’s before → after, the meter then shows that after, and undo restores the exact original', async () => {
+    const ref = await cliReference(file);
+    expect(meterTotal(meter())).toBe(ref.tokensBefore);
+    expect(active().model).toBe(ref.model);
+    const original = readFileSync(file);
+
+    fake.answers.warning.push('Compact');
+    await fake.command('contextCompactor.compact')!();
+    const modal = fake.messages.find((m) => m.modal)!;
+    expect(modal.message).toBe(`Compact this conversation? ${ref.tokensBefore} → ${ref.tokensAfter} tokens (estimated)`);
+    expect(modal.detail).toMatch(new RegExp(`Strategy: ${listStrategies()[0]!.name} · Summarizer: extractive · Expected retention: \\d+% \\(\\w+\\)`));
+    expect(modal.items).toEqual(['Compact', 'Inspect First…']);
+
+    expect(active().compactions).toBe(1);
+    expect(active().lastResult!.tokensAfter).toBe(ref.tokensAfter);
+    expect(meterTotal(meter())).toBe(ref.tokensAfter);
+    expect(active().report.total).toBe(ref.tokensAfter);
+    expect(ref.tokensAfter).toBeLessThan(ref.tokensBefore);
+    // An independent count of the compacted view agrees with the meter.
+    const counter = await createTokenCounter(ref.model);
+    expect(tokenReport(active().conversation.messages, counter).total).toBe(ref.tokensAfter);
+    expect(apiShapeProblems(active().conversation.messages)).toEqual([]);
+    expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${ref.tokensBefore} → ${ref.tokensAfter} tokens`))).toBe(true);
+    expect(readFileSync(file).equals(original)).toBe(true);
+
+    await fake.command('contextCompactor.undo')!();
+    expect(JSON.stringify(active().conversation)).toBe(JSON.stringify(ref.conversation));
+    expect(meterTotal(meter())).toBe(ref.tokensBefore);
+    expect(active().compactions).toBe(0);
+  });
+
+  it('exports the compacted view as valid Markdown, OpenAI and Anthropic files, and copies a summary with the 8 headings', async () => {
+    fake.setConfig('contextCompactor.requireConfirmation', false);
+    await fake.command('contextCompactor.compact')!();
+    expect(active().compactions).toBe(1);
+    const view = active().conversation;
+
+    const exported: Record<string, string> = {};
+    for (const [index, format] of ['markdown', 'openai', 'anthropic'].entries()) {
+      const target = join(dir, 'out', `export.${format}`);
+      fake.answers.quickPick.push((items) => items[index]);
+      fake.answers.saveDialog.push(Uri.file(target));
+      await fake.command('contextCompactor.export')!();
+      exported[format] = readFileSync(target, 'utf8');
+    }
+    // Markdown: the summary's headings and every kept message's role are there.
+    for (const section of SECTION_NAMES) expect(exported.markdown).toContain(section);
+    // OpenAI: Chat Completions messages that re-import to the same roles and keep the API rule.
+    const openai = JSON.parse(exported.openai!) as { messages?: { role: string }[] } | { role: string }[];
+    const openaiMessages = Array.isArray(openai) ? openai : openai.messages!;
+    expect(openaiMessages.length).toBeGreaterThan(0);
+    for (const m of openaiMessages) expect(['system', 'user', 'assistant', 'tool']).toContain(m.role);
+    const back = importTranscript(exported.openai!, { format: 'openai' }).conversation;
+    expect(apiShapeProblems(back.messages)).toEqual([]);
+    expect(back.messages.map((m) => m.role)).toEqual(view.messages.filter((m) => m.content.some((p) => p.type !== 'thinking') || m.toolCalls?.length || m.toolResult).map((m) => m.role));
+    // Anthropic: a Messages API body — user/assistant alternate, starting with user.
+    const anthropic = JSON.parse(exported.anthropic!) as { messages: { role: string }[] };
+    expect(anthropic.messages.length).toBeGreaterThan(0);
+    expect(anthropic.messages[0]!.role).toBe('user');
+    anthropic.messages.forEach((m, i) => expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant'));
+    expect(apiShapeProblems(importTranscript(exported.anthropic!, { format: 'anthropic' }).conversation.messages)).toEqual([]);
+
+    fake.state.clipboard = '';
+    await fake.command('contextCompactor.copySummary')!();
+    const summary = fake.state.clipboard;
+    for (const section of SECTION_NAMES) expect(summary).toMatch(new RegExp(`^#+ ${section.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm'));
+  });
+});
+
+describe('the real engine behind the extension', () => {
+  afterEach(() => undefined);
+
+  it('keeps the compacted view and undo across a reload (file archive, real engine)', async () => {
+    resetFake();
+    const rel = TRANSCRIPTS[0]!;
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-reload-'));
+    const file = join(dir, basename(rel));
+    copyFileSync(transcriptPath(rel), file);
+    fake.setWorkspaceRoot(dir);
+    const profile = newProfile();
+    const ref = await cliReference(file);
+    const meter = (): FakeStatusBarItem => fake.statusBarItem('contextCompactor.meter')!;
+    const openIt = async (h: ActivatedHost) => {
+      fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
+      await fake.command('contextCompactor.openTranscript')!();
+      await waitFor(() => meter()?.visible === true && h.api.store.active() !== undefined, 'the meter');
+    };
+
+    let host = activateHost(undefined, profile);
+    await openIt(host);
+    fake.setConfig('contextCompactor.requireConfirmation', false);
+    await fake.command('contextCompactor.compact')!();
+    expect(meterTotal(meter())).toBe(ref.tokensAfter);
+    host.deactivate();
+
+    // "Reload": a new activation on the same storage; the compacted view comes back.
+    host = activateHost(undefined, profile);
+    await openIt(host);
+    expect(host.api.store.active()!.compactions).toBe(1);
+    expect(meterTotal(meter())).toBe(ref.tokensAfter);
+    await fake.command('contextCompactor.undo')!();
+    expect(JSON.stringify(host.api.store.active()!.conversation)).toBe(JSON.stringify(ref.conversation));
+    expect(meterTotal(meter())).toBe(ref.tokensBefore);
+    host.deactivate();
+  });
+
+  it('names the available strategies when the strategy setting names none, and changes nothing', async () => {
+    resetFake();
+    const rel = TRANSCRIPTS[2]!;
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-strategy-'));
+    copyFileSync(transcriptPath(rel), join(dir, basename(rel)));
+    fake.setWorkspaceRoot(dir);
+    const host = activateHost();
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
+    await fake.command('contextCompactor.openTranscript')!();
+    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    const before = host.api.store.active()!.conversation;
+    fake.setConfig('contextCompactor.strategy', 'no-such-strategy');
+    fake.setConfig('contextCompactor.requireConfirmation', false);
+    await fake.command('contextCompactor.compact')!();
+    const error = fake.messages.find((m) => m.kind === 'error')!;
+    expect(error.message).toContain('contextCompactor.strategy');
+    for (const s of listStrategies()) expect(error.message).toContain(s.name);
+    expect(host.api.store.active()!.conversation).toBe(before);
+    host.deactivate();
+  });
+
+  it('lists the engine’s strategies at run time and takes its defaults from COMPACTION_DEFAULTS', async () => {
+    const engine = createEngine();
+    expect(engine.listStrategies()).toEqual(listStrategies());
+    const { COMPACTION_DEFAULTS } = await import('../src/engine/compactor');
+    expect(engine.defaults).toEqual({ strategy: COMPACTION_DEFAULTS.strategy, keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds, level: COMPACTION_DEFAULTS.level });
+  });
+});
