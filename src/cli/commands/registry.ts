@@ -1,7 +1,9 @@
 // Every ctxc command, in the order `ctxc --help` lists them.
 
 import type { CliCommand } from '../io';
+import { compactCommand } from './compact';
 import { countCommand } from './count';
 import { demoCommand } from './demo';
+import { undoCommand } from './undo';
 
-export const commands: CliCommand[] = [countCommand, demoCommand];
+export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, demoCommand];

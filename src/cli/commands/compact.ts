@@ -1,0 +1,214 @@
+// `ctxc compact FILE`: the compacted conversation (8-section summary + kept messages) in
+// Markdown, JSON or an API request shape; with --archive the original is stored on disk first
+// and `ctxc undo` (undo.ts) prints it back exactly.
+//
+// Parity with the extension: with no options the engine gets nothing but the counter and the
+// archive (COMPACTION_DEFAULTS apply), and the counter follows `ctxc count`'s rule (--model,
+// else the transcript's own model, else gpt-4o), so `--format json`'s tokensAfter is the
+// number the extension's confirmation shows. No clock is passed: the output is the same bytes
+// on every run (stats.timestamp is the transcript's last timestamp).
+
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { MemoryArchive } from '../../engine/archive/memoryArchive';
+import { compactConversation, CompactionInputError, summaryTextOf, type CompactOptions } from '../../engine/compactor';
+import { exportConversation } from '../../engine/conversation/exporters/exportConversation';
+import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
+import type { Conversation } from '../../engine/conversation/model';
+import type { CompactionResult } from '../../engine/result';
+import { UnknownStrategyError } from '../../engine/strategies/strategy';
+import { createTokenCounter } from '../../engine/tokens/messageCounter';
+import { writeFileAtomic } from '../../node/atomicWrite';
+import { FileArchive } from '../../node/fileArchive';
+import { createSummarizerFromCliArgs, SUMMARIZER_CLI_USAGE } from '../../summarizers/fromCli';
+import { booleanFlag, numberFlag, optionsHelp, parseArgs, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
+import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { loadTranscript, printWarnings } from '../readTranscript';
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** Output formats of compact and undo; md is the default. */
+export const OUTPUT_FORMATS = ['md', 'json', 'openai', 'anthropic'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Archive key suffix of the original file's exact bytes (beside the archived conversation). */
+export const SOURCE_KEY_SUFFIX = '.source';
+
+export const COMPACT_FLAGS: readonly FlagSpec[] = [
+  { name: 'budget', short: 'b', kind: 'number', valueName: 'N', description: 'target size of the result in tokens' },
+  { name: 'ratio', short: 'r', kind: 'number', valueName: 'R', description: 'target size as a share of the original, 0 < R ≤ 1 (default 0.3)' },
+  { name: 'keep-recent', kind: 'number', valueName: 'N', description: 'recent rounds kept verbatim (default 2)' },
+  { name: 'format', short: 'f', kind: 'string', valueName: 'FMT', description: 'md (default), json, openai or anthropic' },
+  { name: 'out', short: 'o', kind: 'string', valueName: 'FILE', description: 'write the result to FILE (atomically) instead of stdout' },
+  { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o)' },
+  { name: 'focus', kind: 'string', valueName: 'TEXT', description: 'what the summary should favour' },
+  { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
+  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
+  { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
+  { name: 'max-size', kind: 'number', valueName: 'MB', description: 'refuse files larger than this (default 64)' },
+  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+];
+
+const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--archive DIR]';
+
+export function parseFormat(value: string | undefined): OutputFormat {
+  if (value === undefined) return 'md';
+  if (value === 'markdown') return 'md';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`--format expects one of ${OUTPUT_FORMATS.join(', ')}, got '${value}'`);
+}
+
+/** A conversation as text in one of the output formats (json: the conversation itself). */
+export function renderConversation(conv: Conversation, format: OutputFormat): string {
+  if (format === 'json') return `${JSON.stringify(conv, null, 2)}\n`;
+  const text = exportConversation(conv, format === 'md' ? 'markdown' : format);
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** What `--format json` prints: the CompactionResult with the headline figures first. */
+export function compactJson(file: string, model: string, result: CompactionResult, summaryMarkdown: string | undefined): Record<string, unknown> {
+  const { tokensBefore, tokensAfter, ...rest } = result;
+  return {
+    file,
+    model,
+    tokensBefore,
+    tokensAfter,
+    ratio: result.stats.ratio,
+    retention: result.loss.overallRetention,
+    lossLevel: result.loss.lossLevel,
+    summaryMarkdown: summaryMarkdown ?? '',
+    ...rest,
+  };
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The one line on stderr: tokens before → after, ratio, retention, loss level. */
+export function summaryLine(file: string, r: CompactionResult): string {
+  const pct = r.tokensBefore > 0 ? Math.round((r.tokensAfter / r.tokensBefore) * 100) : 100;
+  return `${file}: ${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} tokens (${r.stats.ratio}, ${pct}% of the original), retention ${Math.round(r.loss.overallRetention * 100)}% (${r.loss.lossLevel} loss)`;
+}
+
+interface CompactArgs {
+  file: string;
+  args: ParsedArgs;
+  format: OutputFormat;
+  options: Pick<CompactOptions, 'budget' | 'ratio' | 'keepRecentRounds' | 'focus' | 'summarizer'>;
+}
+
+function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
+  const llm = createSummarizerFromCliArgs(argv, io.env);
+  if (!llm.ok) throw new UsageError(llm.error);
+  const args = parseArgs(llm.rest, COMPACT_FLAGS);
+  if (booleanFlag(args, 'help')) return 'help';
+  if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'missing FILE' : `one FILE expected, got ${args.positionals.length}`);
+  const budget = numberFlag(args, 'budget');
+  const ratio = numberFlag(args, 'ratio');
+  const keep = numberFlag(args, 'keep-recent');
+  if (budget !== undefined && ratio !== undefined) throw new UsageError('--budget and --ratio: give one of them, not both');
+  if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) throw new UsageError(`--budget expects a positive whole number of tokens, got '${budget}'`);
+  if (ratio !== undefined && !(ratio > 0 && ratio <= 1)) throw new UsageError(`--ratio expects a number in (0, 1], got '${ratio}'`);
+  if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new UsageError(`--keep-recent expects a whole number ≥ 0, got '${keep}'`);
+  const focus = stringFlag(args, 'focus');
+  return {
+    file: args.positionals[0]!,
+    args,
+    format: parseFormat(stringFlag(args, 'format')),
+    options: {
+      ...(budget !== undefined ? { budget } : {}),
+      ...(ratio !== undefined ? { ratio } : {}),
+      ...(keep !== undefined ? { keepRecentRounds: keep } : {}),
+      ...(focus ? { focus } : {}),
+      ...(llm.summarizer ? { summarizer: llm.summarizer } : {}),
+    },
+  };
+}
+
+/** Writes the text to --out (atomically) or stdout. false: the write failed and was reported. */
+export async function emit(io: CliIO, command: string, text: string, out: string | undefined): Promise<boolean> {
+  if (out === undefined || out === '-') {
+    io.out(text);
+    return true;
+  }
+  try {
+    await writeFileAtomic(resolve(io.cwd, out), text);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    io.err(`ctxc ${command}: cannot write ${out}: ${code === 'EACCES' ? 'no permission' : code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}; nothing was written\n`);
+    return false;
+  }
+}
+
+export const compactCommand: CliCommand = {
+  name: 'compact',
+  summary: 'compact a transcript into an 8-section summary plus the recent messages',
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    let parsed: CompactArgs;
+    try {
+      const r = readArgs(argv, io);
+      if (r === 'help') {
+        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(COMPACT_FLAGS)}\n\n${SUMMARIZER_CLI_USAGE}`);
+        return EXIT_OK;
+      }
+      parsed = r;
+    } catch (e) {
+      if (e instanceof UsageError) {
+        io.err(`ctxc compact: ${e.message}\nUsage: ${USAGE}\n`);
+        return EXIT_USAGE;
+      }
+      throw e;
+    }
+    const { file, args, format } = parsed;
+    const maxSize = numberFlag(args, 'max-size');
+    const instance = numberFlag(args, 'instance');
+    const archiveDir = stringFlag(args, 'archive');
+    try {
+      const loaded = await loadTranscript(file, {
+        ...(maxSize !== undefined ? { maxBytes: Math.floor(maxSize * BYTES_PER_MB) } : {}),
+        ...(instance !== undefined ? { instance } : {}),
+        includeSidechains: booleanFlag(args, 'include-sidechains'),
+      });
+      printWarnings(io, file, loaded.warnings);
+      const conv = loaded.conversation;
+      const counter = await createTokenCounter(stringFlag(args, 'model') ?? conv.meta.model);
+      const archive = archiveDir !== undefined ? new FileArchive(resolve(io.cwd, archiveDir)) : new MemoryArchive();
+      const result = await compactConversation(conv, { counter, archive, ...parsed.options });
+      if (archiveDir !== undefined) {
+        // The file's own bytes too, so undo can give back the file and not only the conversation
+        // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
+        const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await readFile(file));
+        await archive.put(result.archiveId + SOURCE_KEY_SUFFIX, raw);
+      }
+      for (const w of result.warnings) io.err(`warning: ${w}\n`);
+      const text =
+        format === 'json'
+          ? `${JSON.stringify(compactJson(file, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
+          : renderConversation(result.conversation, format);
+      if (!(await emit(io, 'compact', text, stringFlag(args, 'out')))) return EXIT_FAILED;
+      io.err(`${summaryLine(file, result)}\n`);
+      if (archiveDir !== undefined) io.err(`archive: ${result.archiveId} (restore with: ctxc undo ${result.archiveId} --archive ${archiveDir})\n`);
+      return EXIT_OK;
+    } catch (e) {
+      if (isTranscriptError(e)) {
+        io.err(`ctxc compact: ${e.message}\n`);
+        return EXIT_BAD_INPUT;
+      }
+      if (e instanceof CompactionInputError) {
+        io.err(`ctxc compact: ${file}: ${e.message}\n`);
+        return EXIT_BAD_INPUT;
+      }
+      if (e instanceof UnknownStrategyError) {
+        io.err(`ctxc compact: ${e.message}\n`);
+        return EXIT_USAGE;
+      }
+      const code = (e as NodeJS.ErrnoException).code;
+      if (archiveDir !== undefined && typeof code === 'string') {
+        io.err(`ctxc compact: cannot write the archive in ${archiveDir}: ${(e as Error).message}\n`);
+        return EXIT_FAILED;
+      }
+      throw e;
+    }
+  },
+};

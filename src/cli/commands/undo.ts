@@ -1,0 +1,80 @@
+// `ctxc undo ARCHIVE_ID --archive DIR`: the original a `ctxc compact --archive DIR` replaced.
+// Without --format it prints the original file byte for byte (compact stored its bytes beside
+// the conversation); --format json prints the archived conversation exactly as archived, and
+// md/openai/anthropic export it.
+
+import { resolve } from 'node:path';
+import { ArchiveError } from '../../engine/archive/conversationArchive';
+import { undoCompaction } from '../../engine/compactor';
+import { FileArchive } from '../../node/fileArchive';
+import { booleanFlag, optionsHelp, parseArgs, stringFlag, type FlagSpec } from '../args';
+import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { emit, parseFormat, renderConversation, SOURCE_KEY_SUFFIX } from './compact';
+
+const UNDO_FLAGS: readonly FlagSpec[] = [
+  { name: 'archive', kind: 'string', valueName: 'DIR', description: 'the folder given to ctxc compact --archive (required)' },
+  { name: 'format', short: 'f', kind: 'string', valueName: 'FMT', description: 'md, json, openai or anthropic (default: the original file, byte for byte)' },
+  { name: 'out', short: 'o', kind: 'string', valueName: 'FILE', description: 'write to FILE (atomically) instead of stdout' },
+  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+];
+
+const USAGE = 'ctxc undo ARCHIVE_ID --archive DIR [--format md|json|openai|anthropic] [--out F]';
+
+export const undoCommand: CliCommand = {
+  name: 'undo',
+  summary: 'print the original a compaction archived (ctxc compact --archive)',
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    let id: string;
+    let dir: string;
+    let format: ReturnType<typeof parseFormat> | undefined;
+    let out: string | undefined;
+    try {
+      const args = parseArgs(argv, UNDO_FLAGS);
+      if (booleanFlag(args, 'help')) {
+        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(UNDO_FLAGS)}\n`);
+        return EXIT_OK;
+      }
+      if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'missing ARCHIVE_ID' : `one ARCHIVE_ID expected, got ${args.positionals.length}`);
+      id = args.positionals[0]!;
+      const d = stringFlag(args, 'archive');
+      if (d === undefined) throw new UsageError('--archive DIR is required (the folder ctxc compact --archive wrote)');
+      dir = d;
+      const f = stringFlag(args, 'format');
+      format = f === undefined ? undefined : parseFormat(f);
+      out = stringFlag(args, 'out');
+    } catch (e) {
+      if (e instanceof UsageError) {
+        io.err(`ctxc undo: ${e.message}\nUsage: ${USAGE}\n`);
+        return EXIT_USAGE;
+      }
+      throw e;
+    }
+    const archive = new FileArchive(resolve(io.cwd, dir));
+    try {
+      // Checks the id and the entry against its hash first, so a tampered archive fails here.
+      const conversation = await undoCompaction(id, archive);
+      let text: string;
+      if (format === undefined) {
+        const source = await archive.get(id + SOURCE_KEY_SUFFIX);
+        text = source ?? renderConversation(conversation, 'json');
+        if (source === undefined) io.err(`ctxc undo: the original file's bytes are not in ${dir}; printing the archived conversation as JSON\n`);
+      } else if (format === 'json') {
+        text = `${(await archive.get(id))!}\n`;
+      } else {
+        text = renderConversation(conversation, format);
+      }
+      return (await emit(io, 'undo', text, out)) ? EXIT_OK : EXIT_FAILED;
+    } catch (e) {
+      if (e instanceof ArchiveError) {
+        io.err(`ctxc undo: ${dir}: ${e.message}\n`);
+        return EXIT_BAD_INPUT;
+      }
+      if (e instanceof Error && /^archive key /.test(e.message)) {
+        io.err(`ctxc undo: ${e.message}\n`);
+        return EXIT_BAD_INPUT;
+      }
+      throw e;
+    }
+  },
+};
