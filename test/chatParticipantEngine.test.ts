@@ -97,6 +97,20 @@ describe('@compactor with the real engine', () => {
     expect(host.api.store.get(key)!.conversation.messages.map(messageText)).toEqual(turns.flat());
   });
 
+  it('/compact on a session too short to compact says so, and answers still come at the trigger', async () => {
+    const short = historyOf(turns.slice(0, 2));
+    const { stream, result } = await ask('', short, 'compact');
+    expect(result.errorDetails).toBeUndefined();
+    expect(stream.text).toMatch(/^Nothing to compact: /);
+    expect(host.api.store.get(result.metadata!.sessionKey)!.compactions).toBe(0);
+    // Over the trigger with nothing to compact: no failure, the answer comes from the history.
+    fake.setConfig('contextCompactor.requireConfirmation', false);
+    model = fakeChatModel({ maxInputTokens: 200, reply: () => 'still here' });
+    const answered = await ask('Next?', short);
+    expect(answered.result.errorDetails).toBeUndefined();
+    expect(answered.stream.text).toContain('still here');
+  });
+
   it('compacts by itself at the trigger when confirmation is off, before answering', async () => {
     fake.setConfig('contextCompactor.requireConfirmation', false);
     const history = historyOf(turns);

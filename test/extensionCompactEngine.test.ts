@@ -4,7 +4,7 @@
 // at all — which is what `ctxc compact FILE --format json` runs with default settings — undo
 // restores the exact import, exports are valid for their APIs, and Copy Summary holds the
 // 8 section headings.
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -200,6 +200,43 @@ describe('the real engine behind the extension', () => {
     expect(error.message).toContain('contextCompactor.strategy');
     for (const s of listStrategies()) expect(error.message).toContain(s.name);
     expect(host.api.store.active()!.conversation).toBe(before);
+    host.deactivate();
+  });
+
+  it('says "Nothing to compact" without a modal or a step when compaction would change nothing', async () => {
+    resetFake();
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-short-'));
+    // Two rounds: both are within keepRecentRounds, so the engine keeps everything.
+    const short = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'What does src/app.ts export?' },
+        { role: 'assistant', content: 'It exports createApp and a default config object.' },
+        { role: 'user', content: 'And src/server.ts?' },
+        { role: 'assistant', content: 'It starts the HTTP server on port 8080.' },
+      ],
+    };
+    writeFileSync(join(dir, 'short.json'), JSON.stringify(short));
+    fake.setWorkspaceRoot(dir);
+    const host = activateHost();
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === 'short.json'));
+    await fake.command('contextCompactor.openTranscript')!();
+    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    const before = host.api.store.active()!.conversation;
+    await fake.command('contextCompactor.compact')!();
+    expect(fake.messages.some((m) => m.modal)).toBe(false);
+    expect(fake.messages.some((m) => m.kind === 'error')).toBe(false);
+    expect(fake.messages.at(-1)).toMatchObject({ kind: 'info' });
+    expect(fake.messages.at(-1)!.message).toMatch(/^Nothing to compact: /);
+    // Without the confirmation the engine runs, and still no step is recorded.
+    fake.setConfig('contextCompactor.requireConfirmation', false);
+    await fake.command('contextCompactor.compact')!();
+    expect(fake.messages.at(-1)!.message).toMatch(/^Nothing to compact: /);
+    expect(host.api.store.active()!.conversation).toBe(before);
+    expect(host.api.store.active()!.compactions).toBe(0);
+    await fake.command('contextCompactor.undo')!();
+    expect(fake.messages.at(-1)!.message).toBe('Nothing to undo');
     host.deactivate();
   });
 

@@ -21,7 +21,7 @@ import type { TokenReport } from '../engine/tokens/report';
 import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOldest';
 import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
 import type { ActiveConversation, ApplyOptions, ConversationService } from './conversationService';
-import type { Logger } from './log';
+import { NothingToDoError, type Logger } from './log';
 import { ConversationStateStore, STATE_VERSION, type PersistedStep } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
 import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
@@ -144,6 +144,8 @@ export class ConversationStore implements ConversationService {
       const before = e.current;
       const result = await this.deps.engine.compact(before, opts);
       throwIfCancelled(token);
+      // A compaction that changes nothing is not a step: nothing to undo, no "compacted" report.
+      throwIfNothingChanged(before, result);
       const step: PersistedStep = {
         kind: 'compaction',
         archiveId: result.archiveId,
@@ -443,6 +445,20 @@ export function changedThresholds(s: CompactorSettings): Record<string, number> 
 /** The settings that change counts (not, e.g., the trigger ratio, which only changes colours). */
 function countingKey(s: CompactorSettings): string {
   return `${s.model}\u0000${s.maxContextTokens}`;
+}
+
+/** True when the engine left the conversation as it was (too short, everything kept). Kept
+ *  messages are shared by reference with the input, so this is exact and cheap. */
+export function compactionChangesNothing(before: Conversation, result: CompactionResult): boolean {
+  const after = result.conversation.messages;
+  return after.length === before.messages.length && after.every((m, i) => m === before.messages[i]);
+}
+
+/** Stops a compaction that would change nothing, with the engine's reason. */
+export function throwIfNothingChanged(before: Conversation, result: CompactionResult): void {
+  if (!compactionChangesNothing(before, result)) return;
+  const reason = result.warnings[0] ?? '';
+  throw new NothingToDoError(vscode.l10n.t('Nothing to compact: {0}', reason || vscode.l10n.t('every message is kept as it is.')));
 }
 
 function throwIfCancelled(token: vscode.CancellationToken | undefined): void {

@@ -28,6 +28,9 @@ export class UserFacingError extends Error {
   override readonly name = 'UserFacingError';
 }
 
+/** Not a failure: the request needs no work (e.g. nothing to compact). Shown as information. */
+export class NothingToDoError extends UserFacingError {}
+
 /** Cancellation by the user: the progress notification's Cancel, an AbortSignal, a CancellationToken. */
 export function isCancellation(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -60,6 +63,11 @@ export async function guarded<T>(log: Logger, action: string, fn: () => Promise<
     if (isCancellation(err)) {
       log.info(`${action}: cancelled`);
       void vscode.window.showInformationMessage(vscode.l10n.t('Cancelled. Nothing was changed.'));
+      return undefined;
+    }
+    if (err instanceof NothingToDoError) {
+      log.info(`${action}: ${err.message}`);
+      void vscode.window.showInformationMessage(err.message);
       return undefined;
     }
     log.error(`${action} failed`, err);

@@ -10,7 +10,7 @@ import type { CommandDeps } from '../commands/commandDeps';
 import { describeResult } from '../commands/compactCommand';
 import type { ActiveConversation } from '../conversationService';
 import { CHAT_PARTICIPANT_ID, COMMANDS, INTERNAL_COMMANDS } from '../ids';
-import { describeError, guarded, isCancellation, userMessageOf } from '../log';
+import { describeError, guarded, isCancellation, NothingToDoError, userMessageOf } from '../log';
 import { breakdownRows, groupedNumber, methodLabel } from '../statusBar/meterText';
 import { contextPressure } from '../trigger';
 import { historyConversation, sessionKeyOf, sessionLabel } from './chatHistory';
@@ -91,9 +91,15 @@ export class CompactorChatParticipant {
       if (pressure.level === 'trigger') {
         if (settings.requireConfirmation) this.proposeCompaction(current, pressure.ratio, stream);
         else {
-          const result = await this.deps.store.apply(current.key, undefined, token);
-          this.reportSavings(current.key, result, stream, vscode.l10n.t('The conversation reached {0}% of its window, so it was compacted first.', Math.round(pressure.ratio * 100)));
-          current = this.deps.store.get(current.key) ?? current;
+          try {
+            const result = await this.deps.store.apply(current.key, undefined, token);
+            this.reportSavings(current.key, result, stream, vscode.l10n.t('The conversation reached {0}% of its window, so it was compacted first.', Math.round(pressure.ratio * 100)));
+            current = this.deps.store.get(current.key) ?? current;
+          } catch (err) {
+            // Nothing to compact (e.g. a few very long turns): answer from the history as it is.
+            if (!(err instanceof NothingToDoError)) throw err;
+            this.deps.log.info(`@compactor: ${err.message}`);
+          }
         }
       }
     }
@@ -147,7 +153,14 @@ export class CompactorChatParticipant {
       return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
     }
     stream.progress(vscode.l10n.t('Compacting…'));
-    const result = await this.deps.store.apply(session.key, undefined, token, focus ? { focus } : {});
+    let result: CompactionResult;
+    try {
+      result = await this.deps.store.apply(session.key, undefined, token, focus ? { focus } : {});
+    } catch (err) {
+      if (!(err instanceof NothingToDoError)) throw err;
+      stream.markdown(err.message);
+      return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
+    }
     this.reportSavings(session.key, result, stream, focus ? vscode.l10n.t('Focus: {0}', focus) : undefined);
     return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
   }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';
 import { confirmCompaction, type ConfirmationChoice } from '../confirmation/confirmCompaction';
 import type { ActiveConversation } from '../conversationService';
+import { throwIfNothingChanged } from '../conversationStore';
 import { contextPressure } from '../trigger';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
@@ -66,6 +67,8 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
   if (settings.requireConfirmation) {
     preview = await previewWithProgress(deps, target);
     const fresh = deps.store.get(target.key) ?? target;
+    // Nothing to confirm when the compaction would leave the conversation as it is.
+    throwIfNothingChanged(fresh.conversation, preview);
     const summarizer = deps.summarizers.describe(settings);
     choice = await confirmCompaction({
       label: fresh.label,
