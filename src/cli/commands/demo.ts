@@ -1,6 +1,6 @@
 // `ctxc demo` (npm run demo): what the product does, on a real aider session shipped with the
-// repo. It runs a list of steps over one loaded transcript; the token report is the first, and
-// later steps (the compacted 8-section result) are appended to DEMO_STEPS.
+// repo. It runs a list of steps over one loaded transcript: the token report, then the
+// compacted 8-section result. No key, no network, nothing written.
 
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -10,6 +10,10 @@ import type { TokenReport } from '../../engine/tokens/report';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
 import { optionsHelp, parseArgs, stringFlag, booleanFlag, type FlagSpec } from '../args';
 import { loadTranscript, printWarnings } from '../readTranscript';
+import { MemoryArchive } from '../../engine/archive/memoryArchive';
+import { compactConversation, summaryTextOf } from '../../engine/compactor';
+import { createTokenCounter } from '../../engine/tokens/messageCounter';
+import { summaryLine } from './compact';
 import { countConversation, reportText } from './count';
 
 /** The demo transcript, relative to the repository root. */
@@ -37,8 +41,22 @@ export const tokenReportStep: DemoStep = {
   },
 };
 
+/** The compacted result with the defaults `ctxc compact` uses: the 8-section Markdown summary
+ *  and the headline figures. In memory only: the demo writes nothing. */
+export const compactionStep: DemoStep = {
+  title: 'Compacted (ctxc compact, default settings)',
+  async run(ctx, io) {
+    const counter = await createTokenCounter(ctx.model ?? ctx.conversation.meta.model);
+    const result = await compactConversation(ctx.conversation, { counter, archive: new MemoryArchive() });
+    const kept = result.plan.filter((p) => p.decision === 'kept').length;
+    io.out(`${summaryTextOf(result.conversation) ?? '(nothing to summarize)'}\n\n`);
+    io.out(`Summary + ${kept} of ${result.plan.length} messages kept verbatim.\n`);
+    io.out(`${summaryLine(ctx.file, result)}\n`);
+  },
+};
+
 /** The demo, in order. Append steps here. */
-export const DEMO_STEPS: DemoStep[] = [tokenReportStep];
+export const DEMO_STEPS: DemoStep[] = [tokenReportStep, compactionStep];
 
 const DEMO_FLAGS: readonly FlagSpec[] = [
   { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model instead of the one the transcript names' },

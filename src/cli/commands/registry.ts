@@ -4,6 +4,7 @@ import type { CliCommand } from '../io';
 import { compactCommand } from './compact';
 import { countCommand } from './count';
 import { demoCommand } from './demo';
+import { inspectCommand } from './inspect';
 import { undoCommand } from './undo';
 
-export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, demoCommand];
+export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, inspectCommand, demoCommand];
