@@ -39,6 +39,16 @@ async function postedSince(h: Harness, from: number): Promise<WebviewToHost[]> {
   return (await h.posted()).slice(from);
 }
 
+/** Longer than every debounce in the page (recount 250 ms, re-preview 300 ms, state save 200 ms). */
+const DEBOUNCE_BARRIER_MS = 1000;
+
+/** Waits on the page's own timer queue until every debounce started so far has fired: a timer
+ *  due later runs after those due earlier, however slow the machine is, so a recount or preview
+ *  that survived would have been posted by then. */
+async function afterDebounces(h: Harness): Promise<void> {
+  await h.page.evaluate((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)), DEBOUNCE_BARRIER_MS);
+}
+
 function uiState(h: Harness): Promise<InspectorUiState> {
   return h.page.evaluate(() => (window as unknown as { __cc: { state: InspectorUiState } }).__cc.state);
 }
@@ -88,16 +98,43 @@ describe('inspector interactions', () => {
   it('Cancel posts only `cancel` and drops the edits — no preview, apply or undo follows', async () => {
     const h = await ready();
     await h.page.click('.card[data-section="Current Work"] [data-action="edit-section"]');
+    const start = (await h.posted()).length;
     await h.page.fill('.card[data-section="Current Work"] textarea', 'changed my mind');
     const row = fx.model.messages.find((m) => m.decision === 'summarized')!;
     await h.page.click(`[role="row"][data-id="${row.id}"] [data-action="pin"]`);
-    const before = (await h.posted()).length;
     await h.page.click('[data-action="cancel"]');
-    // Longer than every debounce (recount 250 ms, re-preview 300 ms).
-    await h.page.waitForTimeout(800);
-    expect(await postedSince(h, before)).toEqual([{ type: 'cancel' }]);
+    await afterDebounces(h);
+    const since = await postedSince(h, start);
+    const at = since.findIndex((m) => m.type === 'cancel');
+    expect(at).toBeGreaterThanOrEqual(0);
+    // Nothing follows `cancel`: the recount and re-preview still waiting were dropped.
+    expect(since.slice(at)).toEqual([{ type: 'cancel' }]);
+    // Before it, only what the pauses legitimately allowed on a slow machine: a recount or a
+    // preview, never anything that changes the conversation.
+    expect(since.slice(0, at).filter((m) => m.type !== 'countSections' && m.type !== 'preview')).toEqual([]);
     const state = await uiState(h);
     expect(state.edits).toEqual({ sections: {}, restore: [], pin: [], unpin: [] });
+    expect(await h.page.getAttribute(`[role="row"][data-id="${row.id}"] [data-action="pin"]`, 'aria-pressed')).toBe('false');
+    expect(await h.page.textContent('.card[data-section="Current Work"] .card-body')).not.toContain('changed my mind');
+    await h.close();
+  });
+
+  it('answers to requests sent before Cancel are ignored: the discarded preview is not shown', async () => {
+    const h = await ready();
+    const row = fx.model.messages.find((m) => m.decision === 'summarized')!;
+    await h.page.click(`[role="row"][data-id="${row.id}"] [data-action="pin"]`);
+    const preview = await h.waitForPost(isType('preview'));
+    await h.page.click('[data-action="cancel"]');
+    const pinnedModel: InspectorModel = {
+      ...fx.model,
+      messages: fx.model.messages.map((m) => (m.id === row.id ? { ...m, decision: 'kept', reason: 'pinned', tokensAfter: m.tokens } : m)),
+    };
+    await h.send({ type: 'response', id: preview.id, request: 'preview', ok: true, value: { model: pinnedModel } });
+    await afterDebounces(h);
+    expect(await h.page.textContent(`[role="row"][data-id="${row.id}"] .decision .badge`)).toBe(row.decision);
+    expect(await h.page.getAttribute(`[role="row"][data-id="${row.id}"] [data-action="pin"]`, 'aria-pressed')).toBe('false');
+    const posted = await h.posted();
+    expect(posted[posted.length - 1]).toEqual({ type: 'cancel' });
     await h.close();
   });
 

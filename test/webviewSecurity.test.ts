@@ -86,7 +86,7 @@ describe('hostile conversation text', () => {
     }
     await h.page.click('.card[data-section="Errors and fixes"] [data-action="edit-section"]');
     await h.page.fill('input.search', '<script>');
-    await h.page.waitForTimeout(300);
+    await h.page.waitForFunction(() => /^\d+ of \d+ messages/.test(document.querySelector('.match-count')?.textContent ?? '') && document.querySelectorAll('[role="row"][hidden]').length > 0);
 
     expect(await pwned(h)).toBeUndefined();
     expect(h.dialogs).toEqual([]);
@@ -105,7 +105,7 @@ describe('hostile conversation text', () => {
     // Every payload is on the page as text: in the timeline rows (as the search left them: the
     // ones containing "<script>"), in the diff, the section cards, the missing-fact list.
     await h.page.fill('input.search', '');
-    await h.page.waitForTimeout(300);
+    await h.page.waitForFunction(() => document.querySelectorAll('[role="row"][hidden]').length === 0);
     const pageText = await h.page.evaluate(() => document.body.innerText);
     for (const p of PAYLOADS) expect(pageText).toContain(p.replace(/\s+/g, ' ').trim().slice(0, 60));
     for (let i = 0; i < PAYLOADS.length; i++) {
@@ -150,7 +150,7 @@ describe('hostile conversation text', () => {
       s.textContent = `window.__pwned = 'no nonce'`;
       document.body.appendChild(s);
     });
-    await h.page.waitForTimeout(100);
+    await h.page.waitForFunction(() => (window as unknown as { __cc: { cspViolations: unknown[] } }).__cc.cspViolations.length > 0);
     expect(await pwned(h)).toBeUndefined();
     const violations = await h.page.evaluate(() => (window as unknown as { __cc: { cspViolations: { directive: string }[] } }).__cc.cspViolations);
     expect(violations.map((v) => v.directive)).toContain('script-src-elem');

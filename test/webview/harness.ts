@@ -9,8 +9,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { INSPECTOR_TITLE, createNonce, renderInspectorHtml } from '../../src/extension/inspector/inspectorHtml';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol';
 import { THEMES, type ThemeKind } from './themes';
@@ -44,8 +44,14 @@ export function chromiumPath(): string {
   throw new Error('chromium not found: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH');
 }
 
+/** playwright-core, loaded at run time: it finds its own files next to itself, so the
+ *  benchmark bundle must not inline it. */
+function playwright(): typeof import('playwright-core') {
+  return createRequire(join(repoRoot, 'package.json'))('playwright-core') as typeof import('playwright-core');
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  return playwright().chromium.launch({
     executablePath: chromiumPath(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });

@@ -37,6 +37,8 @@ export class InspectorApp {
   private recountTimer: ReturnType<typeof setTimeout> | undefined;
   private recountSeq = 0;
   private previewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped by Cancel: previews asked for before it belong to discarded edits. */
+  private generation = 0;
   /** The plan edits the shown model was computed with. */
   private previewedKey = planEditKey(emptyEdits());
 
@@ -133,10 +135,13 @@ export class InspectorApp {
       this.live = {};
     }
     if (model.phase === 'applied') {
-      // What was applied is the result now: the edits are spent.
+      // What was applied is the result now: the edits are spent, at once and for good — a
+      // recount or re-preview still waiting would only resurrect them.
+      this.stopDebounced();
+      this.recountSeq++;
       this.store.state.edits = emptyEdits();
       this.live = {};
-      this.store.changed();
+      this.store.flush();
     }
     this.model = model;
     this.stale = false;
@@ -148,6 +153,9 @@ export class InspectorApp {
     this.refreshHeader();
     this.sections.show(model, this.edits, this.live);
     this.timeline.show(model, this.edits);
+    void this.timeline.complete.then((finished) => {
+      if (finished) performance.measure('inspector:timeline-complete', 'inspector:model-received');
+    });
     this.facts.show(model, this.edits);
     void afterNextPaint().then(() => {
       performance.measure('inspector:first-render', 'inspector:model-received');
@@ -252,11 +260,14 @@ export class InspectorApp {
   }
 
   private async preview(): Promise<void> {
+    const generation = this.generation;
     try {
       const { model } = await this.channel.request('preview', { edits: structuredClone(this.edits) });
+      // Computed with edits that Cancel has since thrown away.
+      if (generation !== this.generation) return;
       this.showModel(model, 'preview');
     } catch (err) {
-      if (err instanceof HostRequestError && err.cancelled) return;
+      if (generation !== this.generation || (err instanceof HostRequestError && err.cancelled)) return;
       this.header.setAlert(`The preview failed: ${(err as Error).message}`);
     }
   }
@@ -265,10 +276,8 @@ export class InspectorApp {
 
   private async apply(): Promise<void> {
     if (!this.model || this.model.phase === 'applied') return;
-    if (this.previewTimer !== undefined) {
-      clearTimeout(this.previewTimer);
-      this.previewTimer = undefined;
-    }
+    // Apply sends the edits as they are now; the host recounts and re-validates them itself.
+    this.stopDebounced();
     try {
       const before = this.model.header.tokensBefore;
       const { model } = await this.channel.request('apply', { edits: structuredClone(this.edits) });
@@ -295,13 +304,32 @@ export class InspectorApp {
     }
   }
 
-  /** Discards the edits and closes; the host changes nothing. */
+  /** Discards the edits and closes; the host changes nothing. Debounced work still waiting is
+   *  dropped, so nothing follows `cancel`; answers to requests already sent are ignored. */
   private cancel(): void {
-    if (this.recountTimer !== undefined) clearTimeout(this.recountTimer);
-    if (this.previewTimer !== undefined) clearTimeout(this.previewTimer);
+    this.stopDebounced();
+    this.generation++;
+    this.recountSeq++;
     this.store.state.edits = emptyEdits();
+    this.live = {};
     this.store.flush();
     this.channel.notify({ type: 'cancel' });
+    // The host normally closes the panel; if it stays, it shows the computed preview again.
+    const model = this.model;
+    if (model) {
+      this.sections.show(model, this.edits, this.live);
+      this.timeline.show(model, this.edits);
+      this.facts.show(model, this.edits);
+      this.refreshHeader();
+    }
+  }
+
+  /** Drops the recount and re-preview still waiting for their pause. */
+  private stopDebounced(): void {
+    if (this.recountTimer !== undefined) clearTimeout(this.recountTimer);
+    if (this.previewTimer !== undefined) clearTimeout(this.previewTimer);
+    this.recountTimer = undefined;
+    this.previewTimer = undefined;
   }
 
   private showDiffOf(m: MessageView): void {
