@@ -22,8 +22,14 @@ import { transcriptPath } from './helpers/transcripts';
 import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
-/** Three formats, small enough to compact several times per test run. */
-const TRANSCRIPTS = ['mini-swe-agent/django__django-11138.traj.json', 'aider/AFI-Protocol__afi-core.aider.chat.history.md', 'openhands/basic_gui_mode.json'];
+/** Four formats, small enough to compact several times per test run; the Claude Code session is
+ *  the one the end-to-end test compacts in real VS Code. */
+const TRANSCRIPTS = [
+  'mini-swe-agent/django__django-11138.traj.json',
+  'aider/AFI-Protocol__afi-core.aider.chat.history.md',
+  'openhands/basic_gui_mode.json',
+  'claude-code/kiliman__claude-transcript__test2.jsonl',
+];
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   // Waits for a condition, not for time: the deadline only turns a hang into a failure.
