@@ -48,9 +48,13 @@ const GROUP: Record<Action, number> = { created: 0, edited: 0, deleted: 0, read:
 /** Argument keys holding the new content of an edit. */
 const CODE_KEYS = ['new_string', 'new_str', 'content', 'file_text', 'code', 'diff', 'patch', 'new_content', 'replace'];
 
-/** Tool output lines that confirm a write, with the path they name. */
+/** Tool output lines that confirm a write, with the path they name; and aider's answered
+ *  prompts (the path on the line before the question): "Add file to the chat? … y" puts the
+ *  whole file in front of the model (a read), "Create new file? … y" creates it. */
 const WRITE_CONFIRMATIONS: { re: RegExp; action: FileAction }[] = [
   { re: /\bApplied edit to\s+(\S+)/g, action: 'edited' },
+  { re: /^(\S+)[ \t]*\nAdd file to the chat\?[^\n]*:[ \t]*y(?:es)?[ \t]*$/gm, action: 'read' },
+  { re: /^(\S+)[ \t]*\nCreate new file\?[^\n]*:[ \t]*y(?:es)?[ \t]*$/gm, action: 'created' },
   { re: /\bFile created successfully at:?\s+(\S+)/g, action: 'created' },
   { re: /\bThe file\s+(\S+)\s+has been (?:updated|edited|modified)/g, action: 'edited' },
   { re: /\b(?:Created|Wrote to) file:?\s+(\S+)/g, action: 'created' },
