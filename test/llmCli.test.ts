@@ -95,9 +95,11 @@ describe('createSummarizerFromCliArgs', () => {
   });
 });
 
-const compact = commands.find((c) => c.name === 'compact');
+describe('ctxc compact --summarizer openai', () => {
+  it('is registered', () => {
+    expect(commands.find((c) => c.name === 'compact')).toBeDefined();
+  });
 
-describe.skipIf(!compact)('ctxc compact --summarizer openai', () => {
   function filesUnder(dir: string): string[] {
     const out: string[] = [];
     for (const name of readdirSync(dir)) {
