@@ -8,6 +8,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIO } from '../src/cli/io';
+import { main } from '../src/cli/main';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
 import { compactConversation } from '../src/engine/compactor';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
@@ -111,6 +113,17 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     expect(JSON.stringify(active().conversation)).toBe(JSON.stringify(ref.conversation));
     expect(meterTotal(meter())).toBe(ref.tokensBefore);
     expect(active().compactions).toBe(0);
+  });
+
+  it('agrees with `ctxc compact FILE --format json` itself', async () => {
+    const io: CliIO & { stdout: string } = { stdout: '', env: {}, cwd: dir, out: (t) => void (io.stdout += t), err: () => undefined };
+    expect(await main(['compact', file, '--format', 'json'], io)).toBe(0);
+    const cli = JSON.parse(io.stdout) as { tokensBefore: number; tokensAfter: number };
+    expect(meterTotal(meter())).toBe(cli.tokensBefore);
+    fake.answers.warning.push('Compact');
+    await fake.command('contextCompactor.compact')!();
+    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${cli.tokensBefore} → ${cli.tokensAfter} tokens`);
+    expect(meterTotal(meter())).toBe(cli.tokensAfter);
   });
 
   it('exports the compacted view as valid Markdown, OpenAI and Anthropic files, and copies a summary with the 8 headings', async () => {
