@@ -38,6 +38,29 @@ const REQUIRED_ERRORS_MAX = 80;
 /** Assistant text read for a sentence about a fix, in characters. */
 const FIX_SCAN_CHARS = 4000;
 
+/** A line naming an error ("Error [ERR_MODULE_NOT_FOUND]: …", "npm error …", a logger's
+ *  "error: …") in an output. */
+const ERROR_NAMING_LINE = /^[ \t]*(?:\w*Error\b[^\n]*?:|npm (?:error|ERR!)|error:)[ \t]*\S[^\n]*/im;
+/** Runtime warnings printed before the error proper ("(node:123) ExperimentalWarning: …"). */
+const WARNING_NOISE = /^\(node:\d+\)|^\(Use `node /;
+/** Terminal colour codes around words such as "error". */
+const ANSI_ESCAPE = /\u001b\[[0-9;]*m/g;
+/** Claude Code's result when the person declines a tool call: a decision, not an error. */
+const DECLINED = /^The user doesn't want to proceed with this tool use/;
+/** Shorter first lines ("Error") say nothing about what went wrong. */
+const FLAGGED_MIN_CHARS = 8;
+
+/** The signature of a tool result the harness flagged as an error (toolResult.isError) when no
+ *  known error pattern matched it ("String to replace not found in file.", "Command timed out
+ *  after 2m", "mv: src/ is not a directory"): a line naming an error, else its first line. */
+function flaggedSignature(raw: string): string | undefined {
+  const text = raw.replace(ANSI_ESCAPE, '');
+  const named = ERROR_NAMING_LINE.exec(text)?.[0];
+  const first = text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !WARNING_NOISE.test(l));
+  const line = collapseWhitespace((named ?? first ?? '').replace(/<\/?tool_use_error>/g, '').replace(/\s*\(node:\d+\).*$/, ''));
+  return line.length >= FLAGGED_MIN_CHARS && !DECLINED.test(line) ? line : undefined;
+}
+
 function sameCommand(a: SpanToolCall | undefined, b: SpanToolCall): boolean {
   if (!a) return false;
   if (a.command !== undefined && b.command !== undefined) return collapseWhitespace(a.command) === collapseWhitespace(b.command);
@@ -51,7 +74,11 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const failed = new Set<number>();
   for (const sm of view.messages) {
     if (sm.summary || sm.assistant) continue;
-    const errors = sm.analysis?.refs.errors ?? [];
+    let errors = sm.analysis?.refs.errors ?? [];
+    if (errors.length === 0 && sm.message.toolResult?.isError) {
+      const flagged = flaggedSignature(sm.text);
+      if (flagged) errors = [flagged];
+    }
     if (errors.length === 0) continue;
     if (sm.message.toolResult) failed.add(sm.pos);
     const specific = errors.filter((e) => !GENERIC.test(e));
