@@ -75,20 +75,26 @@ function uniq(xs: Iterable<string>): string[] {
 
 // ── Error signatures ──────────────────────────────────────────────────────────────────────
 
-/** `Type: message` lines: Python/JS exceptions (dotted names ending Error/Exception/Failure),
- *  TypeScript `error TS1234: …`. */
-const EXCEPTION_LINE = /^[\s>E]*((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Failure)):[ \t]+(\S.*)$/gm;
-const TS_ERROR_LINE = /\berror (TS\d{4,5}): (\S.*)$/gm;
+/** `Type: message` lines: Python/JS exceptions (dotted names ending Error/Exception/Failure,
+ *  at the start of a line), Node's bare `Error: …` / `Error [CODE]: …`, TypeScript
+ *  `error TS1234: …`, npm's `npm error …` / `npm ERR! …`. */
+const EXCEPTION_LINE = /^[\s>E]*((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Failure):[ \t]+)(\S.*)$/gm;
+const NODE_ERROR_LINE = /^\s*(Error(?: \[[A-Z0-9_]+\])?:[ \t]+)(\S.*)$/gm;
+const TS_ERROR_LINE = /\b(error TS\d{4,5}: )(\S.*)$/gm;
+/** npm repeats its prefix on every line of one failure: only the first line is the signature. */
+const NPM_ERROR_LINE = /^(npm (?:error|ERR!) )(\S.*)$/m;
 
-/** The error signatures of one tool output: type + the first ERROR_MESSAGE_CHARS of the message. */
+/** The error signatures of one tool output, as written there: the type (with its separator)
+ *  and the first ERROR_MESSAGE_CHARS characters of the message. */
 export function errorSignatures(output: string): string[] {
   const out: string[] = [];
-  for (const re of [EXCEPTION_LINE, TS_ERROR_LINE]) {
-    for (const m of output.matchAll(re)) {
-      const message = m[2]!.replace(/\s+/g, ' ').trim().slice(0, ERROR_MESSAGE_CHARS).trim();
-      if (message) out.push(`${m[1]}: ${message}`);
-    }
-  }
+  const add = (m: RegExpMatchArray) => {
+    const message = m[2]!.replace(/\s+/g, ' ').trim().slice(0, ERROR_MESSAGE_CHARS).trim();
+    if (message) out.push(`${m[1]!.replace(/\s+/g, ' ')}${message}`);
+  };
+  for (const re of [EXCEPTION_LINE, NODE_ERROR_LINE, TS_ERROR_LINE]) for (const m of output.matchAll(re)) add(m);
+  const npm = NPM_ERROR_LINE.exec(output);
+  if (npm) add(npm);
   return out;
 }
 
@@ -165,6 +171,28 @@ function typedText(text: string): string {
   return args ? args[1]!.trim() : '';
 }
 
+/** The program that printed a shell error ("rm: ", "(eval):cd:1: "): not part of the signature. */
+const PROGRAM_PREFIX = /^(?:\(eval\):(?:\w+:)?\d+:|[\w.-]+:)\s+(?=\S)/;
+
+/** A flagged tool result's signature: the first line naming an error (Error…:, npm error,
+ *  error:), else its first line that is not one of Node's warnings ("(node:123)
+ *  ExperimentalWarning…", "(Use `node --trace-warnings…"); never the person declining a tool
+ *  call or a bare word; without colour codes and without the name of the program that printed it. */
+function flaggedErrorLine(output: string): string | undefined {
+  const text = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = text.split('\n').map((l) => l.trim());
+  const named = lines.find((l) => /^(?:\w*Error\b.*?:|npm (?:error|ERR!) |error:)/i.test(l));
+  const line = named ?? lines.find((l) => l !== '' && !l.startsWith('(node:') && !l.startsWith('(Use `node'));
+  if (!line || line.length < 12 || /^The user doesn't want to proceed/.test(line)) return undefined;
+  return line
+    .replace(/<\/?tool_use_error>/g, '')
+    .replace(/\s*\(node:\d+\).*$/, '')
+    .replace(PROGRAM_PREFIX, '')
+    .replace(/\s+/g, ' ')
+    .slice(0, ERROR_MESSAGE_CHARS)
+    .trim();
+}
+
 function claudeCodeFacts(raw: string, rel: string): Facts {
   const userRequests: string[] = [];
   const files: string[] = [];
@@ -184,7 +212,13 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
       for (const b of blocks) {
         if (b['type'] !== 'tool_result') continue;
         const out = blockText(b['content']);
-        errors.push(...errorSignatures(out));
+        const found = errorSignatures(out);
+        // A result flagged is_error with no typed error line: its first line is the signature.
+        if (found.length === 0 && b['is_error'] === true) {
+          const head = flaggedErrorLine(out);
+          if (head) found.push(head);
+        }
+        errors.push(...found);
       }
       if (e['isMeta'] === true) return;
       const text = typeof content === 'string' ? content : blocks.filter((b) => b['type'] === 'text').map((b) => String(b['text'] ?? '')).join('\n');
