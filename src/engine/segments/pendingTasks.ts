@@ -24,6 +24,12 @@ const PENDING_WORDS = compileKeywords({
   zh: ['待办', '下一步', '接下来', '还需要', '未完成', '待处理', '后续', '稍后', '尚未', '还没'],
 });
 
+/** The user's own latest to-do sentences are required items: an instruction the person gave
+ *  must not vanish from Pending Tasks because the budget is tight (it would survive only inside
+ *  "All user messages", where nothing marks it as still open). Three covers a request with a
+ *  couple of follow-ups without letting a chatty user crowd the section. */
+export const REQUIRED_USER_PENDING_MAX = 3;
+
 const TODO_TOOLS: ReadonlySet<string> = new Set(['todowrite', 'todo_write', 'update_todo_list', 'todo', 'todos', 'write_todos', 'update_plan', 'plan']);
 const CHECKBOX_LINE = /^\s*(?:[-*]|\d+[.)])\s+\[( |x|X|~|-)\]\s+\S/;
 
@@ -118,6 +124,7 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     items.push(...(list ? prev.filter((p) => !p.forms[0]!.startsWith('- Task list')) : prev));
   }
   const fresh: SectionItem[] = [];
+  const fromUser = new Set<string>();
   for (const sm of view.messages) {
     if (sm.summary || !(sm.assistant || sm.userAuthored) || !sm.text) continue;
     const text = sm.text.slice(0, 20000);
@@ -125,8 +132,10 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     splitSentences(text).forEach((s, k) => {
       if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s)) return;
       if (!PENDING_WORDS.has(s.toLowerCase())) return;
+      const key = `pending:${collapseWhitespace(s).toLowerCase()}`;
+      if (sm.userAuthored) fromUser.add(key);
       fresh.push({
-        key: `pending:${collapseWhitespace(s).toLowerCase()}`,
+        key,
         forms: [listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`)],
         required: false,
         priority: 0.6 * recency(view, sm.pos) + (sm.userAuthored ? 0.3 : 0),
@@ -135,11 +144,14 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
       });
     });
   }
-  items.push(
-    ...uniqueByKey(fresh)
-      .sort((a, b) => b.priority - a.priority || a.order - b.order)
-      .slice(0, c.PENDING_MAX_ITEMS),
-  );
+  const chosen = uniqueByKey(fresh)
+    .sort((a, b) => b.priority - a.priority || a.order - b.order)
+    .slice(0, c.PENDING_MAX_ITEMS);
+  const latestFromUser = chosen
+    .filter((it) => fromUser.has(it.key))
+    .sort((a, b) => b.order - a.order)
+    .slice(0, REQUIRED_USER_PENDING_MAX);
+  items.push(...chosen.map((it) => (latestFromUser.includes(it) ? { ...it, required: true } : it)));
   // The last request, when nothing after it in the span reports the task complete.
   const lastUser = [...view.messages].reverse().find((m) => m.userAuthored && !m.summary && m.text.trim());
   if (lastUser) {
