@@ -222,6 +222,47 @@ describe('the real engine behind the extension', () => {
     host.deactivate();
   });
 
+  it('over the window: Start New Session… hands off the real summary; Drop Oldest Messages fits under the trigger and undoes exactly', async () => {
+    resetFake();
+    const rel = TRANSCRIPTS[0]!;
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-over-'));
+    const file = join(dir, basename(rel));
+    copyFileSync(transcriptPath(rel), file);
+    fake.setWorkspaceRoot(dir);
+    const ref = await cliReference(file);
+    const host = activateHost();
+    const active = () => host.api.store.active()!;
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
+    await fake.command('contextCompactor.openTranscript')!();
+    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    const window = Math.floor(ref.tokensBefore * 0.9);
+    fake.setConfig('contextCompactor.maxContextTokens', window);
+    await waitFor(() => active().report.window === window, 'the new window');
+
+    fake.answers.warning.push('Start New Session…');
+    await fake.command('contextCompactor.compact')!();
+    expect(fake.messages.find((m) => m.modal)!.items).toEqual(['Compact', 'Inspect First…', 'Drop Oldest Messages', 'Start New Session…']);
+    const handoff = fake.state.shownDocuments.at(-1)!.getText();
+    expect(handoff).toContain(`# Handoff: ${basename(rel)}`);
+    for (const section of SECTION_NAMES) expect(handoff).toContain(section);
+    expect(fake.state.clipboard).toBe(handoff);
+    expect(active().compactions).toBe(0);
+
+    fake.answers.warning.push('Drop Oldest Messages');
+    await fake.command('contextCompactor.compact')!();
+    expect(active().compactions).toBe(1);
+    expect(active().report.total).toBeLessThanOrEqual(Math.floor(window * 0.8));
+    // One long agent round: the oldest steps went, each with its tool results; task and system prompt stay.
+    expect(fake.messages.at(-1)!.message).toMatch(/^Dropped the \d+ oldest messages: /);
+    expect(apiShapeProblems(active().conversation.messages)).toEqual([]);
+    expect(active().conversation.messages.slice(0, 2)).toEqual(ref.conversation.messages.slice(0, 2));
+    expect(active().conversation.messages.at(-1)).toEqual(ref.conversation.messages.at(-1));
+    await fake.command('contextCompactor.undo')!();
+    expect(JSON.stringify(active().conversation)).toBe(JSON.stringify(ref.conversation));
+    expect(active().report.total).toBe(ref.tokensBefore);
+    host.deactivate();
+  });
+
   it('says "Nothing to compact" without a modal or a step when compaction would change nothing', async () => {
     resetFake();
     const dir = mkdtempSync(join(tmpdir(), 'ctxc-short-'));

@@ -7,6 +7,7 @@ import type { CompactionResult } from '../../engine/result';
 import { confirmCompaction, type ConfirmationChoice } from '../confirmation/confirmCompaction';
 import type { ActiveConversation } from '../conversationService';
 import { throwIfNothingChanged } from '../conversationStore';
+import { NothingToDoError } from '../log';
 import { contextPressure } from '../trigger';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
@@ -88,6 +89,9 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
     case 'dropOldest': {
       const pressure = contextPressure(target.report, settings.triggerRatio);
       const dropped = await deps.store.dropOldest(target.key, pressure.thresholdTokens);
+      if (dropped.droppedMessages === 0) {
+        throw new NothingToDoError(vscode.l10n.t('No message can be dropped: only the system prompt, pinned messages and the latest step are left.'));
+      }
       void vscode.window.showInformationMessage(
         vscode.l10n.t('Dropped the {0} oldest messages: {1} → {2} tokens. Undo Last Compaction brings them back.', dropped.droppedMessages, String(dropped.tokensBefore), String(dropped.tokensAfter)),
       );
