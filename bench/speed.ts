@@ -11,6 +11,7 @@ import { renderSection, type BenchSectionModule } from './lib/section';
 const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['tokens', () => import('./sections/tokens')],
   ['analyze', () => import('./sections/analyze')],
+  ['compaction', () => import('./sections/compaction')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {
