@@ -263,6 +263,26 @@ describe('the real engine behind the extension', () => {
     host.deactivate();
   });
 
+  it('reports a missing API key before asking anything', async () => {
+    resetFake();
+    const rel = TRANSCRIPTS[2]!;
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-nokey-'));
+    copyFileSync(transcriptPath(rel), join(dir, basename(rel)));
+    fake.setWorkspaceRoot(dir);
+    const host = activateHost();
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
+    await fake.command('contextCompactor.openTranscript')!();
+    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    fake.setConfig('contextCompactor.summarizer', 'openai');
+    fake.setConfig('contextCompactor.openai.baseUrl', 'https://api.example.com/v1');
+    await fake.command('contextCompactor.compact')!();
+    expect(fake.messages.some((m) => m.modal)).toBe(false);
+    const error = fake.messages.find((m) => m.kind === 'error')!;
+    expect(error.message).toBe('No API key is set for https://api.example.com/v1. Run "Context Compactor: Set API Key", or choose the extractive summarizer.');
+    expect(host.api.store.active()!.compactions).toBe(0);
+    host.deactivate();
+  });
+
   it('says "Nothing to compact" without a modal or a step when compaction would change nothing', async () => {
     resetFake();
     const dir = mkdtempSync(join(tmpdir(), 'ctxc-short-'));

@@ -63,6 +63,9 @@ async function announce(deps: CommandDeps, key: string, result: CompactionResult
 
 export async function compactConversationFlow(deps: CommandDeps, target: ActiveConversation, focus?: string): Promise<CompactOutcome> {
   const settings = deps.settings.current;
+  // A summarizer that cannot be made (no API key, no language model) is reported before the
+  // user is asked anything, not after they confirmed.
+  if (settings.summarizer !== 'extractive') await deps.summarizers.create(settings);
   let choice: ConfirmationChoice = 'compact';
   let preview: CompactionResult | undefined;
   if (settings.requireConfirmation) {
