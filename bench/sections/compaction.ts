@@ -20,7 +20,7 @@ import { createPieceCounter } from '../../src/engine/tokens/encoders';
 import { CachedTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { resolveModel } from '../../src/engine/tokens/modelRegistry';
 import { findTranscriptsDir, listTranscripts, utf8Length } from '../lib/corpus';
-import { formatCount, formatMs, formatRatio, measure, type Measurement } from '../lib/measure';
+import { formatCount, formatMs, formatRatio, measure, median, type Measurement } from '../lib/measure';
 import type { BenchGoal, BenchGroup, BenchRow, BenchSection } from '../lib/section';
 
 /** How many of the largest conversations (by tokens) are timed. */
@@ -61,6 +61,10 @@ function row(label: string, m: Measurement, ratio?: string, note?: string): Benc
   return out;
 }
 
+function phaseRow(label: string, ms: number, countMs: number, note: string): BenchRow {
+  return { label, median: formatMs(ms), ratio: `${formatRatio(ms / countMs)} the token count`, note: `median over the cold runs; ${note}` };
+}
+
 export async function run(): Promise<BenchSection> {
   const model = resolveModel(undefined);
   if (model.encoding === 'estimate') throw new Error(`the default model ${model.id} has no exact encoding to time`);
@@ -86,10 +90,26 @@ export async function run(): Promise<BenchSection> {
   for (const [index, c] of chosen.entries()) {
     const messages = c.conv.messages;
     const coldCount = await measure(() => fresh().countMessages(messages), { before: () => piece.clearMemo(), reps: REPS });
-    const coldCompact = await measure(() => compactConversation(c.conv, { counter: fresh(), archive: new MemoryArchive(), now: FIXED_NOW }), {
-      before: () => piece.clearMemo(),
-      reps: REPS,
-    });
+    // Phase boundaries from onProgress: analyze → plan (strategy, sections, validation) → archive → done.
+    const phaseRuns: Record<string, number>[] = [];
+    const coldCompact = await measure(
+      () => {
+        const t0 = performance.now();
+        const marks: Record<string, number> = {};
+        phaseRuns.push(marks);
+        return compactConversation(c.conv, {
+          counter: fresh(),
+          archive: new MemoryArchive(),
+          now: FIXED_NOW,
+          onProgress: (p) => {
+            marks[p.phase] ??= performance.now() - t0;
+          },
+        });
+      },
+      { before: () => piece.clearMemo(), reps: REPS },
+    );
+    const timed = phaseRuns.slice(-REPS);
+    const phaseMs = (from: string, to: string) => median(timed.map((m) => (m[to] ?? Number.NaN) - (m[from] ?? Number.NaN)));
     let warm = fresh();
     const warmUp = () => {
       warm = fresh();
@@ -109,6 +129,9 @@ export async function run(): Promise<BenchSection> {
         row('token count, warm piece memo', warmCount, `${formatRatio(warmCount.median / coldCount.median)} the cold count`, 'fresh message cache'),
         row('compactConversation, counter already warm', warmCompact, `${formatRatio(warmCompact.median / coldCount.median)} the token count`, 'the meter has counted every message'),
         row('planCompaction (confirmation estimate), warm', plan, `${formatRatio(plan.median / coldCount.median)} the token count`, 'no archive write'),
+        phaseRow('  of the cold compaction: analyze + count', phaseMs('analyze', 'plan'), coldCount.median, 'analyzeConversation, token counts'),
+        phaseRow('  of the cold compaction: plan, sections, validate', phaseMs('plan', 'archive'), coldCount.median, 'strategy, 8 builders, fitting, loss detector, ratio controller'),
+        phaseRow('  of the cold compaction: archive + assemble', phaseMs('archive', 'done'), coldCount.median, 'canonical JSON + SHA-256 of the original'),
       ],
     });
     if (index === 0) {
