@@ -101,7 +101,7 @@ export function errorSignatures(output: string): string[] {
 // ── aider ─────────────────────────────────────────────────────────────────────────────────
 
 /** aider's prompt answers echoed as `#### ` lines are not requests (`y`, `skip`, confirmations). */
-const AIDER_PROMPT_ECHO = /\((?:Y)es\/\(N\)o|^\s*(?:y|n|yes|no|s|skip|a|all|d)\s*$/i;
+const AIDER_PROMPT_ECHO = /\(Y\)es\/\(N\)o|^\s*(?:y|n|yes|no|s|skip|a|all|d)\s*$/i;
 
 function aiderFacts(raw: string): Facts {
   const lines = raw.split('\n');
