@@ -55,8 +55,13 @@ export function describeResult(result: CompactionResult): string {
 async function announce(deps: CommandDeps, key: string, result: CompactionResult): Promise<void> {
   const undo = vscode.l10n.t('Undo');
   const inspect = vscode.l10n.t('Inspect');
-  const warnings = result.warnings.length > 0 ? ` ${result.warnings[0]}` : '';
-  const choice = await vscode.window.showInformationMessage(describeResult(result) + warnings, undo, inspect);
+  // The one note that matters most: an LLM summary that was not used, else the engine's first warning.
+  const fallback = result.summarizer.fallbackReason;
+  const note = fallback ? vscode.l10n.t('The LLM summary was not used ({0}); the extractive summary was used instead.', fallback) : result.warnings[0];
+  const text = note ? `${describeResult(result)} ${note}` : describeResult(result);
+  const choice = fallback
+    ? await vscode.window.showWarningMessage(text, undo, inspect)
+    : await vscode.window.showInformationMessage(text, undo, inspect);
   if (choice === undo) await deps.store.undo(key);
   else if (choice === inspect) await deps.inspector.show(key);
 }
