@@ -32,6 +32,9 @@ export const SCOPED_BLOCK_LINES = 2000;
 export const MORE_LINES = 500;
 /** Characters of one line shown; the rest is summarized (the details pane has the full text). */
 export const LINE_CHARS = 2000;
+/** Blocks per group: the group is what the browser skips off screen (content-visibility). One
+ *  per block made Chromium's visibility bookkeeping O(blocks) on every frame of a long build. */
+export const BLOCKS_PER_GROUP = 50;
 
 /** Consecutive lines shown as they are, or hidden behind an expander. */
 type Chunk = { shown: DiffLine[] } | { hidden: DiffLine[]; what: string };
@@ -182,6 +185,7 @@ export class DiffView {
     const stats = this.stats ?? emptyStats();
     const counting = this.stats === undefined;
     let i = 0;
+    let group: HTMLElement | undefined;
     let painted = false;
     this.summary.textContent = scoped ? '' : 'Computing the diff…';
     this.run = runInSlices(() => {
@@ -189,7 +193,11 @@ export class DiffView {
       const block = blocks[i++]!;
       computeBlock(block);
       if (counting && !scoped) addToStats(stats, block);
-      this.content.appendChild(this.renderBlock(block, scoped));
+      if (!group || group.childElementCount >= BLOCKS_PER_GROUP) {
+        group = h('div', { className: 'block-group' });
+        this.content.appendChild(group);
+      }
+      group.appendChild(this.renderBlock(block, scoped));
       if (!painted) {
         painted = true;
         void afterNextPaint().then(() => {
