@@ -12,6 +12,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['tokens', () => import('./sections/tokens')],
   ['analyze', () => import('./sections/analyze')],
   ['compaction', () => import('./sections/compaction')],
+  ['webview', () => import('./sections/webview')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {

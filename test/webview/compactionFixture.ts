@@ -1,12 +1,15 @@
 // Realistic inspector input from real transcripts: the real importer, the real analyzer and the
 // real token counter, with a plan built here by simple rules (header and last rounds kept, old
 // tool output masked, long outputs offloaded, acknowledgements dropped, the rest summarized) —
-// a stand-in for the compactor until src/engine/compactor.ts lands. Shared by the webview tests
+// a plan whose every decision kind and missing fact are known in advance, which the interaction
+// tests rely on. engineFixtureFor runs the real compactor instead. Shared by the webview tests
 // and the webview benchmark.
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { analyzeConversation } from '../../src/engine/analyze/analyzeConversation';
+import { MemoryArchive } from '../../src/engine/archive/memoryArchive';
+import { compactConversation } from '../../src/engine/compactor';
 import type { Conversation, Message } from '../../src/engine/conversation/model';
 import { isHeaderItem, isUserAuthored, messageText } from '../../src/engine/conversation/model';
 import { importTranscript } from '../../src/engine/conversation/importers/detect';
@@ -177,19 +180,39 @@ export async function fixtureFor(conv: Conversation, key = conv.meta.sourcePath 
   return { conversation: conv, result, model, counter };
 }
 
+/** The inspector model of the real engine's compaction (compactConversation with its defaults,
+ *  the extractive summarizer, an in-memory archive and a fixed clock), as the host sends it. */
+export async function engineFixtureFor(conv: Conversation, key = conv.meta.sourcePath ?? conv.id): Promise<Fixture> {
+  const modelId = conv.meta.model ?? 'gpt-4o';
+  const counter = await createTokenCounter(modelId);
+  const result = await compactConversation(conv, { counter, archive: new MemoryArchive(), now: '2026-01-01T00:00:00.000Z' });
+  const model = buildInspectorModel({
+    key,
+    label: conv.meta.sourcePath ? basename(conv.meta.sourcePath) : conv.id,
+    phase: 'preview',
+    before: conv,
+    result,
+    model: modelId,
+    countMethod: counter.method,
+    canUndo: false,
+  });
+  return { conversation: conv, result, model, counter };
+}
+
 /** A long conversation made of real messages: the shared transcripts' messages repeated (new
  *  ids, tool pairing kept within each copy) until `count` messages. */
 export function longConversation(count: number, sources: readonly Conversation[]): Conversation {
-  const pool = sources.flatMap((c) => c.messages.filter((m) => !isHeaderItem(m)));
+  // Ids are unique within a transcript only: prefix the copy and the source.
+  const pool = sources.flatMap((c, s) => c.messages.filter((m) => !isHeaderItem(m)).map((m) => ({ m, s })));
   if (pool.length === 0) throw new Error('longConversation: the sources hold no messages');
   const messages: Message[] = [];
   for (let copy = 0; messages.length < count; copy++) {
-    for (const m of pool) {
+    for (const { m, s } of pool) {
       if (messages.length >= count) break;
-      const id = `c${copy}:${m.id}`;
-      const out: Message = { ...m, id };
-      if (m.toolCalls) out.toolCalls = m.toolCalls.map((c) => ({ ...c, id: `c${copy}:${c.id}` }));
-      if (m.toolResult) out.toolResult = { ...m.toolResult, toolCallId: `c${copy}:${m.toolResult.toolCallId}` };
+      const prefix = `c${copy}s${s}:`;
+      const out: Message = { ...m, id: prefix + m.id };
+      if (m.toolCalls) out.toolCalls = m.toolCalls.map((c) => ({ ...c, id: prefix + c.id }));
+      if (m.toolResult) out.toolResult = { ...m.toolResult, toolCallId: prefix + m.toolResult.toolCallId };
       messages.push(out);
     }
   }
