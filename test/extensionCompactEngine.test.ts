@@ -4,7 +4,7 @@
 // at all — which is what `ctxc compact FILE --format json` runs with default settings — undo
 // restores the exact import, exports are valid for their APIs, and Copy Summary holds the
 // 8 section headings.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -125,6 +125,19 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     await fake.command('contextCompactor.compact')!();
     expect(fake.messages.find((m) => m.modal)!.message).toContain(`${cli.tokensBefore} → ${cli.tokensAfter} tokens`);
     expect(meterTotal(meter())).toBe(cli.tokensAfter);
+  });
+
+  it('Cancel on the progress notification reaches the engine: nothing changes, nothing is written', async () => {
+    fake.setConfig('contextCompactor.requireConfirmation', false);
+    const before = active().conversation;
+    const total = meterTotal(meter());
+    fake.state.onProgress = (source) => source.cancel();
+    await fake.command('contextCompactor.compact')!();
+    expect(fake.messages.at(-1)!.message).toBe('Cancelled. Nothing was changed.');
+    expect(active().conversation).toBe(before);
+    expect(active().compactions).toBe(0);
+    expect(meterTotal(meter())).toBe(total);
+    expect(existsSync(join(host.profile.storageDir, 'global', 'conversations'))).toBe(false);
   });
 
   it('exports the compacted view as valid Markdown, OpenAI and Anthropic files, and copies a summary with the 8 headings', async () => {
