@@ -31,10 +31,16 @@ const ABANDONED = compileKeywords({
   zh: ['放弃', '不行', '失败了', '行不通', '回滚', '撤销', '换成', '改用'],
 });
 
-/** Sentences worth listing: prose, not a list of flags or a command line. */
+/** Sentences worth listing: prose, not a list of flags or a command line. Letters (ASCII and
+ *  CJK) are counted in a loop: a global match would build an array of every letter, and this
+ *  runs on every sentence of a long session. */
 function prose(s: string): boolean {
   if (isCodeSegment(s)) return false;
-  const letters = s.match(/[A-Za-z\u4e00-\u9fff]/g)?.length ?? 0;
+  let letters = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    if ((ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a) || (ch >= 0x4e00 && ch <= 0x9fff)) letters++;
+  }
   return letters >= s.length * 0.5;
 }
 
