@@ -97,6 +97,9 @@ function parseArgs(argv: string[]): Options {
 
 type Scores = Record<FactKind, KindScore>;
 
+/** Strategies that threw, printed after the table. */
+const failures: string[] = [];
+
 interface ConversationRun {
   facts: ExpectedFacts;
   tokensBefore: number;
@@ -125,13 +128,25 @@ async function runConversation(facts: ExpectedFacts, text: string, fullPath: str
   let tokensBefore = 0;
   let target = 0;
   for (const strategy of opts.strategies) {
-    const result = await compactConversation(conv, { counter, archive: new MemoryArchive(), ratio: opts.ratio, strategy, now: FIXED_NOW });
+    let result;
+    try {
+      result = await compactConversation(conv, { counter, archive: new MemoryArchive(), ratio: opts.ratio, strategy, now: FIXED_NOW });
+    } catch (e) {
+      // One failing strategy must not hide the others: it scores nothing on this conversation.
+      failures.push(`${strategy} failed on ${facts.name}: ${e instanceof Error ? e.message : String(e)}`);
+      after[strategy] = Number.NaN;
+      scores[strategy] = scoreFacts(facts, indexOutput(''));
+      continue;
+    }
     tokensBefore = result.tokensBefore;
     target = result.target ?? Math.round(opts.ratio * result.tokensBefore);
     after[strategy] = result.tokensAfter;
     scores[strategy] = scoreFacts(facts, indexOutput(output(facts, strategy, exportMarkdown(result.conversation), opts)));
   }
-  const baselineBudget = Math.max(target, after[opts.strategies[0]!] ?? 0);
+  if (!tokensBefore) tokensBefore = counter.countMessages(conv.messages);
+  if (!target) target = Math.round(opts.ratio * tokensBefore);
+  const firstAfter = after[opts.strategies[0]!] ?? 0;
+  const baselineBudget = Math.max(target, Number.isNaN(firstAfter) ? 0 : firstAfter);
   for (const b of BASELINES) {
     scores[b] = scoreFacts(facts, indexOutput(output(facts, b, exportMarkdown(baselineConversation(conv, b, baselineBudget, counter)), opts)));
   }
@@ -247,6 +262,7 @@ async function main(argv: string[]): Promise<number> {
   rows.push(...groupRows(`overall (${runs.length})`, runs, columns, first));
   console.log(`\nretention at ratio ${opts.ratio} (share of expected facts found in the whole output)\n`);
   console.log(table(header, rows));
+  if (failures.length) console.log(`\nfailures (scored as nothing retained):\n${failures.map((f) => `  ${f}`).join('\n')}`);
   for (const s of opts.strategies) {
     console.log(`\ntargets (${s}, over all conversations)`);
     console.log(targetVerdicts(runs, s).join('\n'));
