@@ -12,6 +12,7 @@ import { registerConversationStore } from './extension/conversationStore';
 import { createEngine } from './extension/engineModules';
 import { registerInspector } from './extension/inspector/registerInspector';
 import { registerLog } from './extension/log';
+import { registerCompactionProposal } from './extension/proposal/compactionProposal';
 import { registerSecrets } from './extension/secrets';
 import { registerSettings } from './extension/settings';
 import { registerMeter } from './extension/statusBar/meter';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext, engine: CompactionEng
   const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector };
   registerCommands(context, deps);
   registerMeter(context, store, settings);
+  registerCompactionProposal(context, store, settings);
   registerContextKeys(context, store);
   registerChatParticipant(context, deps);
   log.info('activated');

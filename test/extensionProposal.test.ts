@@ -1,0 +1,77 @@
+// Seed 003's trigger for transcripts: reaching the trigger ratio proposes compaction once per
+// crossing, through the usual confirmation; never while disabled, never again while it stays above.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { transcriptPath } from './helpers/transcripts';
+import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { fake, resetFake } from './fakes/vscode';
+
+const REL = 'mini-swe-agent/django__django-11138.traj.json';
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 3000; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('compaction proposal at the trigger', () => {
+  let host: ActivatedHost;
+  const active = () => host.api.store.active()!;
+  const proposals = () => fake.messages.filter((m) => m.message.includes('context window. Compact it?'));
+
+  beforeEach(async () => {
+    resetFake();
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-proposal-'));
+    copyFileSync(transcriptPath(REL), join(dir, basename(REL)));
+    fake.setWorkspaceRoot(dir);
+    host = activateHost();
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
+    await fake.command('contextCompactor.openTranscript')!();
+    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+  });
+  afterEach(() => host.deactivate());
+
+  /** A window the conversation fills to about 85%: over the default trigger of 80%. */
+  async function overTrigger(): Promise<number> {
+    const window = Math.floor(active().report.total / 0.85);
+    fake.setConfig('contextCompactor.maxContextTokens', window);
+    await waitFor(() => active().report.window === window, 'the new window');
+    return window;
+  }
+
+  it('proposes once when the transcript crosses the trigger; "Compact Conversation…" opens the confirmation', async () => {
+    expect(proposals()).toHaveLength(0);
+    fake.answers.info.push('Compact Conversation…');
+    fake.answers.warning.push('Compact');
+    const window = await overTrigger();
+    await waitFor(() => active().compactions === 1, 'the compaction');
+    const [proposal] = proposals();
+    expect(proposal).toMatchObject({ kind: 'info', items: ['Compact Conversation…', 'Inspect Conversation'] });
+    expect(proposal!.message).toBe(`${basename(REL)} uses 85% of its ${window}-token context window. Compact it?`);
+    // The usual modal confirmation came in between.
+    expect(fake.messages.some((m) => m.modal && m.message.startsWith('Compact this conversation?'))).toBe(true);
+    expect(active().report.total).toBeLessThan(window * 0.8);
+  });
+
+  it('does not nag while the conversation stays above, and proposes again after it went below', async () => {
+    await overTrigger();
+    await waitFor(() => proposals().length === 1, 'the proposal');
+    fake.setConfig('contextCompactor.triggerRatio', 0.75);
+    fake.setConfig('contextCompactor.triggerRatio', 0.8);
+    expect(proposals()).toHaveLength(1);
+    fake.setConfig('contextCompactor.triggerRatio', 0.95);
+    fake.setConfig('contextCompactor.triggerRatio', 0.8);
+    expect(proposals()).toHaveLength(2);
+    expect(active().compactions).toBe(0);
+  });
+
+  it('stays quiet when disabled', async () => {
+    fake.setConfig('contextCompactor.enabled', false);
+    await overTrigger();
+    expect(proposals()).toHaveLength(0);
+  });
+});
