@@ -124,6 +124,17 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   };
 }
 
+/** What a failed --out write means, in words, by error code. */
+const WRITE_ERRORS: Record<string, string> = {
+  EACCES: 'no permission',
+  EPERM: 'not permitted',
+  ENOENT: 'its folder does not exist and cannot be created',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder',
+  ENOSPC: 'the disk is full',
+  EROFS: 'the file system is read-only',
+};
+
 /** Writes the text to --out (atomically) or stdout. false: the write failed and was reported. */
 export async function emit(io: CliIO, command: string, text: string, out: string | undefined): Promise<boolean> {
   if (out === undefined || out === '-') {
@@ -135,7 +146,7 @@ export async function emit(io: CliIO, command: string, text: string, out: string
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    io.err(`ctxc ${command}: cannot write ${out}: ${code === 'EACCES' ? 'no permission' : code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}; nothing was written\n`);
+    io.err(`ctxc ${command}: cannot write ${out}: ${WRITE_ERRORS[code ?? ''] ?? (e as Error).message}; nothing was written\n`);
     return false;
   }
 }
