@@ -334,3 +334,24 @@ describe('ctxc inspect', () => {
     expect((await run(['inspect'])).code).toBe(64);
   });
 });
+
+describe('ctxc demo', () => {
+  it('shows the compacted 8-section summary of the shipped session and the same figures as ctxc compact', async () => {
+    const r = await run(['demo']);
+    expect(r.code, r.err).toBe(0);
+    const at = r.out.indexOf('── Compacted');
+    expect(at).toBeGreaterThan(r.out.indexOf('── Token report ──'));
+    const part = r.out.slice(at);
+    let pos = -1;
+    for (const name of SECTION_NAMES) {
+      const i = part.indexOf(`## ${name}\n`);
+      expect(i, name).toBeGreaterThan(pos);
+      pos = i;
+    }
+    const fixture = join(repoRoot, 'test', 'fixtures', 'afi-core.aider.chat.history.md');
+    const j = JSON.parse((await run(['compact', fixture, '--format', 'json'])).out);
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    expect(part).toContain(`${fmt(j.tokensBefore)} → ${fmt(j.tokensAfter)} tokens (${j.ratio}`);
+    expect(part).toMatch(/retention \d+% \(\w+ loss\)\n$/);
+  });
+});
