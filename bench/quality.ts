@@ -9,7 +9,9 @@
 //
 //   user request  its first 80 characters, whitespace-normalized, appear (case-insensitive)
 //   file path     "parent/basename" appears (basename alone for a bare name)
-//   error         its signature "Type: first 40 chars of the message" appears
+//   error         its signature "Type: first 40 chars of the message" appears (a Claude Code
+//                 result flagged is_error with no typed line: its first 40 characters, without
+//                 the printing program's "rm: " prefix)
 //   answer        ≥ 75% of its key terms (names, numbers, rare words of the LongMemEval answer
 //                 that occur in the conversation) appear as whole words; answers are paraphrases,
 //                 so their full text is rarely in the conversation at all
