@@ -50,6 +50,27 @@ describe('inspector on a real transcript', () => {
     await h.close();
   });
 
+  it('a long section shows its start and the rest on request', async () => {
+    const lines = Array.from({ length: 600 }, (_, i) => `- user message ${i}: ${'words '.repeat(8)}`);
+    const long = lines.join('\n');
+    const model = { ...fx.model, sections: fx.model.sections.map((s) => (s.name === 'All user messages' ? { ...s, text: long } : s)) };
+    const h = await openHarness(browser);
+    await h.send({ type: 'init', model });
+    const card = '.card[data-section="All user messages"]';
+    await h.page.waitForSelector(`${card} [data-action="expand-section"]`);
+    const shown = (await h.page.textContent(`${card} .card-text`))!;
+    expect(long.startsWith(shown)).toBe(true);
+    expect(shown.length).toBeLessThan(long.length / 4);
+    expect(shown.endsWith('words ')).toBe(true);
+    expect(await h.page.textContent(`${card} [data-action="expand-section"]`)).toBe(`Show all (${(long.length - shown.length).toLocaleString('en-US')} more characters)`);
+    await h.page.click(`${card} [data-action="expand-section"]`);
+    expect(await h.page.textContent(`${card} .card-text`)).toBe(long);
+    // Editing always starts from the whole text.
+    await h.page.click(`${card} [data-action="edit-section"]`);
+    expect(await h.page.inputValue(`${card} textarea`)).toBe(long);
+    await h.close();
+  });
+
   it('has one row per message, each with role="row" and its role name as text, in order', async () => {
     const h = await showFixture('dark');
     const rows = await h.page.$$eval('[role="row"]', (els) => els.map((e) => ({ text: e.textContent ?? '', role: e.querySelector('.role')?.textContent, index: e.getAttribute('aria-rowindex') })));

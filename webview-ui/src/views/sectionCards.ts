@@ -10,6 +10,9 @@ import { formatTokens } from '../dom/format';
 /** Text area height bounds, in lines. */
 export const EDITOR_MIN_ROWS = 4;
 export const EDITOR_MAX_ROWS = 30;
+/** Characters a card shows before "Show all": a card shows 18em at a time anyway, and laying
+ *  out a long section in full (30 k characters of user messages) made the first paint slow. */
+export const CARD_PREVIEW_CHARS = 3000;
 
 export interface SectionCallbacks {
   edited(name: SectionName, text: string): void;
@@ -26,6 +29,8 @@ interface Card {
   editButton: HTMLButtonElement;
   revertButton: HTMLButtonElement;
   editor: HTMLTextAreaElement | undefined;
+  /** The person asked to see all of a long text. */
+  expanded: boolean;
 }
 
 function cardId(name: SectionName): string {
@@ -73,7 +78,7 @@ export class SectionCards {
       h('header', { className: 'card-head' }, h('h3', { text: name, attrs: { id: headingId } }), tokens, h('span', { className: 'card-actions' }, editButton, revertButton)),
       body,
     );
-    const card: Card = { root, tokens, body, editButton, revertButton, editor: undefined };
+    const card: Card = { root, tokens, body, editButton, revertButton, editor: undefined, expanded: false };
     editButton.addEventListener('click', () => (card.editor ? this.closeEditor(name) : this.openEditor(name)));
     revertButton.addEventListener('click', () => {
       this.callbacks.reverted(name);
@@ -104,7 +109,26 @@ export class SectionCards {
     }
     clear(card.body);
     const text = this.shownText(s.name);
-    card.body.appendChild(text ? h('div', { className: 'card-text', text }) : h('p', { className: 'empty', text: 'Nothing for this section.' }));
+    if (!text) {
+      card.body.appendChild(h('p', { className: 'empty', text: 'Nothing for this section.' }));
+      return;
+    }
+    if (card.expanded || text.length <= CARD_PREVIEW_CHARS) {
+      card.body.appendChild(h('div', { className: 'card-text', text, attrs: card.expanded ? { tabindex: -1 } : {} }));
+      return;
+    }
+    // Cut at a line end when there is one in the second half of the preview.
+    const lineEnd = text.lastIndexOf('\n', CARD_PREVIEW_CHARS);
+    const at = lineEnd > CARD_PREVIEW_CHARS / 2 ? lineEnd : CARD_PREVIEW_CHARS;
+    const more = button(`Show all (${formatTokens(text.length - at)} more characters)`, {
+      attrs: { 'data-action': 'expand-section', 'aria-label': `Show all of ${s.name}` },
+    });
+    more.addEventListener('click', () => {
+      card.expanded = true;
+      this.renderCard(s);
+      card.body.querySelector<HTMLElement>('.card-text')?.focus();
+    });
+    card.body.append(h('div', { className: 'card-text', text: text.slice(0, at), attrs: { tabindex: -1 } }), more);
   }
 
   private renderTokens(s: SectionView): void {
