@@ -113,3 +113,19 @@ describe('shell commands', () => {
     expect(shellFileActions("cat <<'EOF' > new.py\nimport os\nEOF")).toEqual([{ path: 'new.py', action: 'created' }]);
   });
 });
+
+describe('Pending Tasks under a tight budget', () => {
+  it("keeps the user's explicit to-dos, not sentences that merely say what is not needed", () => {
+    const conv = new ConversationBuilder()
+      .user('Please port the CLI to ESM. We already have a repo, so you do not need to git init.')
+      .tool('Bash', { command: 'npm test' }, `PASS\n${'  ok test line\n'.repeat(200)}`)
+      .assistant(`I ported the CLI to ESM. ${'The loaders now use import statements throughout the code base. '.repeat(20)}`)
+      .user('Thanks. TODO: write the migration guide for plugin authors.')
+      .assistant('Will do.')
+      .build();
+    const { sections } = extractSections(conv.messages, undefined, 100);
+    const s = sections['Pending Tasks'];
+    expect(s).toContain('User: TODO: write the migration guide for plugin authors.');
+    expect(s).not.toContain('do not need to git init');
+  });
+});

@@ -24,11 +24,17 @@ const PENDING_WORDS = compileKeywords({
   zh: ['待办', '下一步', '接下来', '还需要', '未完成', '待处理', '后续', '稍后', '尚未', '还没'],
 });
 
-/** The user's own latest to-do sentences are required items: an instruction the person gave
- *  must not vanish from Pending Tasks because the budget is tight (it would survive only inside
- *  "All user messages", where nothing marks it as still open). Three covers a request with a
- *  couple of follow-ups without letting a chatty user crowd the section. */
+/** The user's own latest explicit to-do sentences are required items: an instruction the
+ *  person gave must not vanish from Pending Tasks because the budget is tight (it would survive
+ *  only inside "All user messages", where nothing marks it as still open). Three covers a
+ *  request with a couple of follow-ups without letting a chatty user crowd the section. */
 export const REQUIRED_USER_PENDING_MAX = 3;
+/** Words that make a sentence an explicit to-do (PENDING_WORDS also takes softer ones such as
+ *  "need to" or "later", which as often say what is not needed). */
+const EXPLICIT_PENDING_WORDS = compileKeywords({
+  en: ['todo', 'to-do', 'next step', 'next steps', 'still need', 'still needs', 'left to do', 'remaining', 'pending', 'not yet', 'outstanding', 'follow-up'],
+  zh: ['待办', '下一步', '还需要', '未完成', '待处理', '尚未', '任务'],
+});
 
 const TODO_TOOLS: ReadonlySet<string> = new Set(['todowrite', 'todo_write', 'update_todo_list', 'todo', 'todos', 'write_todos', 'update_plan', 'plan']);
 const CHECKBOX_LINE = /^\s*(?:[-*]|\d+[.)])\s+\[( |x|X|~|-)\]\s+\S/;
@@ -124,7 +130,7 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     items.push(...(list ? prev.filter((p) => !p.forms[0]!.startsWith('- Task list')) : prev));
   }
   const fresh: SectionItem[] = [];
-  const fromUser = new Set<string>();
+  const explicitFromUser = new Set<string>();
   for (const sm of view.messages) {
     if (sm.summary || !(sm.assistant || sm.userAuthored) || !sm.text) continue;
     const text = sm.text.slice(0, 20000);
@@ -133,7 +139,7 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
       if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s)) return;
       if (!PENDING_WORDS.has(s.toLowerCase())) return;
       const key = `pending:${collapseWhitespace(s).toLowerCase()}`;
-      if (sm.userAuthored) fromUser.add(key);
+      if (sm.userAuthored && EXPLICIT_PENDING_WORDS.has(s.toLowerCase())) explicitFromUser.add(key);
       fresh.push({
         key,
         forms: [listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`)],
@@ -148,7 +154,7 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     .sort((a, b) => b.priority - a.priority || a.order - b.order)
     .slice(0, c.PENDING_MAX_ITEMS);
   const latestFromUser = chosen
-    .filter((it) => fromUser.has(it.key))
+    .filter((it) => explicitFromUser.has(it.key))
     .sort((a, b) => b.order - a.order)
     .slice(0, REQUIRED_USER_PENDING_MAX);
   items.push(...chosen.map((it) => (latestFromUser.includes(it) ? { ...it, required: true } : it)));
