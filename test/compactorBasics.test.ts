@@ -28,8 +28,10 @@ beforeAll(async () => {
 });
 
 const NOW = '2025-01-01T00:00:00.000Z';
+// These tests describe the compactor around the 'summary' strategy (recent rounds kept, the
+// rest summarized); the default strategy ('adaptive') is tested in strategies.test.ts.
 function opts(extra: Partial<CompactOptions> = {}): CompactOptions {
-  return { counter, archive: new MemoryArchive(), now: NOW, ...extra };
+  return { counter, archive: new MemoryArchive(), now: NOW, strategy: 'summary', ...extra };
 }
 
 /** A longer session: rounds with tool work, a pinned note and a system prompt. */
@@ -312,7 +314,7 @@ describe('LLM summaries', () => {
 
 describe('defaults', () => {
   it('exports one defaults object the CLI and the extension share', () => {
-    expect(COMPACTION_DEFAULTS).toMatchObject({ keepRecentRounds: 2, strategy: 'summary', level: 'normal' });
+    expect(COMPACTION_DEFAULTS).toMatchObject({ keepRecentRounds: 2, strategy: 'adaptive', level: 'normal' });
     expect(COMPACTION_DEFAULTS.summaryMaxTokens).toBeGreaterThanOrEqual(2000);
     expect(COMPACTION_DEFAULTS.summaryMaxTokens).toBeLessThanOrEqual(4000);
   });

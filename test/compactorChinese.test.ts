@@ -31,7 +31,8 @@ function load(): Conversation {
 async function sectionsOf(opts: Partial<CompactOptions> = {}): Promise<{ sections: Record<SectionName, string>; summary: string; conv: Conversation; archiveId: string; archive: MemoryArchive; messages: number }> {
   const conv = load();
   const archive = new MemoryArchive();
-  const result = await compactConversation(conv, { counter: await createTokenCounter(conv.meta.model), archive, ...opts });
+  // The sections' content is what is tested: the 'summary' strategy summarizes everything but the recent rounds.
+  const result = await compactConversation(conv, { counter: await createTokenCounter(conv.meta.model), archive, strategy: 'summary', ...opts });
   expect(validateApiShape(result.conversation.messages).problems).toEqual([]);
   const summary = summaryTextOf(result.conversation)!;
   expect(summary).toBeDefined();

@@ -67,7 +67,7 @@ export interface CompactionDefaults {
 /** One source of defaults for the CLI and the extension, so both give the same result. */
 export const COMPACTION_DEFAULTS: CompactionDefaults = {
   keepRecentRounds: 2,
-  strategy: 'summary',
+  strategy: 'adaptive',
   level: 'normal',
   summaryMaxTokens: 3000,
   targetRatio: 0.3,
@@ -639,7 +639,7 @@ function runCore(state: CoreState): CoreResult {
   if (attempt.tokensAfter > state.target * (1 + vc.RATIO_OVERSHOOT_TOLERANCE) && finalSpan.length > 0) {
     allWarnings.push(`the result (${formatCount(attempt.tokensAfter)} tokens) is over the target of ${formatCount(state.target)}`);
   }
-  if (finalSpan.length === 0) allWarnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
+  if (finalSpan.length === 0 && attempt.decisions.every((d) => d.decision === 'kept')) allWarnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
   if (compactionCount > COMPACTION_WARN_AFTER) {
     allWarnings.push(`this conversation has been compacted ${compactionCount} times; summary quality may degrade — consider starting a new session with the summary`);
   }

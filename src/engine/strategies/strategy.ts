@@ -5,14 +5,24 @@
 // header items and pinned messages are kept, a tool block is kept, summarized or dropped as a
 // whole, and the result carries one COMPACTION_SUMMARY message.
 //
-// Registered here: 'summary' (summaryStrategy.ts). Others add themselves to STRATEGIES.
+// Registered here, in the order `ctxc strategies` lists them: adaptive (the default), summary,
+// window, importance, key-events, incremental, levels, selective, masking, dedupe, drop-only.
 
 import type { ConversationAnalysis } from '../analyze/analysis';
 import type { Message } from '../conversation/model';
 import type { Round, ToolBlock } from '../conversation/views';
 import type { Decision } from '../result';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
+import { adaptiveStrategy } from './adaptiveStrategy';
+import { dedupeStrategy } from './dedupeStrategy';
+import { importanceStrategy } from './importanceStrategy';
+import { incrementalStrategy } from './incrementalStrategy';
+import { keyEventsStrategy } from './keyEventsStrategy';
+import { levelStrategy } from './levelStrategy';
+import { maskingStrategy } from './maskingStrategy';
+import { dropOnlyStrategy, selectiveStrategy } from './selectiveStrategy';
 import { summaryStrategy } from './summaryStrategy';
+import { windowStrategy } from './windowStrategy';
 
 /** Token room for the strategy. */
 export interface StrategyBudget {
@@ -72,10 +82,24 @@ export interface StrategyDecision {
 export interface Strategy {
   name: string;
   description: string;
+  /** One line: what it keeps verbatim (for `ctxc strategies`). */
+  keeps?: string;
   decide(ctx: StrategyContext): StrategyDecision;
 }
 
-export const STRATEGIES: Strategy[] = [summaryStrategy];
+export const STRATEGIES: Strategy[] = [
+  adaptiveStrategy,
+  summaryStrategy,
+  windowStrategy,
+  importanceStrategy,
+  keyEventsStrategy,
+  incrementalStrategy,
+  levelStrategy,
+  selectiveStrategy,
+  maskingStrategy,
+  dedupeStrategy,
+  dropOnlyStrategy,
+];
 
 export class UnknownStrategyError extends Error {}
 
@@ -85,6 +109,6 @@ export function getStrategy(name: string): Strategy {
   return s;
 }
 
-export function listStrategies(): { name: string; description: string }[] {
-  return STRATEGIES.map((s) => ({ name: s.name, description: s.description }));
+export function listStrategies(): { name: string; description: string; keeps: string }[] {
+  return STRATEGIES.map((s) => ({ name: s.name, description: s.description, keeps: s.keeps ?? '' }));
 }

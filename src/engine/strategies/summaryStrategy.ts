@@ -55,6 +55,7 @@ export const summaryStrategy: Strategy = {
   name: 'summary',
   description:
     'Keep the system prompt, tool definitions, pinned messages and the most recent rounds verbatim; summarize everything older into the 8-section summary.',
+  keeps: 'header, pinned, the most recent rounds (--keep-recent, default 2)',
   decide(ctx: StrategyContext): StrategyDecision {
     const { messages, tokens, rounds, toolBlocks } = ctx;
     const n = messages.length;

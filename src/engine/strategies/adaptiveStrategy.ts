@@ -1,0 +1,81 @@
+// Adaptive (seed 001 §20), the default: detect the task type (analyze/taskType.ts) and try its
+// chain of strategies in order, taking the first whose kept messages fit the room the budget
+// leaves; emergency (keep 3) is the last resort, and when even that does not fit, the 'summary'
+// strategy cuts inside the last round (keeping at least the last tool block whole).
+//   code          window → key events  → incremental
+//   analysis      window → importance  → incremental
+//   conversation  window → importance  → incremental
+//   mixed         window → incremental → importance
+// Each message's reason names the chain and the step that met the budget.
+
+import type { TaskType } from '../result';
+import { importanceKeep } from './importanceStrategy';
+import { incrementalPlan } from './incrementalStrategy';
+import { keyEventsKeep } from './keyEventsStrategy';
+import { levelDecisions } from './levelStrategy';
+import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
+import { summaryStrategy } from './summaryStrategy';
+import { decisionsFrom, keptTokens } from './turns';
+import { windowKeep } from './windowStrategy';
+
+export type AdaptiveStep = 'window' | 'key-events' | 'importance' | 'incremental';
+
+export const ADAPTIVE_CHAINS: Readonly<Record<TaskType, readonly AdaptiveStep[]>> = {
+  code: ['window', 'key-events', 'incremental'],
+  analysis: ['window', 'importance', 'incremental'],
+  conversation: ['window', 'importance', 'incremental'],
+  mixed: ['window', 'incremental', 'importance'],
+  // Undetected: the mixed chain, the most cautious ordering.
+  unknown: ['window', 'incremental', 'importance'],
+};
+
+interface StepResult {
+  decisions: MessageDecision[];
+  chunks?: number[][];
+  warnings: string[];
+}
+
+function runStep(ctx: StrategyContext, step: AdaptiveStep | 'emergency' | 'summary'): StepResult {
+  switch (step) {
+    case 'window':
+      return { decisions: decisionsFrom(ctx, windowKeep(ctx), 'older than the sliding window'), warnings: [] };
+    case 'key-events':
+      return { decisions: decisionsFrom(ctx, keyEventsKeep(ctx), 'not a key event'), warnings: [] };
+    case 'importance':
+      return { decisions: decisionsFrom(ctx, importanceKeep(ctx), 'scored under the importance threshold'), warnings: [] };
+    case 'incremental': {
+      const { keep, chunks } = incrementalPlan(ctx);
+      return { decisions: decisionsFrom(ctx, keep, 'in an earlier chunk'), chunks, warnings: [] };
+    }
+    case 'emergency':
+      return { decisions: levelDecisions(ctx, 'emergency'), warnings: [] };
+    case 'summary': {
+      const d = summaryStrategy.decide({ ...ctx, keepRecentRounds: 1 });
+      return { decisions: d.decisions, warnings: d.warnings };
+    }
+  }
+}
+
+/** Which step the adaptive strategy takes for this context, and the chain it tried. */
+export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chain: readonly AdaptiveStep[]; chosen: string; result: StepResult } {
+  const taskType = ctx.analysis.taskType;
+  const chain = ADAPTIVE_CHAINS[taskType] ?? ADAPTIVE_CHAINS.unknown;
+  for (const step of [...chain, 'emergency' as const]) {
+    const r = runStep(ctx, step);
+    if (keptTokens(ctx, r.decisions) <= ctx.budget.keep) return { taskType, chain, chosen: step, result: r };
+  }
+  return { taskType, chain, chosen: 'summary', result: runStep(ctx, 'summary') };
+}
+
+export const adaptiveStrategy: Strategy = {
+  name: 'adaptive',
+  description:
+    'Adaptive (default): detect the task type (code, analysis, conversation, mixed) and try its chain — sliding window, key events or importance, incremental — until the budget is met; emergency (keep 3) as the last resort.',
+  keeps: "header, pinned, and what the chosen step keeps (see each message's reason)",
+  decide(ctx: StrategyContext): StrategyDecision {
+    const { taskType, chain, chosen, result } = adaptiveChoice(ctx);
+    const label = `adaptive ${taskType}: ${chain.join(' → ')}; ${chosen === 'summary' ? 'none fitted, summary of all but the last round' : `${chosen} met the budget`}`;
+    const decisions = result.decisions.map((d) => ({ ...d, reason: `${d.reason} [${label}]` }));
+    return { decisions, ...(result.chunks ? { chunks: result.chunks } : {}), warnings: result.warnings };
+  },
+};

@@ -1,0 +1,102 @@
+// The units strategies choose among. A turn is one message, or a tool block (the assistant
+// message with tool calls, everything up to its last result) — never split, so every result
+// stays valid for the chat APIs. Thinking-only messages join the turn they lead to (seed 004
+// §5.2: the reasoning goes with the action). Header items and pinned messages are not in any
+// turn: they are always kept.
+
+import type { MessageDecision, StrategyContext } from './strategy';
+import { isThinkingOnly } from './summaryStrategy';
+
+export function isFixed(ctx: StrategyContext, i: number): boolean {
+  return ctx.header.has(i) || ctx.pinned.has(ctx.messages[i]!.id);
+}
+
+/** The turns of the conversation, in order; each lists its message indices ascending. */
+export function turnsOf(ctx: StrategyContext): number[][] {
+  const { messages, toolBlocks, blockOf } = ctx;
+  const n = messages.length;
+  const turns: number[][] = [];
+  let pendingThinking: number[] = [];
+  let i = 0;
+  while (i < n) {
+    if (isFixed(ctx, i)) {
+      i++;
+      continue;
+    }
+    const bi = blockOf[i];
+    if (bi !== undefined) {
+      const b = toolBlocks[bi]!;
+      const members: number[] = [];
+      for (let k = Math.min(b.start, i); k <= b.end; k++) if (!isFixed(ctx, k)) members.push(k);
+      turns.push([...pendingThinking, ...members]);
+      pendingThinking = [];
+      i = b.end + 1;
+      continue;
+    }
+    if (isThinkingOnly(messages[i]!)) {
+      pendingThinking.push(i);
+      i++;
+      continue;
+    }
+    turns.push([...pendingThinking, i]);
+    pendingThinking = [];
+    i++;
+  }
+  if (pendingThinking.length > 0) turns.push(pendingThinking);
+  return turns;
+}
+
+/** Reasons of fixed messages, so every strategy words them the same way. */
+function fixedReason(ctx: StrategyContext, i: number): string {
+  const m = ctx.messages[i]!;
+  if (ctx.pinned.has(m.id)) return 'pinned';
+  switch (m.itemType) {
+    case 'SYSTEM_PROMPT':
+      return 'system prompt (always kept)';
+    case 'TOOL_DEFINITIONS':
+      return 'tool definitions (always kept)';
+    default:
+      return 'memory (always kept)';
+  }
+}
+
+/** Decisions from a choice of messages to keep (index → reason) and optional replacements
+ *  (index → decision with a replacement message): fixed messages are kept, the rest summarized
+ *  (an earlier compaction summary is merged section by section, never kept beside the new one). */
+export function decisionsFrom(
+  ctx: StrategyContext,
+  keep: ReadonlyMap<number, string>,
+  summarizedReason: string,
+  replaced: ReadonlyMap<number, MessageDecision> = new Map(),
+): MessageDecision[] {
+  return ctx.messages.map((m, i) => {
+    if (isFixed(ctx, i)) return { decision: 'kept', reason: fixedReason(ctx, i) };
+    const r = replaced.get(i);
+    if (r) return r;
+    const k = keep.get(i);
+    if (k !== undefined && m.itemType !== 'COMPACTION_SUMMARY') return { decision: 'kept', reason: k };
+    if (m.itemType === 'COMPACTION_SUMMARY') return { decision: 'summarized', reason: 'earlier summary, merged section by section' };
+    return { decision: 'summarized', reason: summarizedReason };
+  });
+}
+
+/** Tokens the non-fixed messages present in the result take (replacements counted as sent). */
+export function keptTokens(ctx: StrategyContext, decisions: readonly MessageDecision[]): number {
+  let t = 0;
+  decisions.forEach((d, i) => {
+    if (isFixed(ctx, i)) return;
+    if (d.decision === 'summarized' || d.decision === 'dropped') return;
+    t += d.replacement ? ctx.counter.countMessage(d.replacement) : ctx.tokens[i]!;
+  });
+  return t;
+}
+
+/** Keeps whole turns from the end until at least `count` messages are kept. */
+export function keepRecentMessages(turns: readonly number[][], count: number, reason: string, keep = new Map<number, string>()): Map<number, string> {
+  let kept = 0;
+  for (let t = turns.length - 1; t >= 0 && kept < count; t--) {
+    for (const i of turns[t]!) keep.set(i, reason);
+    kept += turns[t]!.length;
+  }
+  return keep;
+}
