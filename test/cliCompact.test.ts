@@ -16,6 +16,8 @@ import { exportConversation } from '../src/engine/conversation/exporters/exportC
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { goodSections, llmReply } from './helpers/llmFixtures';
+import { reply, startOpenAiServer } from './helpers/openaiServer';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { repoRoot, transcriptPath } from './helpers/transcripts';
 
@@ -353,5 +355,37 @@ describe('ctxc demo', () => {
     const fmt = (n: number) => n.toLocaleString('en-US');
     expect(part).toContain(`${fmt(j.tokensBefore)} → ${fmt(j.tokensAfter)} tokens (${j.ratio}`);
     expect(part).toMatch(/retention \d+% \(\w+ loss\)\n$/);
+  });
+});
+
+describe('ctxc compact --summarizer openai (local fake endpoint)', () => {
+  const file = transcriptPath('openhands/basic_gui_mode.json');
+
+  it('says who wrote the summary, and falls back to the extractive one with the reason', async () => {
+    const server = await startOpenAiServer();
+    try {
+      server.script(reply.completion(llmReply(goodSections([]))));
+      const good = await run(['compact', file, '--format', 'json', '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-llm', '--no-stream']);
+      expect(good.code, good.err).toBe(0);
+      expect(good.err).toContain(`summarizer: openai (fake-llm at ${new URL(server.baseURL).host})`);
+      const j = JSON.parse(good.out);
+      expect(j.summarizer.name).toBe('openai');
+      // --model named the LLM; the count follows the transcript, as without a summarizer.
+      const plain = JSON.parse((await run(['compact', file, '--format', 'json'])).out);
+      expect(j.model).toBe(plain.model);
+      expect(j.tokensBefore).toBe(plain.tokensBefore);
+      expect(j.summarizer.fallbackReason).toBeUndefined();
+      expect(server.requests.length).toBeGreaterThan(0);
+
+      server.script(reply.error(401, { message: 'bad key' }));
+      const bad = await run(['compact', file, '--format', 'json', '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-llm', '--no-stream']);
+      expect(bad.code, bad.err).toBe(0);
+      const k = JSON.parse(bad.out);
+      expect(k.summarizer.fallbackReason).toMatch(/401/);
+      expect(bad.err).toMatch(/warning: the openai summary was not used .*401.*; the extractive summary was used/);
+      expect(k.summaryMarkdown).toContain('## All user messages');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -6,7 +6,8 @@
 // archive (COMPACTION_DEFAULTS apply), and the counter follows `ctxc count`'s rule (--model,
 // else the transcript's own model, else gpt-4o), so `--format json`'s tokensAfter is the
 // number the extension's confirmation shows. No clock is passed: the output is the same bytes
-// on every run (stats.timestamp is the transcript's last timestamp).
+// on every run (stats.timestamp is the transcript's last timestamp). With --summarizer openai,
+// --model names the LLM (src/summarizers/README.md) and the count follows the transcript.
 
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -40,7 +41,7 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'keep-recent', kind: 'number', valueName: 'N', description: 'recent rounds kept verbatim (default 2)' },
   { name: 'format', short: 'f', kind: 'string', valueName: 'FMT', description: 'md (default), json, openai or anthropic' },
   { name: 'out', short: 'o', kind: 'string', valueName: 'FILE', description: 'write the result to FILE (atomically) instead of stdout' },
-  { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o)' },
+  { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o); with --summarizer openai, the summarizer model' },
   { name: 'focus', kind: 'string', valueName: 'TEXT', description: 'what the summary should favour' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
   { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
@@ -94,6 +95,8 @@ interface CompactArgs {
   args: ParsedArgs;
   format: OutputFormat;
   options: Pick<CompactOptions, 'budget' | 'ratio' | 'keepRecentRounds' | 'focus' | 'summarizer'>;
+  /** Who writes the summary, for the stderr line ("openai (gpt-4o-mini at localhost:11434)"); never the key. */
+  summarizerDescription: string;
 }
 
 function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
@@ -114,6 +117,7 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
     file: args.positionals[0]!,
     args,
     format: parseFormat(stringFlag(args, 'format')),
+    summarizerDescription: llm.description,
     options: {
       ...(budget !== undefined ? { budget } : {}),
       ...(ratio !== undefined ? { ratio } : {}),
@@ -183,8 +187,12 @@ export const compactCommand: CliCommand = {
       });
       printWarnings(io, file, loaded.warnings);
       const conv = loaded.conversation;
-      const counter = await createTokenCounter(stringFlag(args, 'model') ?? conv.meta.model);
+      // With --summarizer openai, --model names the summarizer's model (as in the summarizer
+      // docs); the counting then follows the transcript, like the extension's.
+      const countModel = parsed.options.summarizer ? undefined : stringFlag(args, 'model');
+      const counter = await createTokenCounter(countModel ?? conv.meta.model);
       const archive = archiveDir !== undefined ? new FileArchive(resolve(io.cwd, archiveDir)) : new MemoryArchive();
+      if (parsed.options.summarizer) io.err(`summarizer: ${parsed.summarizerDescription}\n`);
       const result = await compactConversation(conv, { counter, archive, ...parsed.options });
       if (archiveDir !== undefined) {
         // The file's own bytes too, so undo can give back the file and not only the conversation
