@@ -145,7 +145,7 @@ describe('plan, undo and cancel', () => {
   it('planCompaction predicts exactly what compactConversation produces, without writing the archive', async () => {
     const conv = longSession();
     const archive = new MemoryArchive();
-    const preview = planCompaction(conv, { counter, ratio: 0.25, now: NOW });
+    const preview = planCompaction(conv, { counter, ratio: 0.25, now: NOW, strategy: 'summary' });
     expect(archive.size).toBe(0);
     const r = await compactConversation(conv, opts({ archive, ratio: 0.25 }));
     expect(r.tokensAfter).toBe(preview.tokensAfter);
