@@ -14,6 +14,8 @@ import { ensureWebviewBundle, launchBrowser, openHarness } from './webview/harne
 import { transcriptFiles, transcriptPath } from './helpers/transcripts';
 
 const MESSAGES = 5000;
+/** Generous: a loaded CI machine builds 5,000 rows in seconds; this only bounds a hang. */
+const BUILD_TIMEOUT_MS = 110_000;
 
 let browser: Browser;
 let model: InspectorModel;
@@ -33,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('inspector with 5,000 messages', () => {
-  it('builds every row in groups; End reaches the last row even while rows are still being built', async () => {
+  it('builds every row in groups; End reaches the last row while rows are still being built; the scrollbar follows filters', async () => {
     expect(model.messages).toHaveLength(MESSAGES);
     const h = await openHarness(browser);
     await h.send({ type: 'init', model });
@@ -41,7 +43,7 @@ describe('inspector with 5,000 messages', () => {
     await h.page.focus('[role="row"][tabindex="0"]');
     await h.page.keyboard.press('End');
     await h.page.waitForFunction((n) => document.activeElement?.getAttribute('aria-rowindex') === String(n), MESSAGES);
-    await h.page.waitForFunction((n) => document.querySelectorAll('[role="row"]').length === n, MESSAGES, { timeout: 50_000 });
+    await h.page.waitForFunction((n) => document.querySelectorAll('[role="row"]').length === n, MESSAGES, { timeout: BUILD_TIMEOUT_MS });
     const layout = await h.page.evaluate(() => ({
       groups: [...document.querySelectorAll('[role="grid"] > [role="rowgroup"]')].map((g) => g.querySelectorAll('[role="row"]').length),
       strays: document.querySelectorAll('[role="grid"] > [role="row"]').length,
@@ -52,13 +54,8 @@ describe('inspector with 5,000 messages', () => {
     expect(layout.groups).toHaveLength(Math.ceil(MESSAGES / ROWS_PER_GROUP));
     expect(layout.groups.every((n) => n === ROWS_PER_GROUP)).toBe(true);
     expect(h.errors).toEqual([]);
-    await h.close();
-  });
 
-  it('the scrollbar matches the rows a filter leaves, not all 5,000', async () => {
-    const h = await openHarness(browser);
-    await h.send({ type: 'init', model });
-    await h.page.waitForFunction((n) => document.querySelectorAll('[role="row"]').length === n, MESSAGES, { timeout: 50_000 });
+    // The scrollbar matches the rows a filter leaves, not all 5,000.
     await h.page.click('[data-role="user"]');
     const users = model.messages.filter((m) => m.role === 'user').length;
     expect(users).toBeGreaterThan(100);
@@ -82,5 +79,5 @@ describe('inspector with 5,000 messages', () => {
       return row.height > 0 && row.top >= grid.top - 1 && row.bottom <= grid.bottom + 1;
     }, last.id);
     await h.close();
-  });
+  }, BUILD_TIMEOUT_MS);
 });

@@ -45,6 +45,8 @@ export class Timeline {
   private edits: InspectorEdits = { sections: {}, restore: [], pin: [], unpin: [] };
   private rows: HTMLElement[] = [];
   private groups: HTMLElement[] = [];
+  /** Shown rows per group when it was last sized. */
+  private groupShown: number[] = [];
   private rowPx = 0;
   private lower: (string | undefined)[] = [];
   private predicate: FilterPredicate = () => true;
@@ -144,6 +146,7 @@ export class Timeline {
     this.grid.replaceChildren();
     this.rows = [];
     this.groups = [];
+    this.groupShown = [];
     this.lower = new Array(model.messages.length);
     this.active = -1;
     this.grid.setAttribute('aria-rowcount', String(model.messages.length));
@@ -196,12 +199,25 @@ export class Timeline {
       if (px > 0) this.rowPx = px;
     }
     const rowPx = this.rowPx || DEFAULT_ROW_PX;
+    const focused = document.activeElement instanceof HTMLElement && this.grid.contains(document.activeElement) ? document.activeElement : undefined;
     this.groups.forEach((group, g) => {
       let shown = 0;
       const end = Math.min(this.rows.length, (g + 1) * ROWS_PER_GROUP);
       for (let i = g * ROWS_PER_GROUP; i < end; i++) if (!this.rows[i]!.hidden) shown++;
+      if (this.groupShown[g] !== undefined && this.groupShown[g] !== shown) {
+        // content-visibility: auto implies contain-intrinsic-size: auto, so a group that was
+        // once rendered stands in with its remembered height, which the filter just made
+        // wrong. A fresh element remembers nothing.
+        const fresh = group.cloneNode(false) as HTMLElement;
+        fresh.append(...Array.from(group.childNodes));
+        group.replaceWith(fresh);
+        this.groups[g] = fresh;
+        group = fresh;
+      }
+      this.groupShown[g] = shown;
       group.style.containIntrinsicSize = `${Math.round(shown * rowPx)}px`;
     });
+    if (focused && document.activeElement !== focused && focused.isConnected && !focused.hidden) focused.focus({ preventScroll: true });
   }
 
   /** Builds every row up to `index` now (keyboard navigation or a reveal got ahead of the slices). */
