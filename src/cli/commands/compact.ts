@@ -198,7 +198,14 @@ export const compactCommand: CliCommand = {
         // The file's own bytes too, so undo can give back the file and not only the conversation
         // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
         const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await readFile(file));
-        await archive.put(result.archiveId + SOURCE_KEY_SUFFIX, raw);
+        const sourceKey = result.archiveId + SOURCE_KEY_SUFFIX;
+        const earlier = await archive.get(sourceKey);
+        if (earlier === undefined) await archive.put(sourceKey, raw);
+        else if (earlier !== raw) {
+          // Same conversation, same path, other bytes (line ends, a BOM, JSON spacing): the entry is
+          // content-addressed by the conversation, so the first file's bytes stay.
+          io.err(`warning: ${archiveDir} already holds another spelling of this conversation from ${file}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`);
+        }
       }
       for (const w of result.warnings) io.err(`warning: ${w}\n`);
       const text =
