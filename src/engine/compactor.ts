@@ -16,6 +16,7 @@
 import type { ConversationAnalysis, MessageAnalysis } from './analyze/analysis';
 import { analyzeConversation } from './analyze/analyzeConversation';
 import { isAnalyzeConstantName } from './analyze/constants';
+import type { CompactionEventBus } from './events';
 import { archiveConversation, readArchivedConversation } from './archive/conversationArchive';
 import type { ArchiveStore } from './archive/archiveStore';
 import { validateApiShape } from './conversation/apiShape';
@@ -107,9 +108,12 @@ export interface CompactOptions {
   clock?: () => number;
   /** Records this compaction (seed 000 §9). */
   monitor?: PerformanceMonitor;
+  /** Phase events with tokens before/after (seed 004 §6): selective_start/done (the strategy's
+   *  in-place work: drops, masks, previews), summary_start/done, compaction_performed. */
+  events?: CompactionEventBus;
 }
 
-export type PlanOptions = Omit<CompactOptions, 'archive' | 'summarizer' | 'signal' | 'monitor'> & { archive?: ArchiveStore };
+export type PlanOptions = Omit<CompactOptions, 'archive' | 'summarizer' | 'signal' | 'monitor' | 'events'> & { archive?: ArchiveStore };
 
 /** What planCompaction returns: the result as the extractive summary would make it, without
  *  the archive write. */
@@ -817,9 +821,17 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   const state = prepare(conv, opts);
   throwIfAborted(opts.signal);
   progress('plan', 0.3);
+  const emit = (phase: Parameters<CompactionEventBus['emit']>[0]['phase'], tokensBefore: number, tokensAfter: number) =>
+    opts.events?.emit({ phase, tokensBefore, tokensAfter, strategy: state.strategyName, level: state.level });
+  emit('selective_start', state.tokensBefore, state.tokensBefore);
   const core = runCore(state);
   throwIfAborted(opts.signal);
   let { attempt } = core;
+  // After the in-place work, before the summary: summarized messages still count whole.
+  const afterSelective =
+    REPLY_PRIMING + attempt.decisions.reduce((s, d, i) => s + (d.decision === 'summarized' ? state.tokens[i]! : d.decision === 'dropped' ? 0 : d.replacement ? state.counter.countMessage(d.replacement) : state.tokens[i]!), 0);
+  emit('selective_done', state.tokensBefore, afterSelective);
+  emit('summary_start', afterSelective, afterSelective);
   const warnings = [...core.warnings];
   let summarizerInfo: SummarizerInfo = { name: EXTRACTIVE_SUMMARIZER_NAME };
   let loss = attempt.loss;
@@ -903,6 +915,8 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
     qualityScore: loss.overallRetention,
     success: loss.acceptable,
   });
+  emit('summary_done', afterSelective, attempt.tokensAfter);
+  emit('compaction_performed', state.tokensBefore, attempt.tokensAfter);
   progress('done', 1);
   return result;
 }
