@@ -16,8 +16,9 @@ import { MessageDetails } from './messageDetails';
 import { TimelineFilters, makePredicate, type FilterPredicate } from './timelineFilters';
 import { createRow, updateRow, type RowState } from './timelineRow';
 
-/** Rows built before the first paint: more than a tall screen shows. */
-export const FIRST_CHUNK_ROWS = 60;
+/** Rows built before the first paint: more than the timeline shows at once (at most 760px of
+ *  rows about 25px tall, about 31), and no more, since each one delays the first paint. */
+export const FIRST_CHUNK_ROWS = 40;
 /** Rows PageUp/PageDown move by. */
 export const PAGE_ROWS = 10;
 /** How long a revealed row stays highlighted. */
