@@ -46,6 +46,17 @@ function withFacts(text: string, maxChars: number, ctx: BuilderContext): string 
   return picked.length > 0 ? `${cut.text}\nKey sentences further on: ${picked.join(' ')}` : cut.text;
 }
 
+const COMMAND_MARKUP = /<command-message>[\s\S]*?<\/command-message>\s*|<command-name>\s*([\s\S]*?)\s*<\/command-name>\s*|<command-args>\s*([\s\S]*?)\s*<\/command-args>/g;
+
+/** A slash command as the person typed it: Claude Code records `/cmd args` as markup
+ *  (<command-message>, <command-name>, <command-args>) whose first characters say nothing, so
+ *  a shortened entry would keep only the markup and lose the request. */
+export function readableUserText(text: string): string {
+  if (!text.includes('<command-name>')) return text;
+  const out = text.replace(COMMAND_MARKUP, (_m, name: string | undefined, args: string | undefined) => (name ? `${name} ` : args ? `${args}\n` : ''));
+  return out.trim() || text;
+}
+
 export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const items: SectionItem[] = [];
@@ -62,7 +73,7 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
   const byText = new Map<string, SectionItem & { count: number; base: string[] }>();
   for (const sm of view.messages) {
     if (!sm.userAuthored || sm.summary) continue;
-    const text = balanceFences(sm.text.trim());
+    const text = balanceFences(readableUserText(sm.text).trim());
     if (!text) continue;
     const key = collapseWhitespace(text);
     const existing = byText.get(key);
