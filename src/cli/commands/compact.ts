@@ -17,7 +17,8 @@ import { exportConversation } from '../../engine/conversation/exporters/exportCo
 import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
 import type { Conversation } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
-import { UnknownStrategyError } from '../../engine/strategies/strategy';
+import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
+import { listStrategies, UnknownStrategyError } from '../../engine/strategies/strategy';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { writeFileAtomic } from '../../node/atomicWrite';
 import { FileArchive } from '../../node/fileArchive';
@@ -43,6 +44,8 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'out', short: 'o', kind: 'string', valueName: 'FILE', description: 'write the result to FILE (atomically) instead of stdout' },
   { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o); with --summarizer openai, the summarizer model' },
   { name: 'focus', kind: 'string', valueName: 'TEXT', description: 'what the summary should favour' },
+  { name: 'strategy', kind: 'string', valueName: 'NAME', description: 'compaction strategy (default adaptive; see ctxc strategies)' },
+  { name: 'level', kind: 'string', valueName: 'LEVEL', description: 'light, normal (default), heavy or emergency' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
   { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
   { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
@@ -50,7 +53,7 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
 ];
 
-const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--archive DIR]';
+const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR]';
 
 export function parseFormat(value: string | undefined): OutputFormat {
   if (value === undefined) return 'md';
@@ -94,7 +97,7 @@ interface CompactArgs {
   file: string;
   args: ParsedArgs;
   format: OutputFormat;
-  options: Pick<CompactOptions, 'budget' | 'ratio' | 'keepRecentRounds' | 'focus' | 'summarizer'>;
+  options: Pick<CompactOptions, 'budget' | 'ratio' | 'keepRecentRounds' | 'focus' | 'summarizer' | 'strategy' | 'level'>;
   /** Who writes the summary, for the stderr line ("openai (gpt-4o-mini at localhost:11434)"); never the key. */
   summarizerDescription: string;
 }
@@ -113,6 +116,10 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   if (ratio !== undefined && !(ratio > 0 && ratio <= 1)) throw new UsageError(`--ratio expects a number in (0, 1], got '${ratio}'`);
   if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new UsageError(`--keep-recent expects a whole number ≥ 0, got '${keep}'`);
   const focus = stringFlag(args, 'focus');
+  const strategy = stringFlag(args, 'strategy');
+  if (strategy !== undefined && !listStrategies().some((s) => s.name === strategy)) throw new UsageError(`--strategy: unknown strategy '${strategy}'; expected one of: ${listStrategies().map((s) => s.name).join(', ')}`);
+  const level = stringFlag(args, 'level');
+  if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${level}'`);
   return {
     file: args.positionals[0]!,
     args,
@@ -123,6 +130,8 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
       ...(ratio !== undefined ? { ratio } : {}),
       ...(keep !== undefined ? { keepRecentRounds: keep } : {}),
       ...(focus ? { focus } : {}),
+      ...(strategy ? { strategy } : {}),
+      ...(level !== undefined && isLevel(level) ? { level } : {}),
       ...(llm.summarizer ? { summarizer: llm.summarizer } : {}),
     },
   };

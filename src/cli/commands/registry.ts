@@ -5,6 +5,7 @@ import { compactCommand } from './compact';
 import { countCommand } from './count';
 import { demoCommand } from './demo';
 import { inspectCommand } from './inspect';
+import { strategiesCommand } from './strategies';
 import { undoCommand } from './undo';
 
-export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, inspectCommand, demoCommand];
+export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, inspectCommand, strategiesCommand, demoCommand];
