@@ -132,3 +132,48 @@ describe('events', () => {
     expect(seen).toHaveLength(5);
   });
 });
+
+describe('autoCompact: trigger, cooldown and escalation together', () => {
+  function session(): Conversation {
+    const b = new ConversationBuilder().system('agent').user('Migrate the database schema to version 2.');
+    b.messages.push({ id: 'skill', role: 'user', itemType: 'SKILL_PROMPT', content: [{ type: 'text', text: 'Skill: migrations guide. '.repeat(300) }] });
+    for (let k = 0; k < 12; k++) b.tool('Bash', { command: `migrate step ${k}` }, `applied step ${k}\n`.repeat(60));
+    b.user('Now run the tests.').assistant('All tests pass.');
+    return b.build('auto');
+  }
+  it('under the trigger nothing happens; over it, a compaction replaces the conversation', async () => {
+    const conv = session();
+    const tokens = counter.countMessages(conv.messages);
+    const { autoCompact } = await import('../src/engine/triggers/autoCompact');
+    const idle = await autoCompact({ conversation: conv, trigger: { contextWindow: tokens * 4 }, state: NO_COOLDOWN, turn: 1, compact: { counter, archive: new MemoryArchive() } });
+    expect(idle.action).toBe('none');
+    expect(idle.conversation).toBe(conv);
+    const bus = new CompactionEventBus();
+    const phases: string[] = [];
+    bus.subscribe((e) => phases.push(e.phase));
+    const done = await autoCompact({ conversation: conv, trigger: { contextWindow: Math.ceil(tokens / 0.9) }, state: NO_COOLDOWN, turn: 2, compact: { counter, archive: new MemoryArchive(), ratio: 0.3 }, events: bus });
+    expect(done.action).toBe('compacted');
+    expect(done.trigger.reason).toBe('ratio');
+    expect(counter.countMessages(done.conversation.messages)).toBeLessThan(tokens);
+    expect(phases.at(-1)).toBe('conversation_replaced');
+    expect(phases).toContain('compaction_performed');
+  });
+  it('a compaction that does not shrink starts a cooldown during which only the drop rules run; after it, the full compaction again', async () => {
+    const conv = session();
+    const tokens = counter.countMessages(conv.messages);
+    const { autoCompact } = await import('../src/engine/triggers/autoCompact');
+    const trigger = { contextWindow: Math.ceil(tokens / 0.9) };
+    // A compaction that cannot shrink: everything pinned.
+    const pinnedAll: Conversation = { ...conv, messages: conv.messages.map((m) => ({ ...m, pinned: m.itemType !== 'SKILL_PROMPT' })) };
+    const failed = await autoCompact({ conversation: pinnedAll, trigger, state: NO_COOLDOWN, turn: 5, compact: { counter, archive: new MemoryArchive(), strategy: 'summary' } });
+    expect(failed.action).toBe('failed');
+    expect(failed.state).toEqual({ until: 8, consecutiveFailures: 1 });
+    const cooling = await autoCompact({ conversation: conv, trigger, state: failed.state, turn: 6, compact: { counter, archive: new MemoryArchive() } });
+    expect(cooling.action).toBe('conservative');
+    expect(cooling.conversation.messages.some((m) => m.id === 'skill')).toBe(false);
+    expect(cooling.conversation.messages.filter((m) => m.itemType === 'COMPACTION_SUMMARY')).toHaveLength(0);
+    const after = await autoCompact({ conversation: conv, trigger, state: failed.state, turn: 8, compact: { counter, archive: new MemoryArchive() } });
+    expect(after.action).toBe('compacted');
+    expect(after.state).toEqual(NO_COOLDOWN);
+  });
+});
