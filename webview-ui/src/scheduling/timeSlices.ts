@@ -5,13 +5,22 @@
 /** Work per slice before yielding: half a 60 Hz frame leaves room for input and paint. */
 export const SLICE_BUDGET_MS = 8;
 
-const channel = typeof MessageChannel === 'function' ? new MessageChannel() : undefined;
 const waiting: (() => void)[] = [];
-if (channel) channel.port1.onmessage = () => waiting.shift()?.();
+/** Made on first use: importing this module (a unit test of a view) opens no port. */
+let channel: MessageChannel | undefined;
+
+function yieldChannel(): MessageChannel | undefined {
+  if (!channel && typeof MessageChannel === 'function') {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waiting.shift()?.();
+  }
+  return channel;
+}
 
 /** Lets the browser handle input and paint. A MessageChannel task, because nested
  *  setTimeout(0) is clamped to 4 ms and would waste a third of every frame. */
 export function yieldToBrowser(): Promise<void> {
+  const channel = yieldChannel();
   if (!channel) return new Promise((resolve) => setTimeout(resolve, 0));
   return new Promise((resolve) => {
     waiting.push(resolve);
