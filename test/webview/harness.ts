@@ -77,7 +77,9 @@ export function ensureWebviewBundle(): void {
   } catch {
     built = 0;
   }
-  const sources = Math.max(newestMtime(join(repoRoot, 'webview-ui', 'src')), newestMtime(join(repoRoot, 'src', 'shared')));
+  // The engine files the bundle takes values from (section names, decisions) count too.
+  const engineValues = ['sections.ts', 'result.ts'].map((f) => statSync(join(repoRoot, 'src', 'engine', f)).mtimeMs);
+  const sources = Math.max(newestMtime(join(repoRoot, 'webview-ui', 'src')), newestMtime(join(repoRoot, 'src', 'shared')), ...engineValues);
   if (built > sources) return;
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'pipe' });
 }
