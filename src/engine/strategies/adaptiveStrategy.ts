@@ -6,6 +6,7 @@
 //   analysis      window → importance  → incremental
 //   conversation  window → importance  → incremental
 //   mixed         window → incremental → importance
+// Room the chosen step leaves unused goes to the most recent summarized turns (kept verbatim).
 // Each message's reason names the chain and the step that met the budget.
 
 import type { TaskType } from '../result';
@@ -15,7 +16,7 @@ import { keyEventsKeep } from './keyEventsStrategy';
 import { levelDecisions } from './levelStrategy';
 import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { summaryStrategy } from './summaryStrategy';
-import { decisionsFrom, keptTokens } from './turns';
+import { decisionsFrom, keptTokens, turnsOf } from './turns';
 import { windowKeep } from './windowStrategy';
 
 export type AdaptiveStep = 'window' | 'key-events' | 'importance' | 'incremental';
@@ -67,6 +68,25 @@ export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chai
   return { taskType, chain, chosen: 'summary', result: runStep(ctx, 'summary') };
 }
 
+/** The chosen step's kept messages may leave room unused (a window of 9 messages under a
+ *  generous target): the most recent summarized turns are kept too, newest first, while they fit,
+ *  so the result uses its budget for verbatim context rather than undershooting it. */
+function fillRecent(ctx: StrategyContext, decisions: MessageDecision[]): MessageDecision[] {
+  const out = [...decisions];
+  let used = keptTokens(ctx, out);
+  const turns = turnsOf(ctx);
+  for (let t = turns.length - 1; t >= 0; t--) {
+    const turn = turns[t]!;
+    if (turn.every((i) => out[i]!.decision !== 'summarized')) continue;
+    if (turn.some((i) => ctx.messages[i]!.itemType === 'COMPACTION_SUMMARY')) break;
+    const extra = turn.reduce((s, i) => s + (out[i]!.decision === 'summarized' ? ctx.tokens[i]! : 0), 0);
+    if (used + extra > ctx.budget.keep) break;
+    for (const i of turn) if (out[i]!.decision === 'summarized') out[i] = { decision: 'kept', reason: 'recent, and the budget has room for it' };
+    used += extra;
+  }
+  return out;
+}
+
 export const adaptiveStrategy: Strategy = {
   name: 'adaptive',
   description:
@@ -75,7 +95,8 @@ export const adaptiveStrategy: Strategy = {
   decide(ctx: StrategyContext): StrategyDecision {
     const { taskType, chain, chosen, result } = adaptiveChoice(ctx);
     const label = `adaptive ${taskType}: ${chain.join(' → ')}; ${chosen === 'summary' ? 'none fitted, summary of all but the last round' : `${chosen} met the budget`}`;
-    const decisions = result.decisions.map((d) => ({ ...d, reason: `${d.reason} [${label}]` }));
+    const filled = chosen === 'summary' ? result.decisions : fillRecent(ctx, result.decisions);
+    const decisions = filled.map((d) => ({ ...d, reason: `${d.reason} [${label}]` }));
     return { decisions, ...(result.chunks ? { chunks: result.chunks } : {}), warnings: result.warnings };
   },
 };
