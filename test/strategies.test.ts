@@ -247,6 +247,18 @@ describe('adaptive', () => {
     const kept = tight.plan.filter((x) => x.decision === 'kept' && x.itemType !== 'SYSTEM_PROMPT');
     expect(kept.length).toBeLessThanOrEqual(3);
   });
+  it('uses the room the chosen step leaves for the most recent turns, up to the target', () => {
+    const conv = longChat(40);
+    const window = planCompaction(conv, { counter, strategy: 'window', ratio: 0.6 });
+    const adaptive = planCompaction(conv, { counter, strategy: 'adaptive', ratio: 0.6 });
+    const keptOf = (p: typeof window) => p.plan.filter((x) => x.decision === 'kept').length;
+    expect(keptOf(adaptive)).toBeGreaterThan(keptOf(window));
+    expect(adaptive.tokensAfter).toBeLessThanOrEqual(adaptive.target * 1.1);
+    expect(adaptive.plan.some((x) => x.reason.startsWith('recent, and the budget has room for it'))).toBe(true);
+    // The kept part is a contiguous tail: nothing summarized after a kept turn.
+    const lastSummarized = adaptive.plan.map((x) => x.decision).lastIndexOf('summarized');
+    expect(adaptive.plan.slice(lastSummarized + 1).every((x) => x.decision === 'kept')).toBe(true);
+  });
   it('is the default strategy', () => {
     const conv = longChat(20);
     expect(planCompaction(conv, { counter }).strategy).toBe('adaptive');
