@@ -259,6 +259,14 @@ describe('adaptive', () => {
     const lastSummarized = adaptive.plan.map((x) => x.decision).lastIndexOf('summarized');
     expect(adaptive.plan.slice(lastSummarized + 1).every((x) => x.decision === 'kept')).toBe(true);
   });
+  it('honours a heavier level: heavy keeps 5 recent messages, emergency 3, without filling the room', () => {
+    const conv = longChat(40);
+    for (const [level, n] of [['heavy', 5], ['emergency', 3]] as const) {
+      const p = planCompaction(conv, { counter, strategy: 'adaptive', level, ratio: 0.6 });
+      expect(p.plan.filter((x) => x.decision === 'kept' && x.itemType !== 'SYSTEM_PROMPT')).toHaveLength(n);
+      expect(p.plan[1]!.reason).toContain(`(${level})`);
+    }
+  });
   it('is the default strategy', () => {
     const conv = longChat(20);
     expect(planCompaction(conv, { counter }).strategy).toBe('adaptive');

@@ -7,6 +7,8 @@
 //   conversation  window → importance  → incremental
 //   mixed         window → incremental → importance
 // Room the chosen step leaves unused goes to the most recent summarized turns (kept verbatim).
+// Levels: light and normal run the chain; heavy starts at the heavy level (keep 5), emergency
+// goes straight to emergency (keep 3); neither fills the unused room.
 // Each message's reason names the chain and the step that met the budget.
 
 import type { TaskType } from '../result';
@@ -36,7 +38,7 @@ interface StepResult {
   warnings: string[];
 }
 
-function runStep(ctx: StrategyContext, step: AdaptiveStep | 'emergency' | 'summary'): StepResult {
+function runStep(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency' | 'summary'): StepResult {
   switch (step) {
     case 'window':
       return { decisions: decisionsFrom(ctx, windowKeep(ctx), 'older than the sliding window'), warnings: [] };
@@ -48,8 +50,9 @@ function runStep(ctx: StrategyContext, step: AdaptiveStep | 'emergency' | 'summa
       const { keep, chunks } = incrementalPlan(ctx);
       return { decisions: decisionsFrom(ctx, keep, 'in an earlier chunk'), chunks, warnings: [] };
     }
+    case 'heavy':
     case 'emergency':
-      return { decisions: levelDecisions(ctx, 'emergency'), warnings: [] };
+      return { decisions: levelDecisions(ctx, step), warnings: [] };
     case 'summary': {
       const d = summaryStrategy.decide({ ...ctx, keepRecentRounds: 1 });
       return { decisions: d.decisions, warnings: d.warnings };
@@ -61,7 +64,9 @@ function runStep(ctx: StrategyContext, step: AdaptiveStep | 'emergency' | 'summa
 export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chain: readonly AdaptiveStep[]; chosen: string; result: StepResult } {
   const taskType = ctx.analysis.taskType;
   const chain = ADAPTIVE_CHAINS[taskType] ?? ADAPTIVE_CHAINS.unknown;
-  for (const step of [...chain, 'emergency' as const]) {
+  // A heavier level asked for skips the gentle steps: heavy keeps 5 recent messages, emergency 3.
+  const steps = ctx.level === 'emergency' ? (['emergency'] as const) : ctx.level === 'heavy' ? (['heavy', 'emergency'] as const) : ([...chain, 'emergency'] as const);
+  for (const step of steps) {
     const r = runStep(ctx, step);
     if (keptTokens(ctx, r.decisions) <= ctx.budget.keep) return { taskType, chain, chosen: step, result: r };
   }
@@ -90,12 +95,14 @@ function fillRecent(ctx: StrategyContext, decisions: MessageDecision[]): Message
 export const adaptiveStrategy: Strategy = {
   name: 'adaptive',
   description:
-    'Adaptive (default): detect the task type (code, analysis, conversation, mixed) and try its chain — sliding window, key events or importance, incremental — until the budget is met; emergency (keep 3) as the last resort.',
+    'Adaptive (default): detect the task type (code, analysis, conversation, mixed) and try its chain — sliding window, key events or importance, incremental — until the budget is met; emergency (keep 3) as the last resort. --level heavy starts at keep-5, emergency at keep-3.',
   keeps: "header, pinned, and what the chosen step keeps (see each message's reason)",
   decide(ctx: StrategyContext): StrategyDecision {
     const { taskType, chain, chosen, result } = adaptiveChoice(ctx);
-    const label = `adaptive ${taskType}: ${chain.join(' → ')}; ${chosen === 'summary' ? 'none fitted, summary of all but the last round' : `${chosen} met the budget`}`;
-    const filled = chosen === 'summary' ? result.decisions : fillRecent(ctx, result.decisions);
+    // Filling is for the gentle levels; heavy and emergency asked for fewer verbatim messages.
+    const gentle = ctx.level !== 'heavy' && ctx.level !== 'emergency';
+    const label = `adaptive ${taskType}${gentle ? '' : ` (${ctx.level})`}: ${chain.join(' → ')}; ${chosen === 'summary' ? 'none fitted, summary of all but the last round' : `${chosen} met the budget`}`;
+    const filled = chosen === 'summary' || !gentle ? result.decisions : fillRecent(ctx, result.decisions);
     const decisions = filled.map((d) => ({ ...d, reason: `${d.reason} [${label}]` }));
     return { decisions, ...(result.chunks ? { chunks: result.chunks } : {}), warnings: result.warnings };
   },
