@@ -97,7 +97,11 @@ function exitAfterTeardown(code) {
     .finally(() => process.exit(code));
 }
 
-process.on('exit', killAllGroupsNow);
+// Last resort when the process ends without the async teardown having finished.
+process.on('exit', () => {
+  killAllGroupsNow();
+  if (state.sandbox && !options.keep) rmSync(state.sandbox.root, { recursive: true, force: true });
+});
 process.on('SIGINT', () => {
   console.error('[e2e] interrupted (SIGINT); stopping what was started');
   exitAfterTeardown(130);
@@ -166,6 +170,10 @@ async function main() {
       args: CHROMIUM_ARGS,
       headless: true,
       viewport: VIEWPORT,
+      // Our own handlers stop everything in order; Playwright's would exit mid-teardown.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
     const page = state.context.pages()[0] || (await state.context.newPage());
     page.on('console', (msg) => {
