@@ -12,10 +12,16 @@ import { inlineCode, listItem } from './textCut';
 
 /** Capitalised words that are labels or plain English, not concepts. */
 const NOT_ACRONYMS: ReadonlySet<string> = new Set(
-  'OK OKAY I A TODO NOTE NOTES YES NO THE AND OR IF IT IS BE TO DO ON IN AT OF BY AS AN WE US MY ME SO UP NOT ALL ANY FOR BUT NOW NEW GET SET PUT ' +
+  (
+    'OK OKAY I A TODO NOTE NOTES YES NO THE AND OR IF IT IS BE TO DO ON IN AT OF BY AS AN WE US MY ME SO UP NOT ALL ANY FOR BUT NOW NEW GET SET PUT ' +
     'THOUGHT THOUGHTS EOF END OUTPUT INPUT ERROR ERRORS WARNING WARN INFO DEBUG FAILED PASSED PASS FAIL SUCCESS DONE TRUE FALSE NULL NONE ' +
-    'README LICENSE CHANGELOG IMPORTANT TLDR FYI ASAP ETA PS RE CC BCC AM PM UTC GMT'.split(' '),
+    'README LICENSE CHANGELOG IMPORTANT TLDR FYI ASAP ETA PS RE CC BCC AM PM UTC GMT ' +
+    // aider's edit-block markers (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, and the older ORIGINAL / UPDATED)
+    'SEARCH REPLACE ORIGINAL UPDATED'
+  ).split(' '),
 );
+/** Words of agents' own bookkeeping (todo-list states), not of the subject. */
+const NOT_CONCEPTS: ReadonlySet<string> = new Set(['in_progress', 'pending', 'completed', 'activeForm']);
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,}\b/g;
 const IMPORT_FROM = /^\s*(?:import|export)\b[^;\n]*?\bfrom\s+['"]([@\w][\w@/.-]*)['"]|\brequire\(\s*['"]([@\w][\w@/.-]*)['"]\s*\)|^\s*(?:from\s+([a-zA-Z_][\w.]*)\s+import|import\s+([a-zA-Z_][\w.]*))/gm;
 const INSTALL = /\b(?:npm\s+(?:install|i|add)|yarn\s+add|pnpm\s+(?:add|install)|pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+((?:[-\w@/.=<>~^]+\s*)+)/g;
@@ -67,7 +73,7 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
   const firstSeen = new Map<string, number>();
   const libs = new Map<string, number>();
   const bump = (term: string, w: number, at: number) => {
-    if (!plausible(term)) return;
+    if (!plausible(term) || NOT_ACRONYMS.has(term) || NOT_CONCEPTS.has(term)) return;
     score.set(term, (score.get(term) ?? 0) + w);
     if (!firstSeen.has(term)) firstSeen.set(term, at);
   };
@@ -82,7 +88,7 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
     const terms = new Set<string>(sm.analysis?.refs.identifiers ?? []);
     const speech = sm.userAuthored || sm.assistant ? `${sm.text}\n${sm.thinking}` : '';
     for (const a of acronymsIn(speech)) terms.add(a);
-    for (const t of terms) if (!NOT_ACRONYMS.has(t)) bump(t, w, sm.pos);
+    for (const t of terms) bump(t, w, sm.pos);
     if (sm.userAuthored || sm.assistant) librariesIn(speech, libs, w);
     for (const call of view.callsAt.get(sm.pos) ?? []) if (call.command) librariesIn(call.command, libs, w);
   }
