@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ANALYZE_CONSTANTS, resolveConstants } from '../src/engine/analyze/constants';
-import { isAcknowledgementText, keywordTier } from '../src/engine/analyze/keywords';
+import { isAcknowledgementText, isPromptAnswer, keywordTier } from '../src/engine/analyze/keywords';
 import { compileKeywords } from '../src/engine/text/keywordMatcher';
 
 const C = ANALYZE_CONSTANTS;
@@ -63,6 +63,22 @@ describe('acknowledgements', () => {
     expect(ack('ok ok ok')).toBe(true);
     expect(ack('好的'.repeat(13))).toBe(false); // 26 characters
   });
+});
+
+describe('prompt answers', () => {
+  it.each([
+    "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: skip",
+    "Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y",
+    'Create new file? (Y)es/(N)o [Yes]: y',
+    'Proceed with the migration? [y/N]: y',
+  ])('%s is an answer at a prompt', (t) => expect(isPromptAnswer(t)).toBe(true));
+
+  it.each([
+    'Should we add file to the chat? I think yes.',
+    'Please fix the prompt "Add file to the chat? (Y)es/(N)o" so it defaults to no, and add a test.\nIt should also log.',
+    'y',
+    '',
+  ])('%j is not', (t) => expect(isPromptAnswer(t)).toBe(false));
 });
 
 describe('keyword tiers (seed 002)', () => {

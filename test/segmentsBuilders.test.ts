@@ -129,3 +129,53 @@ describe('Pending Tasks under a tight budget', () => {
     expect(s).not.toContain('do not need to git init');
   });
 });
+
+describe('Primary Request and Intent: what opens the task', () => {
+  it('skips a bare slash command and a prompt answer, and reads a Claude Code command as typed', () => {
+    const b = new ConversationBuilder()
+      .user('<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>')
+      .user("Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: skip")
+      .user('<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>please check the retry logic in src/net/fetch.ts</command-args>')
+      .assistant('Reviewing it now.')
+      .user("Create new file? (Y)es/(N)o [Yes]: y")
+      .user('Then add a test for the retry backoff, it must cover 429 responses.');
+    const s = extractSections(b.messages, undefined, 5000).sections['Primary Request and Intent'];
+    expect(s).toContain('- Initial request: /review please check the retry logic in src/net/fetch.ts');
+    expect(s).not.toContain('<command-name>');
+    expect(s).not.toContain('(Y)es/(N)o');
+    expect(s).toContain('- Then add a test for the retry backoff, it must cover 429 responses.');
+    // Every one of them is still in "All user messages".
+    const users = extractSections(b.messages, undefined, 5000).sections['All user messages'];
+    expect(users).toContain('/clear');
+    expect(users).toContain('[Yes]: skip');
+  });
+
+  it('lists a requirement without the list marker it was written with, and a "for:" sentence with what follows', () => {
+    const b = new ConversationBuilder()
+      .user('Set up the project skeleton for the billing service.')
+      .assistant('Done.')
+      .user('Some rules.\n- Ensure it aligns with the billing API contract.\n1. You must avoid global state in handlers.')
+      .assistant('Understood.')
+      .user('Please show me the current diff for:\nsrc/billing/invoice.ts');
+    const s = extractSections(b.messages, undefined, 5000).sections['Primary Request and Intent'];
+    expect(s).toContain('\n- Ensure it aligns with the billing API contract.\n');
+    expect(s).toContain('\n- You must avoid global state in handlers.');
+    expect(s).not.toMatch(/^- [-*] /m);
+    expect(s).toContain('- Please show me the current diff for: src/billing/invoice.ts');
+  });
+});
+
+describe('Key Technical Concepts: not the words of the tools', () => {
+  it('leaves out aider edit markers, plain capitalised words and todo states', () => {
+    const b = new ConversationBuilder()
+      .user('THE parser in src/lexer.ts must handle UTF8 input. OK?')
+      .assistant(
+        'src/lexer.ts\n```ts\n<<<<<<< SEARCH\nconst TokenKind = 1;\n=======\nconst TokenKind = 2;\n>>>>>>> REPLACE\n```\nThe TokenKind enum now covers UTF8 runs.',
+      )
+      .tool('TodoWrite', { todos: [{ content: 'Handle UTF8 in nextToken', status: 'in_progress', activeForm: 'Handling UTF8' }] }, 'ok');
+    const s = extractSections(b.messages, undefined, 5000).sections['Key Technical Concepts'];
+    expect(s).toContain('`UTF8`');
+    expect(s).toContain('`TokenKind`');
+    for (const noise of ['`SEARCH`', '`REPLACE`', '`THE`', '`OK`', '`in_progress`', '`activeForm`']) expect(s).not.toContain(noise);
+  });
+});

@@ -19,7 +19,7 @@ import { scanContent, type ContentScan } from './contentScan';
 import { findCrossReferences, referenceKeys } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniqueness } from './importance';
 import { detectKeyEvents, editResultFlags, statesTask } from './keyEvents';
-import { isAcknowledgementText, keywordTier } from './keywords';
+import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { findNearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
 import { combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus } from './relevance';
@@ -113,7 +113,8 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
     const refs = extractMessageRefs(m, limits);
     const speaker = isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m));
-    const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && isAcknowledgementText(visible, c.ACK_MAX_CHARS);
+    const isAck =
+      speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (isUserAuthored(m) && isPromptAnswer(visible)));
     const scan = scanContent(lower);
     const tokens = tokenHashes(lower);
     const detail = classifyText(

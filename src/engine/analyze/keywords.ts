@@ -171,6 +171,15 @@ export function isAcknowledgementText(text: string, maxChars: number): boolean {
   return ACK_SEQUENCE.test(stripped);
 }
 
+/** An answer typed at a tool's yes/no prompt, echoed into the transcript: aider's
+ *  "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: skip", or a
+ *  "Proceed? [y/N]: y". The person typed it, but it says "go on", like an acknowledgement. */
+const PROMPT_ANSWER = /^[^\n?]{1,200}\?\s*(?:\(Y\)es\/\(N\)o[^\n]*?|\[(?:y\/n|Y\/n|y\/N)\])\s*(?:\[[^\]\n]{0,20}\])?\s*:\s*\S{0,20}\s*$/;
+
+export function isPromptAnswer(text: string): boolean {
+  return text.length <= 400 && PROMPT_ANSWER.test(text.trim());
+}
+
 export type TierName = 'extreme' | 'high' | 'medium' | 'low' | 'default';
 
 export interface TierResult {

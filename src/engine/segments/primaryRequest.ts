@@ -4,6 +4,7 @@
 // compaction, when one was given, leads the section. On re-compaction the earlier intent stays
 // first and required: the goal of a session does not change because it grew long.
 
+import { statesTask } from '../analyze/keyEvents';
 import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
@@ -12,6 +13,7 @@ import { importanceAt, recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms, uniqueByKey } from './sectionItems';
 import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine } from './textCut';
+import { readableUserText } from './userMessages';
 
 /** Seed 000's requirement keywords (need want require should must implement create build
  *  develop) plus the usual ways of asking, in English and Chinese. */
@@ -33,6 +35,29 @@ function weightedLength(s: string): number {
   return n;
 }
 
+/** A list marker or quote mark opening a sentence ("- ", "* ", "1. ", "> "): the section adds
+ *  its own bullet. */
+const LEADING_MARKERS = /^(?:\s*(?:[-*+•>]|\d{1,3}[.)])\s+)+/;
+
+/** The requirement sentences of one user message, each with its index. A sentence that ends
+ *  with a colon announces what follows ("Please show me the diff for:"), so the sentences
+ *  after it join it, up to `maxChars`. */
+function requirementSentences(text: string, maxChars: number): { s: string; k: number }[] {
+  const sentences = splitSentences(text.slice(0, 20000)).map((s) => s.replace(LEADING_MARKERS, ''));
+  const out: { s: string; k: number }[] = [];
+  for (let k = 0; k < sentences.length; k++) {
+    let s = sentences[k]!;
+    const at = k;
+    while (/[:：]\s*$/.test(s) && k + 1 < sentences.length && s.length < maxChars && !isCodeSegment(sentences[k + 1]!)) {
+      s = `${s} ${sentences[++k]!}`;
+    }
+    if (isCodeSegment(s) || weightedLength(s) < MIN_REQUIREMENT_CHARS) continue;
+    if (!REQUIREMENT_KEYWORDS.has(s.toLowerCase())) continue;
+    out.push({ s, k: at });
+  }
+  return out;
+}
+
 export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const items: SectionItem[] = [];
@@ -43,9 +68,10 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
     items.push(...previousItems(ctx.previous, { required: true, priority: 1.5, shorten: (t) => cutAfter(t, c.PRIMARY_FIRST_MIN_CHARS, c).text }));
   }
   const users = view.messages.filter((m) => m.userAuthored && !m.summary && m.text.trim());
-  const first = users[0];
+  // The first message that states a task: not "/clear", not "ok", not a "[Yes]: y" prompt answer.
+  const first = users.find((m) => statesTask(readableUserText(m.text), m.analysis?.isAcknowledgement === true)) ?? users[0];
   if (first && !ctx.continues) {
-    const text = balanceFences(first.text.trim());
+    const text = balanceFences(readableUserText(first.text).trim());
     items.push({
       key: `first:${first.message.id}`,
       forms: distinctForms([
@@ -60,11 +86,8 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   }
   const requirements: SectionItem[] = [];
   for (const sm of users) {
-    if (sm === first && !ctx.continues) continue;
-    const sentences = splitSentences(sm.text.slice(0, 20000));
-    sentences.forEach((s, k) => {
-      if (isCodeSegment(s) || weightedLength(s) < MIN_REQUIREMENT_CHARS) return;
-      if (!REQUIREMENT_KEYWORDS.has(s.toLowerCase())) return;
+    if ((sm === first && !ctx.continues) || sm.analysis?.isAcknowledgement) continue;
+    for (const { s, k } of requirementSentences(readableUserText(sm.text), c.PRIMARY_SENTENCE_MAX_CHARS)) {
       requirements.push({
         key: `req:${collapseWhitespace(s).toLowerCase()}`,
         forms: [listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS))],
@@ -73,7 +96,7 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
         order: sm.pos * 1000 + k + 1,
         sourceIds: [sm.message.id],
       });
-    });
+    }
   }
   const kept = uniqueByKey(requirements)
     .sort((a, b) => b.priority - a.priority || a.order - b.order)
