@@ -41,6 +41,12 @@ describe('extractFilePaths', () => {
     expect(extractFilePaths('src/a.ts:12:5 and tests/test_x.py::test_y, (lib/z.rs).')).toEqual(['src/a.ts', 'tests/test_x.py', 'lib/z.rs']);
   });
 
+  it('reads a diff header as the file it names, and skips bare extensions and console.log', () => {
+    expect(extractFilePaths('diff --git a/CLAUDE.md b/CLAUDE.md\nindex 1a..2b 100644\n--- a/CLAUDE.md\n+++ b/CLAUDE.md\n@@ -1 +1 @@')).toEqual(['CLAUDE.md']);
+    expect(extractFilePaths('the fixture lives in a/b/c.ts')).toEqual(['a/b/c.ts']);
+    expect(extractFilePaths('emit a .d.ts file, log with console.log, keep .gitignore and .env')).toEqual(['.gitignore', '.env']);
+  });
+
   it('is unique, in order of first appearance, and capped', () => {
     expect(extractFilePaths('b.py a.py b.py ./a.py c.py', 2)).toEqual(['b.py', 'a.py']);
   });

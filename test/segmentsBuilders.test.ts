@@ -112,6 +112,21 @@ describe('shell commands', () => {
     ]);
     expect(shellFileActions("cat <<'EOF' > new.py\nimport os\nEOF")).toEqual([{ path: 'new.py', action: 'created' }]);
   });
+
+  it('says a command ran only the file it executes; the other files it names are used, commit messages name none', () => {
+    expect(shellFileActions('git add README.md package.json && git commit -m "update README.md"')).toEqual([
+      { path: 'README.md', action: 'used' },
+      { path: 'package.json', action: 'used' },
+    ]);
+    expect(shellFileActions('python -u repro.py --config settings.yaml')).toEqual([
+      { path: 'repro.py', action: 'ran' },
+      { path: 'settings.yaml', action: 'used' },
+    ]);
+    expect(shellFileActions('./build.sh out/app.js')).toEqual([
+      { path: 'build.sh', action: 'ran' },
+      { path: 'out/app.js', action: 'used' },
+    ]);
+  });
 });
 
 describe('Pending Tasks under a tight budget', () => {

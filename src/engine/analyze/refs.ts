@@ -64,7 +64,19 @@ const NOT_FILES: ReadonlySet<string> = new Set([
   'backbone.js',
   'docs.rs',
   'asp.net',
+  // calls that look like a name with an extension
+  'console.log',
+  'logger.log',
+  'math.log',
+  'this.log',
+  'self.log',
 ]);
+
+/** An extension on its own (".ts", ".d.ts"): a kind of file, not a file. */
+const BARE_EXTENSION = /^\.(?:d\.)?(?:ts|tsx|js|jsx|mjs|cjs|py|pyi|json|md|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|html|vue|svelte|yml|yaml|toml|sh|txt|sql|swift)$/;
+
+/** A diff header line ("diff --git a/x b/x", "--- a/x", "+++ b/x"): its a/ and b/ are not folders. */
+const DIFF_HEADER_BEFORE = /(?:^|\n)(?:diff --git [^\n]*|--- |\+\+\+ )$/;
 
 /** Forward slashes, no "./" segments, no duplicate slashes, no trailing punctuation. */
 export function normalizeFilePath(path: string): string {
@@ -80,6 +92,7 @@ function pushPath(out: string[], seen: Set<string>, raw: string, max: number): v
   if (!p || seen.has(p)) return;
   const base = p.slice(p.lastIndexOf('/') + 1);
   if (NOT_FILES.has(base.toLowerCase()) && !p.includes('/')) return;
+  if (BARE_EXTENSION.test(p)) return;
   // "a.m", "e.g": a one-letter name without a folder is an abbreviation, not a file.
   if (!p.includes('/') && /^[A-Za-z]\.[A-Za-z]$/.test(base)) return;
   seen.add(p);
@@ -105,7 +118,9 @@ export function extractFilePaths(text: string, max: number = DEFAULT_REF_LIMITS.
   found.sort((a, b) => a.at - b.at);
   const seen = new Set<string>();
   for (const f of found) {
-    pushPath(out, seen, f.path, max);
+    let path = f.path;
+    if (/^[ab]\//.test(path) && DIFF_HEADER_BEFORE.test(clean.slice(Math.max(0, clean.lastIndexOf('\n', f.at - 1)), f.at))) path = path.slice(2);
+    pushPath(out, seen, path, max);
     if (out.length >= max) break;
   }
   return out;

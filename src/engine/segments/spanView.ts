@@ -72,6 +72,28 @@ const DELETE_COMMAND = /^(?:sudo\s+)?(?:rm|unlink|git\s+rm)\b/;
 /** Sub-commands of editor tools that carry a "command" argument which is not a shell line. */
 const EDITOR_SUBCOMMANDS = /^(?:view|create|str_replace|insert|undo_edit|write|append)$/;
 
+/** A quoted message option (git commit -m "…", --message '…'): prose, not files. */
+const MESSAGE_OPTION = /(?:^|\s)(?:-m|--message)(?:\s+|=)(?:"(?:[^"\\]|\\.)*"|'[^']*')/g;
+
+/** Interpreters whose first argument that is not an option is the file they run. */
+const INTERPRETER = /^(?:python[\d.]*|node|nodejs|bash|sh|zsh|ruby|perl|php|deno(?:\s+run)?|bun(?:\s+run)?|tsx|ts-node|npx\s+(?:tsx|ts-node)|go\s+run|Rscript|lua|java)$/;
+
+/** The file a run command executes: the program itself ("./build.sh") or the script an
+ *  interpreter runs ("python -u repro.py"); undefined when it runs none of its file names. */
+function executedFile(part: string): string | undefined {
+  const words = part.replace(/^(?:sudo|time|env(?:\s+\w+=\S+)*)\s+/, '').split(/\s+/);
+  let i = 0;
+  for (let j = 2; j >= 1; j--) {
+    if (words.length > j && INTERPRETER.test(words.slice(0, j).join(' '))) {
+      i = j;
+      while (i < words.length && words[i]!.startsWith('-')) i++;
+      break;
+    }
+  }
+  const word = words[i];
+  return word ? extractFilePaths(word)[0] : undefined;
+}
+
 /** Per-file actions of a shell command line: each part (split at && || ; | newlines) is judged
  *  on its own, so `cat a.py && sed -i s/x/y/ b.py` reads a.py and edits b.py. A redirect target
  *  is created (>) or edited (>>, tee); the other files of the part get the part's kind judged
@@ -98,8 +120,14 @@ export function shellFileActions(command: string): { path: string; action: FileA
       for (const p of extractFilePaths(t)) targets.set(p, m[1] === '>' ? 'created' : 'edited');
     }
     const rest = targets.size > 0 ? part.replace(REDIRECT, ' ') : part;
-    const action = DELETE_COMMAND.test(rest) ? 'deleted' : ACTION_OF_KIND[shellCommandKind(rest)];
-    for (const p of extractFilePaths(part)) add(p, targets.get(p) ?? action);
+    const kind = shellCommandKind(rest);
+    const action = DELETE_COMMAND.test(rest) ? 'deleted' : ACTION_OF_KIND[kind];
+    // A run command runs one file (the program, or the script an interpreter is given); the
+    // other files it names are only used ("git add a.md" runs nothing called a.md).
+    const ran = action === 'ran' && kind === 'run' ? executedFile(rest) : undefined;
+    for (const p of extractFilePaths(part.replace(MESSAGE_OPTION, ' '))) {
+      add(p, targets.get(p) ?? (action === 'ran' && kind === 'run' && p !== ran ? 'used' : action));
+    }
   }
   return out;
 }
