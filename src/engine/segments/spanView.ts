@@ -146,10 +146,9 @@ function isShellCommand(name: string, command: string | undefined): command is s
 
 function callFiles(call: ToolCall, kind: ToolKind, command: string | undefined): { path: string; action: FileAction }[] {
   const name = normalizeToolName(call.name);
-  if (isShellCommand(name, command)) {
-    const viaShell = shellFileActions(command);
-    if (viaShell.length > 0) return viaShell;
-  }
+  // A shell line is read by its parts: a file named only inside a commit message or a heredoc
+  // was not acted on, so an empty result stands.
+  if (isShellCommand(name, command)) return shellFileActions(command);
   const args = parseArgs(call);
   let action = ACTION_OF_KIND[kind];
   if (kind === 'edit') {
