@@ -18,7 +18,7 @@ import { MemoryArchive } from '../../src/engine/archive/memoryArchive';
 import { compactConversation, planCompaction } from '../../src/engine/compactor';
 import { importTranscript } from '../../src/engine/conversation/importers/detect';
 import type { Conversation } from '../../src/engine/conversation/model';
-import { createPieceCounter } from '../../src/engine/tokens/encoders';
+import { createPieceCounter, loadRankFile } from '../../src/engine/tokens/encoders';
 import { CachedTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { resolveModel } from '../../src/engine/tokens/modelRegistry';
 import { findTranscriptsDir, listTranscripts, utf8Length } from '../lib/corpus';
@@ -67,10 +67,24 @@ function phaseRow(label: string, ms: number, ratio: number, note: string): Bench
   return { label, median: formatMs(ms), ratio: `${formatRatio(ratio)} the token count`, note: `median over the cold runs; ${note}` };
 }
 
+/** One pass of plain js-tiktoken over what the counter counts (text parts, tool call names
+ *  and arguments): the reference tokenizer, for scale. */
+function jsTiktokenPass(encode: (t: string) => number, conv: Conversation): number {
+  let n = 0;
+  for (const m of conv.messages) {
+    for (const p of m.content) if (p.type !== 'image') n += encode(p.text);
+    for (const c of m.toolCalls ?? []) n += encode(c.name) + encode(c.arguments);
+  }
+  return n;
+}
+
 export async function run(): Promise<BenchSection> {
   const model = resolveModel(undefined);
   if (model.encoding === 'estimate') throw new Error(`the default model ${model.id} has no exact encoding to time`);
   const piece = await createPieceCounter(model.encoding);
+  const { Tiktoken } = await import('js-tiktoken/lite');
+  const jsTiktoken = new Tiktoken(await loadRankFile(model.encoding));
+  const jsEncode = (t: string) => jsTiktoken.encode(t, [], []).length;
   const fresh = () => new CachedTokenCounter(piece, model);
 
   const dir = findTranscriptsDir();
@@ -93,8 +107,10 @@ export async function run(): Promise<BenchSection> {
     const messages = c.conv.messages;
     // The machine is shared: every repetition times all five runs back to back, and each ratio
     // is taken within its repetition (then the median), so a burst of load hits both sides.
-    const samples = { coldCount: [] as number[], coldCompact: [] as number[], warmCount: [] as number[], warmCompact: [] as number[], plan: [] as number[] };
-    const ratios = { coldCompact: [] as number[], warmCount: [] as number[], warmCompact: [] as number[], plan: [] as number[] };
+    const samples = { coldCount: [] as number[], coldCompact: [] as number[], warmCount: [] as number[], warmCompact: [] as number[], plan: [] as number[], jsPass: [] as number[] };
+    const ratios = { coldCompact: [] as number[], warmCount: [] as number[], warmCompact: [] as number[], plan: [] as number[], jsPass: [] as number[] };
+    /** compactConversation (cold) over one js-tiktoken pass, per repetition. */
+    const overJs: number[] = [];
     /** Phase boundaries of the cold compaction (onProgress): analyze → plan → archive → done. */
     const phaseRuns: Record<string, number>[] = [];
     const time = async (fn: () => unknown): Promise<number> => {
@@ -117,9 +133,11 @@ export async function run(): Promise<BenchSection> {
       warm.countMessages(messages);
       const warmCompact = await time(() => compactConversation(c.conv, { counter: warm, archive: new MemoryArchive(), now: FIXED_NOW }));
       const plan = await time(() => planCompaction(c.conv, { counter: warm, now: FIXED_NOW }));
+      const jsPass = await time(() => jsTiktokenPass(jsEncode, c.conv));
       if (rep === 0) continue; // warm-up: the JIT compiles what is timed
       phaseRuns.push(marks);
-      const got = { coldCount, coldCompact, warmCount, warmCompact, plan };
+      overJs.push(coldCompact / jsPass);
+      const got = { coldCount, coldCompact, warmCount, warmCompact, plan, jsPass };
       for (const k of Object.keys(samples) as (keyof typeof samples)[]) samples[k].push(got[k]);
       for (const k of Object.keys(ratios) as (keyof typeof ratios)[]) ratios[k].push(got[k] / coldCount);
     }
@@ -138,6 +156,12 @@ export async function run(): Promise<BenchSection> {
         row('token count, warm piece memo', m('warmCount'), `${formatRatio(r('warmCount'))} the cold count`, 'fresh message cache'),
         row('compactConversation, counter already warm', m('warmCompact'), `${formatRatio(r('warmCompact'))} the token count`, 'the meter has counted every message'),
         row('planCompaction (confirmation estimate), warm', m('plan'), `${formatRatio(r('plan'))} the token count`, 'no archive write'),
+        row(
+          'one js-tiktoken pass, for scale',
+          m('jsPass'),
+          `${formatRatio(r('jsPass'))} the token count`,
+          `encode(text, [], []) per part; the cold compaction is ${formatRatio(median(overJs))} this`,
+        ),
         phaseRow('  of the cold compaction: analyze + count', phaseMs('analyze', 'plan'), phaseRatio('analyze', 'plan'), 'analyzeConversation, token counts'),
         phaseRow('  of the cold compaction: plan, sections, validate', phaseMs('plan', 'archive'), phaseRatio('plan', 'archive'), 'strategy, 8 builders, fitting, loss detector, ratio controller'),
         phaseRow('  of the cold compaction: archive + assemble', phaseMs('archive', 'done'), phaseRatio('archive', 'done'), 'canonical JSON + SHA-256 of the original'),
