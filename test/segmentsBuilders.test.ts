@@ -102,6 +102,18 @@ describe('errors without a fix', () => {
   });
 });
 
+describe('errors that are not failures', () => {
+  it('does not list a search that found nothing (exit code 1 from grep) as an error', () => {
+    const b = new ConversationBuilder()
+      .user('find where the retry helper is defined')
+      .tool('bash', { command: 'grep -rn "def retry" src/' }, '<returncode>1</returncode>\n<output>\n</output>')
+      .tool('bash', { command: 'python -m pytest tests/test_retry.py' }, '<returncode>1</returncode>\n<output>\n1 failed\n</output>');
+    const s = extractSections(b.messages, undefined, 1000).sections['Errors and fixes'];
+    expect(s).not.toContain('grep');
+    expect(s).toContain('`exit code 1` from `python -m pytest tests/test_retry.py`');
+  });
+});
+
 describe('shell commands', () => {
   it('tells apart files read, created, edited and run within one command line', () => {
     expect(shellFileActions('cat a.py && sed -i s/x/y/ b.py && python run.py > out.txt')).toEqual([
@@ -122,6 +134,7 @@ describe('shell commands', () => {
       { path: 'repro.py', action: 'ran' },
       { path: 'settings.yaml', action: 'used' },
     ]);
+    expect(shellFileActions('git checkout src/app.py')).toEqual([{ path: 'src/app.py', action: 'edited' }]);
     expect(shellFileActions('./build.sh out/app.js')).toEqual([
       { path: 'build.sh', action: 'ran' },
       { path: 'out/app.js', action: 'used' },

@@ -90,7 +90,7 @@ const SHELL_TOOLS: ReadonlySet<string> = new Set([
 
 /** Redirects into a file (not /dev/null, not fd duplication), in-place edits, heredocs into files, patch tools. */
 const SHELL_EDIT =
-  /(?:^|[^0-9&<>])>>?\s*(?!\/dev\/null|&)["']?[\w./~-]+|\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\bperl\s+-[a-zA-Z]*i|\btee\s+(?!-)\S|\bpatch\s|\bgit\s+apply\b|\bgit\s+am\b|\btouch\s|\bmkdir\s|\bmv\s|\bcp\s|\brm\s/;
+  /(?:^|[^0-9&<>])>>?\s*(?!\/dev\/null|&)["']?[\w./~-]+|\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\bperl\s+-[a-zA-Z]*i|\btee\s+(?!-)\S|\bpatch\s|\bgit\s+apply\b|\bgit\s+am\b|\bgit\s+(?:checkout|restore)\b[^\n|;&]*\.\w{1,5}\b|\btouch\s|\bmkdir\s|\bmv\s|\bcp\s|\brm\s/;
 const SHELL_TEST =
   /\b(?:pytest|py\.test|unittest|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest|runtests(?:\.py)?|bin\/test)\b|\b(?:npm|yarn|pnpm|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|\b(?:go|cargo|dotnet|mvn|gradle|mix|swift)\s+(?:test|build|check)\b|\bmake(?:\s+(?:test|check|build|all))?\s*$|\btsc\b|\bgcc\b|\bg\+\+\b|\bclang\b/;
 const SHELL_SEARCH = /^(?:grep|egrep|fgrep|rg|ag|ack|fd|find|ls|tree|locate|git\s+(?:grep|log|status|show|diff|blame|ls-files))\b/;

@@ -19,6 +19,8 @@ import { collapseWhitespace, inlineCode, listItem, oneLine } from './textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
 const GENERIC = /^exit code -?\d+$/;
+/** What a search command returns when it finds nothing. */
+const NO_MATCH_EXIT = 'exit code 1';
 
 interface ErrorGroup {
   signature: string;
@@ -79,10 +81,12 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       const flagged = flaggedSignature(sm.text);
       if (flagged) errors = [flagged];
     }
+    const call = view.callOfResult.get(sm.pos);
+    // grep, find, diff: exit code 1 means "nothing found" or "they differ", not a failure.
+    if (call?.kind === 'search') errors = errors.filter((e) => e !== NO_MATCH_EXIT);
     if (errors.length === 0) continue;
     if (sm.message.toolResult) failed.add(sm.pos);
     const specific = errors.filter((e) => !GENERIC.test(e));
-    const call = view.callOfResult.get(sm.pos);
     for (const sig of errors) {
       // An exit code beside a specific error in the same output adds nothing.
       if (GENERIC.test(sig) && specific.length > 0) continue;
