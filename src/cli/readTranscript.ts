@@ -1,6 +1,6 @@
 // Reading a transcript file for the CLI: a size limit, binary detection and strict UTF-8, each
 // failing with a TranscriptError that names the file, the byte and what was expected; then the
-// import. Commands (count, compact, inspect, demo) share loadTranscript and printWarnings.
+// import. The commands reach loadTranscript and printWarnings through fileCommand.ts's withTranscript.
 
 import { readFile, stat } from 'node:fs/promises';
 import type { ImportResult, ImportWarning } from '../engine/conversation/model';

@@ -14,7 +14,6 @@ import { resolve } from 'node:path';
 import { MemoryArchive } from '../../engine/archive/memoryArchive';
 import { compactConversation, CompactionInputError, summaryTextOf, type CompactOptions } from '../../engine/compactor';
 import { exportConversation } from '../../engine/conversation/exporters/exportConversation';
-import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
 import type { Conversation } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
@@ -23,11 +22,9 @@ import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { writeFileAtomic } from '../../node/atomicWrite';
 import { FileArchive } from '../../node/fileArchive';
 import { createSummarizerFromCliArgs, SUMMARIZER_CLI_USAGE } from '../../summarizers/fromCli';
-import { booleanFlag, numberFlag, optionsHelp, parseArgs, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
+import { numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
+import { readCommandLine, readFileArgs, TRANSCRIPT_FLAGS, transcriptOptions, withTranscript, type CommandHelp } from '../fileCommand';
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
-import { loadTranscript, printWarnings } from '../readTranscript';
-
-const BYTES_PER_MB = 1024 * 1024;
 
 /** Output formats of compact and undo; md is the default. */
 export const OUTPUT_FORMATS = ['md', 'json', 'openai', 'anthropic'] as const;
@@ -47,13 +44,11 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'strategy', kind: 'string', valueName: 'NAME', description: 'compaction strategy (default adaptive; see ctxc strategies)' },
   { name: 'level', kind: 'string', valueName: 'LEVEL', description: 'light, normal (default), heavy or emergency' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
-  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
-  { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
-  { name: 'max-size', kind: 'number', valueName: 'MB', description: 'refuse files larger than this (default 64)' },
-  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+  ...TRANSCRIPT_FLAGS,
 ];
 
 const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR]';
+const COMPACT_HELP: CommandHelp = { name: 'compact', usage: USAGE, flags: COMPACT_FLAGS, helpTail: SUMMARIZER_CLI_USAGE };
 
 export function parseFormat(value: string | undefined): OutputFormat {
   if (value === undefined) return 'md';
@@ -105,9 +100,9 @@ interface CompactArgs {
 function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   const llm = createSummarizerFromCliArgs(argv, io.env);
   if (!llm.ok) throw new UsageError(llm.error);
-  const args = parseArgs(llm.rest, COMPACT_FLAGS);
-  if (booleanFlag(args, 'help')) return 'help';
-  if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'missing FILE' : `one FILE expected, got ${args.positionals.length}`);
+  const fileArgs = readFileArgs(llm.rest, COMPACT_FLAGS);
+  if (fileArgs === 'help') return 'help';
+  const { file, args } = fileArgs;
   const budget = numberFlag(args, 'budget');
   const ratio = numberFlag(args, 'ratio');
   const keep = numberFlag(args, 'keep-recent');
@@ -121,7 +116,7 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   const level = stringFlag(args, 'level');
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${level}'`);
   return {
-    file: args.positionals[0]!,
+    file,
     args,
     format: parseFormat(stringFlag(args, 'format')),
     summarizerDescription: llm.description,
@@ -169,81 +164,64 @@ export const compactCommand: CliCommand = {
   summary: 'compact a transcript into an 8-section summary plus the recent messages',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
-    let parsed: CompactArgs;
-    try {
-      const r = readArgs(argv, io);
-      if (r === 'help') {
-        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(COMPACT_FLAGS)}\n\n${SUMMARIZER_CLI_USAGE}`);
-        return EXIT_OK;
-      }
-      parsed = r;
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`ctxc compact: ${e.message}\nUsage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      throw e;
-    }
+    const line = readCommandLine(COMPACT_HELP, io, () => readArgs(argv, io));
+    if (!line.ok) return line.exit;
+    const parsed = line.value;
     const { file, args, format } = parsed;
-    const maxSize = numberFlag(args, 'max-size');
-    const instance = numberFlag(args, 'instance');
     const archiveDir = stringFlag(args, 'archive');
-    try {
-      const loaded = await loadTranscript(file, {
-        ...(maxSize !== undefined ? { maxBytes: Math.floor(maxSize * BYTES_PER_MB) } : {}),
-        ...(instance !== undefined ? { instance } : {}),
-        includeSidechains: booleanFlag(args, 'include-sidechains'),
-      });
-      printWarnings(io, file, loaded.warnings);
-      const conv = loaded.conversation;
-      // With --summarizer openai, --model names the summarizer's model (as in the summarizer
-      // docs); the counting then follows the transcript, like the extension's.
-      const countModel = parsed.options.summarizer ? undefined : stringFlag(args, 'model');
-      const counter = await createTokenCounter(countModel ?? conv.meta.model);
-      const archive = archiveDir !== undefined ? new FileArchive(resolve(io.cwd, archiveDir)) : new MemoryArchive();
-      if (parsed.options.summarizer) io.err(`summarizer: ${parsed.summarizerDescription}\n`);
-      const result = await compactConversation(conv, { counter, archive, ...parsed.options });
-      if (archiveDir !== undefined) {
-        // The file's own bytes too, so undo can give back the file and not only the conversation
-        // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
-        const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await readFile(file));
-        const sourceKey = result.archiveId + SOURCE_KEY_SUFFIX;
-        const earlier = await archive.get(sourceKey);
-        if (earlier === undefined) await archive.put(sourceKey, raw);
-        else if (earlier !== raw) {
-          // Same conversation, same path, other bytes (line ends, a BOM, JSON spacing): the entry is
-          // content-addressed by the conversation, so the first file's bytes stay.
-          io.err(`warning: ${archiveDir} already holds another spelling of this conversation from ${file}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`);
+    return withTranscript(
+      'compact',
+      io,
+      file,
+      transcriptOptions(args),
+      async (loaded) => {
+        const conv = loaded.conversation;
+        // With --summarizer openai, --model names the summarizer's model (as in the summarizer
+        // docs); the counting then follows the transcript, like the extension's.
+        const countModel = parsed.options.summarizer ? undefined : stringFlag(args, 'model');
+        const counter = await createTokenCounter(countModel ?? conv.meta.model);
+        const archive = archiveDir !== undefined ? new FileArchive(resolve(io.cwd, archiveDir)) : new MemoryArchive();
+        if (parsed.options.summarizer) io.err(`summarizer: ${parsed.summarizerDescription}\n`);
+        const result = await compactConversation(conv, { counter, archive, ...parsed.options });
+        if (archiveDir !== undefined) {
+          // The file's own bytes too, so undo can give back the file and not only the conversation
+          // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
+          const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await readFile(file));
+          const sourceKey = result.archiveId + SOURCE_KEY_SUFFIX;
+          const earlier = await archive.get(sourceKey);
+          if (earlier === undefined) await archive.put(sourceKey, raw);
+          else if (earlier !== raw) {
+            // Same conversation, same path, other bytes (line ends, a BOM, JSON spacing): the entry is
+            // content-addressed by the conversation, so the first file's bytes stay.
+            io.err(`warning: ${archiveDir} already holds another spelling of this conversation from ${file}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`);
+          }
         }
-      }
-      for (const w of result.warnings) io.err(`warning: ${w}\n`);
-      const text =
-        format === 'json'
-          ? `${JSON.stringify(compactJson(file, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
-          : renderConversation(result.conversation, format);
-      if (!(await emit(io, 'compact', text, stringFlag(args, 'out')))) return EXIT_FAILED;
-      io.err(`${summaryLine(file, result)}\n`);
-      if (archiveDir !== undefined) io.err(`archive: ${result.archiveId} (restore with: ctxc undo ${result.archiveId} --archive ${archiveDir})\n`);
-      return EXIT_OK;
-    } catch (e) {
-      if (isTranscriptError(e)) {
-        io.err(`ctxc compact: ${e.message}\n`);
-        return EXIT_BAD_INPUT;
-      }
-      if (e instanceof CompactionInputError) {
-        io.err(`ctxc compact: ${file}: ${e.message}\n`);
-        return EXIT_BAD_INPUT;
-      }
-      if (e instanceof UnknownStrategyError) {
-        io.err(`ctxc compact: ${e.message}\n`);
-        return EXIT_USAGE;
-      }
-      const code = (e as NodeJS.ErrnoException).code;
-      if (archiveDir !== undefined && typeof code === 'string') {
-        io.err(`ctxc compact: cannot write the archive in ${archiveDir}: ${(e as Error).message}\n`);
-        return EXIT_FAILED;
-      }
-      throw e;
-    }
+        for (const w of result.warnings) io.err(`warning: ${w}\n`);
+        const text =
+          format === 'json'
+            ? `${JSON.stringify(compactJson(file, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
+            : renderConversation(result.conversation, format);
+        if (!(await emit(io, 'compact', text, stringFlag(args, 'out')))) return EXIT_FAILED;
+        io.err(`${summaryLine(file, result)}\n`);
+        if (archiveDir !== undefined) io.err(`archive: ${result.archiveId} (restore with: ctxc undo ${result.archiveId} --archive ${archiveDir})\n`);
+        return EXIT_OK;
+      },
+      (e) => {
+        if (e instanceof CompactionInputError) {
+          io.err(`ctxc compact: ${file}: ${e.message}\n`);
+          return EXIT_BAD_INPUT;
+        }
+        if (e instanceof UnknownStrategyError) {
+          io.err(`ctxc compact: ${e.message}\n`);
+          return EXIT_USAGE;
+        }
+        const code = (e as NodeJS.ErrnoException).code;
+        if (archiveDir !== undefined && typeof code === 'string') {
+          io.err(`ctxc compact: cannot write the archive in ${archiveDir}: ${(e as Error).message}\n`);
+          return EXIT_FAILED;
+        }
+        return undefined;
+      },
+    );
   },
 };

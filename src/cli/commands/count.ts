@@ -1,26 +1,21 @@
 // `ctxc count FILE`: how many tokens a transcript holds, of which window, and what fills it.
 
 import type { Conversation } from '../../engine/conversation/model';
-import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { tokenReport, type TokenReport } from '../../engine/tokens/report';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
-import { booleanFlag, numberFlag, optionsHelp, parseArgs, stringFlag, type FlagSpec } from '../args';
-import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
-import { loadTranscript, printWarnings } from '../readTranscript';
-
-const BYTES_PER_MB = 1024 * 1024;
+import { booleanFlag, stringFlag, type FlagSpec } from '../args';
+import { runFileCommand, TRANSCRIPT_FLAGS, type CommandHelp } from '../fileCommand';
+import { EXIT_OK, type CliCommand, type CliIO } from '../io';
 
 export const COUNT_FLAGS: readonly FlagSpec[] = [
   { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o)' },
   { name: 'json', kind: 'boolean', description: 'print one JSON object instead of the table' },
-  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
-  { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
-  { name: 'max-size', kind: 'number', valueName: 'MB', description: 'refuse files larger than this (default 64)' },
-  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+  ...TRANSCRIPT_FLAGS,
 ];
 
 const USAGE = 'ctxc count FILE [--model MODEL] [--json] [--include-sidechains]';
+const COUNT_HELP: CommandHelp = { name: 'count', usage: USAGE, flags: COUNT_FLAGS };
 
 export const CATEGORY_LABELS: Record<TokenCategory, string> = {
   system: 'System',
@@ -38,43 +33,12 @@ export const countCommand: CliCommand = {
   summary: 'count the tokens of a transcript, by category',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
-    let file: string;
-    let args;
-    try {
-      args = parseArgs(argv, COUNT_FLAGS);
-      if (booleanFlag(args, 'help')) {
-        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(COUNT_FLAGS)}\n`);
-        return EXIT_OK;
-      }
-      if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'missing FILE' : `one FILE expected, got ${args.positionals.length}`);
-      file = args.positionals[0]!;
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`ctxc count: ${e.message}\nUsage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      throw e;
-    }
-    const maxSize = numberFlag(args, 'max-size');
-    const instance = numberFlag(args, 'instance');
-    try {
-      const loaded = await loadTranscript(file, {
-        ...(maxSize !== undefined ? { maxBytes: Math.floor(maxSize * BYTES_PER_MB) } : {}),
-        ...(instance !== undefined ? { instance } : {}),
-        includeSidechains: booleanFlag(args, 'include-sidechains'),
-      });
-      printWarnings(io, file, loaded.warnings);
+    return runFileCommand(COUNT_HELP, argv, io, async ({ file, args, loaded }) => {
       const report = await countConversation(loaded.conversation, stringFlag(args, 'model'));
       if (booleanFlag(args, 'json')) io.out(`${JSON.stringify(countJson(file, loaded.conversation, report, loaded.warnings.length))}\n`);
       else io.out(reportText(file, loaded.conversation, report));
       return EXIT_OK;
-    } catch (e) {
-      if (isTranscriptError(e)) {
-        io.err(`ctxc count: ${e.message}\n`);
-        return EXIT_BAD_INPUT;
-      }
-      throw e;
-    }
+    });
   },
 };
 

@@ -5,11 +5,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { ImportWarning, Conversation } from '../../engine/conversation/model';
-import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
 import type { TokenReport } from '../../engine/tokens/report';
-import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
-import { optionsHelp, parseArgs, stringFlag, booleanFlag, type FlagSpec } from '../args';
-import { loadTranscript, printWarnings } from '../readTranscript';
+import { EXIT_BAD_INPUT, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
+import { parseArgs, stringFlag, booleanFlag, type FlagSpec } from '../args';
+import { readCommandLine, withTranscript, type CommandHelp } from '../fileCommand';
 import { MemoryArchive } from '../../engine/archive/memoryArchive';
 import { compactConversation, summaryTextOf } from '../../engine/compactor';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
@@ -63,6 +62,7 @@ const DEMO_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
 ];
 const USAGE = 'ctxc demo [FILE] [--model MODEL]';
+const DEMO_HELP: CommandHelp = { name: 'demo', usage: USAGE, flags: DEMO_FLAGS };
 
 /** Where the demo transcript is: next to the CLI bundle (dist/cli.js → ../test/fixtures), else
  *  under the working directory. */
@@ -83,32 +83,20 @@ export const demoCommand: CliCommand = {
   summary: 'show what Context Compactor does, on a real aider session',
   usage: USAGE,
   async run(argv, io) {
-    let file: string | undefined;
-    let model: string | undefined;
-    try {
+    const line = readCommandLine(DEMO_HELP, io, () => {
       const args = parseArgs(argv, DEMO_FLAGS);
-      if (booleanFlag(args, 'help')) {
-        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(DEMO_FLAGS)}\n`);
-        return EXIT_OK;
-      }
+      if (booleanFlag(args, 'help')) return 'help';
       if (args.positionals.length > 1) throw new UsageError(`at most one FILE, got ${args.positionals.length}`);
-      file = args.positionals[0];
-      model = stringFlag(args, 'model');
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`ctxc demo: ${e.message}\nUsage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      throw e;
-    }
-    file ??= findDemoFixture(io.cwd);
+      return { file: args.positionals[0], model: stringFlag(args, 'model') };
+    });
+    if (!line.ok) return line.exit;
+    const { model } = line.value;
+    const file = line.value.file ?? findDemoFixture(io.cwd);
     if (!file) {
       io.err(`ctxc demo: ${DEMO_FIXTURE} not found next to the CLI or under ${io.cwd}; pass a transcript FILE\n`);
       return EXIT_BAD_INPUT;
     }
-    try {
-      const loaded = await loadTranscript(file);
-      printWarnings(io, file, loaded.warnings);
+    return withTranscript('demo', io, file, {}, async (loaded) => {
       const shown = relative(io.cwd, file);
       const ctx: DemoContext = { file: shown && !shown.startsWith('..') ? shown : file, conversation: loaded.conversation, warnings: loaded.warnings, ...(model ? { model } : {}) };
       for (const [i, step] of DEMO_STEPS.entries()) {
@@ -117,12 +105,6 @@ export const demoCommand: CliCommand = {
         await step.run(ctx, io);
       }
       return EXIT_OK;
-    } catch (e) {
-      if (isTranscriptError(e)) {
-        io.err(`ctxc demo: ${e.message}\n`);
-        return EXIT_BAD_INPUT;
-      }
-      throw e;
-    }
+    });
   },
 };

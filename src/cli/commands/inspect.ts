@@ -3,27 +3,23 @@
 // do with it and why. The plan is the dry run `ctxc compact FILE` would execute.
 
 import { planCompaction, CompactionInputError } from '../../engine/compactor';
-import { isTranscriptError } from '../../engine/conversation/importers/transcriptError';
 import type { MessagePlan } from '../../engine/result';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
-import { booleanFlag, numberFlag, optionsHelp, parseArgs, stringFlag, type FlagSpec } from '../args';
-import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
-import { loadTranscript, printWarnings } from '../readTranscript';
+import { booleanFlag, stringFlag, type FlagSpec } from '../args';
+import { runFileCommand, TRANSCRIPT_FLAGS, type CommandHelp } from '../fileCommand';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIO } from '../io';
 
-const BYTES_PER_MB = 1024 * 1024;
 /** Longest reason shown in the table; --json has it whole. */
 const REASON_COLUMN_CHARS = 60;
 
 const INSPECT_FLAGS: readonly FlagSpec[] = [
   { name: 'json', kind: 'boolean', description: 'print the rows as JSON instead of the table' },
   { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o)' },
-  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
-  { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
-  { name: 'max-size', kind: 'number', valueName: 'MB', description: 'refuse files larger than this (default 64)' },
-  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+  ...TRANSCRIPT_FLAGS,
 ];
 
 const USAGE = 'ctxc inspect FILE [--json] [--model MODEL]';
+const INSPECT_HELP: CommandHelp = { name: 'inspect', usage: USAGE, flags: INSPECT_FLAGS };
 
 export interface InspectRow {
   index: number;
@@ -101,53 +97,28 @@ export const inspectCommand: CliCommand = {
   summary: 'show each message with its importance and what compaction would do with it',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
-    let file: string;
-    let args;
-    try {
-      args = parseArgs(argv, INSPECT_FLAGS);
-      if (booleanFlag(args, 'help')) {
-        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(INSPECT_FLAGS)}\n`);
+    return runFileCommand(
+      INSPECT_HELP,
+      argv,
+      io,
+      async ({ file, args, loaded }) => {
+        const conv = loaded.conversation;
+        const counter = await createTokenCounter(stringFlag(args, 'model') ?? conv.meta.model);
+        const preview = planCompaction(conv, { counter });
+        const rows = inspectRows(preview.plan);
+        if (booleanFlag(args, 'json')) {
+          io.out(`${JSON.stringify({ file, model: counter.model.id, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter, messages: rows }, null, 2)}\n`);
+        } else {
+          io.out(`${file} — ${conv.format}, ${rows.length} messages, ${preview.tokensBefore.toLocaleString('en-US')} tokens (${counter.model.id}); compacted with the defaults: ${preview.tokensAfter.toLocaleString('en-US')}\n\n`);
+          io.out(inspectTable(rows));
+        }
         return EXIT_OK;
-      }
-      if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'missing FILE' : `one FILE expected, got ${args.positionals.length}`);
-      file = args.positionals[0]!;
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`ctxc inspect: ${e.message}\nUsage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      throw e;
-    }
-    const maxSize = numberFlag(args, 'max-size');
-    const instance = numberFlag(args, 'instance');
-    try {
-      const loaded = await loadTranscript(file, {
-        ...(maxSize !== undefined ? { maxBytes: Math.floor(maxSize * BYTES_PER_MB) } : {}),
-        ...(instance !== undefined ? { instance } : {}),
-        includeSidechains: booleanFlag(args, 'include-sidechains'),
-      });
-      printWarnings(io, file, loaded.warnings);
-      const conv = loaded.conversation;
-      const counter = await createTokenCounter(stringFlag(args, 'model') ?? conv.meta.model);
-      const preview = planCompaction(conv, { counter });
-      const rows = inspectRows(preview.plan);
-      if (booleanFlag(args, 'json')) {
-        io.out(`${JSON.stringify({ file, model: counter.model.id, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter, messages: rows }, null, 2)}\n`);
-      } else {
-        io.out(`${file} — ${conv.format}, ${rows.length} messages, ${preview.tokensBefore.toLocaleString('en-US')} tokens (${counter.model.id}); compacted with the defaults: ${preview.tokensAfter.toLocaleString('en-US')}\n\n`);
-        io.out(inspectTable(rows));
-      }
-      return EXIT_OK;
-    } catch (e) {
-      if (isTranscriptError(e)) {
-        io.err(`ctxc inspect: ${e.message}\n`);
-        return EXIT_BAD_INPUT;
-      }
-      if (e instanceof CompactionInputError) {
+      },
+      (e, file) => {
+        if (!(e instanceof CompactionInputError)) return undefined;
         io.err(`ctxc inspect: ${file}: ${e.message}\n`);
         return EXIT_BAD_INPUT;
-      }
-      throw e;
-    }
+      },
+    );
   },
 };

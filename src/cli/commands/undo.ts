@@ -7,8 +7,9 @@ import { resolve } from 'node:path';
 import { ArchiveError } from '../../engine/archive/conversationArchive';
 import { undoCompaction } from '../../engine/compactor';
 import { FileArchive } from '../../node/fileArchive';
-import { booleanFlag, optionsHelp, parseArgs, stringFlag, type FlagSpec } from '../args';
-import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { booleanFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
+import { onePositional, readCommandLine, type CommandHelp } from '../fileCommand';
+import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
 import { emit, parseFormat, renderConversation, SOURCE_KEY_SUFFIX } from './compact';
 
 const UNDO_FLAGS: readonly FlagSpec[] = [
@@ -19,37 +20,24 @@ const UNDO_FLAGS: readonly FlagSpec[] = [
 ];
 
 const USAGE = 'ctxc undo ARCHIVE_ID --archive DIR [--format md|json|openai|anthropic] [--out F]';
+const UNDO_HELP: CommandHelp = { name: 'undo', usage: USAGE, flags: UNDO_FLAGS };
 
 export const undoCommand: CliCommand = {
   name: 'undo',
   summary: 'print the original a compaction archived (ctxc compact --archive)',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
-    let id: string;
-    let dir: string;
-    let format: ReturnType<typeof parseFormat> | undefined;
-    let out: string | undefined;
-    try {
+    const line = readCommandLine(UNDO_HELP, io, () => {
       const args = parseArgs(argv, UNDO_FLAGS);
-      if (booleanFlag(args, 'help')) {
-        io.out(`Usage: ${USAGE}\n\nOptions:\n${optionsHelp(UNDO_FLAGS)}\n`);
-        return EXIT_OK;
-      }
-      if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'missing ARCHIVE_ID' : `one ARCHIVE_ID expected, got ${args.positionals.length}`);
-      id = args.positionals[0]!;
-      const d = stringFlag(args, 'archive');
-      if (d === undefined) throw new UsageError('--archive DIR is required (the folder ctxc compact --archive wrote)');
-      dir = d;
+      if (booleanFlag(args, 'help')) return 'help';
+      const id = onePositional(args.positionals, 'ARCHIVE_ID');
+      const dir = stringFlag(args, 'archive');
+      if (dir === undefined) throw new UsageError('--archive DIR is required (the folder ctxc compact --archive wrote)');
       const f = stringFlag(args, 'format');
-      format = f === undefined ? undefined : parseFormat(f);
-      out = stringFlag(args, 'out');
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`ctxc undo: ${e.message}\nUsage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      throw e;
-    }
+      return { id, dir, format: f === undefined ? undefined : parseFormat(f), out: stringFlag(args, 'out') };
+    });
+    if (!line.ok) return line.exit;
+    const { id, dir, format, out } = line.value;
     const archive = new FileArchive(resolve(io.cwd, dir));
     try {
       // Checks the id and the entry against its hash first, so a tampered archive fails here.
