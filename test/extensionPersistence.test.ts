@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileArchiveStore, archiveFileName } from '../src/extension/persistence/fileArchiveStore';
-import { writeFileAtomic } from '../src/extension/persistence/atomicFile';
+import { writeFileAtomic } from '../src/node/atomicWrite';
 import { transcriptPath } from './helpers/transcripts';
 import { standInEngine, standInImport } from './fakes/compactionEngine';
 import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';

@@ -1,6 +1,7 @@
-// Writing a file whole or not at all, for the CLI and benchmarks (the extension has its own,
-// vscode-aware copy): the bytes go to a temporary file beside the target, which is then renamed
-// over it. A crash, a full disk or a cancelled run leaves the previous file intact.
+// Writing a file whole or not at all, for the CLI, the benchmarks and the extension (whose
+// persistence/atomicFile.ts adds the vscode Uri case): the bytes go to a temporary file beside
+// the target, which is then renamed over it. A crash, a full disk or a cancelled run leaves the
+// previous file intact, never a half-written one.
 
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';

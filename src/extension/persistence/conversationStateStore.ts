@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import type { Conversation } from '../../engine/conversation/model';
 import { hash64 } from '../../engine/text/hash';
-import { readTextIfExists, writeFileAtomic } from './atomicFile';
+import { writeFileAtomic } from '../../node/atomicWrite';
+import { readTextIfExists } from '../../node/readTextIfExists';
 
 export const STATE_VERSION = 1;
 

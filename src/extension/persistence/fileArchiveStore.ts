@@ -6,7 +6,8 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArchiveStore } from '../../engine/archive/archiveStore';
 import { hash64 } from '../../engine/text/hash';
-import { readTextIfExists, writeFileAtomic } from './atomicFile';
+import { writeFileAtomic } from '../../node/atomicWrite';
+import { readTextIfExists } from '../../node/readTextIfExists';
 
 /** Keys longer than this are shortened (file names have limits); the hash keeps them unique. */
 const MAX_FILE_KEY_LENGTH = 80;
