@@ -3,6 +3,14 @@
 import { main } from './main';
 import type { CliIO } from './io';
 
+// `ctxc compact … | head` closes the pipe early: that ends the output, it is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 const io: CliIO = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),

@@ -4,8 +4,9 @@
 import { COMPACTION_DEFAULTS } from '../../engine/compactor';
 import { LEVELS } from '../../engine/strategies/levelStrategy';
 import { listStrategies } from '../../engine/strategies/strategy';
-import { booleanFlag, optionsHelp, parseArgs, type FlagSpec } from '../args';
-import { EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { booleanFlag, parseArgs, type FlagSpec } from '../args';
+import { readCommandLine } from '../fileCommand';
+import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
 
 export const STRATEGIES_FLAGS: readonly FlagSpec[] = [
   { name: 'json', kind: 'boolean', description: 'print a JSON array instead of the list' },
@@ -31,25 +32,18 @@ export const strategiesCommand: CliCommand = {
   summary: 'list the compaction strategies (name, description, what each keeps)',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
-    try {
+    const line = readCommandLine({ name: 'strategies', usage: USAGE, flags: STRATEGIES_FLAGS }, io, () => {
       const args = parseArgs(argv, STRATEGIES_FLAGS);
-      if (booleanFlag(args, 'help')) {
-        io.out(`usage: ${USAGE}\n\n${optionsHelp(STRATEGIES_FLAGS)}\n`);
-        return EXIT_OK;
-      }
-      if (args.positionals.length > 0) throw new UsageError(`ctxc strategies takes no FILE, got '${args.positionals[0]!}'`);
-      if (booleanFlag(args, 'json')) {
-        io.out(`${JSON.stringify(listStrategies().map((s) => ({ ...s, default: s.name === COMPACTION_DEFAULTS.strategy })), null, 2)}\n`);
-      } else {
-        io.out(strategiesText());
-      }
-      return EXIT_OK;
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`ctxc strategies: ${e.message}\nusage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      throw e;
+      if (booleanFlag(args, 'help')) return 'help';
+      if (args.positionals.length > 0) throw new UsageError(`takes no FILE, got '${args.positionals[0]!}'`);
+      return args;
+    });
+    if (!line.ok) return line.exit;
+    if (booleanFlag(line.value, 'json')) {
+      io.out(`${JSON.stringify(listStrategies().map((s) => ({ ...s, default: s.name === COMPACTION_DEFAULTS.strategy })), null, 2)}\n`);
+    } else {
+      io.out(strategiesText());
     }
+    return EXIT_OK;
   },
 };
