@@ -139,7 +139,7 @@ describe('@compactor', () => {
     const { stream } = await ask('What next?', historyOf(TURNS));
     expect(engine.calls.compact).toBe(1);
     expect(stream.text).toMatch(/reached \d+% of its window, so it was compacted first/);
-    expect(stream.text).toMatch(/\*\*Compacted: \d+ → \d+ tokens/);
+    expect(stream.text).toMatch(/\*\*Compacted: \d{1,3}(?:,\d{3})* → \d{1,3}(?:,\d{3})* tokens/);
     expect(stream.text).toContain('| Saved |');
     expect(stream.buttons.map((b) => b.command)).toEqual(['contextCompactor.undoSession', 'contextCompactor.inspect']);
     expect(textOf(model.requests[0]![0]!)).toContain('## All user messages');

@@ -77,7 +77,7 @@ describe('@compactor with the real engine', () => {
     const history = historyOf(turns);
     const { stream, result } = await ask('', history, 'compact');
     expect(result.errorDetails).toBeUndefined();
-    expect(stream.text).toMatch(/\*\*Compacted: \d+ → \d+ tokens/);
+    expect(stream.text).toMatch(/\*\*Compacted: \d{1,3}(?:,\d{3})* → \d{1,3}(?:,\d{3})* tokens/);
     const key = result.metadata!.sessionKey;
     const session = host.api.store.get(key)!;
     expect(session.compactions).toBe(1);

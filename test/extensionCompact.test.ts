@@ -10,6 +10,9 @@ import { standInEngine, standInImport, type StandInEngine } from './fakes/compac
 import { activateHost, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
+/** Token counts as the messages show them (the fake's language is English). */
+const grouped = (n: number): string => n.toLocaleString('en');
+
 const TRANSCRIPT = 'mini-swe-agent/django__django-11138.traj.json';
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
@@ -56,14 +59,14 @@ describe('Compact Conversation', () => {
     expect(modal.items).toEqual(['Compact', 'Inspect First…']);
     const after = active().report.total;
     expect(after).toBeLessThan(before);
-    expect(modal.message).toContain(`${before} → ${after} tokens (estimated)`);
+    expect(modal.message).toContain(`${grouped(before)} → ${grouped(after)} tokens (estimated)`);
     expect(modal.detail).toMatch(/Strategy: summary · Summarizer: extractive · Expected retention: 93% \(minimal\)/);
     expect(modal.detail).toContain('the last 2 rounds');
     // The meter shows the compacted total, the tooltip counts the compaction.
     expect(meter().accessibilityInformation!.label).toContain(`: ${after} / 128000 tokens`);
     expect(active().compactions).toBe(1);
     expect(active().conversation.messages.some((m) => m.itemType === 'COMPACTION_SUMMARY')).toBe(true);
-    expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${before} → ${after} tokens`))).toBe(true);
+    expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${grouped(before)} → ${grouped(after)} tokens`))).toBe(true);
     // The transcript file is never touched; the compacted view lives in the extension's state.
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(readdirSync(stateDir())).toHaveLength(1);

@@ -24,6 +24,9 @@ import { transcriptPath } from './helpers/transcripts';
 import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
+/** Token counts as the messages show them (the fake's language is English). */
+const grouped = (n: number): string => n.toLocaleString('en');
+
 /** Four formats, small enough to compact several times per test run; the Claude Code session is
  *  the one the end-to-end test compacts in real VS Code. */
 const TRANSCRIPTS = [
@@ -93,7 +96,7 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.compact')!();
     const modal = fake.messages.find((m) => m.modal)!;
-    expect(modal.message).toBe(`Compact this conversation? ${ref.tokensBefore} → ${ref.tokensAfter} tokens (estimated)`);
+    expect(modal.message).toBe(`Compact this conversation? ${grouped(ref.tokensBefore)} → ${grouped(ref.tokensAfter)} tokens (estimated)`);
     expect(modal.detail).toMatch(/Strategy: \S+ · Summarizer: extractive · Expected retention: \d+% \(\w+\)/);
     expect(modal.items).toEqual(['Compact', 'Inspect First…']);
 
@@ -107,7 +110,7 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     const counter = await createTokenCounter(ref.model);
     expect(tokenReport(active().conversation.messages, counter).total).toBe(ref.tokensAfter);
     expect(apiShapeProblems(active().conversation.messages)).toEqual([]);
-    expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${ref.tokensBefore} → ${ref.tokensAfter} tokens`))).toBe(true);
+    expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${grouped(ref.tokensBefore)} → ${grouped(ref.tokensAfter)} tokens`))).toBe(true);
     expect(readFileSync(file).equals(original)).toBe(true);
 
     await fake.command('contextCompactor.undo')!();
@@ -123,7 +126,7 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     expect(meterTotal(meter())).toBe(cli.tokensBefore);
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.compact')!();
-    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${cli.tokensBefore} → ${cli.tokensAfter} tokens`);
+    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${grouped(cli.tokensBefore)} → ${grouped(cli.tokensAfter)} tokens`);
     expect(meterTotal(meter())).toBe(cli.tokensAfter);
   });
 

@@ -184,7 +184,7 @@ export class CompactorChatParticipant {
     if (!undone) stream.markdown(vscode.l10n.t('Nothing to undo'));
     else {
       const after = this.deps.store.get(session.key)?.report.total ?? before;
-      stream.markdown(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', String(before), String(after)));
+      stream.markdown(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', groupedNumber(before), groupedNumber(after)));
     }
     return { metadata: { sessionKey: session.key, command: 'undo' } satisfies ChatResultMetadata };
   }

@@ -12,6 +12,7 @@ import { contextPressure } from '../trigger';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
 import { openHandoff } from './handoff';
+import { groupedNumber } from '../statusBar/meterText';
 
 export type CompactOutcome =
   | { kind: 'compacted'; result: CompactionResult }
@@ -43,8 +44,8 @@ export function applyWithProgress(deps: CommandDeps, target: ActiveConversation,
 export function describeResult(result: CompactionResult): string {
   return vscode.l10n.t(
     'Compacted: {0} → {1} tokens ({2}), retention {3}% ({4}).',
-    String(result.tokensBefore),
-    String(result.tokensAfter),
+    groupedNumber(result.tokensBefore),
+    groupedNumber(result.tokensAfter),
     result.stats.ratio,
     Math.round(result.loss.overallRetention * 100),
     result.loss.lossLevel,
@@ -101,7 +102,7 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
         throw new NothingToDoError(vscode.l10n.t('No message can be dropped: only the system prompt, pinned messages and the latest step are left.'));
       }
       void vscode.window.showInformationMessage(
-        vscode.l10n.t('Dropped the {0} oldest messages: {1} → {2} tokens. Undo Last Compaction brings them back.', dropped.droppedMessages, String(dropped.tokensBefore), String(dropped.tokensAfter)),
+        vscode.l10n.t('Dropped the {0} oldest messages: {1} → {2} tokens. Undo Last Compaction brings them back.', dropped.droppedMessages, groupedNumber(dropped.tokensBefore), groupedNumber(dropped.tokensAfter)),
       );
       return { kind: 'dropped', tokensBefore: dropped.tokensBefore, tokensAfter: dropped.tokensAfter };
     }
@@ -131,6 +132,6 @@ export async function undoCommand(deps: CommandDeps, arg?: unknown): Promise<boo
   const before = deps.store.get(key)!.report.total;
   const undone = await deps.store.undo(key);
   const after = deps.store.get(key)?.report.total ?? before;
-  if (undone) void vscode.window.showInformationMessage(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', String(before), String(after)));
+  if (undone) void vscode.window.showInformationMessage(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', groupedNumber(before), groupedNumber(after)));
   return undone;
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';
 import type { TokenReport } from '../../engine/tokens/report';
+import { groupedNumber } from '../statusBar/meterText';
 
 export type ConfirmationChoice = 'compact' | 'inspect' | 'dropOldest' | 'newSession' | 'cancel';
 
@@ -24,7 +25,7 @@ export interface ConfirmationInput {
 
 export function confirmationMessage(input: ConfirmationInput): { message: string; detail: string } {
   const { preview, report } = input;
-  const message = vscode.l10n.t('Compact this conversation? {0} → {1} tokens (estimated)', String(preview.tokensBefore), String(preview.tokensAfter));
+  const message = vscode.l10n.t('Compact this conversation? {0} → {1} tokens (estimated)', groupedNumber(preview.tokensBefore), groupedNumber(preview.tokensAfter));
   const retention = Math.round(preview.loss.overallRetention * 100);
   const lines = [
     vscode.l10n.t('Strategy: {0} · Summarizer: {1} · Expected retention: {2}% ({3})', preview.strategy, input.summarizer, retention, preview.loss.lossLevel),
