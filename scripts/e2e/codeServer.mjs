@@ -14,8 +14,9 @@ const LISTEN_TIMEOUT_MS = 60_000;
 
 /**
  * User settings for the test's workbench: no welcome page, no trust prompt, no telemetry, no
- * update checks, tips or AI/chat UI (its sign-in prompt would cover the status bar), and the
- * simple file dialog so that showOpenDialog stays inside the page.
+ * update checks, tips or AI/chat UI (its sign-in prompt would cover the status bar; the chat
+ * steps turn chat on at the end), and the simple file dialog so that showOpenDialog stays inside
+ * the page.
  */
 export const WORKBENCH_SETTINGS = {
   'workbench.startupEditor': 'none',
@@ -34,6 +35,9 @@ export const WORKBENCH_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'chat.disableAIFeatures': true,
   'chat.commandCenter.enabled': false,
+  // For the chat steps (scripts/e2e/chatModel.mjs): the built-in Copilot Chat extension would
+  // cover the chat input with "Set BYOK utility models" once the test model exists.
+  'chat.byokUtilityModelDefault': 'mainAgent',
   'git.enabled': false,
   'git.openRepositoryInParentFolders': 'never',
 };

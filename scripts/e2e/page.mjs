@@ -104,18 +104,24 @@ async function closeQuickInput(page) {
  */
 export async function runCommand(page, title, { id } = {}) {
   await closeQuickInput(page);
-  // Focus inside a webview's iframe would swallow F1; the workbench listens on its own document.
-  await page.evaluate(() => {
-    if (document.activeElement && document.activeElement.tagName === 'IFRAME') document.activeElement.blur();
-  });
-  await page.keyboard.press('F1');
-  await quickInput(page).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  const openPalette = async () => {
+    // Focus inside a webview's iframe would swallow F1; the workbench listens on its own document.
+    await page.evaluate(() => {
+      if (document.activeElement && document.activeElement.tagName === 'IFRAME') document.activeElement.blur();
+    });
+    await page.keyboard.press('F1');
+    await quickInput(page).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  };
+  await openPalette();
   const input = quickInput(page).locator('.quick-input-box input');
   const row = quickInputRows(page, title).first();
   // Right after the workbench renders, extension contributions may still be loading and the
   // palette lists only what it knew when it was filled; retyping the filter re-queries it.
   await waitUntil(
     async () => {
+      // A webview that re-renders (the inspector after an undo) can take the focus, and the
+      // palette closes when it loses focus: open it again rather than type into a hidden box.
+      if (!(await quickInput(page).isVisible())) await openPalette();
       await input.fill('>');
       await input.fill(`>${title}`);
       return row.waitFor({ state: 'visible', timeout: PALETTE_REQUERY_MS }).then(

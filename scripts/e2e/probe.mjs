@@ -2,10 +2,7 @@
 // this code-server build without depending on the real extension: --install-extension of a
 // vsce-built .vsix, a palette command, a status-bar item whose aria-label follows the meter's
 // format, a Quick Pick, a modal warning with custom buttons, and a webview panel.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from './tools.mjs';
+import { packageTestExtension } from './tools.mjs';
 import { answerModal, quickPick, readModal, runCommand, waitForMeter, webviewFrame, E2eError } from './page.mjs';
 
 export const PROBE = {
@@ -79,17 +76,7 @@ exports.deactivate = function () {};
 
 /** Writes the probe into `dir` and packages it with vsce; returns the .vsix path. */
 export function buildProbeVsix(dir) {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  writeFileSync(join(dir, 'extension.js'), source);
-  writeFileSync(join(dir, 'LICENSE'), 'MIT\n');
-  writeFileSync(join(dir, 'README.md'), '# E2E probe\n');
-  const vsix = join(dir, 'e2e-probe.vsix');
-  execFileSync(join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return vsix;
+  return packageTestExtension(dir, { manifest, source, readme: '# E2E probe\n' });
 }
 
 /** The probe's meter label: the real meter's format under the probe's own name. */

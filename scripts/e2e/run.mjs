@@ -157,6 +157,13 @@ async function main() {
     const out = installExtension(tools, state.sandbox, prepared.vsix);
     console.log(`[e2e]   ${out.split('\n').at(-1)}`);
   });
+  // Test-only helpers a scenario builds (never part of the product .vsix), in the same dir.
+  for (const extra of prepared.extraVsix ?? []) {
+    await step(`install ${extra.label} into the same extensions dir`, () => {
+      const out = installExtension(tools, state.sandbox, extra.vsix);
+      console.log(`[e2e]   ${out.split('\n').at(-1)}`);
+    });
+  }
 
   state.server = await step('start code-server on 127.0.0.1', async () => {
     const server = await startCodeServer(tools, state.sandbox, join(state.sandbox.root, 'code-server.log'));

@@ -20,6 +20,8 @@ import {
   waitForNotification,
   webviewFrame,
 } from './page.mjs';
+import { CHAT_MODEL, buildChatModelVsix } from './chatModel.mjs';
+import { groupedInt, openChat, sendChat, waitForChatModel, widenChat } from './chatView.mjs';
 import { repoRoot } from './tools.mjs';
 
 const CATEGORY = 'Context Compactor';
@@ -47,6 +49,21 @@ const CANCEL_BUTTON = 'Cancel';
 const NOTHING_TO_UNDO = 'Nothing to undo';
 /** The meter picture for the README: the status bar's right end and the hover above it. */
 const README_CLIP = { width: 760, height: 420 };
+/**
+ * What the chat steps tell @compactor before asking for /usage and /compact. The test model
+ * answers each with one line per word (scripts/e2e/chatModel.mjs): four long rounds to
+ * summarize, then two short ones that stay verbatim (keepRecentRounds defaults to 2).
+ */
+const CHAT_PROMPTS = [
+  'plan the parser refactor for the config loader in small steps',
+  'list the edge cases for empty files, missing keys and duplicate sections',
+  'write the migration notes for the settings schema and the old defaults',
+  'draft the test plan for the loader and its error messages',
+  'summarize the risks',
+  'what is next',
+];
+/** Wide enough for the replies' tables to read well in the README picture. */
+const CHAT_WIDTH = 600;
 
 /**
  * The transcripts copied into the workspace, relative to the shared transcripts folder: a small
@@ -138,7 +155,10 @@ export const compactorScenario = {
       console.log(`[e2e]   ${files.compacted.rel}: ${before} tokens`);
       return { small, before };
     });
-    return { vsix, files, expected };
+    const chatModelVsix = await step('build the test-only chat model extension (scripts/e2e/chatModel.mjs, never shipped)', () =>
+      buildChatModelVsix(join(sandbox.root, 'e2e-chat-model')),
+    );
+    return { vsix, files, expected, extraVsix: [{ label: 'the test-only chat model extension', vsix: chatModelVsix }] };
   },
 
   async run({ page, step, shots, prepared }) {
@@ -199,7 +219,8 @@ export const compactorScenario = {
     await step('Compact Conversation asks first, showing before → after', async () => {
       await runCommand(page, COMMANDS.compact.title, { id: COMMANDS.compact.id });
       const shown = await readModal(page);
-      const arrow = `${expected.before} → ${expected.after}`;
+      // The workbench's language is English: counts are grouped as 41,260.
+      const arrow = `${expected.before.toLocaleString('en')} → ${expected.after.toLocaleString('en')}`;
       const wanted = [CONFIRM_BUTTON, INSPECT_FIRST_BUTTON, CANCEL_BUTTON];
       if (!`${shown.message}\n${shown.detail}`.includes(arrow) || wanted.some((b) => !shown.buttons.includes(b))) {
         throw new E2eError('the confirmation does not follow the contract', {
@@ -270,6 +291,86 @@ export const compactorScenario = {
       await waitForNotification(page, NOTHING_TO_UNDO);
       await meterIs(original.total, 'the original total after the empty undo');
       await shots.shot(page, 'declined');
+    });
+
+    // @compactor in the real chat view. Chat stays off (chat.disableAIFeatures) for the steps
+    // above; the test-only extension turns it on and gives it a deterministic model, so the
+    // participant runs end to end without Copilot or a network.
+    await step('chat: turned on with the test-only model, @compactor answers through that model', async () => {
+      // No editor open: the chat would attach the active one to every request as context.
+      await runCommand(page, 'View: Close All Editors', { id: 'workbench.action.closeAllEditors' });
+      await page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+      await runCommand(page, CHAT_MODEL.enableCommand.title, { id: CHAT_MODEL.enableCommand.id });
+      await openChat(page);
+      await widenChat(page, CHAT_WIDTH);
+      await waitForChatModel(page, CHAT_MODEL.name);
+      for (const prompt of CHAT_PROMPTS) {
+        const reply = await sendChat(page, `@compactor ${prompt}`);
+        if (!reply.text.includes(`You asked: "${prompt}"`)) {
+          throw new E2eError('@compactor did not answer with the chat model', {
+            expected: `a reply from ${CHAT_MODEL.name} starting 'You asked: "${prompt}"'`,
+            seen: JSON.stringify(reply.text.slice(0, 300)),
+          });
+        }
+      }
+      console.log(`[e2e]   ${CHAT_PROMPTS.length} rounds answered by ${CHAT_MODEL.name}`);
+      await shots.shot(page, 'chat-conversation');
+    });
+
+    const usage = await step('chat: @compactor /usage shows a table of what fills the window', async () => {
+      const reply = await sendChat(page, '@compactor /usage');
+      const head = /([\d,]+) of ([\d,]+) tokens \((\d+\.\d)%\)/.exec(reply.text);
+      const table = reply.tables.find((t) => JSON.stringify(t[0]) === JSON.stringify(['Category', 'Tokens', 'Share']));
+      const rows = (table || []).slice(1).map(([label, tokens, share]) => ({ label, tokens: groupedInt(tokens), share }));
+      const total = head ? groupedInt(head[1]) : NaN;
+      const window = head ? groupedInt(head[2]) : NaN;
+      const labels = rows.map((r) => r.label);
+      const sum = rows.reduce((a, r) => a + r.tokens, 0);
+      if (
+        !head ||
+        window !== CHAT_MODEL.window ||
+        !table ||
+        !labels.includes('User') ||
+        !labels.includes('Assistant') ||
+        rows.some((r) => !Number.isInteger(r.tokens) || !/%$/.test(r.share)) ||
+        sum !== total ||
+        !reply.text.includes(`Model: ${CHAT_MODEL.name}`)
+      ) {
+        throw new E2eError('the /usage reply does not follow the contract', {
+          expected:
+            `"<total> of ${CHAT_MODEL.window.toLocaleString('en')} tokens (<p>%)", a Category | Tokens | Share table with User and ` +
+            `Assistant rows summing to the total, and "Model: ${CHAT_MODEL.name}"`,
+          seen: `${JSON.stringify(reply.text.slice(0, 400))}; tables ${JSON.stringify(reply.tables)}`,
+        });
+      }
+      // The session is the active conversation now: the meter shows it, against the model's window.
+      await meterIs(total, 'the chat session measured by /usage');
+      await shots.shot(page, 'chat-usage');
+      console.log(`[e2e]   /usage: ${total} of ${window} tokens; ${rows.map((r) => `${r.label} ${r.tokens} (${r.share})`).join(', ')}`);
+      return { total };
+    });
+
+    await step('chat: @compactor /compact reports tokens before → after; the meter drops to after', async () => {
+      const reply = await sendChat(page, '@compactor /compact');
+      const m = /Compacted: ([\d,]+) → ([\d,]+) tokens/.exec(reply.text);
+      const table = reply.tables.find((t) => t.some((r) => r[0] === 'Before'));
+      const cell = (label) => groupedInt(((table || []).find((r) => r[0] === label) || [])[1] || '');
+      const before = m ? groupedInt(m[1]) : NaN;
+      const after = m ? groupedInt(m[2]) : NaN;
+      if (!m || before !== usage.total || !(after < before) || cell('Before') !== before || cell('After') !== after) {
+        throw new E2eError('the /compact reply does not report the compaction of this session', {
+          expected: `"Compacted: ${usage.total} → <fewer> tokens" (the total /usage showed) and a table with the same Before and After`,
+          seen: `${JSON.stringify(reply.text.slice(0, 400))}; tables ${JSON.stringify(reply.tables)}`,
+        });
+      }
+      await meterIs(after, 'the chat session after /compact');
+      const size = page.viewportSize();
+      const chat = await page.locator('.part.auxiliarybar').boundingBox();
+      const x = Math.max(0, Math.floor(chat.x) - 8);
+      const y = Math.max(0, Math.floor(chat.y));
+      // The README's picture: the chat with the reply, and the meter below it in the status bar.
+      await shots.shot(page, 'chat-compact', { readme: 'chat', clip: { x, y, width: size.width - x, height: size.height - y } });
+      console.log(`[e2e]   /compact: ${before} → ${after} tokens`);
     });
   },
 };

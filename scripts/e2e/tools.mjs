@@ -296,3 +296,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   );
 }
+
+/**
+ * Writes a test-only extension (its manifest, extension.js, a LICENSE and a README) into `dir`
+ * and packages it with vsce; returns the .vsix path. For the probe and the chat model, which
+ * live only in the sandbox and never in the product .vsix.
+ */
+export function packageTestExtension(dir, { manifest, source, readme }) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  writeFileSync(join(dir, 'extension.js'), source);
+  writeFileSync(join(dir, 'LICENSE'), 'MIT\n');
+  writeFileSync(join(dir, 'README.md'), readme);
+  const vsix = join(dir, `${manifest.name}.vsix`);
+  execFileSync(join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return vsix;
+}
