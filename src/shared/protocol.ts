@@ -10,21 +10,13 @@
 // Notifications (no id) go either way and are never answered.
 
 import type { Role, ItemType } from '../engine/conversation/model';
-import type { Decision, FactKind, LossLevel, TemporalCategory, ContentType } from '../engine/result';
+import type { Decision, FactKind, ImportanceMetrics, LossLevel, ContentType } from '../engine/result';
 import type { SectionName } from '../engine/sections';
 
 // ───────────────────────────── what the webview shows ─────────────────────────────
 
 /** The four seed-000 components, the weighted score and the temporal relevance of one message. */
-export interface ImportanceView {
-  criticality: number;
-  dependency: number;
-  uniqueness: number;
-  actionability: number;
-  overall: number;
-  temporal: number;
-  temporalCategory: TemporalCategory;
-}
+export type ImportanceView = Pick<ImportanceMetrics, 'criticality' | 'dependency' | 'uniqueness' | 'actionability' | 'overall' | 'temporal' | 'temporalCategory'>;
 
 /** One original message and what the compaction does with it. */
 export interface MessageView {

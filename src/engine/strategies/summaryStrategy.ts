@@ -36,7 +36,8 @@ export function settleCut(cut: number, messages: readonly Message[], blocks: rea
   }
 }
 
-function headerReason(m: Message): string {
+/** Why a header message (system prompt, tool definitions, memory) is kept: every strategy words it so. */
+export function headerReason(m: Message): string {
   switch (m.itemType) {
     case 'SYSTEM_PROMPT':
       return 'system prompt (always kept)';

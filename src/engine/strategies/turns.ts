@@ -5,7 +5,7 @@
 // turn: they are always kept.
 
 import type { MessageDecision, StrategyContext } from './strategy';
-import { isThinkingOnly } from './summaryStrategy';
+import { headerReason, isThinkingOnly } from './summaryStrategy';
 
 export function isFixed(ctx: StrategyContext, i: number): boolean {
   return ctx.header.has(i) || ctx.pinned.has(ctx.messages[i]!.id);
@@ -49,15 +49,7 @@ export function turnsOf(ctx: StrategyContext): number[][] {
 /** Reasons of fixed messages, so every strategy words them the same way. */
 function fixedReason(ctx: StrategyContext, i: number): string {
   const m = ctx.messages[i]!;
-  if (ctx.pinned.has(m.id)) return 'pinned';
-  switch (m.itemType) {
-    case 'SYSTEM_PROMPT':
-      return 'system prompt (always kept)';
-    case 'TOOL_DEFINITIONS':
-      return 'tool definitions (always kept)';
-    default:
-      return 'memory (always kept)';
-  }
+  return ctx.pinned.has(m.id) ? 'pinned' : headerReason(m);
 }
 
 /** Decisions from a choice of messages to keep (index → reason) and optional replacements
