@@ -82,6 +82,15 @@ describe('budget', () => {
     expect(r.floor).toBeGreaterThan(50);
   });
 
+  it('keeps the line of the most used technical terms under a tiny budget', () => {
+    const conv = codingSession();
+    const tiny = extractSections(conv.messages, undefined, 50).sections['Key Technical Concepts'];
+    const roomy = extractSections(conv.messages, undefined, 5000).sections['Key Technical Concepts'];
+    expect(tiny).not.toBe('');
+    expect(roomy.startsWith(tiny.split('\n')[0]!)).toBe(true);
+    expect(tiny).toContain('`SESSION_TTL`');
+  });
+
   it('gives a larger budget more detail, never less', () => {
     const conv = codingSession();
     const small = extractSections(conv.messages, undefined, 200);

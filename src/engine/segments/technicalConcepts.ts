@@ -117,7 +117,8 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
     items.push({
       key: `terms:${k}`,
       forms: [listItem(terms.map(inlineCode).join(', '))],
-      required: false,
+      // The most used terms cost a line and say what the session is about: kept at any budget.
+      required: k === 0,
       priority: 1 - k / Math.max(1, chunks),
       order: k,
       sourceIds: [],
