@@ -36,12 +36,7 @@ const manifest = {
   name: 'e2e-chat-model',
   displayName: 'E2E Chat Model',
   description: 'Test-only language model for the e2e run (never shipped)',
-  version: '0.0.1',
-  publisher: 'ctxc-e2e',
-  license: 'MIT',
-  repository: { type: 'git', url: 'https://example.invalid/e2e-chat-model.git' },
   engines: { vscode: '^1.104.0' },
-  main: './extension.js',
   // Activated by its provider contribution (onLanguageModelChatProvider:<vendor>) or its command.
   activationEvents: [],
   contributes: {

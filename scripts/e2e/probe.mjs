@@ -2,6 +2,7 @@
 // this code-server build without depending on the real extension: --install-extension of a
 // vsce-built .vsix, a palette command, a status-bar item whose aria-label follows the meter's
 // format, a Quick Pick, a modal warning with custom buttons, and a webview panel.
+import { join } from 'node:path';
 import { packageTestExtension } from './tools.mjs';
 import { answerModal, quickPick, readModal, runCommand, waitForMeter, webviewFrame, E2eError } from './page.mjs';
 
@@ -20,12 +21,7 @@ const manifest = {
   name: 'e2e-probe',
   displayName: 'E2E Probe',
   description: 'Throw-away extension that checks the e2e harness',
-  version: '0.0.1',
-  publisher: 'ctxc-e2e',
-  license: 'MIT',
-  repository: { type: 'git', url: 'https://example.invalid/probe.git' },
   engines: { vscode: '^1.90.0' },
-  main: './extension.js',
   activationEvents: ['onStartupFinished'],
   contributes: {
     commands: [

@@ -298,13 +298,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 }
 
 /**
- * Writes a test-only extension (its manifest, extension.js, a LICENSE and a README) into `dir`
+ * Writes a test-only extension (its manifest — name, engines, activation and contributions; the
+ * version, publisher, license and entry are the same for all — extension.js, a LICENSE and a
+ * README) into `dir`
  * and packages it with vsce; returns the .vsix path. For the probe and the chat model, which
  * live only in the sandbox and never in the product .vsix.
  */
 export function packageTestExtension(dir, { manifest, source, readme }) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  const full = {
+    version: '0.0.1',
+    publisher: 'ctxc-e2e',
+    license: 'MIT',
+    repository: { type: 'git', url: `https://example.invalid/${manifest.name}.git` },
+    main: './extension.js',
+    ...manifest,
+  };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(full, null, 2));
   writeFileSync(join(dir, 'extension.js'), source);
   writeFileSync(join(dir, 'LICENSE'), 'MIT\n');
   writeFileSync(join(dir, 'README.md'), readme);
