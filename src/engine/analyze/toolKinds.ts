@@ -125,16 +125,23 @@ export function shellCommandOf(call: ToolCall): string | undefined {
 
 const KIND_RANK: Record<ToolKind, number> = { edit: 5, test: 4, run: 3, search: 2, read: 1, other: 0 };
 
+/** The simple commands of a shell line, split at && || ; | and newlines. Heredoc bodies are file
+ *  contents, not commands: only the line that starts one stays. */
+export function commandParts(command: string): string[] {
+  return command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n').split(/&&|\|\||;|\n|\|/);
+}
+
+/** A wrapper in front of the command proper (`sudo`, `time`, `env A=1`). */
+export const COMMAND_WRAPPER = /^(?:sudo|time|env(?:\s+\w+=\S+)*)\s+/;
+
 /**
  * Kind of one shell command line. Compound commands (`cd x && sed -i … && python t.py`) take the
  * strongest kind of their parts: edit > test > run > search > read.
  */
 export function shellCommandKind(command: string): ToolKind {
   let best: ToolKind = 'other';
-  // Heredoc bodies are file contents, not commands: judge the line that starts them.
-  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n');
-  for (const raw of body.split(/&&|\|\||;|\n|\|/)) {
-    const part = raw.trim().replace(/^(?:sudo|time|env(?:\s+\w+=\S+)*)\s+/, '');
+  for (const raw of commandParts(command)) {
+    const part = raw.trim().replace(COMMAND_WRAPPER, '');
     if (!part || /^(?:cd|export|echo|printf|source|\.|set|#)\b/.test(part)) {
       if (part && /^(?:echo|printf)\b/.test(part) && SHELL_EDIT.test(part)) best = KIND_RANK.edit > KIND_RANK[best] ? 'edit' : best;
       continue;

@@ -4,7 +4,7 @@
 
 import type { MessageAnalysis } from '../analyze/analysis';
 import { extractFilePaths, extractToolCallPaths } from '../analyze/refs';
-import { normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
+import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
 
 export interface SpanMessage {
@@ -81,7 +81,7 @@ const INTERPRETER = /^(?:python[\d.]*|node|nodejs|bash|sh|zsh|ruby|perl|php|deno
 /** The file a run command executes: the program itself ("./build.sh") or the script an
  *  interpreter runs ("python -u repro.py"); undefined when it runs none of its file names. */
 function executedFile(part: string): string | undefined {
-  const words = part.replace(/^(?:sudo|time|env(?:\s+\w+=\S+)*)\s+/, '').split(/\s+/);
+  const words = part.replace(COMMAND_WRAPPER, '').split(/\s+/);
   let i = 0;
   for (let j = 2; j >= 1; j--) {
     if (words.length > j && INTERPRETER.test(words.slice(0, j).join(' '))) {
@@ -108,8 +108,7 @@ export function shellFileActions(command: string): { path: string; action: FileA
       out.push({ path, action });
     } else if (ACTION_RANK[action] > ACTION_RANK[out[at]!.action]) out[at]!.action = action;
   };
-  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n');
-  for (const raw of body.split(/&&|\|\||;|\n|\|/)) {
+  for (const raw of commandParts(command)) {
     const part = raw.trim();
     if (!part) continue;
     const targets = new Map<string, FileAction>();
@@ -124,10 +123,9 @@ export function shellFileActions(command: string): { path: string; action: FileA
     const action = DELETE_COMMAND.test(rest) ? 'deleted' : ACTION_OF_KIND[kind];
     // A run command runs one file (the program, or the script an interpreter is given); the
     // other files it names are only used ("git add a.md" runs nothing called a.md).
-    const ran = action === 'ran' && kind === 'run' ? executedFile(rest) : undefined;
-    for (const p of extractFilePaths(part.replace(MESSAGE_OPTION, ' '))) {
-      add(p, targets.get(p) ?? (action === 'ran' && kind === 'run' && p !== ran ? 'used' : action));
-    }
+    const runs = action === 'ran' && kind === 'run';
+    const ran = runs ? executedFile(rest) : undefined;
+    for (const p of extractFilePaths(part.replace(MESSAGE_OPTION, ' '))) add(p, targets.get(p) ?? (runs && p !== ran ? 'used' : action));
   }
   return out;
 }
