@@ -240,6 +240,29 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
 /** A path-like token in a shell command: has a directory part, or ends in a source/text extension. */
 const SHELL_PATH = /(?<![\w./-])((?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z]\w{0,5}|[\w-]+\.(?:py|pyi|js|ts|tsx|json|toml|cfg|ini|txt|md|rst|sh|yaml|yml|c|h|cpp|rs|go|java))(?![\w/-])/g;
 
+/** The bodies of the fenced shell blocks (```bash, ```sh or a bare ```), fences paired in order:
+ *  the prose between one block's closing fence and the next opening one is not a command. */
+function shellBlocks(text: string): string[] {
+  const out: string[] = [];
+  let body: string[] | undefined;
+  let shell = false;
+  for (const line of text.split('\n')) {
+    const fence = /^\s*```\s*(\w*)\s*$/.exec(line);
+    if (!fence) {
+      body?.push(line);
+      continue;
+    }
+    if (body === undefined) {
+      body = [];
+      shell = fence[1] === '' || fence[1] === 'bash' || fence[1] === 'sh';
+    } else {
+      if (shell) out.push(body.join('\n'));
+      body = undefined;
+    }
+  }
+  return out;
+}
+
 function miniSweAgentFacts(doc: unknown): Facts {
   const messages = isObj(doc) && Array.isArray(doc['messages']) ? doc['messages'].filter(isObj) : [];
   const userRequests: string[] = [];
@@ -257,8 +280,8 @@ function miniSweAgentFacts(doc: unknown): Facts {
         errors.push(...errorSignatures(text));
       }
     } else if (m['role'] === 'assistant') {
-      for (const block of text.matchAll(/```(?:bash|sh)?\n([\s\S]*?)```/g)) {
-        for (const p of block[1]!.matchAll(SHELL_PATH)) files.push(p[1]!);
+      for (const block of shellBlocks(text)) {
+        for (const p of block.matchAll(SHELL_PATH)) files.push(p[1]!);
       }
     }
   }

@@ -3,7 +3,8 @@
 // numbers the UI must show come from the CLI built from the same sources (`ctxc count` and
 // `ctxc compact`), so the test checks that the editor and the command line agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   E2eError,
@@ -201,8 +202,10 @@ export const compactorScenario = {
     });
 
     await step('expected compaction from the CLI (ctxc compact --format json)', () => {
+      // With an archive, as the extension always archives: the summary then says undo restores it.
+      const archiveDir = mkdtempSync(join(tmpdir(), 'ctxc-e2e-archive-'));
       const after = numberField(
-        ctxcJson(['compact', files.compacted.path, '--format', 'json']),
+        ctxcJson(['compact', files.compacted.path, '--format', 'json', '--archive', archiveDir]),
         'tokensAfter',
         `ctxc compact ${files.compacted.rel} --format json`,
       );

@@ -38,7 +38,7 @@ import { formatCount } from './segments/formatNumber';
 import { EXTRACTIVE_SUMMARIZER_NAME } from './segments/extractiveSummarizer';
 import { buildSectionMaterial, fitSectionMaterial, type ExtractedSections, type SectionMaterial } from './segments/extractSections';
 import { parseSummary } from './segments/parseSummary';
-import { renderSections, renderSummaryMarkdown, type CompressionMetadata } from './segments/renderSummary';
+import { renderSections, renderSummaryMarkdown, type CompressionMetadata, type SummaryStyle } from './segments/renderSummary';
 import { getStrategy, type MessageDecision, type StrategyContext, type StrategyDecision } from './strategies/strategy';
 import type { SummarizeRequest, Summarizer } from './summarizer';
 import { hash64 } from './text/hash';
@@ -332,10 +332,15 @@ function summaryId(count: number, text: string): string {
   return `compaction-${count}-${hash64(text).slice(0, 12)}`;
 }
 
-function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, archiveId: string | undefined): Message {
-  const text = renderSummaryMarkdown(sections, meta);
+/** How the summary is written: the lead promises undo only with a durable archive; the
+ *  emergency level writes the brief skeleton. */
+function summaryStyleOf(state: CoreState): SummaryStyle {
+  return { archived: state.opts.archive?.durable === true, brief: state.level === 'emergency' };
+}
+
+function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle): Message {
+  const text = renderSummaryMarkdown(sections, meta, style);
   const extra: Record<string, string | number | boolean> = { compactions: meta.compactions, summarizedMessages: meta.summarizedMessages };
-  if (archiveId) extra.archiveId = archiveId;
   return {
     id: summaryId(meta.compactions, text),
     role: 'user',
@@ -440,7 +445,11 @@ function runCore(state: CoreState): CoreResult {
 
   // The skeleton of a summary message (title, lead, headings, metadata) costs this much.
   const skeletonMeta: CompressionMetadata = { originalChars: 1_000_000, compressedChars: 100_000, ratio: 0.1, qualityScore: 0.9, compactions: 1, summarizedMessages: 1000 };
-  const skeleton = counter.countMessage(buildSummaryMessage(emptySectionTexts(), skeletonMeta, undefined));
+  const style = summaryStyleOf(state);
+  // The brief skeleton leaves empty sections out: count every heading, as if none were empty.
+  const skeletonSections = emptySectionTexts();
+  if (style.brief) for (const name of SECTION_NAMES) skeletonSections[name] = '-';
+  const skeleton = counter.countMessage(buildSummaryMessage(skeletonSections, skeletonMeta, style));
   const available = state.target - fixedTokens - skeleton;
   const bodyCap = Math.max(SUMMARY_MIN_TOKENS, state.summaryCap - skeleton);
   const reserve = Math.min(bodyCap, Math.max(SUMMARY_MIN_TOKENS, Math.floor(available * SUMMARY_RESERVE_SHARE)));
@@ -476,10 +485,12 @@ function runCore(state: CoreState): CoreResult {
   const spanOf = (ds: readonly MessageDecision[]) => ds.map((d, i) => (d.decision === 'summarized' ? i : -1)).filter((i) => i >= 0);
   let span = spanOf(decisions);
 
+  /** The messages after position `last`: evidence for the summary's claims (segments/evidence.ts). */
+  const afterOf = (last: number) => ({ messages: messages.slice(last + 1), analyses: analyses.slice(last + 1) });
   const makeMaterial = (idx: readonly number[], chunks: number[][] | undefined): SectionMaterial => {
     const ex = { focus: opts.focus, constants: state.segmentConstants, counter };
     if (!chunks || chunks.length <= 1) {
-      return buildSectionMaterial(idx.map((i) => messages[i]!), idx.map((i) => analyses[i]), ex);
+      return buildSectionMaterial(idx.map((i) => messages[i]!), idx.map((i) => analyses[i]), { ...ex, after: afterOf(idx[idx.length - 1] ?? messages.length) });
     }
     // Incremental: each chunk is summarized onto the sections of the chunks before it.
     let previous: SectionTexts | undefined;
@@ -488,7 +499,7 @@ function runCore(state: CoreState): CoreResult {
     for (const chunk of chunks) {
       const chunkIdx = chunk.filter((i) => decisions[i]?.decision === 'summarized');
       if (chunkIdx.length === 0) continue;
-      material = buildSectionMaterial(chunkIdx.map((i) => messages[i]!), chunkIdx.map((i) => analyses[i]), { ...ex, ...(previous ? { previous } : {}) });
+      material = buildSectionMaterial(chunkIdx.map((i) => messages[i]!), chunkIdx.map((i) => analyses[i]), { ...ex, after: afterOf(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}) });
       prevCompactions = Math.max(prevCompactions, material.previousCompactions);
       previous = fitSectionMaterial(material, Number.POSITIVE_INFINITY, ex).sections;
     }
@@ -534,9 +545,9 @@ function runCore(state: CoreState): CoreResult {
         compactions: compactionCount,
         summarizedMessages: material.previousSummarized + idx.filter((i) => messages[i]!.itemType !== 'COMPACTION_SUMMARY').length,
       };
-      const draft = assemble(messages, ds, header, buildSummaryMessage(sections, provisional, undefined), strategyDecision.summaryBefore);
+      const draft = assemble(messages, ds, header, buildSummaryMessage(sections, provisional, style), strategyDecision.summaryBefore);
       loss = detectLoss({ facts, resultText: draft.map(messageAsText).join('\n'), importance, readability }, vc);
-      summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, undefined);
+      summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style);
     } else {
       loss = detectLoss({ facts: [], resultText: '', importance, readability }, vc);
     }
@@ -568,7 +579,7 @@ function runCore(state: CoreState): CoreResult {
     const mat = over && minSpan.length !== a.span.length ? makeMaterial(minSpan, undefined) : material;
     const floorSections = fitSectionMaterial(mat, 0, { constants: state.segmentConstants, counter }).sections;
     const meta: CompressionMetadata = { originalChars: 1_000_000, compressedChars: 100_000, ratio: 0.1, qualityScore: 0.9, compactions: compactionCount, summarizedMessages: minSpan.length };
-    const summaryTokens = minSpan.length > 0 ? counter.countMessage(buildSummaryMessage(floorSections, meta, undefined)) : 0;
+    const summaryTokens = minSpan.length > 0 ? counter.countMessage(buildSummaryMessage(floorSections, meta, style)) : 0;
     return fixedTokens + keptTokensOf(minimal) + summaryTokens;
   };
 
@@ -943,9 +954,10 @@ function rebuildWithSections(core: CoreResult, sections: SectionTexts): { attemp
     summarizedMessages: typeof prior?.summarizedMessages === 'number' ? prior.summarizedMessages : idx.length,
   };
   const facts = spanFacts(core.spanMessages, core.spanAnalyses, { constants: state.segmentConstants });
-  const draft = assemble(messages, attempt.decisions, header, buildSummaryMessage(sections, meta, undefined), attempt.summaryBefore);
+  const style = summaryStyleOf(state);
+  const draft = assemble(messages, attempt.decisions, header, buildSummaryMessage(sections, meta, style), attempt.summaryBefore);
   const loss = detectLoss({ facts, resultText: draft.map(messageAsText).join('\n'), importance: core.importance, readability }, vc);
-  const summaryMessage = buildSummaryMessage(sections, { ...meta, qualityScore: round2(loss.overallRetention) }, undefined);
+  const summaryMessage = buildSummaryMessage(sections, { ...meta, qualityScore: round2(loss.overallRetention) }, style);
   const result = assemble(messages, attempt.decisions, header, summaryMessage, attempt.summaryBefore);
   return {
     attempt: { ...attempt, sections, summaryMessage, messages: result, tokensAfter: counter.countMessages(result), loss },

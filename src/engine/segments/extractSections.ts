@@ -22,7 +22,7 @@ import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
 import { fitItems, measureItems, sectionFloor, sectionNeed, type MeasuredItem, type SectionItem } from './sectionItems';
-import { buildSpanView } from './spanView';
+import { buildSpanView, viewPrefix } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
 
@@ -67,6 +67,9 @@ export interface ExtractOptions {
   focus?: string;
   /** Overrides of SEGMENT_CONSTANTS by name. */
   constants?: Readonly<Record<string, number>>;
+  /** The messages after the span that the result keeps (the verbatim tail), with their analyses:
+   *  evidence for what the summary claims (an error fixed later, a task submitted), never content. */
+  after?: { messages: readonly Message[]; analyses: readonly (MessageAnalysis | undefined)[] };
 }
 
 export interface SectionStats {
@@ -118,7 +121,13 @@ export function buildSectionMaterial(
   opts: ExtractOptions = {},
 ): SectionMaterial {
   const c = resolveSegmentConstants(opts.constants);
-  const view = buildSpanView(span, alignedAnalyses(span, analysis));
+  const analyses = alignedAnalyses(span, analysis);
+  const after = opts.after && opts.after.messages.length > 0 ? opts.after : undefined;
+  if (after && after.analyses.length !== after.messages.length) {
+    throw new RangeError(`extractSections: expected one analysis per later message (${after.messages.length}), got ${after.analyses.length}`);
+  }
+  const timeline = after ? buildSpanView([...span, ...after.messages], [...analyses, ...after.analyses]) : buildSpanView(span, analyses);
+  const view = viewPrefix(timeline, span.length);
   const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
   const fromSpan = previousSections(summaries);
   let previous = fromSpan?.sections;
@@ -127,7 +136,7 @@ export function buildSectionMaterial(
   }
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
-    const ctx: BuilderContext = { view, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
+    const ctx: BuilderContext = { view, timeline, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
     items[name] = SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };

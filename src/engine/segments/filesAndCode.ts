@@ -3,8 +3,9 @@
 // latest content written to it, long code folded as "[code folded: N lines]", seed 002), plus
 // the files a person mentioned. Sources: tool calls (path arguments, shell command lines,
 // heredocs), tool outputs that confirm writes ("Applied edit to …", "File created
-// successfully at: …"), and aider's SEARCH/REPLACE blocks. Files only seen in tool output
-// (listings, grep hits) are named on one optional line. A relative path and an absolute path
+// successfully at: …"), aider's SEARCH/REPLACE blocks, and paths the person wrote. A path only
+// the assistant wrote is not listed: nothing touched it. Files only seen in tool output
+// (listings, grep hits) are named on one optional line, as such. A relative path and an absolute path
 // ending in it are the same file. On re-compaction a file keeps its latest state: the new
 // entry replaces the earlier one; files not touched since stay.
 
@@ -17,7 +18,7 @@ import { distinctForms } from './sectionItems';
 import type { FileAction, SpanToolCall } from './spanView';
 import { fence, foldCode, inlineCode, listItem } from './textCut';
 
-type Action = FileAction | 'mentioned by the user' | 'mentioned';
+type Action = FileAction | 'mentioned by the user';
 
 interface FileRecord {
   path: string;
@@ -40,10 +41,9 @@ const PRIORITY: Record<Action, number> = {
   ran: 0.55,
   searched: 0.45,
   used: 0.4,
-  mentioned: 0.3,
 };
 
-const GROUP: Record<Action, number> = { created: 0, edited: 0, deleted: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3, mentioned: 4 };
+const GROUP: Record<Action, number> = { created: 0, edited: 0, deleted: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3 };
 
 /** Argument keys holding the new content of an edit. */
 const CODE_KEYS = ['new_string', 'new_str', 'content', 'file_text', 'code', 'diff', 'patch', 'new_content', 'replace'];
@@ -148,8 +148,9 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
         if (paths.length > 0) touch(paths[0]!, 'edited', sm.pos, id, m[2]);
       }
     }
-    const mention: Action = sm.userAuthored ? 'mentioned by the user' : 'mentioned';
-    if (sm.userAuthored || sm.assistant) for (const p of sm.analysis?.refs.files ?? extractFilePaths(sm.text)) touch(p, mention, sm.pos, id);
+    // A path the person wrote is one they pointed at; a path only the assistant wrote was
+    // touched by nobody (it may be a guess, an example or a module name).
+    if (sm.userAuthored) for (const p of sm.analysis?.refs.files ?? extractFilePaths(sm.text)) touch(p, 'mentioned by the user', sm.pos, id);
   }
 
   // A relative path and the absolute path that ends in it are one file: fold into the longer.
