@@ -125,7 +125,11 @@ describe('key-events', () => {
     expect(error.decision).toBe('kept');
     expect(p.plan.find((x) => x.role === 'user')!.decision).toBe('kept');
     expect(p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value0 = 0'))!.decision).toBe('summarized');
-    expect(p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value17'))!.decision).toBe('kept');
+    // Kept verbatim, but for its 20 identical lines, which collapse to one line and a count.
+    const recent = p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value17'))!;
+    expect(recent.decision).toBe('truncated');
+    expect(recent.reason).toContain('19 repeated output lines collapsed into counts');
+    expect(messageText(p.conversation.messages.find((m) => m.id === recent.id)!)).toMatch(/^export const value17 = 17;\n… 19 more identical lines \[the full output is message r\d+ in this compaction's archive\]\n?$/);
   });
 });
 

@@ -40,6 +40,7 @@ import { buildSectionMaterial, fitSectionMaterial, type ExtractedSections, type 
 import { parseSummary } from './segments/parseSummary';
 import { renderSections, renderSummaryMarkdown, type CompressionMetadata, type SummaryStyle } from './segments/renderSummary';
 import { getStrategy, type MessageDecision, type StrategyContext, type StrategyDecision } from './strategies/strategy';
+import { finishTail } from './strategies/tail';
 import type { SummarizeRequest, Summarizer } from './summarizer';
 import { hash64 } from './text/hash';
 import type { CachedTokenCounter } from './tokens/messageCounter';
@@ -475,7 +476,7 @@ function runCore(state: CoreState): CoreResult {
       focus: opts.focus,
       constants: opts.constants ?? {},
     };
-    return strategy.decide(ctx);
+    return finishTail(ctx, strategy.decide(ctx));
   };
 
   const analyses = state.analysis.messages;

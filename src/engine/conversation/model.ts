@@ -109,7 +109,7 @@ export interface SourceMeta {
 
 /** How a message was shortened, so it is never shortened twice (seed 004 §5.3). */
 export interface TruncationRecord {
-  by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate';
+  by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate' | 'collapse';
   originalTokens: number;
   keptTokens: number;
   /** Archive reference holding the full original, when one was written. */

@@ -43,6 +43,9 @@ export const STRATEGY_DEFAULTS = {
   DIFF_WINDOW_SHARE: 0.1,
   /** Seed 004 §5.3: tool outputs above this many tokens can be offloaded to the archive. */
   OFFLOAD_THRESHOLD_TOKENS: 1000,
+  /** A kept tool output's run of at least this many repeated lines collapses to one line and a
+   *  count (strategies/repeatedLines.ts): three is the shortest run a count makes shorter. */
+  REPEATED_LINES_MIN_RUN: 3,
 } as const;
 
 export type StrategyConstants = { -readonly [K in keyof typeof STRATEGY_DEFAULTS]: number };

@@ -11,6 +11,7 @@ import { formatCount } from '../segments/formatNumber';
 import { cutText } from '../segments/textCut';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import { CHARS_PER_TOKEN_ESTIMATE, STRATEGY_DEFAULTS } from './constants';
+import { collapseRepeatedLines } from './repeatedLines';
 
 const SEGMENTS = resolveSegmentConstants();
 /** Each retry of a cut that still counts over its token size keeps this share of the characters. */
@@ -132,6 +133,18 @@ export function shortenToolMessage(m: Message, tokens: number, limits: { args: n
   const draft = withText(m, messageText(m), { by: 'selective', originalTokens: tokens, keptTokens: 0, archiveRef: m.id }, args);
   if (!messageText(m)) draft.content = m.content.filter((p) => p.type !== 'thinking');
   return { ...draft, truncation: { ...draft.truncation!, keptTokens: counter.countMessage(draft) } };
+}
+
+/** A tool output with its runs of repeated lines collapsed (repeatedLines.ts); undefined when
+ *  it has none, or is not plain text, or was shortened before. */
+export function collapsedMessage(m: Message, tokens: number, minRun: number, counter: CachedTokenCounter): { message: Message; collapsedLines: number } | undefined {
+  if (!m.toolResult || alreadyTruncated(m) || !m.content.every((p) => p.type === 'text')) return undefined;
+  const c = collapseRepeatedLines(messageText(m), minRun, `the full output is ${archiveRefText(m)}`);
+  if (c.runs === 0) return undefined;
+  const draft = withText(m, c.text, { by: 'collapse', originalTokens: tokens, keptTokens: 0, archiveRef: m.id });
+  const kept = counter.countMessage(draft);
+  if (kept >= tokens) return undefined;
+  return { message: { ...draft, truncation: { ...draft.truncation!, keptTokens: kept } }, collapsedLines: c.collapsedLines };
 }
 
 /** Observation masking: the output replaced by one line naming the tool, its size and where
