@@ -28,6 +28,7 @@ import type {
   CompactionResult,
   CompactionStats,
   Decision,
+  DegradationStep,
   Fact,
   LossReport,
   MessagePlan,
@@ -39,6 +40,7 @@ import { EXTRACTIVE_SUMMARIZER_NAME } from './segments/extractiveSummarizer';
 import { buildSectionMaterial, fitSectionMaterial, type ExtractedSections, type SectionMaterial } from './segments/extractSections';
 import { parseSummary } from './segments/parseSummary';
 import { renderSections, renderSummaryMarkdown, type CompressionMetadata, type SummaryStyle } from './segments/renderSummary';
+import { escalateLevels } from './strategies/escalation';
 import { getStrategy, type MessageDecision, type StrategyContext, type StrategyDecision } from './strategies/strategy';
 import { finishTail } from './strategies/tail';
 import type { SummarizeRequest, Summarizer } from './summarizer';
@@ -78,7 +80,8 @@ export const COMPACTION_DEFAULTS: CompactionDefaults = {
 /** Share of the room left after header and pinned messages that the summary is expected to
  *  take before the recent messages are chosen (the summary then takes whatever they leave). */
 export const SUMMARY_RESERVE_SHARE = 0.5;
-/** The summary's sections always get at least this many tokens. */
+/** The summary's sections always get at least this many tokens — except at the emergency
+ *  level, where the target comes first and the sections take what is left. */
 export const SUMMARY_MIN_TOKENS = 200;
 /** After this many compactions a warning says quality may degrade (seed 004 §7.1). */
 export const COMPACTION_WARN_AFTER = 5;
@@ -138,6 +141,8 @@ export interface CompactionPreview {
   /** The extractive sections (also in summary), and what the span was. */
   sections: SectionTexts;
   summarizedIds: string[];
+  /** Each step taken to meet the target, in order (empty when nothing had to give). */
+  degradation: DegradationStep[];
 }
 
 /** Input a caller got wrong (bad option, malformed conversation): the message says which and what was expected. */
@@ -295,6 +300,8 @@ interface Attempt {
   span: number[];
   summaryBefore: number | undefined;
   warnings: string[];
+  /** What gave way to meet the target: the sections' required content, the kept messages. */
+  degradation: DegradationStep[];
 }
 
 interface CoreState {
@@ -327,6 +334,8 @@ interface CoreResult {
   warnings: string[];
   importance: number;
   minimumTokens: number;
+  /** Levels handed over to meet the target (escalateLevels), then the attempt's own steps. */
+  degradation: DegradationStep[];
 }
 
 function summaryId(count: number, text: string): string {
@@ -452,10 +461,11 @@ function runCore(state: CoreState): CoreResult {
   if (style.brief) for (const name of SECTION_NAMES) skeletonSections[name] = '-';
   const skeleton = counter.countMessage(buildSummaryMessage(skeletonSections, skeletonMeta, style));
   const available = state.target - fixedTokens - skeleton;
-  const bodyCap = Math.max(SUMMARY_MIN_TOKENS, state.summaryCap - skeleton);
-  const reserve = Math.min(bodyCap, Math.max(SUMMARY_MIN_TOKENS, Math.floor(available * SUMMARY_RESERVE_SHARE)));
+  const summaryMin = state.level === 'emergency' ? 0 : SUMMARY_MIN_TOKENS;
+  const bodyCap = Math.max(summaryMin, state.summaryCap - skeleton);
+  const reserve = Math.min(bodyCap, Math.max(summaryMin, Math.floor(available * SUMMARY_RESERVE_SHARE)));
   const warnings: string[] = [];
-  if (available < SUMMARY_MIN_TOKENS) {
+  if (available < Math.max(1, summaryMin)) {
     warnings.push(`the target of ${formatCount(state.target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`);
   }
 
@@ -525,7 +535,7 @@ function runCore(state: CoreState): CoreResult {
   };
 
   const attemptWith = (summaryBudget: number, ds: MessageDecision[], strategyDecision: StrategyDecision, mat: SectionMaterial): Attempt => {
-    const extracted = fitSectionMaterial(mat, summaryBudget, { constants: state.segmentConstants, counter });
+    const extracted = fitSectionMaterial(mat, summaryBudget, { constants: state.segmentConstants, counter, emergency: state.level === 'emergency' });
     const sections = applySectionEdits(extracted.sections, opts.edits);
     return finish(sections, extracted, summaryBudget, ds, strategyDecision);
   };
@@ -566,6 +576,7 @@ function runCore(state: CoreState): CoreResult {
       span: idx,
       summaryBefore: strategyDecision.summaryBefore,
       warnings: strategyDecision.warnings,
+      degradation: idx.length > 0 ? [...extracted.degradation, ...(strategyDecision.degradation ?? [])] : [],
     };
   };
 
@@ -578,13 +589,13 @@ function runCore(state: CoreState): CoreResult {
     const minSpan = spanOf(minimal);
     const over = a.tokensAfter > state.target * (1 + vc.RATIO_OVERSHOOT_TOLERANCE);
     const mat = over && minSpan.length !== a.span.length ? makeMaterial(minSpan, undefined) : material;
-    const floorSections = fitSectionMaterial(mat, 0, { constants: state.segmentConstants, counter }).sections;
+    const floorSections = fitSectionMaterial(mat, 0, { constants: state.segmentConstants, counter, emergency: state.level === 'emergency' }).sections;
     const meta: CompressionMetadata = { originalChars: 1_000_000, compressedChars: 100_000, ratio: 0.1, qualityScore: 0.9, compactions: compactionCount, summarizedMessages: minSpan.length };
     const summaryTokens = minSpan.length > 0 ? counter.countMessage(buildSummaryMessage(floorSections, meta, style)) : 0;
     return fixedTokens + keptTokensOf(minimal) + summaryTokens;
   };
 
-  const initialBudget = Math.max(SUMMARY_MIN_TOKENS, Math.min(bodyCap, available - keptTokensOf(decisions)));
+  const initialBudget = Math.max(summaryMin, Math.min(bodyCap, available - keptTokensOf(decisions)));
   let attempt = attemptWith(initialBudget, decisions, decision, material);
   let best = attempt;
   const better = (a: Attempt, b: Attempt) => {
@@ -624,7 +635,7 @@ function runCore(state: CoreState): CoreResult {
         material = makeMaterial(span, decision.chunks);
         facts = spanFacts(spanMsgs(), spanAnalyses(), { constants: state.segmentConstants });
         importance = meanImportance(spanAnalyses());
-        const budget = Math.max(SUMMARY_MIN_TOKENS, Math.min(bodyCap, available - keptTokensOf(decisions)));
+        const budget = Math.max(summaryMin, Math.min(bodyCap, available - keptTokensOf(decisions)));
         attempt = attemptWith(budget, decisions, decision, material);
       } else {
         attempt = attemptWith(step.summaryBudget, decisions, decision, material);
@@ -649,7 +660,7 @@ function runCore(state: CoreState): CoreResult {
   const finalSpan = attempt.span;
   if (attempt.extracted.floor > attempt.summaryBudget && finalSpan.length > 0) {
     allWarnings.push(
-      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.extracted.floor)} tokens, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it; it is kept whole`,
+      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.extracted.floor)} tokens even in its shortest forms, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it`,
     );
   }
   if (attempt.tokensAfter > state.target * (1 + vc.RATIO_OVERSHOOT_TOLERANCE) && finalSpan.length > 0) {
@@ -680,7 +691,15 @@ function runCore(state: CoreState): CoreResult {
     warnings: allWarnings,
     importance,
     minimumTokens,
+    degradation: attempt.degradation,
   };
+}
+
+/** runCore at the level asked for, then at heavier levels while an explicit target is missed
+ *  (strategies/escalation.ts); the hand-overs lead the result's degradation steps. */
+function runAtLevels(state: CoreState): CoreResult {
+  const e = escalateLevels(state.level, state.explicit, state.target, (level) => runCore(level === state.level ? state : { ...state, level }), (c) => c.attempt.tokensAfter);
+  return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
 }
 
 function hasEditedSections(edits: CompactionEdits | undefined): boolean {
@@ -762,7 +781,7 @@ function newConversation(conv: Conversation, messages: Message[], compactions: n
 /** The dry run: what compactConversation would produce with the extractive summarizer, without
  *  writing the archive. Synchronous. */
 export function planCompaction(conv: Conversation, opts: PlanOptions): CompactionPreview {
-  const core = runCore(prepare(conv, opts));
+  const core = runAtLevels(prepare(conv, opts));
   return previewOf(core, opts.now);
 }
 
@@ -785,6 +804,7 @@ function previewOf(core: CoreResult, now: string | undefined): CompactionPreview
     warnings: core.warnings,
     sections: attempt.sections,
     summarizedIds: attempt.span.map((i) => state.messages[i]!.id),
+    degradation: core.degradation,
   };
 }
 
@@ -833,10 +853,12 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   const state = prepare(conv, opts);
   throwIfAborted(opts.signal);
   progress('plan', 0.3);
+  let level = state.level;
   const emit = (phase: Parameters<CompactionEventBus['emit']>[0]['phase'], tokensBefore: number, tokensAfter: number) =>
-    opts.events?.emit({ phase, tokensBefore, tokensAfter, strategy: state.strategyName, level: state.level });
+    opts.events?.emit({ phase, tokensBefore, tokensAfter, strategy: state.strategyName, level });
   emit('selective_start', state.tokensBefore, state.tokensBefore);
-  const core = runCore(state);
+  const core = runAtLevels(state);
+  level = core.state.level;
   throwIfAborted(opts.signal);
   let { attempt } = core;
   // After the in-place work, before the summary: summarized messages still count whole.
@@ -913,13 +935,14 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
     tokensBefore: state.tokensBefore,
     tokensAfter: attempt.tokensAfter,
     strategy: state.strategyName,
-    level: state.level,
+    level,
     summarizer: summarizerInfo,
     compactionCount: core.compactionCount,
     warnings,
     durationMs,
     target: state.target,
     minimumTokens: core.minimumTokens,
+    degradation: core.degradation,
   };
   opts.monitor?.record({
     durationMs,

@@ -197,6 +197,7 @@ export const compactCommand: CliCommand = {
           }
         }
         for (const w of result.warnings) io.err(`warning: ${w}\n`);
+        for (const d of result.degradation) io.err(`to fit the target (${d.step}): ${d.detail}\n`);
         const text =
           format === 'json'
             ? `${JSON.stringify(compactJson(file, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
