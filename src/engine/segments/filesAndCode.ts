@@ -95,6 +95,16 @@ function heredocs(command: string): Map<string, string> {
   return out;
 }
 
+/** Extensions a bare name (no folder) must end in to be read as a file in tool output: output
+ *  is full of dotted code (`django.db`, `self.db`, `logger.conf`) whose last part merely looks
+ *  like an extension. */
+const FILE_EXTENSION = /\.(?:py|pyi|ipynb|ts|tsx|js|jsx|mjs|cjs|json|jsonc|md|mdx|rst|txt|toml|ya?ml|ini|cfg|sh|bash|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|less|html?|vue|svelte|sql|swift|lock|xml|csv|tsv|gradle|proto|tf)$/i;
+
+/** A dotted name with no folder that is no known kind of file: a module or an attribute. */
+function looksLikeModule(path: string): boolean {
+  return !path.includes('/') && !path.startsWith('.') && !FILE_EXTENSION.test(path) && /^[\w-]+(?:\.[\w-]+)+$/.test(path);
+}
+
 function extensionOf(path: string): string {
   const m = /\.([A-Za-z0-9]+)$/.exec(path);
   return m ? m[1]!.toLowerCase() : '';
@@ -190,7 +200,7 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
   }
   // A file keeps its latest state: an entry from this span replaces the earlier summary's.
   const merged = ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.35, keyOf: keyByInlineCode('file') }), items) : items;
-  const seenOnly = [...outputOnly.entries()].filter(([p]) => !files.has(p)).slice(0, c.FILES_MENTIONED_MAX);
+  const seenOnly = [...outputOnly.entries()].filter(([p]) => !files.has(p) && !looksLikeModule(p)).slice(0, c.FILES_MENTIONED_MAX);
   if (seenOnly.length > 0) {
     merged.push({
       key: 'files:output',

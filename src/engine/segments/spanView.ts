@@ -3,7 +3,7 @@
 // result. Built once per extraction so the eight builders do not repeat the walk.
 
 import type { MessageAnalysis } from '../analyze/analysis';
-import { extractFilePaths, extractToolCallPaths } from '../analyze/refs';
+import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../analyze/refs';
 import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
 
@@ -155,7 +155,9 @@ export function shellFileActions(command: string): { path: string; action: FileA
     for (let m = REDIRECT.exec(part); m !== null; m = REDIRECT.exec(part)) {
       const t = (m[2] ?? m[3])!;
       if (t.startsWith('/dev/')) continue;
-      for (const p of extractFilePaths(t)) targets.set(p, m[1] === '>' ? 'created' : 'edited');
+      // A redirect target is a file whatever its name ("base.py.tmp", "out.log.1").
+      const named = extractFilePaths(t);
+      for (const p of named.length > 0 ? named : [normalizeFilePath(t)]) if (p) targets.set(p, m[1] === '>' ? 'created' : 'edited');
     }
     const rest = targets.size > 0 ? part.replace(REDIRECT, ' ') : part;
     const kind = shellCommandKind(rest);
@@ -165,6 +167,7 @@ export function shellFileActions(command: string): { path: string; action: FileA
     const runs = action === 'ran' && kind === 'run';
     const ran = runs ? executedFile(rest) : undefined;
     for (const p of extractFilePaths(fileOperandText(part.replace(MESSAGE_OPTION, ' ')))) add(p, targets.get(p) ?? (runs && p !== ran ? 'used' : action));
+    for (const [p, a] of targets) if (!seen.has(p)) add(p, a);
   }
   return out;
 }
