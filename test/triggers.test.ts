@@ -163,8 +163,9 @@ describe('autoCompact: trigger, cooldown and escalation together', () => {
     const tokens = counter.countMessages(conv.messages);
     const { autoCompact } = await import('../src/engine/triggers/autoCompact');
     const trigger = { contextWindow: Math.ceil(tokens / 0.9) };
-    // A compaction that cannot shrink: everything pinned.
-    const pinnedAll: Conversation = { ...conv, messages: conv.messages.map((m) => ({ ...m, pinned: m.itemType !== 'SKILL_PROMPT' })) };
+    // A compaction that cannot shrink: everything pinned (the emergency level would summarize an
+    // unpinned skill prompt).
+    const pinnedAll: Conversation = { ...conv, messages: conv.messages.map((m) => ({ ...m, pinned: true })) };
     const failed = await autoCompact({ conversation: pinnedAll, trigger, state: NO_COOLDOWN, turn: 5, compact: { counter, archive: new MemoryArchive(), strategy: 'summary' } });
     expect(failed.action).toBe('failed');
     expect(failed.state).toEqual({ until: 8, consecutiveFailures: 1 });

@@ -145,6 +145,9 @@ export interface DegradationStep {
   step: DegradationStepName;
   /** One line: what was done, with counts. */
   detail: string;
+  /** heavier-level: the level that missed the target, and the tokens it gave. */
+  level?: string;
+  tokensAfter?: number;
 }
 
 export interface CompactionResult {

@@ -37,7 +37,12 @@ export function escalateLevels<T>(
     if (size <= target * (1 + ESCALATION_TOLERANCE)) return { value, level: current, steps };
     const next = heavierLevel(current);
     if (!next) return best;
-    steps.push({ step: 'heavier-level', detail: `the ${current} level gave ${formatCount(size)} tokens, over the target of ${formatCount(target)}: compacted again at the ${next} level` });
+    steps.push({
+      step: 'heavier-level',
+      detail: `the ${current} level gave ${formatCount(size)} tokens, over the target of ${formatCount(target)}: compacted again at the ${next} level`,
+      level: current,
+      tokensAfter: size,
+    });
     current = next;
     value = run(current);
     if (sizeOf(value) < sizeOf(best.value)) best = { value, level: current, steps: [...steps] };

@@ -1,17 +1,16 @@
-// Still over budget after a compaction → compact again, harder (seed 003 case 3). Each retry
-// starts from the original conversation (so undo stays exact and no summary is made of a
-// summary) with the next heavier level of the 'levels' strategy, until the target is met or
-// emergency has run. Events mark every phase.
+// Still over budget after a compaction → compact again, harder (seed 003 case 3). With an
+// explicit target (budget or ratio) compactConversation already does so itself
+// (strategies/escalation.ts) and reports the levels it left in result.degradation, which become
+// steps here; for the default target this loop retries from the original conversation (so undo
+// stays exact and no summary is made of a summary) with the next heavier level of the 'levels'
+// strategy, until the target is met or emergency has run. Events mark every phase.
 
 import { compactConversation, type CompactOptions, type CompactionLevel } from '../compactor';
 import type { CompactionEventBus } from '../events';
 import type { Conversation } from '../conversation/model';
 import type { CompactionResult } from '../result';
+import { ESCALATION_TOLERANCE } from '../strategies/escalation';
 import { heavierLevel } from '../strategies/levelStrategy';
-
-/** The result may be over the target by this share and still count as within it (the ratio
- *  controller's own tolerance is of the same order). */
-export const ESCALATION_TOLERANCE = 0.1;
 
 /** The strategy heavier levels run with. */
 export const ESCALATION_STRATEGY = 'levels';
@@ -36,6 +35,9 @@ export async function compactWithEscalation(conv: Conversation, opts: CompactOpt
   for (;;) {
     const result = await compactConversation(conv, { ...opts, ...(strategy ? { strategy } : {}), ...(level ? { level } : {}) });
     const target = result.target ?? Number.POSITIVE_INFINITY;
+    for (const d of result.degradation) {
+      if (d.step === 'heavier-level' && d.level !== undefined && d.tokensAfter !== undefined) steps.push({ strategy: result.strategy, level: d.level, tokensAfter: d.tokensAfter, target, met: false });
+    }
     const met = result.tokensAfter <= target * (1 + ESCALATION_TOLERANCE);
     steps.push({ strategy: result.strategy, level: result.level, tokensAfter: result.tokensAfter, target, met });
     const next = heavierLevel(result.level);
