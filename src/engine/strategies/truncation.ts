@@ -144,7 +144,7 @@ const EMERGENCY_PREVIEW_MIN_TOKENS = 6;
  *  message comes of it. */
 export function emergencyPreview(m: Message, tokens: number, toTokens: number, counter: CachedTokenCounter): Message | undefined {
   const calls = m.toolCalls ?? [];
-  const note = `[… cut from ${formatCount(tokens)} tokens; the full text is ${archiveRefText(m)}]`;
+  const note = `[… message shortened from ${formatCount(tokens)} tokens; the full message is ${archiveRefText(m)}]`;
   const noteTokens = counter.count(note);
   const text = messageText(m);
   const argTokens = calls.reduce((s, c) => s + counter.count(c.arguments), 0);
@@ -163,7 +163,7 @@ export function emergencyPreview(m: Message, tokens: number, toTokens: number, c
     const each = Math.max(0, Math.floor((room - Math.min(room, textRoom)) / calls.length));
     if (t <= each + noteTokens) return undefined;
     const preview = each >= EMERGENCY_PREVIEW_MIN_TOKENS ? cutToTokens(c.arguments, each, counter).text.replace(CUT_MARKER_PATTERN, '') : '';
-    return JSON.stringify({ preview, note: `cut from ${formatCount(t)} tokens; the full call is ${archiveRefText(m)}` });
+    return JSON.stringify({ preview, note: `arguments shortened from ${formatCount(t)} tokens; the full call is ${archiveRefText(m)}` });
   });
   if (newText === text && args.every((a) => a === undefined)) return undefined;
   const draft = withText(m, newText, { by: 'truncate', originalTokens: tokens, keptTokens: 0, archiveRef: m.id }, args);
