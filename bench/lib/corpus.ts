@@ -50,7 +50,7 @@ export function transcriptTexts(path: string): string[] {
       try {
         collectStrings(JSON.parse(line), out);
       } catch (e) {
-        throw new Error(`${path}:${i + 1}: expected one JSON object per line (${(e as Error).message})`);
+        throw new Error(`${path}:${i + 1}: expected one JSON object per line (${(e as Error).message})`, { cause: e });
       }
     });
   } else if (path.endsWith('.json')) {
