@@ -1,6 +1,7 @@
 // "Compact Conversation" end to end in the host: the confirmation's paths (accept, inspect,
-// cancel), the seed 003 alternatives over the limit, cancellation and failures that leave
-// everything as it was, export and copy — on a real transcript, never modifying its file.
+// cancel), the alternatives over the limit (drop the oldest, new session), cancellation and
+// failures that leave everything as it was, export and copy — on a real transcript, never
+// modifying its file.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,7 +104,7 @@ describe('Compact Conversation', () => {
     expect(active().compactions).toBe(1);
   });
 
-  it('offers seed 003’s alternatives over the window: dropping the oldest rounds fits it under the trigger', async () => {
+  it('offers the alternatives over the window: dropping the oldest rounds fits it under the trigger', async () => {
     const total = active().report.total;
     fake.setConfig('contextCompactor.maxContextTokens', Math.floor(total * 0.9));
     await vi.waitFor(() => expect(active().report.window).toBe(Math.floor(total * 0.9)), HOST_SETTLES);

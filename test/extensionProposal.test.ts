@@ -1,4 +1,4 @@
-// Seed 003's trigger for transcripts: reaching the trigger ratio proposes compaction once per
+// The trigger for transcripts: reaching the trigger ratio proposes compaction once per
 // crossing, through the usual confirmation; never while disabled, never again while it stays above.
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

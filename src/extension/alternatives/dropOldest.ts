@@ -1,6 +1,6 @@
-// Seed 003's first alternative when the user declines compaction and the conversation is over
-// its limit: drop the oldest rounds, whole, then the oldest steps, until it fits. No summary is written; what is dropped
-// stays in the archive, and undo brings it back like any compaction.
+// The first alternative when the user declines compaction and the conversation is over its
+// limit: drop the oldest rounds, whole, then the oldest steps, until it fits. No summary is
+// written; what is dropped stays in the archive, and undo brings it back like any compaction.
 
 import { isHeaderItem, isUserAuthored, type Conversation, type Message } from '../../engine/conversation/model';
 import { computeRounds, type Round } from '../../engine/conversation/views';
