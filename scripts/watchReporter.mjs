@@ -24,7 +24,10 @@ export function watchReporter(targetCount, log = console.log) {
       });
       build.onEnd((result) => {
         const lines = [];
-        for (const [severity, messages] of [['error', result.errors], ['warning', result.warnings]]) {
+        for (const [severity, messages] of [
+          ['error', result.errors],
+          ['warning', result.warnings],
+        ]) {
           for (const { text, location: at } of messages) {
             lines.push(at ? `[watch] ${severity}: ${at.file}:${at.line}:${at.column + 1}: ${text}` : `[watch] ${severity}: ${text}`);
           }

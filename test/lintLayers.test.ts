@@ -78,15 +78,16 @@ describe('the webview reaches the rest of the repository only through src/shared
   });
 
   it('fails on the extension host and on Node', async () => {
-    const found = await failures(WEBVIEW_FILE, "import { registerLog } from '../../../src/extension/log';\nimport { readFileSync } from 'node:fs';\nexport const f = [registerLog, readFileSync];\n");
-    expect(found).toEqual([
-      expect.stringMatching(/^import-x\/no-restricted-paths: /),
-      expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: /),
-    ]);
+    const found = await failures(
+      WEBVIEW_FILE,
+      "import { registerLog } from '../../../src/extension/log';\nimport { readFileSync } from 'node:fs';\nexport const f = [registerLog, readFileSync];\n",
+    );
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: /), expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: /)]);
   });
 
   it('passes src/shared and its own modules', async () => {
-    const source = "import type { InspectorModel } from '../../../src/shared/protocol';\nimport { h } from '../dom/element';\nexport const f = h;\nexport type M = InspectorModel;\n";
+    const source =
+      "import type { InspectorModel } from '../../../src/shared/protocol';\nimport { h } from '../dom/element';\nexport const f = h;\nexport type M = InspectorModel;\n";
     expect(await failures(WEBVIEW_FILE, source)).toEqual([]);
   });
 });
@@ -109,10 +110,10 @@ describe('src/shared holds types only', () => {
 
 describe('the CLI side runs without the extension host', () => {
   it('fails on vscode and on src/extension', async () => {
-    const found = await failures('src/cli/lintFixture.ts', "import * as vscode from 'vscode';\nimport { registerLog } from '../extension/log';\nexport const f = [vscode, registerLog];\n");
-    expect(found).toEqual([
-      expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: /),
-      expect.stringMatching(/^import-x\/no-restricted-paths: /),
-    ]);
+    const found = await failures(
+      'src/cli/lintFixture.ts',
+      "import * as vscode from 'vscode';\nimport { registerLog } from '../extension/log';\nexport const f = [vscode, registerLog];\n",
+    );
+    expect(found).toEqual([expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: /), expect.stringMatching(/^import-x\/no-restricted-paths: /)]);
   });
 });
