@@ -148,6 +148,33 @@ export const reply = {
     };
   },
 
+  /** Sends the headers and the first part of the reply, then nothing more, never ending it: a
+   *  stream's first SSE chunk, or (not streamed) the first bytes of the JSON body. The request
+   *  ends when the client gives up. */
+  stallAfterFirstChunk(text: string): Step {
+    return async (req, res) => {
+      const model = req.body?.model ?? DEFAULT_MODEL;
+      if (req.body?.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write(`data: ${JSON.stringify(chunkBody(model, { role: 'assistant', content: pieces(text, 8)[0] }, null))}\n\n`);
+      } else {
+        const body = JSON.stringify(completionBody(text, model, null));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+        res.write(body.slice(0, 40));
+      }
+      while (!req.clientClosedEarly) await sleepUnlessClosed(1_000, req);
+    };
+  },
+
+  /** Sends the headers and nothing else. */
+  stallAfterHeaders(contentType = 'text/event-stream'): Step {
+    return async (req, res) => {
+      res.writeHead(200, { 'content-type': contentType });
+      res.flushHeaders();
+      while (!req.clientClosedEarly) await sleepUnlessClosed(1_000, req);
+    };
+  },
+
   /** Starts streaming `text` and destroys the connection after `afterChunks` chunks. */
   cutMidStream(text: string, afterChunks = 2): Step {
     return async (req, res) => {
