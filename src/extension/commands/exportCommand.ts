@@ -7,6 +7,7 @@ import { UserFacingError } from '../log';
 import { writeUriAtomic } from '../persistence/atomicFile';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
+import { notificationText } from '../notificationText';
 
 interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
@@ -54,7 +55,7 @@ export async function exportCommand(deps: CommandDeps, arg?: unknown): Promise<v
   await writeUriAtomic(uri, text);
   deps.log.info(`exported ${target.label} (${picked.format}) to ${uri.toString()}`);
   const open = vscode.l10n.t('Open');
-  void Promise.resolve(vscode.window.showInformationMessage(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri)), open)).then(async (choice) => {
+  void Promise.resolve(vscode.window.showInformationMessage(notificationText(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri))), open)).then(async (choice) => {
     if (choice === open) await vscode.window.showTextDocument(uri);
   });
   return uri;
