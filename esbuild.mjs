@@ -1,7 +1,7 @@
 // Two build contexts, as STYLE.md asks: the extension host (cjs/node, `vscode` external)
 // and the inspector webview (iife/browser). The CLI and the benchmarks are node bundles too.
 import * as esbuild from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -64,4 +64,6 @@ if (watch) {
   console.log('[esbuild] watching…');
 } else {
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  // `npx ctxc` and `npm link` run the CLI as a program.
+  chmodSync('dist/cli.js', 0o755);
 }

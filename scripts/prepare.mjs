@@ -2,7 +2,6 @@
 // `npm install` in a fresh clone. An install without dev dependencies (`npm install --omit=dev`)
 // has no esbuild: it says so and leaves the build to `npm run build`, instead of failing the install.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,4 @@ try {
   process.exit(0);
 }
 const r = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
-if (r.status !== 0) process.exit(r.status ?? 1);
-// The CLI is run as a program (`npx ctxc`, `npm link`): it must be executable.
-const cli = join(root, 'dist', 'cli.js');
-if (existsSync(cli)) chmodSync(cli, 0o755);
+process.exit(r.status ?? 1);

@@ -355,6 +355,12 @@ describe('ctxc demo', () => {
     const fmt = (n: number) => n.toLocaleString('en-US');
     expect(part).toContain(`${fmt(j.tokensBefore)} → ${fmt(j.tokensAfter)} tokens (${j.ratio}`);
     expect(part).toMatch(/retention \d+% \(\w+ loss\)\n$/);
+    // As the README says: the compacted conversation as `ctxc compact` prints it, the summary
+    // followed by the most recent turns (the session's last message, "/exit", among them).
+    const printed = (await run(['compact', fixture])).out;
+    expect(part).toContain(printed);
+    expect(printed.trimEnd().endsWith('/exit')).toBe(true);
+    expect(printed.indexOf('## Current Work')).toBeLessThan(printed.lastIndexOf('USER_MESSAGE'));
   });
 });
 

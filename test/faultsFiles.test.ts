@@ -414,3 +414,19 @@ describe('exit codes', () => {
     }
   });
 });
+
+describe('set-up', () => {
+  it('npm install runs the prepare build; without dev dependencies it says how to build and does not fail the install', () => {
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.prepare).toBe('node scripts/prepare.mjs');
+    const bare = join(tmp, 'bare-clone');
+    mkdirSync(join(bare, 'scripts'), { recursive: true });
+    writeFileSync(join(bare, 'package.json'), '{"name":"bare","version":"0.0.0"}');
+    writeFileSync(join(bare, 'scripts', 'prepare.mjs'), readFileSync(join(repoRoot, 'scripts', 'prepare.mjs')));
+    const r = spawnSync(process.execPath, [join(bare, 'scripts', 'prepare.mjs')], { cwd: bare, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/esbuild is not installed.*npm run build/);
+    // The bin npx runs is built and executable (npm test built it the same way).
+    expect(statSync(join(repoRoot, 'dist', 'cli.js')).mode & 0o111).not.toBe(0);
+  });
+});
