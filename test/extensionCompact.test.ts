@@ -1,7 +1,7 @@
 // "Compact Conversation" end to end in the host: the confirmation's paths (accept, inspect,
 // cancel), the seed 003 alternatives over the limit, cancellation and failures that leave
 // everything as it was, export and copy — on a real transcript, never modifying its file.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -209,6 +209,17 @@ describe('Compact Conversation', () => {
     await fake.command('contextCompactor.export')!();
     expect(fake.messages.at(-1)!.message).toContain('never replaces the transcript');
     expect(readFileSync(file).equals(original)).toBe(true);
+    // Nor through a symlink or a hard link to it.
+    symlinkSync(file, join(dir, 'link.md'));
+    linkSync(file, join(dir, 'hard.md'));
+    for (const alias of ['link.md', 'hard.md']) {
+      fake.answers.quickPick.push((items) => items[0]);
+      fake.answers.saveDialog.push(Uri.file(join(dir, alias)));
+      await fake.command('contextCompactor.export')!();
+      expect(fake.messages.at(-1)!.message, alias).toContain('never replaces the transcript');
+    }
+    expect(readFileSync(file).equals(original)).toBe(true);
+    expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true);
   });
 
   it('copies the current summary, or the summary a compaction would write now', async () => {
