@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../src/cli/io';
 import { main } from '../src/cli/main';
 import type { SummarizeRequest } from '../src/engine/summarizer';
@@ -17,7 +17,7 @@ import { createBudgetedSummarizer } from '../src/summarizers/deadline';
 import { createOpenAiSummarizer, type OpenAiSummarizerOptions } from '../src/summarizers/openaiSummarizer';
 import type * as vscode from 'vscode';
 import { extractiveFor, goodSections, llmReply, mustKeepFacts, sweAgentMessages } from './helpers/llmFixtures';
-import { reply, startOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
+import { reply, useOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
 import { repoRoot, transcriptPath } from './helpers/transcripts';
 
 const span = sweAgentMessages('mini-swe-agent/pytest-dev__pytest-7490.traj.json').filter((m) => m.itemType !== 'SYSTEM_PROMPT');
@@ -26,17 +26,8 @@ const extractive = extractiveFor(facts);
 const good = goodSections(facts);
 const request = (over: Partial<SummarizeRequest> = {}): SummarizeRequest => ({ messages: span, extractive, mustKeep: facts, maxTokens: 1_500, ...over });
 
-let server: FakeOpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.script();
-});
+let server!: FakeOpenAiServer;
+useOpenAiServer((s) => (server = s));
 
 function make(over: Partial<OpenAiSummarizerOptions> = {}) {
   return createOpenAiSummarizer({ baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model-1', sleep: async () => undefined, ...over });

@@ -3,7 +3,7 @@
 // outcome — a usable summary, or the extractive sections with the reason — and never touches
 // the conversation it was given.
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { missingFacts } from '../src/engine/llm/factMatch';
 import { parseSummary } from '../src/engine/llm/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
@@ -13,7 +13,7 @@ import { SECTION_NAMES, type SectionTexts } from '../src/engine/sections';
 import type { SummarizeProgress, SummarizeRequest, SummarizeResponse } from '../src/engine/summarizer';
 import { createOpenAiSummarizer, type OpenAiSummarizerOptions } from '../src/summarizers/openaiSummarizer';
 import { aiderMessages, extractiveFor, goodSections, llmReply, mustKeepFacts, sweAgentMessages } from './helpers/llmFixtures';
-import { reply, startOpenAiServer, type FakeOpenAiServer, type SeenRequest } from './helpers/openaiServer';
+import { reply, startOpenAiServer, useOpenAiServer, type FakeOpenAiServer, type SeenRequest } from './helpers/openaiServer';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f60a8e1';
 const MODEL = 'fake-model-1';
@@ -25,17 +25,8 @@ const extractive = extractiveFor(facts);
 const good = goodSections(facts);
 const fileFacts = facts.filter((f) => f.kind === 'filePath');
 
-let server: FakeOpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.script();
-});
+let server!: FakeOpenAiServer;
+useOpenAiServer((s) => (server = s));
 afterEach(() => {
   // Whatever happened, the conversation handed in is exactly as it was.
   expect(JSON.stringify(span)).toBe(spanBefore);

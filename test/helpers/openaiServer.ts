@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface SeenRequest {
   method: string;
@@ -254,4 +255,22 @@ export async function startOpenAiServer(...initial: Step[]): Promise<FakeOpenAiS
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** One server for a test file: started before its tests, closed after them, its script and the
+ *  requests it saw cleared before each test. `set` receives it once it listens. */
+export function useOpenAiServer(set: (server: FakeOpenAiServer) => void): void {
+  let server: FakeOpenAiServer | undefined;
+  beforeAll(async () => {
+    server = await startOpenAiServer();
+    set(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (!server) return;
+    server.requests.length = 0;
+    server.script();
+  });
 }
