@@ -315,6 +315,7 @@ describe('ctxc on input it cannot read: exit 2, naming the file and why', () => 
     // No su, or nobody cannot run node from here: nothing to learn on this machine.
     if (isRoot && (r.error || /not found|cannot|No such|authentication/i.test(r.stderr) && !/permission denied \(EACCES\)/.test(r.stderr))) return;
     expect(r.stderr).toBe(`ctxc count: ${secret}: path: expected a readable file, found permission denied (EACCES)\n`);
+    noStack(r.stderr);
     expect(r.status).toBe(EXIT_BAD_INPUT);
   });
 });
