@@ -1,7 +1,7 @@
 // Two build contexts, as STYLE.md asks: the extension host (cjs/node, `vscode` external)
 // and the inspector webview (iife/browser). The CLI and the benchmarks are node bundles too.
 import * as esbuild from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { watchReporter } from './scripts/watchReporter.mjs';
 
 const production = process.argv.includes('--production');
@@ -65,4 +65,6 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  // `npx ctxc` and `npm link` run the CLI as a program.
+  chmodSync('dist/cli.js', 0o755);
 }

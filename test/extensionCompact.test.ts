@@ -2,7 +2,7 @@
 // cancel), the alternatives over the limit (drop the oldest, new session), cancellation and
 // failures that leave everything as it was, export and copy — on a real transcript, never
 // modifying its file.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -202,6 +202,17 @@ describe('Compact Conversation', () => {
     await fake.command('contextCompactor.export')!();
     expect(fake.messages.at(-1)!.message).toContain('never replaces the transcript');
     expect(readFileSync(file).equals(original)).toBe(true);
+    // Nor through a symlink or a hard link to it.
+    symlinkSync(file, join(dir, 'link.md'));
+    linkSync(file, join(dir, 'hard.md'));
+    for (const alias of ['link.md', 'hard.md']) {
+      fake.answers.quickPick.push((items) => items[0]);
+      fake.answers.saveDialog.push(Uri.file(join(dir, alias)));
+      await fake.command('contextCompactor.export')!();
+      expect(fake.messages.at(-1)!.message, alias).toContain('never replaces the transcript');
+    }
+    expect(readFileSync(file).equals(original)).toBe(true);
+    expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true);
   });
 
   it('copies the current summary, or the summary a compaction would write now', async () => {

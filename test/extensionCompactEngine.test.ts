@@ -15,6 +15,7 @@ import { COMPACTION_DEFAULTS, compactConversation } from '../src/engine/compacto
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
 import { SECTION_NAMES } from '../src/engine/sections';
+import { escapeMarkdown } from '../src/engine/text/markdownEscape';
 import { listStrategies } from '../src/engine/strategies/strategy';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
@@ -254,7 +255,7 @@ describe('the real engine behind the extension', () => {
     await fake.command('contextCompactor.compact')!();
     expect(fake.messages.find((m) => m.modal)!.items).toEqual(['Compact', 'Inspect First…', 'Drop Oldest Messages', 'Start New Session…']);
     const handoff = fake.state.shownDocuments.at(-1)!.getText();
-    expect(handoff).toContain(`# Handoff: ${basename(rel)}`);
+    expect(handoff).toContain(`# Handoff: ${escapeMarkdown(basename(rel))}`);
     for (const section of SECTION_NAMES) expect(handoff).toContain(section);
     expect(fake.state.clipboard).toBe(handoff);
     expect(active().compactions).toBe(0);

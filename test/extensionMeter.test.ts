@@ -93,7 +93,7 @@ describe('meter in the host', () => {
     expect(tooltip).toContain(`| User | ${expected.byCategory.user.toLocaleString('en')} |`);
     expect(tooltip).toContain(`| Assistant | ${expected.byCategory.assistant.toLocaleString('en')} |`);
     expect(tooltip).toMatch(/Compaction is proposed at 80% \(102,400 tokens\)/);
-    expect(tooltip).toMatch(/Model: gpt-4o · window 128,000 · count: exact \(o200k_base\)/);
+    expect(tooltip.replace(/\\/g, '')).toMatch(/Model: gpt-4o · window 128,000 · count: exact \(o200k_base\)/);
     expect(tooltip).toContain('Compactions so far: 0');
   });
 

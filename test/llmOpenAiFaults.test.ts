@@ -3,7 +3,7 @@
 // outcome — a usable summary, or the extractive sections with the reason — and never touches
 // the conversation it was given.
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { missingFacts } from '../src/engine/llm/factMatch';
 import { parseSummary } from '../src/engine/llm/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
@@ -13,7 +13,7 @@ import { SECTION_NAMES, type SectionTexts } from '../src/engine/sections';
 import type { SummarizeProgress, SummarizeRequest, SummarizeResponse } from '../src/engine/summarizer';
 import { createOpenAiSummarizer, type OpenAiSummarizerOptions } from '../src/summarizers/openaiSummarizer';
 import { aiderMessages, extractiveFor, goodSections, llmReply, mustKeepFacts, sweAgentMessages } from './helpers/llmFixtures';
-import { reply, startOpenAiServer, type FakeOpenAiServer, type SeenRequest } from './helpers/openaiServer';
+import { reply, startOpenAiServer, useOpenAiServer, type FakeOpenAiServer, type SeenRequest } from './helpers/openaiServer';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f60a8e1';
 const MODEL = 'fake-model-1';
@@ -25,17 +25,8 @@ const extractive = extractiveFor(facts);
 const good = goodSections(facts);
 const fileFacts = facts.filter((f) => f.kind === 'filePath');
 
-let server: FakeOpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.script();
-});
+let server!: FakeOpenAiServer;
+useOpenAiServer((s) => (server = s));
 afterEach(() => {
   // Whatever happened, the conversation handed in is exactly as it was.
   expect(JSON.stringify(span)).toBe(spanBefore);
@@ -116,16 +107,26 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     expect(log.progress.some((p) => /receiving summary \(\d+ characters\)/.test(p.message))).toBe(true);
   });
 
-  it('slow server: each request times out, two retries, then the extractive summary with the reason', async () => {
+  it('slow server: the request times out, no retry fits the time left, the extractive summary with the reason', async () => {
     server.script(reply.hang());
-    const { summarizer, log } = make({ timeoutMs: 150 });
+    const { summarizer, log } = make({ timeoutMs: 300 });
     const res = await summarizer.summarize(request(log));
     expectExtractiveFallback(res, 'timeout');
-    expect(res.fallbackReason).toMatch(/did not answer within 0\.2 s/);
-    expect(server.requests).toHaveLength(3);
-    expect(log.retries.map((e) => e.error.kind)).toEqual(['timeout', 'timeout']);
-    expect(log.sleeps).toEqual([1_000, 2_000]);
-    expect(res.retries).toBe(2);
+    expect(res.fallbackReason).toMatch(/did not answer within 0\.\d s\. The time for the whole summary \(0\.3 s\) ran out before another attempt\.$/);
+    expect(server.requests).toHaveLength(1);
+    await vi.waitFor(() => expect(server.requests[0]!.clientClosedEarly).toBe(true));
+    expect(log.sleeps).toEqual([]);
+  });
+
+  it('slow server with time to spare: each request gets what is left, retries fit inside the budget', async () => {
+    server.script(reply.hang());
+    // Pauses take no time here, so the budget is spent by the requests alone.
+    const { summarizer, log } = make({ timeoutMs: 400, retry: { baseDelayMs: 1 } });
+    const res = await summarizer.summarize(request(log));
+    expectExtractiveFallback(res, 'timeout');
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    expect(res.fallbackReason).toMatch(/The time for the whole summary \(0\.4 s\) ran out/);
   });
 
   it('429 with retry-after, then success: waits what the server asked', async () => {
@@ -205,12 +206,20 @@ describe('OpenAI-compatible summarizer against a local server', () => {
   });
 
   it('malformed JSON every time: falls back after the retry', async () => {
-    server.script(reply.raw(200, '<html>502 Bad Gateway</html>', { 'content-type': 'application/json' }));
+    server.script(reply.raw(200, '{"id": "chatcmpl-1", "choices": ['));
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expectExtractiveFallback(res, 'badResponse');
-    expect(res.fallbackReason).toMatch(/not valid JSON/);
+    expect(res.fallbackReason).toMatch(/sent a reply that is not valid JSON \(it starts "\{\\"id\\": \\"chatcmpl-1\\", \\"choices\\": \["\) instead of a chat completion\. The extractive summary was used\.$/);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("an HTML page sent as JSON (a proxy's error page) is named as one", async () => {
+    server.script(reply.raw(200, '<html><head><title>502 Bad Gateway</title></head></html>', { 'content-type': 'application/json' }));
+    const { summarizer } = make();
+    const res = await summarizer.summarize(request());
+    expectExtractiveFallback(res, 'badResponse');
+    expect(res.fallbackReason).toMatch(/sent an HTML page \("502 Bad Gateway"\) instead of a chat completion/);
   });
 
   it('a body with no choices is not a completion', async () => {
@@ -218,7 +227,7 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expectExtractiveFallback(res, 'badResponse');
-    expect(res.fallbackReason).toMatch(/not a chat completion \(no choices\)/);
+    expect(res.fallbackReason).toMatch(/sent JSON without choices instead of a chat completion/);
   });
 
   it('empty content, then a good reply: one stricter retry that says why', async () => {

@@ -274,7 +274,7 @@ describe('the CLI reader: bytes that are not UTF-8 text', () => {
     await expect(readTranscriptFile(join(tmp, 'nope.json'))).rejects.toThrow(`${join(tmp, 'nope.json')}: path: expected a readable file, found no such file`);
     const dir = join(tmp, 'dir.json');
     mkdirSync(dir);
-    await expect(readTranscriptFile(dir)).rejects.toThrow(`${dir}: path: expected a transcript file, found a directory`);
+    await expect(readTranscriptFile(dir)).rejects.toThrow(`${dir}: path: expected a transcript file, found a folder (EISDIR)`);
   });
 
   it('a 50 MB valid transcript imports (time printed, not asserted)', async () => {

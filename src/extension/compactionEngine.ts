@@ -4,6 +4,7 @@
 // on the real engine or on a stand-in.
 
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import type { MarkdownExportOptions } from '../engine/conversation/exporters/markdown';
 import type { Conversation, ImportResult } from '../engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
 import type { Summarizer } from '../engine/summarizer';
@@ -54,7 +55,8 @@ export interface CompactionEngine {
   compact(conversation: Conversation, opts: EngineCompactOptions): Promise<CompactionResult>;
   /** The conversation a compaction replaced, exactly, from the archive. */
   undo(archiveId: string, archive: ArchiveStore): Promise<Conversation>;
-  exportConversation(conversation: Conversation, format: ExportFormat): string;
+  /** markdown.textAsData: message texts fenced and names escaped (a handoff prompt). */
+  exportConversation(conversation: Conversation, format: ExportFormat, markdown?: MarkdownExportOptions): string;
   /** The summary message's text of a compacted conversation (Markdown), if it has one. */
   summaryText(conversation: Conversation): string | undefined;
   listStrategies(): StrategyInfo[];

@@ -26,6 +26,7 @@ import { ConversationStateStore, STATE_VERSION, type PersistedStep } from './per
 import { FileArchiveStore } from './persistence/fileArchiveStore';
 import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
+import { notificationText } from './notificationText';
 
 /** Counts a chat session with the chat model's own tokenizer (see chat/lmTokenCounter.ts). */
 export type ReportProvider = (messages: readonly Message[]) => Promise<TokenReport>;
@@ -476,7 +477,7 @@ export function registerConversationStore(
   context.subscriptions.push(
     store,
     store.onDidResetSource((label) => {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label));
+      void vscode.window.showInformationMessage(notificationText(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label)));
     }),
   );
   return store;

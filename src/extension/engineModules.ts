@@ -74,7 +74,7 @@ export function createEngine(): CompactionEngine {
     },
     compact: (conversation, opts) => engineCall(() => compactConversation(conversation, toCompactOptions(opts))),
     undo: (archiveId, archive) => undoCompaction(archiveId, archive),
-    exportConversation: (conversation, format) => exportConversation(conversation, format),
+    exportConversation: (conversation, format, markdown) => exportConversation(conversation, format, markdown),
     summaryText: (conversation) => summaryTextOf(conversation),
     // Read at run time: the strategy registry grows.
     listStrategies: () => listStrategies(),

@@ -343,7 +343,7 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
             ...base(),
             sections: { ...req.extractive },
             fallbackKind: e.problem,
-            fallbackReason: `${name} (${inner.model}): the summary was unusable after a stricter retry — ${e.message}. The extractive summary was used.`,
+            fallbackReason: `${name} (${inner.model}): the summary was unusable after a stricter retry — ${e.message.replace(/\.$/, '')}. The extractive summary was used.`,
             mergedBack: [],
           };
         }

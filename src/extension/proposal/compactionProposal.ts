@@ -9,6 +9,7 @@ import type { ActiveConversation, ConversationService } from '../conversationSer
 import { COMMANDS } from '../ids';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
+import { notificationText } from '../notificationText';
 
 export class CompactionProposal implements vscode.Disposable {
   /** Conversations proposed for since they last were under the trigger. */
@@ -43,7 +44,7 @@ export class CompactionProposal implements vscode.Disposable {
     const compact = vscode.l10n.t('Compact Conversation…');
     const inspect = vscode.l10n.t('Inspect Conversation');
     const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window)),
+      notificationText(vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window))),
       compact,
       inspect,
     );
