@@ -25,6 +25,7 @@ import { createSummarizerFromCliArgs, SUMMARIZER_CLI_USAGE } from '../../summari
 import { numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
 import { readCommandLine, readFileArgs, TRANSCRIPT_FLAGS, transcriptOptions, withTranscript, type CommandHelp } from '../fileCommand';
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { parseTarget, writeResumableSession } from './compactTo';
 
 /** Output formats of compact and undo; md is the default. */
 export const OUTPUT_FORMATS = ['md', 'json', 'openai', 'anthropic'] as const;
@@ -44,10 +45,12 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'strategy', kind: 'string', valueName: 'NAME', description: 'compaction strategy (default adaptive; see ctxc strategies)' },
   { name: 'level', kind: 'string', valueName: 'LEVEL', description: 'light, normal (default), heavy or emergency' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
+  { name: 'to', kind: 'string', valueName: 'AGENT', description: 'write a new session that claude-code or codex resumes; prints its id and the resume command' },
+  { name: 'cwd', kind: 'string', valueName: 'DIR', description: "with --to: the session's folder (default: the one the transcript records, else the current one)" },
   ...TRANSCRIPT_FLAGS,
 ];
 
-const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR]';
+const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--to claude-code|codex [--cwd DIR]]';
 const COMPACT_HELP: CommandHelp = { name: 'compact', usage: USAGE, flags: COMPACT_FLAGS, helpTail: SUMMARIZER_CLI_USAGE };
 
 export function parseFormat(value: string | undefined): OutputFormat {
@@ -115,6 +118,9 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   if (strategy !== undefined && !listStrategies().some((s) => s.name === strategy)) throw new UsageError(`--strategy: unknown strategy '${strategy}'; expected one of: ${listStrategies().map((s) => s.name).join(', ')}`);
   const level = stringFlag(args, 'level');
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${level}'`);
+  const to = parseTarget(stringFlag(args, 'to'));
+  if (to === undefined && stringFlag(args, 'cwd') !== undefined) throw new UsageError('--cwd goes with --to (the folder of the session written)');
+  if (to !== undefined && stringFlag(args, 'out') !== undefined) throw new UsageError('--to writes a session into the agent\'s folder; --out does not go with it');
   return {
     file,
     args,
@@ -197,6 +203,13 @@ export const compactCommand: CliCommand = {
           }
         }
         for (const w of result.warnings) io.err(`warning: ${w}\n`);
+        const to = parseTarget(stringFlag(args, 'to'));
+        if (to !== undefined) {
+          const cwd = stringFlag(args, 'cwd');
+          const code = await writeResumableSession(io, { to, file, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, result);
+          if (code === EXIT_OK) io.err(`${summaryLine(file, result)}\n`);
+          return code;
+        }
         const text =
           format === 'json'
             ? `${JSON.stringify(compactJson(file, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`

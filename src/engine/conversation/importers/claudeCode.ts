@@ -69,6 +69,15 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     warnings.push({ position: `line ${repeats[0]}`, message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once` });
   }
   const title = firstSummary(entries);
+  // A file whose chained lines are all sidechain lines is a sub-agent's own file (Claude Code 2.1.2
+  // and later write them apart): its lines are its conversation.
+  const chained = entries.filter((e) => isChained(e.value));
+  if (chained.length > 0 && chained.every((e) => (e.value as JsonObject)['isSidechain'] === true)) {
+    const own = { ...opts, includeSidechains: true };
+    const chain = opts.wholeFile ? undefined : liveChain(entries, true);
+    if (!chain) return importEntries(entries, own, warnings, { summaries: 'messages' });
+    return importEntries(chain.live, own, warnings, { summaries: 'title', title });
+  }
   const chain = opts.wholeFile || opts.includeSidechains ? undefined : liveChain(entries);
   if (!chain) return importEntries(entries, opts, warnings, { summaries: 'messages' });
 
@@ -136,15 +145,16 @@ export interface LiveChain {
   otherBranches: number;
 }
 
-/** The chain the CLI resumes: from the last chained main line back along parentUuid. Undefined
- *  when the file has no chained main lines (then there is nothing to choose between). */
-export function liveChain(entries: readonly JsonlLine[]): LiveChain | undefined {
+/** The chain the CLI resumes: from the last chained main line back along parentUuid (`sidechain`:
+ *  the last sidechain line, in a sub-agent's own file). Undefined when the file has no such line
+ *  (then there is nothing to choose between). */
+export function liveChain(entries: readonly JsonlLine[], sidechain = false): LiveChain | undefined {
   const byUuid = new Map<string, JsonlLine>();
   let leaf: JsonlLine | undefined;
   for (const e of entries) {
     if (!isChained(e.value)) continue;
     byUuid.set(e.value['uuid'] as string, e);
-    if (e.value['isSidechain'] !== true) leaf = e;
+    if ((e.value['isSidechain'] === true) === sidechain) leaf = e;
   }
   if (!leaf) return undefined;
   const onChain = new Set<JsonlLine>();
@@ -160,7 +170,7 @@ export function liveChain(entries: readonly JsonlLine[]): LiveChain | undefined 
   const history: JsonlLine[] = [];
   let beforeBoundary = 0;
   for (const e of entries) {
-    if (!isChained(e.value) || e.value['isSidechain'] === true || onChain.has(e)) continue;
+    if (!isChained(e.value) || (e.value['isSidechain'] === true) !== sidechain || onChain.has(e)) continue;
     history.push(e);
     if (e.line < rootLine) beforeBoundary++;
   }

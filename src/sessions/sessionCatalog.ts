@@ -1,0 +1,212 @@
+// The sessions of a workspace across agents, metered: each source finds its files, each file is
+// read (asynchronously), imported as the agent resumes it, and counted. A catalog remembers what it
+// read, so a refresh re-reads only the files whose size or modification time changed; the extension
+// keeps one catalog and refreshes it when its file watcher fires. Every step can be cancelled
+// (AbortSignal) and yields between files, so a long listing never blocks the extension host.
+//
+// A file that cannot be read as its agent's format is listed with its error, never skipped; an
+// empty file (a session being created) is listed with no tokens.
+
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { importTranscript } from '../engine/conversation/importers/detect';
+import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
+import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
+import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
+import { tokenReport } from '../engine/tokens/report';
+import { decodeTranscript } from '../node/decodeText';
+import { AGENTS, RESUMABLE_AGENTS, titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
+import { findAiderSessions } from './sources/aiderSource';
+import { findClaudeCodeSessions } from './sources/claudeCodeSource';
+import { findClineSessions, findRooSessions } from './sources/clineSource';
+import { findCodexSessions } from './sources/codexSource';
+import { findCopilotChatSessions } from './sources/copilotChatSource';
+import type { SessionSource, SourceContext } from './sources/sourceContext';
+
+/** The same limit as the CLI's reader: larger than any real session, small enough to fail fast on
+ *  a mistaken file. */
+export const SESSION_MAX_BYTES = 64 * 1024 * 1024;
+
+const SOURCES: Record<AgentId, SessionSource> = {
+  'claude-code': findClaudeCodeSessions,
+  codex: findCodexSessions,
+  cline: findClineSessions,
+  'roo-code': findRooSessions,
+  'copilot-chat': findCopilotChatSessions,
+  aider: findAiderSessions,
+};
+
+export interface SessionQuery {
+  /** The workspace folders. */
+  folders: readonly string[];
+  /** Sources to leave out (the extension's settings turn each one off); all are on by default. */
+  agents?: Partial<Record<AgentId, boolean>>;
+  env?: Env;
+  home?: string;
+  /** VS Code-family globalStorage folders; default: the usual installs (Code, Insiders, VSCodium,
+   *  Cursor, code-server). The extension passes the parent of its own globalStorageUri. */
+  globalStorage?: readonly string[];
+  /** workspaceStorage folders, or a workspace's own storage folder; default: the usual installs. */
+  workspaceStorage?: readonly string[];
+  signal?: AbortSignal;
+  maxBytes?: number;
+}
+
+/** What the listing found, in one pass: the sessions, newest first. */
+export async function listSessions(q: SessionQuery): Promise<AgentSession[]> {
+  return new SessionCatalog().list(q);
+}
+
+export class SessionCatalog {
+  private readonly read = new Map<string, { key: string; session: AgentSession }>();
+  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
+
+  /** Finds the sessions and meters the new or changed ones; newest first, children linked. */
+  async list(q: SessionQuery): Promise<AgentSession[]> {
+    const found = await findSessions(q);
+    const out: AgentSession[] = [];
+    const seen = new Set<string>();
+    for (const f of found) {
+      q.signal?.throwIfAborted();
+      seen.add(f.file);
+      out.push(await this.meter(f, q));
+    }
+    for (const file of this.read.keys()) if (!seen.has(file)) this.read.delete(file);
+    return linkChildren(out);
+  }
+
+  /** One session file, read again only when its size or modification time changed. */
+  async meter(found: FoundSession, q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {}): Promise<AgentSession> {
+    const key = `${found.size}:${found.mtimeMs}`;
+    const cached = this.read.get(found.file);
+    if (cached && cached.key === key) return { ...cached.session, children: [] };
+    const session = await meterSession(found, (model) => this.counterFor(model), q);
+    this.read.set(found.file, { key, session });
+    // Give the event loop a turn between files: importing and counting are synchronous.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { ...session, children: [] };
+  }
+
+  private counterFor(model: string | undefined): Promise<CachedTokenCounter> {
+    const k = model ?? '';
+    let c = this.counters.get(k);
+    if (!c) {
+      c = createTokenCounter(model);
+      this.counters.set(k, c);
+    }
+    return c;
+  }
+}
+
+/** Every enabled source, run over the folders. */
+export async function findSessions(q: SessionQuery): Promise<FoundSession[]> {
+  const env = q.env ?? process.env;
+  const home = q.home ?? env['HOME'] ?? homedir();
+  const ctx: SourceContext = {
+    folders: q.folders,
+    env,
+    home,
+    globalStorage: q.globalStorage ?? guessGlobalStorageDirs(env, home),
+    workspaceStorage: q.workspaceStorage ?? guessWorkspaceStorageDirs(env, home),
+    ...(q.signal ? { signal: q.signal } : {}),
+  };
+  const out: FoundSession[] = [];
+  for (const agent of AGENTS) {
+    if (q.agents?.[agent] === false) continue;
+    q.signal?.throwIfAborted();
+    out.push(...(await SOURCES[agent](ctx)));
+  }
+  return out;
+}
+
+/** Reads, imports and counts one session. Never throws for a file it cannot read: the session
+ *  comes back with its error. */
+export async function meterSession(
+  found: FoundSession,
+  counterFor: (model: string | undefined) => Promise<CachedTokenCounter>,
+  q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {},
+): Promise<AgentSession> {
+  const base: AgentSession = {
+    agent: found.agent,
+    id: found.id,
+    file: found.file,
+    title: titleText(found.title ?? ''),
+    tokens: 0,
+    window: 0,
+    historyTokens: 0,
+    messages: 0,
+    updated: new Date(found.mtimeMs).toISOString(),
+    children: [],
+    resumable: RESUMABLE_AGENTS.includes(found.agent),
+    warnings: 0,
+    size: found.size,
+    mtimeMs: found.mtimeMs,
+    ...(found.cwd ? { cwd: found.cwd } : {}),
+    ...(found.parent ? { parent: found.parent } : {}),
+    ...(found.relation ? { relation: found.relation } : {}),
+  };
+  const read = await readSession(found, q.maxBytes ?? SESSION_MAX_BYTES);
+  q.signal?.throwIfAborted();
+  if ('error' in read) {
+    const counter = await counterFor(undefined);
+    return { ...base, window: counter.model.contextWindow, error: read.error };
+  }
+  if (!read.result) {
+    const counter = await counterFor(undefined);
+    return { ...base, window: counter.model.contextWindow };
+  }
+  const { conversation, history, warnings } = read.result;
+  const counter = await counterFor(conversation.meta.model);
+  const report = tokenReport(conversation.messages, counter);
+  const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
+  return {
+    ...base,
+    title: titleText(title),
+    ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
+    tokens: report.total,
+    window: report.window,
+    historyTokens: history ? counter.countMessages(history.conversation.messages) : 0,
+    messages: conversation.messages.length,
+    warnings: warnings.length,
+    ...(conversation.meta.cwd && !base.cwd ? { cwd: conversation.meta.cwd } : {}),
+  };
+}
+
+type SessionRead = { result?: ImportResult } | { error: string };
+
+async function readSession(found: FoundSession, maxBytes: number): Promise<SessionRead> {
+  if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
+  try {
+    const buf = await readFile(found.file);
+    if (buf.length === 0 || buf.toString('utf8').trim() === '') return {};
+    const text = decodeTranscript(buf, found.file);
+    return { result: importTranscript(text, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) }) };
+  } catch (e) {
+    if (isTranscriptError(e)) return { error: e.message };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: `${found.file}: cannot be read (${code ?? (e as Error).message})` };
+  }
+}
+
+/** The first thing a person asked, in file order, among what is sent and the history. */
+function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
+  let best: { line: number; text: string } | undefined;
+  for (const list of [history, live]) {
+    const m = list.find((x) => isUserAuthored(x) && messageText(x).trim() !== '');
+    if (!m) continue;
+    const line = m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
+    if (!best || line < best.line) best = { line, text: messageText(m) };
+  }
+  return best?.text;
+}
+
+/** Sessions newest first, each child listed in its parent's `children`. */
+function linkChildren(sessions: AgentSession[]): AgentSession[] {
+  const byId = new Map(sessions.map((s) => [`${s.agent}\u0000${s.id}`, s]));
+  for (const s of sessions) {
+    if (!s.parent) continue;
+    byId.get(`${s.agent}\u0000${s.parent}`)?.children.push(s.id);
+  }
+  return sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+}
