@@ -201,12 +201,18 @@ function firstRequest(live: readonly Message[], history: readonly Message[]): st
   return best?.text;
 }
 
-/** Sessions newest first, each child listed in its parent's `children`. */
+/** Sessions newest first, each child listed in its parent's `children`: the parent of the same
+ *  agent, else one of another agent (a Claude Code session compacted into a Codex rollout). */
 function linkChildren(sessions: AgentSession[]): AgentSession[] {
-  const byId = new Map(sessions.map((s) => [`${s.agent}\u0000${s.id}`, s]));
   for (const s of sessions) {
-    if (!s.parent) continue;
-    byId.get(`${s.agent}\u0000${s.parent}`)?.children.push(s.id);
+    const parent = parentOf(s, sessions);
+    if (parent) parent.children.push(s.id);
   }
   return sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+}
+
+/** The session a session is listed under, if it is in the list. */
+export function parentOf(s: AgentSession, sessions: readonly AgentSession[]): AgentSession | undefined {
+  if (!s.parent) return undefined;
+  return sessions.find((p) => p.id === s.parent && p.agent === s.agent) ?? sessions.find((p) => p.id === s.parent && p !== s);
 }

@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { AGENTS, isAgentId, type AgentId, type AgentSession } from '../../sessions/agentSession';
-import { listSessions } from '../../sessions/sessionCatalog';
+import { listSessions, parentOf } from '../../sessions/sessionCatalog';
 import { booleanFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
 import { readCommandLine, type CommandHelp } from '../fileCommand';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
@@ -96,17 +96,15 @@ function shortWindow(n: number): string {
 /** The table: parents newest first, each followed by its children, indented. */
 export function sessionsTable(cwd: string, sessions: readonly AgentSession[]): string {
   if (sessions.length === 0) return `No agent sessions found for ${cwd}.\n`;
-  const byKey = new Map(sessions.map((s) => [`${s.agent}\u0000${s.id}`, s]));
-  const isChild = (s: AgentSession) => !!s.parent && byKey.has(`${s.agent}\u0000${s.parent}`);
   const rows: string[][] = [];
   const add = (s: AgentSession, depth: number) => {
     const tokens = s.error ? 'error' : `${fmt(s.tokens)} / ${shortWindow(s.window)}`;
     const note = s.error ?? (s.historyTokens > 0 ? `+${fmt(s.historyTokens)} history not sent` : '');
     const lead = depth > 0 ? `${'  '.repeat(depth - 1)}└ ${s.relation === 'compacted' ? 'compacted ' : s.relation === 'subagent' ? 'sub-agent ' : ''}` : '';
     rows.push([s.agent, tokens, s.updated.slice(0, 16).replace('T', ' '), `${lead}${s.id}`, s.title || '(no request)', note]);
-    for (const c of sessions.filter((x) => x.agent === s.agent && x.parent === s.id)) add(c, depth + 1);
+    for (const c of sessions.filter((x) => parentOf(x, sessions) === s)) add(c, depth + 1);
   };
-  for (const s of sessions) if (!isChild(s)) add(s, 0);
+  for (const s of sessions) if (!parentOf(s, sessions)) add(s, 0);
   const head = ['AGENT', 'TOKENS', 'UPDATED', 'ID', 'TITLE', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();

@@ -64,6 +64,9 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
   bad.slice(0, MAX_LINE_WARNINGS).forEach((b) => warnings.push({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
   if (bad.length > MAX_LINE_WARNINGS) warnings.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
 
+  if (!lines.some((l) => isObject(l.value) && typeof l.value['type'] === 'string')) {
+    throw new TranscriptError({ file, position: `line ${lines[0]!.line}`, expected: "JSON lines of Claude Code entries (objects with a 'type' field)", found: describeJsonValue(lines[0]!.value) });
+  }
   const { entries, repeats } = readOnce(lines);
   if (repeats.length > 0) {
     warnings.push({ position: `line ${repeats[0]}`, message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once` });

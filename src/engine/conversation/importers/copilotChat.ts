@@ -33,7 +33,7 @@ export function looksLikeChatSessionLog(v: unknown): boolean {
 export function importCopilotChat(text: string, opts: ImportOptions = {}): ImportResult {
   const clean = stripBom(text);
   const first = clean.trimStart()[0];
-  if (first === '{' && !looksLikeChatSessionLog(firstLineValue(clean))) {
+  if (first === '{' && !isLogEntry(firstLineValue(clean))) {
     // The older chatSessions/<id>.json: the serialized session itself.
     return fromVsCodeChatValue(parseJsonDocument(clean, opts.sourcePath), opts, 'copilot-chat');
   }
@@ -43,6 +43,11 @@ export function importCopilotChat(text: string, opts: ImportOptions = {}): Impor
   const title = isObject(state) ? str(state, 'customTitle') : undefined;
   if (title) result.conversation.meta.title = title;
   return { ...result, warnings: [...warnings, ...result.warnings] };
+}
+
+/** Any entry of the log (the first should be kind 0; replaying says so when it is not). */
+function isLogEntry(v: unknown): boolean {
+  return isObject(v) && typeof v['kind'] === 'number' && ('v' in v || 'k' in v);
 }
 
 function firstLineValue(text: string): unknown {
