@@ -245,99 +245,89 @@ async function checkListed(env, work, agent, originalId, compactedId) {
 
 // ── Scenarios ─────────────────────────────────────────────────────────────────────────────
 
-async function claudeSession(agents, figures) {
-  const root = mkdtempSync(join(tmpdir(), 'ctxc-agents-claude-'));
+/** What differs between the agents in the session scenario. */
+const AGENT_SPECS = {
+  claude: {
+    target: 'claude-code',
+    api: 'anthropic',
+    bin: (agents) => agents.claude,
+    setup: () => undefined,
+    env: (home, server) => claudeEnv(home, server),
+    firstTurn: (prompt) => ['-p', prompt, '--allowedTools', 'Bash'],
+    nextTurn: (id, prompt) => ['-p', '--resume', id, prompt, '--allowedTools', 'Bash'],
+    resume: (id) => ['-p', '--resume', id, 'continue'],
+    resumeCommand: (id) => `claude --resume ${id}`,
+    sessionFile: (home) => onlyFile(join(home, '.claude', 'projects'), /^[0-9a-f-]{36}\.jsonl$/),
+    idOf: (file) => basename(file, '.jsonl'),
+    summaryOf: (file) => JSON.parse(readFileSync(file, 'utf8').split('\n')[1]).message.content,
+    messagesOf: (body) => body.messages.length,
+    countTokens: true,
+  },
+  codex: {
+    target: 'codex',
+    api: 'responses',
+    bin: (agents) => agents.codex,
+    setup: (home, server) => writeCodexConfig(join(home, '.codex'), server),
+    env: (home) => codexEnv(home, join(home, '.codex')),
+    firstTurn: (prompt) => ['exec', '--skip-git-repo-check', prompt],
+    nextTurn: (id, prompt) => ['exec', '--skip-git-repo-check', 'resume', id, prompt],
+    resume: (id) => ['exec', '--skip-git-repo-check', 'resume', id, 'continue'],
+    resumeCommand: (id) => `codex resume ${id}`,
+    sessionFile: (home) => onlyFile(join(home, '.codex', 'sessions'), /^rollout-.*\.jsonl$/),
+    idOf: (file) => /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(file)[1],
+    summaryOf: (file) => JSON.parse(readFileSync(file, 'utf8').split('\n')[2]).payload.message,
+    messagesOf: (body) => body.input.length,
+    countTokens: false,
+  },
+};
+
+/** A real multi-turn session written by the agent, compacted, and resumed next to the original. */
+async function agentSession(name, agents, figures) {
+  const spec = AGENT_SPECS[name];
+  const bin = spec.bin(agents);
+  const root = mkdtempSync(join(tmpdir(), `ctxc-agents-${name}-`));
   const home = join(root, 'home');
   const work = join(root, 'work');
   mkdirSync(home);
   prepareWorkspace(work);
-  const server = await startFakeModel({ reply: scriptedReply, logFile: join(ARTIFACTS, 'claude-session.requests.jsonl') });
+  const server = await startFakeModel({ reply: scriptedReply, logFile: join(ARTIFACTS, `${name}-session.requests.jsonl`) });
   try {
-    const env = claudeEnv(home, server);
-    await mustRun('claude-turn-1', agents.claude, ['-p', turnPrompt(TURNS[0], 0), '--allowedTools', 'Bash'], { cwd: work, env });
-    const [file] = onlyFile(join(home, '.claude', 'projects'), /^[0-9a-f-]{36}\.jsonl$/);
-    check(file, 'Claude Code wrote no session file');
-    const id = basename(file, '.jsonl');
-    for (let i = 1; i < TURNS.length; i++) await mustRun(`claude-turn-${i + 1}`, agents.claude, ['-p', '--resume', id, turnPrompt(TURNS[i], i), '--allowedTools', 'Bash'], { cwd: work, env });
+    spec.setup(home, server);
+    const env = spec.env(home, server);
+    await mustRun(`${name}-turn-1`, bin, spec.firstTurn(turnPrompt(TURNS[0], 0)), { cwd: work, env });
+    const files = spec.sessionFile(home);
+    check(files.length === 1, `${name} wrote ${files.length} session files, expected one`, files.join(', '));
+    const file = files[0];
+    const id = spec.idOf(file);
+    for (let i = 1; i < TURNS.length; i++) await mustRun(`${name}-turn-${i + 1}`, bin, spec.nextTurn(id, turnPrompt(TURNS[i], i)), { cwd: work, env });
+    check(spec.sessionFile(home).length === 1, `resuming ${name} started a new session file instead of appending`);
     const sessionText = readFileSync(file, 'utf8');
-    check(sessionText.includes('ALPHA-NOTE-LINE-7'), 'the real session holds no tool result of the first turn (the Bash call did not run)', file);
+    check(SUMMARIZED.every((g) => sessionText.includes(g)), `the real ${name} session holds no output of the first turn (the tool call did not run)`, file);
     log(`  session ${id}: ${TURNS.length} turns, ${sessionText.split('\n').length - 1} lines`);
 
     const copy = join(root, 'home-original');
     cpSync(home, copy, { recursive: true });
     const before = fileState(file);
-    const compacted = JSON.parse((await ctxc('ctxc-compact-claude', ['compact', file, '--to', 'claude-code', '--format', 'json'], env, work)).stdout);
-    checkUntouched(file, before, 'ctxc compact --to claude-code');
-    check(compacted.agent === 'claude-code' && compacted.id !== id && existsSync(compacted.file), 'ctxc compact --to claude-code did not write a new session', JSON.stringify(compacted));
-    check(compacted.resume === `claude --resume ${compacted.id}`, 'the printed resume command is not claude --resume <id>', compacted.resume);
-    const summaryText = JSON.parse(readFileSync(compacted.file, 'utf8').split('\n')[1]).message.content;
+    const compacted = JSON.parse((await ctxc(`ctxc-compact-${name}`, ['compact', file, '--to', spec.target, '--format', 'json'], env, work)).stdout);
+    checkUntouched(file, before, `ctxc compact --to ${spec.target}`);
+    check(compacted.agent === spec.target && compacted.id !== id && existsSync(compacted.file), `ctxc compact --to ${spec.target} did not write a new session`, JSON.stringify(compacted));
+    check(compacted.resume === spec.resumeCommand(compacted.id), 'the printed resume command is not the agent\'s', compacted.resume);
 
-    const n0 = server.modelRequests('anthropic').length;
-    await mustRun('claude-resume-original', agents.claude, ['-p', '--resume', id, 'continue'], { cwd: work, env: claudeEnv(copy, server) });
-    const original = requestsSince(server, 'anthropic', n0)[0];
-    const n1 = server.modelRequests('anthropic').length;
-    const resumed = await mustRun('claude-resume-compacted', agents.claude, ['-p', '--resume', compacted.id, 'continue'], { cwd: work, env });
-    const after = requestsSince(server, 'anthropic', n1)[0];
+    const n0 = server.modelRequests(spec.api).length;
+    await mustRun(`${name}-resume-original`, bin, spec.resume(id), { cwd: work, env: spec.env(copy, server) });
+    const original = requestsSince(server, spec.api, n0)[0];
+    const n1 = server.modelRequests(spec.api).length;
+    const resumed = await mustRun(`${name}-resume-compacted`, bin, spec.resume(compacted.id), { cwd: work, env });
+    const after = requestsSince(server, spec.api, n1)[0];
     check(original && after, 'a resume sent no request to the model');
-    check(resumed.stdout.includes('RESUMED-OK'), 'claude did not print the reply to the resumed session', resumed.stdout.slice(0, 200));
-    checkCompactedRequest('Claude Code session', after.raw, summaryText, [turnPrompt('delta', 3), 'DELTA-NOTE-LINE-120', narrative('delta').slice(0, 300)], SUMMARIZED);
+    check(resumed.stdout.includes('RESUMED-OK'), `${name} did not print the reply to the resumed session`, resumed.stdout.slice(0, 200));
+    checkCompactedRequest(`${name} session`, after.raw, spec.summaryOf(compacted.file), [turnPrompt('delta', 3), 'DELTA-NOTE-LINE-120', narrative('delta').slice(0, 300)], SUMMARIZED);
     check(SUMMARIZED.every((g) => original.raw.includes(g)), 'the original resume did not send the first turn (the comparison would mean nothing)');
     check(after.bytes < original.bytes, `the compacted resume request is not smaller (${after.bytes} ≥ ${original.bytes} bytes)`);
-    await checkListed(env, work, 'claude-code', id, compacted.id);
-    const tBefore = await tokensOf('claude-session-original', saveBody('claude-session-original', original), env, work);
-    const tAfter = await tokensOf('claude-session-compacted', saveBody('claude-session-compacted', after), env, work);
-    figures.push({ what: 'Claude Code session (real CLI)', before: original.bytes, after: after.bytes, tokensBefore: tBefore, tokensAfter: tAfter, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: original.body.messages.length, messagesAfter: after.body.messages.length });
-  } finally {
-    await server.close();
-    rmSync(root, { recursive: true, force: true });
-  }
-}
-
-async function codexSession(agents, figures) {
-  const root = mkdtempSync(join(tmpdir(), 'ctxc-agents-codex-'));
-  const home = join(root, 'home');
-  const codexHome = join(home, '.codex');
-  const work = join(root, 'work');
-  mkdirSync(home);
-  prepareWorkspace(work);
-  const server = await startFakeModel({ reply: scriptedReply, logFile: join(ARTIFACTS, 'codex-session.requests.jsonl') });
-  try {
-    writeCodexConfig(codexHome, server);
-    const env = codexEnv(home, codexHome);
-    await mustRun('codex-turn-1', agents.codex, ['exec', '--skip-git-repo-check', turnPrompt(TURNS[0], 0)], { cwd: work, env });
-    const [file] = onlyFile(join(codexHome, 'sessions'), /^rollout-.*\.jsonl$/);
-    check(file, 'Codex wrote no rollout');
-    const id = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(file)[1];
-    for (let i = 1; i < TURNS.length; i++) await mustRun(`codex-turn-${i + 1}`, agents.codex, ['exec', '--skip-git-repo-check', 'resume', id, turnPrompt(TURNS[i], i)], { cwd: work, env });
-    check(onlyFile(join(codexHome, 'sessions'), /^rollout-.*\.jsonl$/).length === 1, 'codex exec resume started a new rollout instead of appending');
-    const sessionText = readFileSync(file, 'utf8');
-    check(sessionText.includes('ALPHA-NOTE-LINE-7'), 'the real rollout holds no output of the first turn (the command did not run)', file);
-    log(`  rollout ${id}: ${TURNS.length} turns, ${sessionText.split('\n').length - 1} lines`);
-
-    const copy = join(root, 'home-original');
-    cpSync(home, copy, { recursive: true });
-    const before = fileState(file);
-    const compacted = JSON.parse((await ctxc('ctxc-compact-codex', ['compact', file, '--to', 'codex', '--format', 'json'], env, work)).stdout);
-    checkUntouched(file, before, 'ctxc compact --to codex');
-    check(compacted.agent === 'codex' && compacted.id !== id && existsSync(compacted.file), 'ctxc compact --to codex did not write a new rollout', JSON.stringify(compacted));
-    check(compacted.resume === `codex resume ${compacted.id}`, 'the printed resume command is not codex resume <id>', compacted.resume);
-    const summaryText = JSON.parse(readFileSync(compacted.file, 'utf8').split('\n')[2]).payload.message;
-
-    const n0 = server.modelRequests('responses').length;
-    await mustRun('codex-resume-original', agents.codex, ['exec', '--skip-git-repo-check', 'resume', id, 'continue'], { cwd: work, env: codexEnv(copy, join(copy, '.codex')) });
-    const original = requestsSince(server, 'responses', n0)[0];
-    const n1 = server.modelRequests('responses').length;
-    const resumed = await mustRun('codex-resume-compacted', agents.codex, ['exec', '--skip-git-repo-check', 'resume', compacted.id, 'continue'], { cwd: work, env });
-    const after = requestsSince(server, 'responses', n1)[0];
-    check(original && after, 'a resume sent no request to the model');
-    check(resumed.stdout.includes('RESUMED-OK'), 'codex did not print the reply to the resumed session', resumed.stdout.slice(0, 200));
-    saveBody('codex-session-original', original);
-    saveBody('codex-session-compacted', after);
-    checkCompactedRequest('Codex session', after.raw, summaryText, [turnPrompt('delta', 3), 'DELTA-NOTE-LINE-120', narrative('delta').slice(0, 300)], SUMMARIZED);
-    check(SUMMARIZED.every((g) => original.raw.includes(g)), 'the original resume did not send the first turn (the comparison would mean nothing)');
-    check(after.bytes < original.bytes, `the compacted resume request is not smaller (${after.bytes} ≥ ${original.bytes} bytes)`);
-    await checkListed(env, work, 'codex', id, compacted.id);
-    figures.push({ what: 'Codex session (real CLI)', before: original.bytes, after: after.bytes, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: original.body.input.length, messagesAfter: after.body.input.length });
+    await checkListed(env, work, spec.target, id, compacted.id);
+    const saved = [saveBody(`${name}-session-original`, original), saveBody(`${name}-session-compacted`, after)];
+    const tokens = spec.countTokens ? { tokensBefore: await tokensOf(`${name}-original`, saved[0], env, work), tokensAfter: await tokensOf(`${name}-compacted`, saved[1], env, work) } : {};
+    figures.push({ what: `${spec.target} session written by the real CLI`, before: original.bytes, after: after.bytes, ...tokens, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: spec.messagesOf(original.body), messagesAfter: spec.messagesOf(after.body) });
   } finally {
     await server.close();
     rmSync(root, { recursive: true, force: true });
@@ -452,8 +442,8 @@ async function main() {
   check(build.status === 0, 'node esbuild.mjs failed', build.stderr);
   const figures = [];
   const scenarios = [
-    ['Claude Code: a real multi-turn session, compacted and resumed', () => claudeSession(agents, figures)],
-    ['Codex: a real multi-turn session, compacted and resumed', () => codexSession(agents, figures)],
+    ['Claude Code: a real multi-turn session, compacted and resumed', () => agentSession('claude', agents, figures)],
+    ['Codex: a real multi-turn session, compacted and resumed', () => agentSession('codex', agents, figures)],
     ...readdirSync(join(transcriptsDir(), 'claude-code'))
       .filter((f) => f.endsWith('.jsonl'))
       .sort()

@@ -52,10 +52,9 @@ export interface ClaudeCodeSession {
 export const PROVENANCE_FIELD = 'contextCompactor';
 
 export function claudeCodeSession(conv: Conversation, opts: ClaudeCodeSessionOptions): ClaudeCodeSession | undefined {
-  const parts = sessionParts(conv);
+  const parts = sessionParts(conv, 'Claude Code');
   if (!parts) return undefined;
-  const notes: string[] = [];
-  if (parts.leftOut > 0) notes.push(`${parts.leftOut} header message${parts.leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: Claude Code sends its own`);
+  const notes = [...parts.notes];
   const { request, notes: exportNotes } = toAnthropicRequest({ ...conv, messages: parts.tail });
   let turns = request.messages;
   // The summary line is the user turn before the tail: no placeholder is needed.

@@ -43,10 +43,9 @@ export interface CodexRollout {
 export const CODEX_PROVENANCE_FIELD = 'context_compactor';
 
 export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): CodexRollout | undefined {
-  const parts = sessionParts(conv);
+  const parts = sessionParts(conv, 'Codex');
   if (!parts) return undefined;
-  const notes: string[] = [];
-  if (parts.leftOut > 0) notes.push(`${parts.leftOut} header message${parts.leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: Codex sends its own`);
+  const notes = [...parts.notes];
   const history: Record<string, unknown>[] = [userItem(parts.summaryText)];
   let droppedThinking = 0;
   for (const m of parts.tail) {

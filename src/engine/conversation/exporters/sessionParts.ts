@@ -15,11 +15,13 @@ export interface SessionParts {
   tail: Message[];
   /** Header messages left out (the resuming agent sends its own). */
   leftOut: number;
+  /** What changed on the way, in words, starting with the header messages left out. */
+  notes: string[];
 }
 
 /** The summary and the recent turns of a compacted conversation; undefined when it holds no
  *  summary (nothing was compacted). */
-export function sessionParts(conv: Conversation): SessionParts | undefined {
+export function sessionParts(conv: Conversation, agentName: string): SessionParts | undefined {
   let at = -1;
   conv.messages.forEach((m, i) => {
     if (m.itemType === 'COMPACTION_SUMMARY') at = i;
@@ -27,5 +29,6 @@ export function sessionParts(conv: Conversation): SessionParts | undefined {
   if (at === -1) return undefined;
   const tail = conv.messages.slice(at + 1).filter((m) => !isHeaderItem(m));
   const leftOut = conv.messages.length - at - 1 - tail.length + conv.messages.slice(0, at).filter(isHeaderItem).length;
-  return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut };
+  const notes = leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
+  return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut, notes };
 }

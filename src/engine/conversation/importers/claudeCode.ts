@@ -30,7 +30,7 @@
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMeta } from '../model';
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
 import { anthropicUserDrafts } from './anthropic';
-import { assistantItemType, plainDraft, sourceMeta, textParts } from './contentParts';
+import { assistantItemType, plainDraft, setSessionFacts, sourceMeta, textParts } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
@@ -212,7 +212,8 @@ function importEntries(entries: readonly JsonlLine[], opts: ImportOptions, warni
     }
     const timestamp = str(value, 'timestamp');
     const uuid = str(value, 'uuid');
-    if (!sidechain) sessionFacts(value, meta);
+    // The last line that carries them wins: a resumed session may have moved.
+    if (!sidechain) setSessionFacts(meta, { cwd: str(value, 'cwd'), sessionId: str(value, 'sessionId'), agentVersion: str(value, 'version') });
     const src = sourceMeta('claude-code', { line, sourceId: uuid, ...(sidechain ? { sidechain: true } : {}) });
 
     if (type === 'summary') {
@@ -309,13 +310,3 @@ function sidechainWarning(n: number): ImportWarning {
   return { position: 'file', message: `${n} sub-agent (sidechain) line${n === 1 ? '' : 's'} left out; include them with --include-sidechains` };
 }
 
-/** The session's own facts, from the lines that carry them (the last one wins: a resumed session
- *  may have moved). */
-function sessionFacts(v: JsonObject, meta: ConversationMeta): void {
-  const cwd = str(v, 'cwd');
-  if (cwd) meta.cwd = cwd;
-  const sessionId = str(v, 'sessionId');
-  if (sessionId) meta.sessionId = sessionId;
-  const version = str(v, 'version');
-  if (version) meta.agentVersion = version;
-}

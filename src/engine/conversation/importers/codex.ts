@@ -22,7 +22,7 @@
 // reportedUsage from the last `token_count` event (Codex's own figures, kept as reported).
 
 import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ReportedUsage, ToolCall } from '../model';
-import { argumentsText, assistantItemType, imagePart, plainDraft, sourceMeta, textParts, toolResultDraft } from './contentParts';
+import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
@@ -188,12 +188,7 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
 }
 
 function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
-  const id = str(p, 'id');
-  if (id) meta.sessionId = id;
-  const cwd = str(p, 'cwd');
-  if (cwd) meta.cwd = cwd;
-  const version = str(p, 'cli_version');
-  if (version) meta.agentVersion = version;
+  setSessionFacts(meta, { sessionId: str(p, 'id'), cwd: str(p, 'cwd'), agentVersion: str(p, 'cli_version') });
   const model = str(p, 'model');
   if (model) meta.model ??= model;
 }
