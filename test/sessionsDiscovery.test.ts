@@ -45,6 +45,11 @@ beforeAll(() => {
   writeFileIn(join(dir, 'unknown.jsonl'), '[1, 2, 3]\n');
   const partial = jsonl(claudeLines({ sessionId: 'partial', cwd: work, turns: [bigTurn('delta', 3)] }));
   writeFileIn(join(dir, 'partial.jsonl'), `${partial}{"parentUuid":"x","type":"assistant","message":{"role":"assis`);
+  // Titles: a bare /command opens the session, then the request; a command with arguments is one.
+  const cmd = (name: string, args = '') => `<command-message>${name} is running…</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>`;
+  const titled = claudeLines({ sessionId: 'titled', cwd: work, turns: [{ ...bigTurn('t1', 1), user: cmd('clear') }, { ...bigTurn('t2', 1), user: 'make the loader\nstream its input' }] });
+  writeFileIn(join(dir, 'titled.jsonl'), jsonl(titled));
+  writeFileIn(join(dir, 'review.jsonl'), jsonl(claudeLines({ sessionId: 'review', cwd: work, turns: [{ ...bigTurn('r1', 1), user: cmd('review', 'check the loader') }] })));
   writeFileIn(join(projects, claudeProjectName(other), 'elsewhere.jsonl'), jsonl(claudeLines({ sessionId: 'elsewhere', cwd: other, turns })));
   // A sub-directory of the workspace, and a sibling whose folder name starts the same way.
   writeFileIn(join(projects, claudeProjectName(join(work, 'pkg')), 'in-sub.jsonl'), jsonl(claudeLines({ sessionId: 'in-sub', cwd: join(work, 'pkg'), turns: [bigTurn('sub2', 2)] })));
@@ -115,6 +120,8 @@ describe('listing a workspace', () => {
         'claude-code:main-session/agent-a1',
         'claude-code:malformed',
         'claude-code:partial',
+        'claude-code:review',
+        'claude-code:titled',
         'claude-code:unknown',
         'cline:1700000000001',
         'cline:sess-4',
@@ -139,6 +146,11 @@ describe('listing a workspace', () => {
     expect(byId(list, 'roo-1')).toMatchObject({ agent: 'roo-code', title: 'add a retry to the fetcher' });
     expect(byId(list, 'chat-b')).toMatchObject({ agent: 'copilot-chat', title: 'explain the loader', messages: 2 });
     expect(list.find((s) => s.agent === 'aider')).toMatchObject({ title: 'add tests for the loader' });
+  });
+
+  it('a title is one line of what was asked: a bare /command gives way to the request, a command with arguments is one', () => {
+    expect(byId(list, 'titled')!.title).toBe('make the loader stream its input');
+    expect(byId(list, 'review')!.title).toBe('/review check the loader');
   });
 
   it('lists sub-agents under their session', () => {

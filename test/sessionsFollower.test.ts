@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JsonlFollower } from '../src/sessions/jsonlFollower';
+import type { FoundSession } from '../src/sessions/agentSession';
+import { LiveSessionMeter } from '../src/sessions/liveSessionMeter';
+import { SessionCatalog } from '../src/sessions/sessionCatalog';
+import { bigTurn, claudeLines, jsonl } from './helpers/agentSessions';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxc-follow-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,5 +100,47 @@ describe('JsonlFollower', () => {
     const r = await f.read();
     expect(r.lines).toHaveLength(600);
     expect(r.lines.every((l) => l === line)).toBe(true);
+  });
+});
+
+describe('LiveSessionMeter', () => {
+  const found = (file: string): FoundSession => ({ agent: 'claude-code', id: 'live', file, format: 'claude-code', size: 0, mtimeMs: 0 });
+
+  it('counts again only when lines were appended, waits for a partial line, starts over on a rewrite', async () => {
+    const file = fresh();
+    const lines = claudeLines({ sessionId: 'live', cwd: '/w', turns: [bigTurn('alpha', 20), bigTurn('bravo', 20), bigTurn('charlie', 20)] });
+    writeFileSync(file, jsonl(lines.slice(0, 4)));
+    const catalog = new SessionCatalog();
+    const meter = new LiveSessionMeter(found(file), catalog.counterFor);
+    const first = await meter.update();
+    expect(first).toMatchObject({ changed: true, session: { messages: 4, title: 'TURN-alpha: read notes-alpha.txt and restate it' } });
+    expect(await meter.update()).toMatchObject({ changed: false, session: first.session });
+
+    // The agent is mid-way through writing a line: nothing new yet.
+    const next = jsonl(lines.slice(4, 8));
+    appendFileSync(file, next.slice(0, 100));
+    expect((await meter.update()).changed).toBe(false);
+    appendFileSync(file, next.slice(100));
+    const second = await meter.update();
+    expect(second).toMatchObject({ changed: true, session: { messages: 8 } });
+    expect(second.session.tokens).toBeGreaterThan(first.session.tokens);
+
+    // The same as reading the whole file.
+    const whole = await catalog.meter({ ...found(file), size: 1, mtimeMs: 1 });
+    expect(second.session.tokens).toBe(whole.tokens);
+
+    // Rewritten shorter (a new session in its place): counted from the start.
+    writeFileSync(file, jsonl(lines.slice(8, 12)));
+    const third = await meter.update();
+    expect(third).toMatchObject({ changed: true, session: { messages: 4, title: 'TURN-charlie: read notes-charlie.txt and restate it' } });
+  });
+
+  it('a session file that is gone is listed with an error', async () => {
+    const file = fresh();
+    writeFileSync(file, jsonl(claudeLines({ sessionId: 'live', cwd: '/w', turns: [bigTurn('alpha', 2)] })));
+    const meter = new LiveSessionMeter(found(file), new SessionCatalog().counterFor);
+    await meter.update();
+    rmSync(file);
+    expect((await meter.update()).session.error).toMatch(/the session file is gone/);
   });
 });

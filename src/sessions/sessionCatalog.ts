@@ -81,14 +81,15 @@ export class SessionCatalog {
     const key = `${found.size}:${found.mtimeMs}`;
     const cached = this.read.get(found.file);
     if (cached && cached.key === key) return { ...cached.session, children: [] };
-    const session = await meterSession(found, (model) => this.counterFor(model), q);
+    const session = await meterSession(found, this.counterFor, q);
     this.read.set(found.file, { key, session });
     // Give the event loop a turn between files: importing and counting are synchronous.
     await new Promise((resolve) => setImmediate(resolve));
     return { ...session, children: [] };
   }
 
-  private counterFor(model: string | undefined): Promise<CachedTokenCounter> {
+  /** One counter per model, shared by every session of the catalog (and its live meters). */
+  readonly counterFor: CounterFor = (model) => {
     const k = model ?? '';
     let c = this.counters.get(k);
     if (!c) {
@@ -96,7 +97,7 @@ export class SessionCatalog {
       this.counters.set(k, c);
     }
     return c;
-  }
+  };
 }
 
 /** Every enabled source, run over the folders. */
@@ -124,9 +125,21 @@ export async function findSessions(q: SessionQuery): Promise<FoundSession[]> {
  *  comes back with its error. */
 export async function meterSession(
   found: FoundSession,
-  counterFor: (model: string | undefined) => Promise<CachedTokenCounter>,
+  counterFor: CounterFor,
   q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {},
 ): Promise<AgentSession> {
+  const read = await readSession(found, q.maxBytes ?? SESSION_MAX_BYTES);
+  q.signal?.throwIfAborted();
+  return meterRead(found, read, counterFor);
+}
+
+export type CounterFor = (model: string | undefined) => Promise<CachedTokenCounter>;
+
+/** A session's file as read: its import, nothing (an empty file), or why it could not be read. */
+export type SessionRead = { result?: ImportResult } | { error: string };
+
+/** The listing's entry for a session from what was read of it. */
+export async function meterRead(found: FoundSession, read: SessionRead, counterFor: CounterFor): Promise<AgentSession> {
   const base: AgentSession = {
     agent: found.agent,
     id: found.id,
@@ -146,8 +159,6 @@ export async function meterSession(
     ...(found.parent ? { parent: found.parent } : {}),
     ...(found.relation ? { relation: found.relation } : {}),
   };
-  const read = await readSession(found, q.maxBytes ?? SESSION_MAX_BYTES);
-  q.signal?.throwIfAborted();
   if ('error' in read) {
     const counter = await counterFor(undefined);
     return { ...base, window: counter.model.contextWindow, error: read.error };
@@ -173,32 +184,42 @@ export async function meterSession(
   };
 }
 
-type SessionRead = { result?: ImportResult } | { error: string };
-
 async function readSession(found: FoundSession, maxBytes: number): Promise<SessionRead> {
   if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {
     const buf = await readFile(found.file);
-    if (buf.length === 0 || buf.toString('utf8').trim() === '') return {};
-    const text = decodeTranscript(buf, found.file);
-    return { result: importTranscript(text, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) }) };
+    return importSessionText(found, () => decodeTranscript(buf, found.file));
   } catch (e) {
-    if (isTranscriptError(e)) return { error: e.message };
     const code = (e as NodeJS.ErrnoException).code;
     return { error: `${found.file}: cannot be read (${code ?? (e as Error).message})` };
   }
 }
 
-/** The first thing a person asked, in file order, among what is sent and the history. */
-function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
-  let best: { line: number; text: string } | undefined;
-  for (const list of [history, live]) {
-    const m = list.find((x) => isUserAuthored(x) && messageText(x).trim() !== '');
-    if (!m) continue;
-    const line = m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
-    if (!best || line < best.line) best = { line, text: messageText(m) };
+/** Imports a session's text as its agent's format; a transcript error becomes the session's error. */
+export function importSessionText(found: FoundSession, text: () => string): SessionRead {
+  try {
+    const t = text();
+    if (t.trim() === '') return {};
+    return { result: importTranscript(t, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) }) };
+  } catch (e) {
+    if (isTranscriptError(e)) return { error: e.message };
+    throw e;
   }
-  return best?.text;
+}
+
+/** The first thing a person asked, in file order, among what is sent and the history. A
+ *  `/command` reads as the command line it was; one without arguments (`/clear`, `/init`, which
+ *  open many sessions) only when nothing else was asked. */
+function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
+  const at = (m: Message) => m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
+  const asked = [...history, ...live].filter((m) => isUserAuthored(m) && messageText(m).trim() !== '').sort((a, b) => at(a) - at(b));
+  const text = (m: Message) => {
+    const command = m.source?.extra?.['command'];
+    return command === undefined ? messageText(m) : `/${String(command).replace(/^\//, '')}`;
+  };
+  const request = asked.find((m) => !/^\/?\S+$/.test(String(m.source?.extra?.['command'] ?? ' ')));
+  const first = request ?? asked[0];
+  return first ? text(first) : undefined;
 }
 
 /** Sessions newest first, each child listed in its parent's `children`: the parent of the same
