@@ -202,6 +202,13 @@ describe('options', () => {
     expect(list.map((s) => s.id)).toEqual(['chat-c']);
   });
 
+  it('reports each session as it is metered', async () => {
+    const seen: [string, number, number][] = [];
+    const list = await listSessions(query({ agents: { 'claude-code': false }, onSession: (s, done, total) => seen.push([s.id, done, total]) }));
+    expect(seen.map((x) => x[1])).toEqual(list.map((_, i) => i + 1));
+    expect(new Set(seen.map((x) => x[2]))).toEqual(new Set([list.length]));
+  });
+
   it('a cancelled listing rejects', async () => {
     const ac = new AbortController();
     ac.abort();

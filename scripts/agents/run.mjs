@@ -431,6 +431,41 @@ async function sharedTranscript(agents, rel, figures) {
   }
 }
 
+/** A shared Claude Code session compacted into a Codex rollout: the real Codex resumes it and sends
+ *  the summary and the recent turns (there is no original Codex session to compare sizes with). */
+async function sharedIntoCodex(agents, rel, figures) {
+  const root = mkdtempSync(join(tmpdir(), 'ctxc-agents-cross-'));
+  const home = join(root, 'home');
+  const work = join(root, 'work');
+  mkdirSync(home);
+  mkdirSync(work);
+  const name = basename(rel, '.jsonl').split('__')[0];
+  const server = await startFakeModel({ reply: () => ({ text: 'RESUMED-OK: continuing from where the session stopped.' }), logFile: join(ARTIFACTS, `cross-${name}.requests.jsonl`) });
+  try {
+    writeCodexConfig(join(home, '.codex'), server);
+    const env = codexEnv(home, join(home, '.codex'));
+    const placed = placeTranscript(readFileSync(join(transcriptsDir(), rel), 'utf8'), randomUUID(), work);
+    const file = join(root, `${name}.jsonl`);
+    writeFileSync(file, placed.text);
+    const compacted = JSON.parse((await ctxc(`ctxc-compact-${name}-to-codex`, ['compact', file, '--to', 'codex', '--format', 'json'], env, work)).stdout);
+    check(compacted.resume === `codex resume ${compacted.id}`, 'the printed resume command is not codex resume <id>', compacted.resume);
+    const n0 = server.modelRequests('responses').length;
+    const resumed = await mustRun(`codex-resume-${name}`, agents.codex, ['exec', '--skip-git-repo-check', 'resume', compacted.id, 'continue'], { cwd: work, env });
+    const after = requestsSince(server, 'responses', n0)[0];
+    check(after, 'codex sent no request for the compacted rollout');
+    check(resumed.stdout.includes('RESUMED-OK'), 'codex did not print the reply to the resumed session', resumed.stdout.slice(0, 200));
+    const summaryText = JSON.parse(readFileSync(compacted.file, 'utf8').split('\n')[2]).payload.message;
+    const recent = lastAssistantText(placed.text);
+    checkCompactedRequest(`${rel} as a Codex rollout`, after.raw, summaryText, recent ? [recent] : [], [earlyToolText(placed.text)]);
+    check(after.body.input.some((i) => i.type === 'function_call') && after.body.input.some((i) => i.type === 'function_call_output'), 'the recent tool calls and their results were not sent as function_call / function_call_output items');
+    saveBody(`cross-${name}-codex`, after);
+    figures.push({ what: `${rel} as a Codex rollout (real Codex resume)`, before: Number.NaN, after: after.bytes, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: Number.NaN, messagesAfter: after.body.input.length });
+  } finally {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
 async function main() {
@@ -448,6 +483,7 @@ async function main() {
       .filter((f) => f.endsWith('.jsonl'))
       .sort()
       .map((f) => [`Claude Code: the shared session ${f}, compacted and resumed`, () => sharedTranscript(agents, join('claude-code', f), figures)]),
+    ['Codex: the shared kiliman Claude Code session compacted into a Codex rollout, resumed', () => sharedIntoCodex(agents, 'claude-code/kiliman__claude-transcript__test2.jsonl', figures)],
   ];
   const failures = [];
   for (const [what, fn] of scenarios) {
@@ -464,7 +500,7 @@ async function main() {
   log('');
   log('Request the CLI sent on resume, original → compacted:');
   for (const f of figures) {
-    const n = (x) => x.toLocaleString('en-US');
+    const n = (x) => (Number.isNaN(x) ? '—' : x.toLocaleString('en-US'));
     const tokens = f.tokensBefore !== undefined ? `; ${n(f.tokensBefore)} → ${n(f.tokensAfter)} tokens by our counter (system prompt and tools included)` : '';
     const rest = `; ${n(f.messagesBefore)} → ${n(f.messagesAfter)} messages; the session file itself ${n(f.sessionBefore)} → ${n(f.sessionAfter)} tokens`;
     log(`  ${f.what}: ${n(f.before)} → ${n(f.after)} bytes${tokens}${rest}`);

@@ -51,6 +51,8 @@ export interface SessionQuery {
   workspaceStorage?: readonly string[];
   signal?: AbortSignal;
   maxBytes?: number;
+  /** Called as each session is metered (in the order found), so a view can fill in as it goes. */
+  onSession?: (session: AgentSession, done: number, total: number) => void;
 }
 
 /** What the listing found, in one pass: the sessions, newest first. */
@@ -70,7 +72,9 @@ export class SessionCatalog {
     for (const f of found) {
       q.signal?.throwIfAborted();
       seen.add(f.file);
-      out.push(await this.meter(f, q));
+      const session = await this.meter(f, q);
+      out.push(session);
+      q.onSession?.(session, out.length, found.length);
     }
     for (const file of this.read.keys()) if (!seen.has(file)) this.read.delete(file);
     return linkChildren(out);
