@@ -6,8 +6,9 @@
 // - `isSidechain: true` lines are a sub-agent's own conversation. Left out by default (a warning
 //   says how many); with includeSidechains they are kept, marked source.sidechain, and a sub-agent's
 //   prompt is a SKILL_PROMPT (the main agent wrote it, not the user).
-// - `type: "summary"` lines and `isCompactSummary` users become COMPACTION_SUMMARY messages (the
-//   first one also titles the conversation).
+// - `isCompactSummary` users become COMPACTION_SUMMARY messages. `type: "summary"` lines (titles
+//   older versions wrote, which the CLI does not send) title the conversation; reading the whole
+//   file, they are COMPACTION_SUMMARY messages too.
 // - What a person typed is a USER_MESSAGE: plain prompts, `/commands` (`<command-name>`; the command
 //   is kept in source.extra.command), `!` bash input, `#` memory input. What the harness wrote on the
 //   user's behalf is not: `isMeta` lines are SKILL_PROMPT (an expanded command prompt) or, for the
