@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
-import { transcriptsDir } from '../e2e/scenario.mjs';
+import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { ensureAgents } from './tools.mjs';
 
@@ -398,7 +398,7 @@ async function sharedTranscript(agents, rel, figures) {
     const id = randomUUID();
     const projectDir = join(home, '.claude', 'projects', work.replace(/[^a-zA-Z0-9]/g, '-'));
     mkdirSync(projectDir, { recursive: true });
-    const placed = placeTranscript(readFileSync(join(transcriptsDir(), rel), 'utf8'), id, work);
+    const placed = placeTranscript(readFileSync(join(findTranscriptsDir(repoRoot), rel), 'utf8'), id, work);
     const file = join(projectDir, `${id}.jsonl`);
     writeFileSync(file, placed.text);
     log(`  placed ${rel} as ${id}.jsonl (sessionId and cwd rewritten, ${placed.dropped} trailing line${placed.dropped === 1 ? '' : 's'} after the last assistant message left out)`);
@@ -444,7 +444,7 @@ async function sharedIntoCodex(agents, rel, figures) {
   try {
     writeCodexConfig(join(home, '.codex'), server);
     const env = codexEnv(home, join(home, '.codex'));
-    const placed = placeTranscript(readFileSync(join(transcriptsDir(), rel), 'utf8'), randomUUID(), work);
+    const placed = placeTranscript(readFileSync(join(findTranscriptsDir(repoRoot), rel), 'utf8'), randomUUID(), work);
     const file = join(root, `${name}.jsonl`);
     writeFileSync(file, placed.text);
     const compacted = JSON.parse((await ctxc(`ctxc-compact-${name}-to-codex`, ['compact', file, '--to', 'codex', '--format', 'json'], env, work)).stdout);
@@ -479,7 +479,7 @@ async function main() {
   const scenarios = [
     ['Claude Code: a real multi-turn session, compacted and resumed', () => agentSession('claude', agents, figures)],
     ['Codex: a real multi-turn session, compacted and resumed', () => agentSession('codex', agents, figures)],
-    ...readdirSync(join(transcriptsDir(), 'claude-code'))
+    ...readdirSync(join(findTranscriptsDir(repoRoot), 'claude-code'))
       .filter((f) => f.endsWith('.jsonl'))
       .sort()
       .map((f) => [`Claude Code: the shared session ${f}, compacted and resumed`, () => sharedTranscript(agents, join('claude-code', f), figures)]),

@@ -19,7 +19,7 @@ export interface CompactorSettings {
   enabled: boolean;
   /** Context window override; 0 = the model's own window. */
   maxContextTokens: number;
-  /** Fraction of the window at which compaction is proposed (seed 003: 0.8). */
+  /** Fraction of the window at which compaction is proposed (default 0.8: at 80% of the window). */
   triggerRatio: number;
   keepRecentRounds: number;
   requireConfirmation: boolean;
@@ -33,7 +33,8 @@ export interface CompactorSettings {
   vscodeLmModel: string;
   /** Upper bound of the summary, in tokens. */
   summaryMaxLength: number;
-  /** Selective-rule thresholds (seed 004 §4.1), passed to the engine as named constants. */
+  /** Thresholds of the per-type rules (tool results truncated first, the five most recent tool
+   *  blocks kept), passed to the engine as named constants. */
   toolArgumentTokens: number;
   toolResultTokens: number;
   previewTokens: number;

@@ -1,4 +1,4 @@
-// Seed 003's trigger for transcripts: when the active transcript reaches the trigger ratio of its
+// The trigger for transcripts: when the active transcript reaches the trigger ratio of its
 // window (opened that way, or grown there as an agent appends), a notification proposes
 // compaction — once per crossing, so it never nags while the conversation stays above. The
 // proposal only opens the usual confirmation; nothing is compacted without it. Chat sessions get
