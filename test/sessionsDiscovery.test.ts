@@ -184,6 +184,15 @@ describe('listing a workspace', () => {
   });
 });
 
+describe('where Claude Code keeps a folder’s sessions', () => {
+  it('names the folder after the path, and cuts a long one with a hash (as the real CLI named it)', () => {
+    expect(claudeProjectName('/tmp/w s.x_y')).toBe('-tmp-w-s-x-y');
+    // Named by Claude Code 2.1.328 for this working directory.
+    const cwd = `/tmp/explore/lp-6spNOj/${'a'.repeat(60)}/${'b_b.c'.repeat(12)}/é-dir/${'c'.repeat(60)}`;
+    expect(claudeProjectName(cwd)).toBe(`-tmp-explore-lp-6spNOj-${'a'.repeat(60)}-${'b-b-c'.repeat(12)}---dir-${'c'.repeat(49)}-2n4don`);
+  });
+});
+
 describe('options', () => {
   it('each source can be turned off', async () => {
     const list = await listSessions(query({ agents: { 'claude-code': false, codex: false, aider: false } }));

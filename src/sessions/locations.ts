@@ -14,10 +14,19 @@ export function claudeProjectsDir(env: Env, home: string): string {
   return join(claudeConfigDir(env, home), 'projects');
 }
 
-/** Claude Code's folder name for a working directory: every character that is not an ASCII
- *  letter or digit becomes '-' (`/tmp/w s.x_y` → `-tmp-w-s-x-y`). */
+/** Longer folder names are cut, and made unique by a hash of the path. */
+const CLAUDE_PROJECT_NAME_MAX = 200;
+
+/** Claude Code's folder name for a working directory: every UTF-16 code unit that is not an ASCII
+ *  letter or digit becomes '-' (`/tmp/w s.x_y` → `-tmp-w-s-x-y`); past 200 characters, the first
+ *  200 and '-' and the path's 32-bit string hash in base 36 (as Claude Code 2.1.328 names them). */
 export function claudeProjectName(cwd: string): string {
-  return resolve(cwd).replace(/[^a-zA-Z0-9]/g, '-');
+  const path = resolve(cwd);
+  const name = path.replace(/[^a-zA-Z0-9]/g, '-');
+  if (name.length <= CLAUDE_PROJECT_NAME_MAX) return name;
+  let hash = 0;
+  for (let i = 0; i < path.length; i++) hash = ((hash << 5) - hash + path.charCodeAt(i)) | 0;
+  return `${name.slice(0, CLAUDE_PROJECT_NAME_MAX)}-${Math.abs(hash).toString(36)}`;
 }
 
 export function claudeProjectDir(env: Env, home: string, cwd: string): string {
