@@ -243,6 +243,24 @@ async function checkListed(env, work, agent, originalId, compactedId) {
   check(compacted.tokens < original.tokens && compacted.error === null, `ctxc sessions: the compacted ${agent} session does not count fewer tokens (${compacted.tokens} ≥ ${original.tokens})`);
 }
 
+/** A temporary home and work folder and a fake model server for one scenario; all gone after. */
+async function inSandbox(prefix, reply, logName, fn) {
+  const root = mkdtempSync(join(tmpdir(), `ctxc-agents-${prefix}-`));
+  const home = join(root, 'home');
+  const work = join(root, 'work');
+  mkdirSync(home);
+  mkdirSync(work);
+  const server = await startFakeModel({ reply, logFile: join(ARTIFACTS, `${logName}.requests.jsonl`) });
+  try {
+    return await fn({ root, home, work, server });
+  } finally {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const resumedReply = () => ({ text: 'RESUMED-OK: continuing from where the session stopped.' });
+
 // ── Scenarios ─────────────────────────────────────────────────────────────────────────────
 
 /** What differs between the agents in the session scenario. */
@@ -285,13 +303,8 @@ const AGENT_SPECS = {
 async function agentSession(name, agents, figures) {
   const spec = AGENT_SPECS[name];
   const bin = spec.bin(agents);
-  const root = mkdtempSync(join(tmpdir(), `ctxc-agents-${name}-`));
-  const home = join(root, 'home');
-  const work = join(root, 'work');
-  mkdirSync(home);
-  prepareWorkspace(work);
-  const server = await startFakeModel({ reply: scriptedReply, logFile: join(ARTIFACTS, `${name}-session.requests.jsonl`) });
-  try {
+  return inSandbox(name, scriptedReply, `${name}-session`, async ({ root, home, work, server }) => {
+    prepareWorkspace(work);
     spec.setup(home, server);
     const env = spec.env(home, server);
     await mustRun(`${name}-turn-1`, bin, spec.firstTurn(turnPrompt(TURNS[0], 0)), { cwd: work, env });
@@ -328,10 +341,7 @@ async function agentSession(name, agents, figures) {
     const saved = [saveBody(`${name}-session-original`, original), saveBody(`${name}-session-compacted`, after)];
     const tokens = spec.countTokens ? { tokensBefore: await tokensOf(`${name}-original`, saved[0], env, work), tokensAfter: await tokensOf(`${name}-compacted`, saved[1], env, work) } : {};
     figures.push({ what: `${spec.target} session written by the real CLI`, before: original.bytes, after: after.bytes, ...tokens, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: spec.messagesOf(original.body), messagesAfter: spec.messagesOf(after.body) });
-  } finally {
-    await server.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -386,14 +396,8 @@ function lastAssistantText(fileText) {
 }
 
 async function sharedTranscript(agents, rel, figures) {
-  const root = mkdtempSync(join(tmpdir(), 'ctxc-agents-shared-'));
-  const home = join(root, 'home');
-  const work = join(root, 'work');
-  mkdirSync(home);
-  mkdirSync(work);
   const name = basename(rel, '.jsonl').split('__')[0];
-  const server = await startFakeModel({ reply: () => ({ text: 'RESUMED-OK: continuing from where the session stopped.' }), logFile: join(ARTIFACTS, `shared-${name}.requests.jsonl`) });
-  try {
+  return inSandbox('shared', resumedReply, `shared-${name}`, async ({ root, home, work, server }) => {
     const env = claudeEnv(home, server);
     const id = randomUUID();
     const projectDir = join(home, '.claude', 'projects', work.replace(/[^a-zA-Z0-9]/g, '-'));
@@ -425,23 +429,14 @@ async function sharedTranscript(agents, rel, figures) {
     const tBefore = await tokensOf(`${name}-original`, saveBody(`shared-${name}-original`, original), env, work);
     const tAfter = await tokensOf(`${name}-compacted`, saveBody(`shared-${name}-compacted`, after), env, work);
     figures.push({ what: `${rel} (real CLI resume)`, before: original.bytes, after: after.bytes, tokensBefore: tBefore, tokensAfter: tAfter, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: original.body.messages.length, messagesAfter: after.body.messages.length });
-  } finally {
-    await server.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 /** A shared Claude Code session compacted into a Codex rollout: the real Codex resumes it and sends
  *  the summary and the recent turns (there is no original Codex session to compare sizes with). */
 async function sharedIntoCodex(agents, rel, figures) {
-  const root = mkdtempSync(join(tmpdir(), 'ctxc-agents-cross-'));
-  const home = join(root, 'home');
-  const work = join(root, 'work');
-  mkdirSync(home);
-  mkdirSync(work);
   const name = basename(rel, '.jsonl').split('__')[0];
-  const server = await startFakeModel({ reply: () => ({ text: 'RESUMED-OK: continuing from where the session stopped.' }), logFile: join(ARTIFACTS, `cross-${name}.requests.jsonl`) });
-  try {
+  return inSandbox('cross', resumedReply, `cross-${name}`, async ({ root, home, work, server }) => {
     writeCodexConfig(join(home, '.codex'), server);
     const env = codexEnv(home, join(home, '.codex'));
     const placed = placeTranscript(readFileSync(join(findTranscriptsDir(repoRoot), rel), 'utf8'), randomUUID(), work);
@@ -460,10 +455,7 @@ async function sharedIntoCodex(agents, rel, figures) {
     check(after.body.input.some((i) => i.type === 'function_call') && after.body.input.some((i) => i.type === 'function_call_output'), 'the recent tool calls and their results were not sent as function_call / function_call_output items');
     saveBody(`cross-${name}-codex`, after);
     figures.push({ what: `${rel} as a Codex rollout (real Codex resume)`, before: Number.NaN, after: after.bytes, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: Number.NaN, messagesAfter: after.body.input.length });
-  } finally {
-    await server.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
