@@ -99,7 +99,7 @@ export default tseslint.config(
               message: 'src/shared is the protocol both sides import; it depends on neither.',
             },
             {
-              target: ['./src/cli', './src/node', './src/summarizers'],
+              target: ['./src/cli', './src/node', './src/summarizers', './src/sessions'],
               from: ['./src/extension', './src/extension.ts'],
               message: 'The CLI side runs in plain Node, without the extension host.',
             },
@@ -126,7 +126,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/node/**/*.ts', 'src/summarizers/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/node/**/*.ts', 'src/summarizers/**/*.ts', 'src/sessions/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

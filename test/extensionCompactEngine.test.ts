@@ -34,7 +34,7 @@ const TRANSCRIPTS = [
   'mini-swe-agent/django__django-11138.traj.json',
   'aider/AFI-Protocol__afi-core.aider.chat.history.md',
   'openhands/basic_gui_mode.json',
-  'claude-code/kiliman__claude-transcript__test2.jsonl',
+  'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
 ];
 
 /** What `ctxc compact FILE --format json` computes with default settings: the import, the

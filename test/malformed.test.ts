@@ -199,11 +199,11 @@ describe('recoverable problems: warnings and a usable result', () => {
     expect(r.conversation.messages[2]!.toolCalls![0]!.arguments).toBe('"[arguments too deeply nested to keep]"');
   });
 
-  it('deeply nested top-level arrays: warnings, no crash', () => {
+  it('deeply nested top-level arrays: one clear error, no crash', () => {
     const depth = 100_000;
-    const r = usable(`${'['.repeat(depth)}${']'.repeat(depth)}`);
-    expect(r.conversation.messages).toEqual([]);
-    expect(r.warnings[0]!.message).toMatch(/^expected an object with a 'role', found an array of 1; skipped$/);
+    const e = failure(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    expect(e.position).toBe('top level');
+    expect(e.found).toBe('an array of 1 holding no objects (the first is an array of 1)');
   });
 
   it('the syntax locator is iterative: a million open brackets are reported, not overflowed', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 function real(rel: string): Conversation {
   const file = transcriptPath(rel);
-  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
+  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation;
 }
 
 describe('shouldCompact', () => {

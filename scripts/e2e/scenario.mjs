@@ -3,7 +3,7 @@
 // numbers the UI must show come from the CLI built from the same sources (`ctxc count` and
 // `ctxc compact`), so the test checks that the editor and the command line agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   E2eError,
@@ -78,6 +78,18 @@ export const TRANSCRIPTS = {
   compacted: 'claude-code/kiliman__claude-transcript__test2.jsonl',
 };
 
+/**
+ * The Claude Code session as far as its last assistant message. The meter and compaction read the
+ * chain Claude Code sends on resume, the one ending at the file's last line; this session ends
+ * with /export commands that Claude Code chained to its first line, which would leave three lines.
+ */
+function withoutTrailingCommands(text) {
+  const lines = text.split('\n');
+  let last = lines.length - 1;
+  while (last >= 0 && !/"type":"assistant"/.test(lines[last])) last--;
+  return `${lines.slice(0, last + 1).join('\n')}\n`;
+}
+
 /** The shared transcripts (scripts/transcripts.mjs). */
 export function transcriptsDir() {
   return findTranscriptsDir(repoRoot);
@@ -135,7 +147,8 @@ export const compactorScenario = {
       for (const [key, rel] of Object.entries(TRANSCRIPTS)) {
         const target = join(sandbox.workspace, rel);
         mkdirSync(dirname(target), { recursive: true });
-        copyFileSync(join(source, rel), target);
+        if (key === 'compacted') writeFileSync(target, withoutTrailingCommands(readFileSync(join(source, rel), 'utf8')));
+        else copyFileSync(join(source, rel), target);
         out[key] = { rel, path: target, name: basename(rel), folder: dirname(rel) };
       }
       return out;

@@ -13,7 +13,8 @@ const BYTES_PER_MB = 1024 * 1024;
 
 /** The options every FILE command ends its list with: how to read the transcript, and --help. */
 export const TRANSCRIPT_FLAGS: readonly FlagSpec[] = [
-  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
+  { name: 'whole-file', kind: 'boolean', description: 'Claude Code: read every line, not only the chain the CLI resumes' },
+  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages (implies --whole-file)' },
   { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
   { name: 'max-size', kind: 'number', valueName: 'MB', description: 'refuse files larger than this (default 64)' },
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
@@ -77,6 +78,7 @@ export function transcriptOptions(args: ParsedArgs): LoadOptions {
     ...(maxSize !== undefined ? { maxBytes: Math.floor(maxSize * BYTES_PER_MB) } : {}),
     ...(instance !== undefined ? { instance } : {}),
     includeSidechains: booleanFlag(args, 'include-sidechains'),
+    wholeFile: booleanFlag(args, 'whole-file'),
   };
 }
 

@@ -27,6 +27,7 @@ import { booleanFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } f
 import { readCommandLine, readFileArgs, TRANSCRIPT_FLAGS, transcriptOptions, withTranscript, type CommandHelp } from '../fileCommand';
 import { EXIT_BAD_INPUT, EXIT_LLM_FALLBACK, EXIT_OK, EXIT_USAGE, EXIT_WRITE_FAILED, UsageError, type CliCommand, type CliIO } from '../io';
 import { inputName, STDIN_FILE } from '../readTranscript';
+import { parseTarget, writeResumableSession } from './compactTo';
 
 /** Where the platform shows the file standard input reads (Linux, macOS). */
 const STDIN_DEVICE = '/dev/stdin';
@@ -50,11 +51,13 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'level', kind: 'string', valueName: 'LEVEL', description: 'light, normal (default), heavy or emergency' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
   { name: 'require-llm', kind: 'boolean', description: `with --summarizer openai: when the LLM summary is not used, write nothing and exit ${EXIT_LLM_FALLBACK}` },
+  { name: 'to', kind: 'string', valueName: 'AGENT', description: 'write a new session that claude-code or codex resumes; prints its id and the resume command' },
+  { name: 'cwd', kind: 'string', valueName: 'DIR', description: "with --to: the session's folder (default: the one the transcript records, else the current one)" },
   ...TRANSCRIPT_FLAGS,
 ];
 
 const USAGE =
-  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm]';
+  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm] [--to claude-code|codex [--cwd DIR]]';
 const COMPACT_HELP: CommandHelp = { name: 'compact', usage: USAGE, flags: COMPACT_FLAGS, helpTail: SUMMARIZER_CLI_USAGE };
 
 export function parseFormat(value: string | undefined): OutputFormat {
@@ -125,6 +128,9 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${clip(level)}'`);
   const requireLlm = booleanFlag(args, 'require-llm');
   if (requireLlm && !llm.summarizer) throw new UsageError('--require-llm needs an LLM summarizer (--summarizer openai)');
+  const to = parseTarget(stringFlag(args, 'to'));
+  if (to === undefined && stringFlag(args, 'cwd') !== undefined) throw new UsageError('--cwd goes with --to (the folder of the session written)');
+  if (to !== undefined && stringFlag(args, 'out') !== undefined) throw new UsageError('--to writes a session into the agent\'s folder; --out does not go with it');
   return {
     file,
     args,
@@ -231,6 +237,13 @@ export const compactCommand: CliCommand = {
         if (parsed.requireLlm && result.summarizer.fallbackReason !== undefined) {
           io.err(`ctxc compact: --require-llm: the LLM summary was not used (${clip(result.summarizer.fallbackReason, 2 * MAX_ECHO_CHARS)}); nothing was written\n`);
           return EXIT_LLM_FALLBACK;
+        }
+        const to = parseTarget(stringFlag(args, 'to'));
+        if (to !== undefined) {
+          const cwd = stringFlag(args, 'cwd');
+          const code = await writeResumableSession(io, { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, result);
+          if (code === EXIT_OK) io.err(`${summaryLine(name, result)}\n`);
+          return code;
         }
         const text =
           format === 'json'
