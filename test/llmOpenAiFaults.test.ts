@@ -4,7 +4,7 @@
 // the conversation it was given.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { missingFacts } from '../src/engine/llm/factMatch';
+import { missingFacts } from '../src/engine/validate/factMatch';
 import { parseSummary } from '../src/engine/llm/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
 import { renderSections } from '../src/engine/llm/sectionItems';

@@ -45,8 +45,9 @@ import { hash64 } from './text/hash';
 import type { CachedTokenCounter } from './tokens/messageCounter';
 import { REPLY_PRIMING } from './tokens/messageCounter';
 import { resolveValidateConstants, type ValidateConstants } from './validate/constants';
-import { normalizeForMatch, spanFacts } from './validate/facts';
-import { detectLoss, factSurvives, matchTarget } from './validate/lossDetector';
+import { factPresent, normalizeForMatch } from './validate/factMatch';
+import { spanFacts } from './validate/facts';
+import { detectLoss } from './validate/lossDetector';
 import { controlRatio } from './validate/ratioController';
 import { checkReadability } from './validate/readability';
 
@@ -790,16 +791,16 @@ const HOME_SECTION: Partial<Record<Fact['kind'], SectionName>> = {
 function mergeBack(llm: SectionTexts, extractive: SectionTexts, mustKeep: readonly Fact[]): { sections: SectionTexts; mergedBack: Fact[] } {
   const out = { ...llm };
   const mergedBack: Fact[] = [];
-  const targets = new Map<SectionName, ReturnType<typeof matchTarget>>();
+  const targets = new Map<SectionName, string>();
   for (const fact of mustKeep) {
     const home = HOME_SECTION[fact.kind];
     if (!home) continue;
     let target = targets.get(home);
-    if (!target) {
-      target = matchTarget(out[home]);
+    if (target === undefined) {
+      target = normalizeForMatch(out[home]);
       targets.set(home, target);
     }
-    if (factSurvives(fact, target)) continue;
+    if (factPresent(fact, target)) continue;
     const value = normalizeForMatch(fact.value);
     const hit = extractive[home].split(/\n(?=- )/).find((b) => normalizeForMatch(b).includes(value));
     if (!hit) continue;

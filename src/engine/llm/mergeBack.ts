@@ -6,7 +6,7 @@
 
 import type { Fact, FactKind } from '../result';
 import { SECTION_NAMES, type SectionName, type SectionTexts } from '../sections';
-import { factPresent, missingFacts, normalizeForMatch } from './factMatch';
+import { factPresent, missingFacts, normalizeForMatch } from '../validate/factMatch';
 import { contentItems, itemKey, joinItems, splitItems } from './sectionItems';
 
 /** Where a fact belongs when no extractive item holds it. */

@@ -13,6 +13,7 @@ import type { Fact, FactKind } from '../result';
 import { latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
 import { resolveValidateConstants, type ValidateConstants } from './constants';
+import { normalizeForMatch } from './factMatch';
 
 /** The seed's important keywords (InformationLossDetector._calculate_keyword_retention). */
 export const IMPORTANT_KEYWORDS: readonly string[] = [
@@ -26,11 +27,6 @@ const NUMBER = /(?<![\w.])\d+(?:\.\d+)?(?![\w])/g;
 const GENERIC_ERROR = /^exit code -?\d+$/;
 /** All-caps words that are labels, not terms. */
 const NOT_TERMS: ReadonlySet<string> = new Set('OK TODO NOTE THOUGHT EOF OUTPUT ERROR WARNING INFO DEBUG FAILED PASSED PASS FAIL DONE TRUE FALSE NULL NONE YES NO THE AND FOR IMPORTANT'.split(' '));
-
-/** Lower-cased, whitespace collapsed: how facts and results are compared. */
-export function normalizeForMatch(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
-}
 
 export interface FactOptions {
   constants?: Readonly<Record<string, number>>;
