@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { planChunks } from '../src/engine/llm/chunkPlan';
 import { classifyHttpFailure, isTransient, parseRetryAfter, SummarizerError, type EndpointLabel } from '../src/engine/llm/errors';
 import { factPresent, missingFacts, normalizeForMatch } from '../src/engine/validate/factMatch';
-import { mergeBackMissingFacts } from '../src/engine/llm/mergeBack';
+import { mergeBackMissingFacts } from '../src/engine/compaction/mergeBack';
 import { buildPrompt, renderMustKeep } from '../src/engine/llm/prompt';
 import { backoffDelay, DEFAULT_RETRY_POLICY, withRetries, type RetryEvent } from '../src/engine/llm/retryPolicy';
 import { splitItems } from '../src/engine/llm/sectionItems';

@@ -95,6 +95,16 @@ export interface LossReport {
   /** Facts an LLM summary dropped and the extractive pass merged back. */
   mergedBack: Fact[];
   readability: { ok: boolean; issues: string[] };
+  /** What an LLM summary says that the conversation does not show (set for LLM summaries). */
+  unsupported?: UnsupportedClaim[];
+}
+
+/** A line of an LLM summary naming a user request or a file the conversation does not hold. */
+export interface UnsupportedClaim {
+  kind: 'userRequest' | 'filePath';
+  section: SectionName;
+  /** The request or the path as the summary wrote it (cut to UNSUPPORTED_CLAIM_CHARS). */
+  text: string;
 }
 
 /** Seed 002's structured JSON result, field names as given there. */

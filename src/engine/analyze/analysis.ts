@@ -3,6 +3,7 @@
 // the compactor, `ctxc inspect` and the inspector timeline.
 
 import type { Classification, ImportanceMetrics, TaskType } from '../result';
+import type { AnalyzeConstants } from './constants';
 
 /** Things a message mentions that other messages can refer back to (cross-references).
  *  Extracted by analyze/refs.ts (extractMessageRefs; the single extractors are exported too). */
@@ -54,7 +55,7 @@ export interface AnalyzeOptions {
   /** Reference time for temporal decay (ISO). Default: the last message's timestamp, else none. */
   now?: string;
   /** Overrides of the named constants in analyze/constants.ts. */
-  constants?: Record<string, number>;
+  constants?: Readonly<Partial<AnalyzeConstants>>;
 }
 
 /** How AnalyzeOptions.focus was read: one of the named focuses, the terms of a free-text focus. */

@@ -297,8 +297,8 @@ export function isAnalyzeConstantName(name: string): name is AnalyzeConstantName
 }
 
 /** The defaults with `overrides` applied; unknown names and bad values are errors. */
-export function resolveConstants(overrides?: Readonly<Record<string, number>>): AnalyzeConstants {
-  if (overrides === undefined) return ANALYZE_CONSTANTS;
+export function resolveConstants(overrides?: Readonly<Partial<AnalyzeConstants>>): AnalyzeConstants {
+  if (overrides === undefined || overrides === ANALYZE_CONSTANTS) return ANALYZE_CONSTANTS;
   if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
     throw new AnalyzeOptionsError('AnalyzeOptions.constants: expected an object of constant names to numbers');
   }

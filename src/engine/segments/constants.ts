@@ -1,6 +1,6 @@
 // Every number the section builders, the budget allocation and the rendering use, named and
 // documented in one place (seed 000 §6, seed 002's folding). Callers override any of them by
-// name through CompactOptions.constants.
+// name through CompactOptions.limits.segments.
 
 export const SEGMENT_CONSTANTS = {
   // ── Budget allocation across the eight sections (seed 000 §6: one strategy per section) ──
@@ -100,14 +100,4 @@ export const SEGMENT_CONSTANTS = {
   CURRENT_RESULT_MAX_CHARS: 160,
 } as const satisfies Record<string, number>;
 
-export type SegmentConstantName = keyof typeof SEGMENT_CONSTANTS;
-export type SegmentConstants = { readonly [K in SegmentConstantName]: number };
-
-export function resolveSegmentConstants(overrides?: Readonly<Record<string, number>>): SegmentConstants {
-  if (!overrides) return SEGMENT_CONSTANTS;
-  const out: Record<string, number> = { ...SEGMENT_CONSTANTS };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (k in SEGMENT_CONSTANTS && typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-  }
-  return out as SegmentConstants;
-}
+export type SegmentConstants = { readonly [K in keyof typeof SEGMENT_CONSTANTS]: number };

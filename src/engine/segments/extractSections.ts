@@ -12,7 +12,7 @@ import { SECTION_NAMES, emptySectionTexts, type SectionName, type SectionTexts }
 import { estimateCounter } from '../tokens/estimate';
 import type { TextCounter } from '../tokens/tokenCounter';
 import { allocateSectionBudgets, type SectionDemand } from './allocateBudget';
-import { resolveSegmentConstants, type SegmentConstants } from './constants';
+import { SEGMENT_CONSTANTS, type SegmentConstants } from './constants';
 import { buildCurrentWork } from './currentWork';
 import { buildErrorsAndFixes } from './errorsAndFixes';
 import { buildFilesAndCode } from './filesAndCode';
@@ -65,8 +65,8 @@ export interface ExtractOptions {
   previous?: SectionTexts;
   /** Free-text focus of this compaction. */
   focus?: string;
-  /** Overrides of SEGMENT_CONSTANTS by name. */
-  constants?: Readonly<Record<string, number>>;
+  /** The section builders' numbers (default SEGMENT_CONSTANTS). */
+  limits?: SegmentConstants;
 }
 
 export interface SectionStats {
@@ -117,7 +117,7 @@ export function buildSectionMaterial(
   analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined,
   opts: ExtractOptions = {},
 ): SectionMaterial {
-  const c = resolveSegmentConstants(opts.constants);
+  const c = opts.limits ?? SEGMENT_CONSTANTS;
   const view = buildSpanView(span, alignedAnalyses(span, analysis));
   const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
   const fromSpan = previousSections(summaries);
@@ -141,7 +141,7 @@ function mergeTexts(a: SectionTexts, b: SectionTexts): SectionTexts {
 
 /** Fits prepared material into `budget` tokens (section bodies only). */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
-  const c = resolveSegmentConstants(opts.constants);
+  const c = opts.limits ?? SEGMENT_CONSTANTS;
   const counter = opts.counter ?? estimateCounter;
   const measured = {} as Record<SectionName, MeasuredItem[]>;
   const demands: SectionDemand[] = [];

@@ -1,5 +1,6 @@
-// Named numbers of the compaction strategies, each from the seed that gives it. Every one can be
-// overridden per call through CompactOptions.constants (same name), e.g. by the benchmarks.
+// Named numbers of the compaction strategies. Every one can be overridden per call through
+// CompactOptions.limits.strategy (same name); the sizes of tool content the selective rules
+// and offload use are in limits.ts (ToolLimits), where the extension's settings set them.
 
 export const STRATEGY_DEFAULTS = {
   /** Seed 001 §8: the sliding window keeps the 4 most recent user/tool messages… */
@@ -27,12 +28,6 @@ export const STRATEGY_DEFAULTS = {
   LEVEL_NORMAL_SHORT_TOKENS: 120,
   /** Seed 004 §4.1: items of a TRUNCATE rule beyond the most recent N are cut to previews. */
   SELECTIVE_KEEP_RECENT: 5,
-  /** Seed 004 §4.2: inside kept tool blocks, arguments over this many tokens become previews… */
-  SELECTIVE_ARGS_MAX_TOKENS: 500,
-  /** …and results over this many tokens… */
-  SELECTIVE_RESULT_MAX_TOKENS: 600,
-  /** …previews of this many tokens. */
-  SELECTIVE_PREVIEW_TOKENS: 200,
   /** Observation masking: the most recent tool outputs left unmasked. */
   MASK_KEEP_RECENT_OUTPUTS: 3,
   /** Observation masking: outputs at or below this many tokens are not worth a placeholder. */
@@ -41,22 +36,9 @@ export const STRATEGY_DEFAULTS = {
   DUPLICATE_SIMILARITY: 0.8,
   /** Seed 001 §4: a diff takes at most this share of the context window. */
   DIFF_WINDOW_SHARE: 0.1,
-  /** Seed 004 §5.3: tool outputs above this many tokens can be offloaded to the archive. */
-  OFFLOAD_THRESHOLD_TOKENS: 1000,
 } as const;
 
-export type StrategyConstants = { -readonly [K in keyof typeof STRATEGY_DEFAULTS]: number };
-
-/** The defaults with the caller's overrides of the same names. */
-export function strategyConstants(overrides: Readonly<Record<string, number>> | undefined): StrategyConstants {
-  const out = { ...STRATEGY_DEFAULTS } as StrategyConstants;
-  if (!overrides) return out;
-  for (const k of Object.keys(out) as (keyof StrategyConstants)[]) {
-    const v = overrides[k];
-    if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-  }
-  return out;
-}
+export type StrategyConstants = { readonly [K in keyof typeof STRATEGY_DEFAULTS]: number };
 
 /** Approximate characters per token, for cutting text to a token size before counting it
  *  exactly (English prose and code average about 4). */

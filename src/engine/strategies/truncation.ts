@@ -4,15 +4,15 @@
 // and tool result id (pairing stays valid) and records how it was shortened (seed 004 §5.3), so
 // it is never shortened twice. The full original is in the compaction's archive under its id.
 
+import { sha256Hex } from '../archive/sha256';
 import type { Message, TruncationRecord } from '../conversation/model';
 import { messageText } from '../conversation/model';
-import { resolveSegmentConstants } from '../segments/constants';
+import { SEGMENT_CONSTANTS } from '../segments/constants';
 import { formatCount } from '../segments/formatNumber';
 import { cutText } from '../segments/textCut';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import { CHARS_PER_TOKEN_ESTIMATE, STRATEGY_DEFAULTS } from './constants';
 
-const SEGMENTS = resolveSegmentConstants();
 /** Each retry of a cut that still counts over its token size keeps this share of the characters. */
 const CUT_SHRINK_STEP = 0.8;
 /** Retries of a cut before the last one is taken as it is. */
@@ -25,10 +25,10 @@ const OUTPUT_HEAD_SHARE = 2 / 3;
 export function cutToTokens(text: string, maxTokens: number, counter: CachedTokenCounter): { text: string; cut: boolean } {
   if (counter.count(text) <= maxTokens) return { text, cut: false };
   let chars = Math.max(1, Math.floor(maxTokens * CHARS_PER_TOKEN_ESTIMATE));
-  let out = cutText(text, chars, SEGMENTS).text;
+  let out = cutText(text, chars, SEGMENT_CONSTANTS).text;
   for (let k = 0; k < CUT_MAX_TRIES && counter.count(out) > maxTokens && chars > 1; k++) {
     chars = Math.max(1, Math.floor(chars * CUT_SHRINK_STEP));
-    out = cutText(text, chars, SEGMENTS).text;
+    out = cutText(text, chars, SEGMENT_CONSTANTS).text;
   }
   return { text: out, cut: true };
 }
@@ -142,4 +142,17 @@ export function maskedMessage(m: Message, tokens: number, toolName: string | und
   const text = `[${what} ${by === 'offload' ? 'offloaded' : 'masked'}: ${formatCount(tokens)} tokens${m.toolResult?.isError ? ', an error' : ''}; the full text is ${where}]`;
   const draft = withText(m, text, { by, originalTokens: tokens, keptTokens: 0, archiveRef: ref });
   return { ...draft, truncation: { ...draft.truncation!, keptTokens: counter.countMessage(draft) } };
+}
+
+/** Prefix of the archive entries offloaded tool outputs are stored under. */
+export const OFFLOAD_KEY_PREFIX = 'offload-';
+
+/** The archive key of one message's exact JSON (what its offload placeholder names). */
+export function offloadKey(m: Message): string {
+  return OFFLOAD_KEY_PREFIX + sha256Hex(JSON.stringify(m));
+}
+
+/** Offload: the output replaced by a one-line placeholder naming its own archive entry. */
+export function offloadedMessage(m: Message, tokens: number, counter: CachedTokenCounter): Message {
+  return maskedMessage(m, tokens, m.toolResult?.toolName, 'offload', counter, offloadKey(m));
 }

@@ -1,5 +1,5 @@
-// The numbers of the quality validator (seed 000 §7), named and documented. Callers override
-// any of them by name through CompactOptions.constants.
+// The numbers of the quality validator, named and documented. Callers override any of them by
+// name through CompactOptions.limits.validate.
 
 export const VALIDATE_CONSTANTS = {
   // ── Facts ──────────────────────────────────────────────────────────────────────────────
@@ -70,14 +70,4 @@ export const VALIDATE_CONSTANTS = {
   WALL_LINE_CHARS: 4000,
 } as const satisfies Record<string, number>;
 
-export type ValidateConstantName = keyof typeof VALIDATE_CONSTANTS;
-export type ValidateConstants = { readonly [K in ValidateConstantName]: number };
-
-export function resolveValidateConstants(overrides?: Readonly<Record<string, number>>): ValidateConstants {
-  if (!overrides) return VALIDATE_CONSTANTS;
-  const out: Record<string, number> = { ...VALIDATE_CONSTANTS };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (k in VALIDATE_CONSTANTS && typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-  }
-  return out as ValidateConstants;
-}
+export type ValidateConstants = { readonly [K in keyof typeof VALIDATE_CONSTANTS]: number };

@@ -12,7 +12,7 @@ import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
-import { resolveValidateConstants, type ValidateConstants } from './constants';
+import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
 import { normalizeForMatch } from './factMatch';
 
 /** The seed's important keywords (InformationLossDetector._calculate_keyword_retention). */
@@ -29,7 +29,8 @@ const GENERIC_ERROR = /^exit code -?\d+$/;
 const NOT_TERMS: ReadonlySet<string> = new Set('OK TODO NOTE THOUGHT EOF OUTPUT ERROR WARNING INFO DEBUG FAILED PASSED PASS FAIL DONE TRUE FALSE NULL NONE YES NO THE AND FOR IMPORTANT'.split(' '));
 
 export interface FactOptions {
-  constants?: Readonly<Record<string, number>>;
+  /** The validator's numbers (default VALIDATE_CONSTANTS). */
+  limits?: ValidateConstants;
 }
 
 function aligned(span: readonly Message[], analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined): readonly (MessageAnalysis | undefined)[] {
@@ -71,7 +72,7 @@ export function mustKeepFacts(
   analysis?: ConversationAnalysis | readonly (MessageAnalysis | undefined)[],
   opts: FactOptions = {},
 ): Fact[] {
-  return structuralFacts(buildSpanView(span, aligned(span, analysis)), resolveValidateConstants(opts.constants));
+  return structuralFacts(buildSpanView(span, aligned(span, analysis)), opts.limits ?? VALIDATE_CONSTANTS);
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {
@@ -87,7 +88,7 @@ export function spanFacts(
   analysis?: ConversationAnalysis | readonly (MessageAnalysis | undefined)[],
   opts: FactOptions = {},
 ): Fact[] {
-  const c = resolveValidateConstants(opts.constants);
+  const c = opts.limits ?? VALIDATE_CONSTANTS;
   const view = buildSpanView(span, aligned(span, analysis));
   const facts = structuralFacts(view, c);
   const terms = new Map<string, { n: number; id: string }>();
