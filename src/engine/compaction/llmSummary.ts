@@ -7,7 +7,7 @@
 // extractive attempt, with the reason.
 
 import { messageText } from '../conversation/model';
-import type { Fact, SummarizerInfo } from '../result';
+import type { Fact, SummarizerInfo, UnsupportedClaim } from '../result';
 import { EXTRACTIVE_SUMMARIZER_NAME } from '../segments/extractiveSummarizer';
 import { parseSummary } from '../segments/parseSummary';
 import { SECTION_NAMES, type SectionTexts } from '../sections';
@@ -44,6 +44,17 @@ export function holdToExtractive(llm: SectionTexts, extractive: SectionTexts, mu
   return { sections: merged.sections, mergedBack: mustKeep.filter((f) => droppedUsers.has(f) || back.has(f)) };
 }
 
+/** Claims shown as warnings at most, the rest counted. */
+const CLAIM_WARNINGS_MAX = 5;
+
+function claimWarnings(name: string, claims: readonly UnsupportedClaim[]): string[] {
+  const out = claims.slice(0, CLAIM_WARNINGS_MAX).map(
+    (c) => `the ${name} summary names ${c.kind === 'filePath' ? 'a file' : 'a user request'} the conversation does not hold, in ${c.section}: ${c.text}`,
+  );
+  if (claims.length > CLAIM_WARNINGS_MAX) out.push(`the ${name} summary makes ${claims.length - CLAIM_WARNINGS_MAX} more claims the conversation does not hold (loss.unsupported lists them)`);
+  return out;
+}
+
 export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: Summarizer, opts: LlmSummaryOptions): Promise<LlmSummaryOutcome> {
   const { attempt, ctx } = planned;
   const { content } = attempt;
@@ -78,7 +89,7 @@ export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: S
         ...(res.retries !== undefined ? { retries: res.retries } : {}),
         ...(res.fallbackReason ? { fallbackReason: res.fallbackReason } : {}),
       },
-      warnings: res.fallbackReason ? [`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`] : [],
+      warnings: res.fallbackReason ? [`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`] : claimWarnings(summarizer.name, unsupported),
     };
   } catch (e) {
     if (opts.signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw new CompactionAbortedError();
