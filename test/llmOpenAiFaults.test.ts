@@ -8,7 +8,7 @@ import { holdToExtractive } from '../src/engine/compaction/llmSummary';
 import { missingFacts } from '../src/engine/validate/factMatch';
 import { parseSummary } from '../src/engine/llm/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
-import { renderSections } from '../src/engine/llm/sectionItems';
+import { renderSections } from '../src/engine/segments/renderSummary';
 import type { AttemptRecord } from '../src/engine/llm/validatedSummarizer';
 import { SECTION_NAMES, type SectionTexts } from '../src/engine/sections';
 import type { SummarizeProgress, SummarizeRequest, SummarizeResponse } from '../src/engine/summarizer';

@@ -8,8 +8,8 @@ import { factPresent, missingFacts, normalizeForMatch } from '../src/engine/vali
 import { mergeBackMissingFacts } from '../src/engine/compaction/mergeBack';
 import { buildPrompt, renderMustKeep } from '../src/engine/llm/prompt';
 import { backoffDelay, DEFAULT_RETRY_POLICY, withRetries, type RetryEvent } from '../src/engine/llm/retryPolicy';
-import { splitItems } from '../src/engine/llm/sectionItems';
-import { fileKeyOf, mergeSectionTexts } from '../src/engine/llm/sectionMerge';
+import { splitItems } from '../src/engine/segments/sectionText';
+import { fileKeyOf, mergeSectionTexts } from '../src/engine/segments/mergeSections';
 import { serializeSpan, shortenToTokens } from '../src/engine/llm/serializeSpan';
 import type { Message } from '../src/engine/conversation/model';
 import type { Fact } from '../src/engine/result';

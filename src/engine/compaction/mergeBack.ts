@@ -7,7 +7,7 @@
 
 import type { Fact, FactKind } from '../result';
 import { SECTION_NAMES, type SectionName, type SectionTexts } from '../sections';
-import { contentItems, itemKey, joinItems, splitItems } from '../llm/sectionItems';
+import { contentItems, itemKey, joinItems, splitItems } from '../segments/sectionText';
 import { factPresent, missingFacts, normalizeForMatch } from '../validate/factMatch';
 
 /** Where a fact belongs when no extractive item holds it. */

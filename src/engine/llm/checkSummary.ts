@@ -6,7 +6,7 @@
 import { SECTION_NAMES, type SectionTexts } from '../sections';
 import type { TextCounter } from '../tokens/tokenCounter';
 import type { ParsedSummary } from './parseSummary';
-import { renderSections } from './sectionItems';
+import { renderSections } from '../segments/renderSummary';
 
 export type SummaryProblem =
   /** Nothing but whitespace (or only an analysis). */

@@ -8,7 +8,7 @@
 import type { Fact, FactKind } from '../result';
 import { SECTION_NAMES, type SectionName, type SectionTexts } from '../sections';
 import type { TextCounter } from '../tokens/tokenCounter';
-import { renderSections } from './sectionItems';
+import { renderSections } from '../segments/renderSummary';
 
 /** Longest must-keep value quoted in the prompt (a long user message is cut; its opening is what gets matched). */
 export const MUST_KEEP_VALUE_CHARS = 300;

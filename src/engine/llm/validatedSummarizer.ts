@@ -23,8 +23,8 @@ import type { LlmClient, LlmCompletion } from './llmClient';
 import { parseSummary, type ParsedSummary } from './parseSummary';
 import { buildPrompt, renderMustKeep, type MustKeepBlock, type Prompt, type PromptInput } from './prompt';
 import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryEvent, type RetryPolicy, type Sleep } from './retryPolicy';
-import { renderSections } from './sectionItems';
-import { mergeSectionTexts } from './sectionMerge';
+import { renderSections } from '../segments/renderSummary';
+import { mergeSectionTexts } from '../segments/mergeSections';
 import { DEFAULT_SERIALIZE_LIMITS, joinTranscript, serializeSpan, shortenToTokens, type SerializedMessage, type SerializeLimits } from './serializeSpan';
 
 /** Stricter retries after an unusable reply (empty, garbled, cut off, over-long). */

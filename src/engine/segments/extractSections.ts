@@ -16,7 +16,7 @@ import { SEGMENT_CONSTANTS, type SegmentConstants } from './constants';
 import { buildCurrentWork } from './currentWork';
 import { buildErrorsAndFixes } from './errorsAndFixes';
 import { buildFilesAndCode } from './filesAndCode';
-import { previousSections } from './mergeSections';
+import { mergeSectionTexts, previousSections } from './mergeSections';
 import { buildPendingTasks } from './pendingTasks';
 import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
@@ -123,7 +123,7 @@ export function buildSectionMaterial(
   const fromSpan = previousSections(summaries);
   let previous = fromSpan?.sections;
   if (opts.previous) {
-    previous = previous ? mergeTexts(opts.previous, previous) : opts.previous;
+    previous = previous ? mergeSectionTexts([opts.previous, previous]) : opts.previous;
   }
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
@@ -131,12 +131,6 @@ export function buildSectionMaterial(
     items[name] = SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
-}
-
-function mergeTexts(a: SectionTexts, b: SectionTexts): SectionTexts {
-  const out = emptySectionTexts();
-  for (const n of SECTION_NAMES) out[n] = n === 'Current Work' ? b[n] || a[n] : [a[n], b[n]].filter(Boolean).join('\n');
-  return out;
 }
 
 /** Fits prepared material into `budget` tokens (section bodies only). */

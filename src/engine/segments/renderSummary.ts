@@ -64,10 +64,11 @@ export function leadLine(meta: CompressionMetadata): string {
   return `The earlier part of this conversation (${fmtInt(n)} message${n === 1 ? '' : 's'}) was compacted into this summary; the messages after it are verbatim. The original is archived and can be restored with undo.`;
 }
 
-/** The sections' Markdown without title and metadata (what "compressed length" measures). */
-export function renderSections(sections: SectionTexts): string {
+/** The sections' Markdown without title and metadata: what "compressed length" measures, and
+ *  how sections are measured and shown to an LLM. A section not given renders as empty. */
+export function renderSections(sections: Partial<SectionTexts>): string {
   return SECTION_NAMES.map((name) => {
-    const body = sections[name].trim();
+    const body = (sections[name] ?? '').trim();
     return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
   }).join('\n\n');
 }
