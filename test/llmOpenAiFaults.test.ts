@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { holdToExtractive } from '../src/engine/compaction/llmSummary';
 import { missingFacts } from '../src/engine/validate/factMatch';
-import { parseSummary } from '../src/engine/llm/parseSummary';
+import { parseSummary } from '../src/engine/segments/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
 import { renderSections } from '../src/engine/segments/renderSummary';
 import type { AttemptRecord } from '../src/engine/llm/validatedSummarizer';

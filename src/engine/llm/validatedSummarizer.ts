@@ -20,7 +20,7 @@ import { planChunks } from './chunkPlan';
 import { checkSummary, completeSections, MIN_SECTIONS_FOR_HYBRID, type SummaryCheck, type SummaryProblem } from './checkSummary';
 import { cancelledError, SummarizerError, toSummarizerError, type SummarizerErrorKind } from './errors';
 import type { LlmClient, LlmCompletion } from './llmClient';
-import { parseSummary, type ParsedSummary } from './parseSummary';
+import { parseSummary, type ParsedSummary } from '../segments/parseSummary';
 import { buildPrompt, renderMustKeep, type MustKeepBlock, type Prompt, type PromptInput } from './prompt';
 import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryEvent, type RetryPolicy, type Sleep } from './retryPolicy';
 import { renderSections } from '../segments/renderSummary';
@@ -184,7 +184,7 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
         if (kind !== 'cancelled') opts.onAttempt?.({ pass: spec.label, attempt, ok: false, problems: [], detail, error: kind });
         throw e;
       }
-      const parsed = parseSummary(completion.text);
+      const parsed = parseSummary(completion.text, 'reply');
       const check = checkSummary({
         parsed,
         ...(completion.finishReason ? { finishReason: completion.finishReason } : {}),
