@@ -29,11 +29,11 @@ export interface Classification {
   keywords: string[];
   technicalLevel: TechnicalLevel;
   actionability: Actionability;
-  /** 0..1, seed 000 §4.2. */
+  /** 0..1: vocabulary diversity, sentence complexity and technical density, weighted by content type. */
   density: number;
 }
 
-/** Seed 000 §5.1 metrics (each 0..1) plus temporal relevance (§5.2) and seed 001's score. */
+/** Importance metrics (each 0..1), temporal relevance and the role score. */
 export interface ImportanceMetrics {
   criticality: number;
   dependency: number;
@@ -43,11 +43,11 @@ export interface ImportanceMetrics {
   overall: number;
   temporal: number;
   temporalCategory: TemporalCategory;
-  /** 0..1 relevance to the current work and the focus (seed 000 §4.3). */
+  /** 0..1 relevance to the current work and the focus. */
   relevance: number;
-  /** Seed 001 §9 score: role base + keyword bonuses (user 5.0, assistant 2.0, …). */
+  /** Score: role base + keyword bonuses (user 5.0, assistant 2.0, …). */
   roleScore: number;
-  /** Seed 002 keyword tier: 1.0 / 0.7 / 0.4 / 0.1, or 0.5 by default. */
+  /** Keyword tier: 1.0 / 0.7 / 0.4 / 0.1, or 0.5 by default. */
   tier: number;
 }
 
@@ -107,7 +107,7 @@ export interface UnsupportedClaim {
   text: string;
 }
 
-/** Seed 002's structured JSON result, field names as given there. */
+/** The stats block of a result, in the snake_case field names its JSON has always had. */
 export interface CompactionStats {
   original_tokens: number;
   compressed_tokens: number;

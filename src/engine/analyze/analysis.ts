@@ -1,4 +1,4 @@
-// What the analyze + prioritize stages (seed 000 §4–5) produce for the rest of the engine.
+// What the analyze + prioritize stages produce for the rest of the engine.
 // Implemented by analyze/analyzeConversation.ts; consumed by segments/, strategies/, validate/,
 // the compactor, `ctxc inspect` and the inspector timeline.
 
@@ -35,9 +35,9 @@ export interface MessageAnalysis {
   classification: Classification;
   importance: ImportanceMetrics;
   refs: MessageRefs;
-  /** Acknowledgements ("ok", "thanks", 好的, 收到): candidates for dropping (seed 002). */
+  /** Acknowledgements ("ok", "thanks", 好的, 收到): candidates for dropping. */
   isAcknowledgement: boolean;
-  /** Seed 001 §13 key events this message is. Empty when it is none. */
+  /** Key events this message is. Empty when it is none. */
   keyEvents: KeyEventKind[];
   /** Indices of later messages that mention this message's files, identifiers or errors. */
   referencedBy: number[];
@@ -48,7 +48,7 @@ export interface MessageAnalysis {
 export type FocusName = 'planning' | 'implementation' | 'testing' | 'review';
 
 export interface AnalyzeOptions {
-  /** A named focus (seed 000 §4.3 workflow stages / roles) or free-text focus instructions. */
+  /** A named focus or free-text focus instructions. */
   focus?: string;
   /** How many trailing rounds count as "the current work" for relevance. Default 2. */
   currentRounds?: number;

@@ -1,4 +1,4 @@
-// All the content keyword lists of seed 000 (classification, technical level, actionability,
+// All the content keyword lists (classification, technical level, actionability,
 // criticality, dependency, outbound references, temporal categories) and the focus stage
 // patterns, counted in one pass over a message (text/keywordMatcher.ts compileLexicon) instead
 // of one pass per list: the analyzer runs on every compaction and for the inspector timeline.

@@ -1,4 +1,4 @@
-// The extractive pass (seed 000 §6): eight builders turn the span into items, the budget is
+// The extractive pass: eight builders turn the span into items, the budget is
 // divided among the sections (allocateBudget.ts), and each section is filled within its share
 // (sectionItems.ts). Pure and deterministic: the same span, analysis, budget and options give
 // the same texts. Earlier summaries inside the span (COMPACTION_SUMMARY messages) are merged

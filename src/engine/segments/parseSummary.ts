@@ -43,7 +43,7 @@ export interface ParsedSummary {
   summarizedMessages: number | undefined;
 }
 
-/** Other spellings of each name, lower case (English variants and seed 000's Chinese names). */
+/** Other spellings of each name, lower case (English variants and the Chinese names). */
 const ALIASES: Record<SectionName, readonly string[]> = {
   'Primary Request and Intent': ['primary request and intent', 'primary requests and intent', 'primary request', '主要请求和意图', '主要请求与意图'],
   'Key Technical Concepts': ['key technical concepts', 'technical concepts', '关键技术概念'],

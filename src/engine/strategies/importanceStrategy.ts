@@ -1,4 +1,4 @@
-// Importance scoring (seed 001 §9): keep every message whose role score (user 5.0, assistant
+// Importance scoring: keep every message whose role score (user 5.0, assistant
 // 2.0, + keyword, tool, error and pin bonuses — analyze/roleScore.ts) reaches the threshold
 // (3.0), plus the 5 most recent low scorers as context; summarize the rest. A turn is kept when
 // any of its messages is (a tool block travels whole).

@@ -1,4 +1,4 @@
-// Incremental summarization (seed 001 §11): the turns are cut into chunks of 20; every chunk
+// Incremental summarization: the turns are cut into chunks of 20; every chunk
 // but the last is summarized on its own, each merged onto the sections of the chunks before it
 // (one summary message, section by section); the last chunk is kept whole.
 

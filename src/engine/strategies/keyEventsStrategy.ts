@@ -1,4 +1,4 @@
-// Key-event extraction (seed 001 §13): keep task start and completion, decisions, errors and
+// Key-event extraction: keep task start and completion, decisions, errors and
 // their fixes, key tool results, pinned and user messages (analyze/keyEvents.ts tags them),
 // plus the 5 most recent non-key turns as context; summarize the rest.
 

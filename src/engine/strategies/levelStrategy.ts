@@ -1,4 +1,4 @@
-// Compression levels (seed 002): how hard to compact, from light to emergency.
+// Compression levels: how hard to compact, from light to emergency.
 //   light      keep the 10 most recent messages, summarize the rest
 //   normal     keep the 10 most recent; older messages grouped by topic (a user turn and what
 //              answers it): a group of more than 3 is summarized together, the messages of a

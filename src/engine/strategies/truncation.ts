@@ -1,7 +1,7 @@
-// Truncation helpers (seed 001 §4–6) and the replacement messages strategies put in place of an
+// Truncation helpers and the replacement messages strategies put in place of an
 // original: a preview cut at a sentence boundary, a capped diff, a tool output cut to the budget
 // left, a one-line placeholder. A replacement keeps the original's id, role, item type, tool calls
-// and tool result id (pairing stays valid) and records how it was shortened (seed 004 §5.3), so
+// and tool result id (pairing stays valid) and records how it was shortened, so
 // it is never shortened twice. The full original is in the compaction's archive under its id.
 
 import { sha256Hex } from '../archive/sha256';
@@ -21,7 +21,7 @@ const CUT_MAX_TRIES = 6;
  *  and final results usually are. */
 const OUTPUT_HEAD_SHARE = 2 / 3;
 
-/** The text cut at a sentence boundary (seed 001 §5) to at most maxTokens, with a marker. */
+/** The text cut at a sentence boundary to at most maxTokens, with a marker. */
 export function cutToTokens(text: string, maxTokens: number, counter: CachedTokenCounter): { text: string; cut: boolean } {
   if (counter.count(text) <= maxTokens) return { text, cut: false };
   let chars = Math.max(1, Math.floor(maxTokens * CHARS_PER_TOKEN_ESTIMATE));
@@ -33,7 +33,7 @@ export function cutToTokens(text: string, maxTokens: number, counter: CachedToke
   return { text: out, cut: true };
 }
 
-/** A diff capped at `share` of the context window (seed 001 §4): whole lines from the top, then
+/** A diff capped at `share` of the context window: whole lines from the top, then
  *  a marker saying how many lines were left out and why. */
 export function capDiff(diff: string, windowTokens: number, counter: CachedTokenCounter, share: number = STRATEGY_DEFAULTS.DIFF_WINDOW_SHARE): { text: string; cutLines: number } {
   const cap = Math.max(1, Math.floor(windowTokens * share));
@@ -51,7 +51,7 @@ export function capDiff(diff: string, windowTokens: number, counter: CachedToken
   return { text: [...lines.slice(0, keep), marker].join('\n'), cutLines };
 }
 
-/** A tool output cut to the tokens left (seed 001 §6): the head and the tail by whole lines,
+/** A tool output cut to the tokens left: the head and the tail by whole lines,
  *  with a marker naming how many lines were left out. */
 export function cutToolOutput(output: string, remainingTokens: number, counter: CachedTokenCounter): { text: string; cutLines: number } {
   const room = Math.max(0, Math.floor(remainingTokens));
@@ -119,8 +119,8 @@ export function previewArguments(m: Message, maxTokens: number, previewTokens: n
   });
 }
 
-/** A kept tool-block message with oversized arguments/result shortened to previews (seed 004
- *  §4.2); undefined when nothing is over its limit. */
+/** A kept tool-block message with oversized arguments/result shortened to previews; undefined
+ *  when nothing is over its limit. */
 export function shortenToolMessage(m: Message, tokens: number, limits: { args: number; result: number; preview: number }, counter: CachedTokenCounter): Message | undefined {
   if (alreadyTruncated(m)) return undefined;
   if (m.toolResult) {

@@ -1,4 +1,4 @@
-// Sliding window (seed 001 §8): keep the header, the pinned messages and the most recent 4
+// Sliding window: keep the header, the pinned messages and the most recent 4
 // user/tool and 5 assistant messages (an odd count, so roles keep alternating); summarize the
 // rest. The window is a contiguous tail of whole turns, so a tool block is never split.
 

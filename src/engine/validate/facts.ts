@@ -1,8 +1,8 @@
-// The facts of a compacted span that a summary is checked against (seed 000 §7.1): what a
+// The facts of a compacted span that a summary is checked against: what a
 // person said (the start of every user message), the files acted on or named by the user, the
 // error signatures met, the open items of the latest task list — the must-keep facts an LLM
-// summary is held to — plus the span's technical terms, the seed's important keywords and its
-// numbers, which measure how much detail survived. Terms, keywords and numbers are read from
+// summary is held to — plus the span's technical terms, the important keywords (must,
+// error, api, database …) and its numbers, which measure how much detail survived. Terms, keywords and numbers are read from
 // the words people and the assistant chose (user text, assistant text and thinking), not from
 // tool output: a 2,000-line file listing is not something a summary should repeat.
 
@@ -15,7 +15,8 @@ import { buildSpanView, type SpanView } from '../segments/spanView';
 import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
 import { normalizeForMatch } from './factMatch';
 
-/** The seed's important keywords (InformationLossDetector._calculate_keyword_retention). */
+/** Keywords whose presence says a summary kept the substance: obligations, outcomes, and the
+ *  nouns of software (interface, service, database, query …). */
 export const IMPORTANT_KEYWORDS: readonly string[] = [
   'must', 'should', 'required', 'critical', 'important', 'error', 'fail', 'success', 'complete',
   'api', 'interface', 'service', 'component', 'database', 'query', 'index', 'schema',

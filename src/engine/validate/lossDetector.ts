@@ -1,8 +1,8 @@
-// Information-loss detector (seed 000 §7.1): which facts of the compacted span survive in the
+// Information-loss detector: which facts of the compacted span survive in the
 // WHOLE compacted conversation (summary and kept messages), per kind, and an overall retention
-// weighted as the seed weighs it — keywords 0.25, technical terms 0.30, numbers 0.15,
+// weighted — keywords 0.25, technical terms 0.30, numbers 0.15,
 // structural integrity 0.15 (here: user messages, files, errors, open tasks) and semantic
-// coherence 0.15 (the readability score). The loss level uses the seed's thresholds, stricter
+// coherence 0.15 (the readability score). The loss level's thresholds are stricter
 // for important content (importance > 0.8: 0.8 / 0.6 / 0.4, else 0.7 / 0.5 / 0.3).
 //
 // "Survives": the fact is present in the result by the one rule of factMatch.ts (the rule
