@@ -10,12 +10,12 @@ import {
   CONTENT_TYPE_KEYWORDS,
   CRITICALITY_KEYWORDS,
   DEPENDENCY_KEYWORDS,
-  FOCUS_STAGE_KEYWORDS,
   INFORMATIONAL_KEYWORDS,
   OUTBOUND_REFERENCE_KEYWORDS,
   TECHNICAL_LEVEL_KEYWORDS,
   TEMPORAL_KEYWORDS,
-} from './keywords';
+} from './contentKeywords';
+import { FOCUS_STAGE_KEYWORDS } from './keywords';
 
 const CONTENT_LISTS = {
   technical_specification: CONTENT_TYPE_KEYWORDS.technical_specification,
