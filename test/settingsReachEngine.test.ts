@@ -7,7 +7,7 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../src/engine/result';
 import { activateHost, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
@@ -17,13 +17,9 @@ const REL = 'mini-swe-agent/django__django-11138.traj.json';
 
 let host: ActivatedHost;
 
+/** Waits for a condition, not for time: the deadline only turns a hang into a failure. */
 async function waitFor(check: () => boolean, what: string): Promise<void> {
-  // Waits for a condition, not for time: the deadline only turns a hang into a failure.
-  for (let i = 0; i < 3000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(() => expect(check(), what).toBe(true), { timeout: 30_000, interval: 10 });
 }
 
 beforeEach(async () => {
