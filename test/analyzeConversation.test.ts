@@ -1,5 +1,5 @@
 // Behaviour of the analyze + prioritize stages on small hand-made conversations, English and
-// Chinese: each metric moves the way the seeds say, constants steer it, bad options are clear
+// Chinese: each metric moves the way its rule says, constants steer it, bad options are clear
 // errors, and the output is deterministic.
 
 import { describe, expect, it } from 'vitest';
@@ -239,7 +239,7 @@ describe('relevance', () => {
   });
 });
 
-describe('role score (seed 001)', () => {
+describe('role score', () => {
   it('bases: user 5, assistant 2, system 1, tool result below the assistant', () => {
     const c1 = call('Read', { file_path: 'a.txt' });
     const a = analyzeConversation([system('Be brief.'), user('hello'), assistant('hi'), assistant('', [c1]), result(c1.id, 'plain text')]);
@@ -282,7 +282,7 @@ describe('role score (seed 001)', () => {
   });
 });
 
-describe('key events (seed 001 §13)', () => {
+describe('key events (user input, task start and end, long decisions, errors, fixes, key tool results)', () => {
   it('marks user input, task start and completion', () => {
     const msgs = [
       system('When done, run: echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'),

@@ -7,7 +7,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../src/cli/io';
 import { main } from '../src/cli/main';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
@@ -21,7 +21,7 @@ import { tokenReport } from '../src/engine/tokens/report';
 import { createEngine } from '../src/extension/engineModules';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptPath } from './helpers/transcripts';
-import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, newProfile, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
 /** Token counts as the messages show them (the fake's language is English). */
@@ -35,15 +35,6 @@ const TRANSCRIPTS = [
   'openhands/basic_gui_mode.json',
   'claude-code/kiliman__claude-transcript__test2.jsonl',
 ];
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  // Waits for a condition, not for time: the deadline only turns a hang into a failure.
-  for (let i = 0; i < 3000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** What `ctxc compact FILE --format json` computes with default settings: the import, the
  *  transcript's own model else gpt-4o, and the engine's defaults for everything else. */
@@ -73,7 +64,7 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
   async function open(): Promise<void> {
     fake.answers.quickPick.push((items) => items.find((i) => i.label === name));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => meter().visible, 'the meter');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
   }
 
   beforeEach(async () => {
@@ -197,7 +188,10 @@ describe('the real engine behind the extension', () => {
     const openIt = async (h: ActivatedHost) => {
       fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
       await fake.command('contextCompactor.openTranscript')!();
-      await waitFor(() => meter()?.visible === true && h.api.store.active() !== undefined, 'the meter');
+      await vi.waitFor(() => {
+        expect(meter()?.visible).toBe(true);
+        expect(h.api.store.active()).toBeDefined();
+      }, HOST_SETTLES);
     };
 
     let host = activateHost(undefined, profile);
@@ -227,7 +221,7 @@ describe('the real engine behind the extension', () => {
     const host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     const before = host.api.store.active()!.conversation;
     fake.setConfig('contextCompactor.strategy', 'no-such-strategy');
     fake.setConfig('contextCompactor.requireConfirmation', false);
@@ -251,10 +245,10 @@ describe('the real engine behind the extension', () => {
     const active = () => host.api.store.active()!;
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     const window = Math.floor(ref.tokensBefore * 0.9);
     fake.setConfig('contextCompactor.maxContextTokens', window);
-    await waitFor(() => active().report.window === window, 'the new window');
+    await vi.waitFor(() => expect(active().report.window).toBe(window), HOST_SETTLES);
 
     fake.answers.warning.push('Start New Session…');
     await fake.command('contextCompactor.compact')!();
@@ -289,7 +283,7 @@ describe('the real engine behind the extension', () => {
     const host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     fake.setConfig('contextCompactor.summarizer', 'openai');
     fake.setConfig('contextCompactor.openai.baseUrl', 'https://api.example.com/v1');
     await fake.command('contextCompactor.compact')!();
@@ -319,7 +313,7 @@ describe('the real engine behind the extension', () => {
     const host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === 'short.json'));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     const before = host.api.store.active()!.conversation;
     await fake.command('contextCompactor.compact')!();
     expect(fake.messages.some((m) => m.modal)).toBe(false);

@@ -9,18 +9,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../src/engine/result';
-import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 import { transcriptPath } from './helpers/transcripts';
 
 const REL = 'mini-swe-agent/django__django-11138.traj.json';
 
 let host: ActivatedHost;
-
-/** Waits for a condition, not for time: the deadline only turns a hang into a failure. */
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  await vi.waitFor(() => expect(check(), what).toBe(true), { timeout: 30_000, interval: 10 });
-}
 
 beforeEach(async () => {
   resetFake();
@@ -30,7 +25,7 @@ beforeEach(async () => {
   host = activateHost();
   fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
   await fake.command('contextCompactor.openTranscript')!();
-  await waitFor(() => host.api.store.active() !== undefined, 'the transcript');
+  await vi.waitFor(() => expect(host.api.store.active(), 'the transcript').toBeDefined(), HOST_SETTLES);
 });
 afterEach(() => host.deactivate());
 
@@ -80,7 +75,7 @@ describe('each engine-facing setting changes the compaction', () => {
   it('maxContextTokens changes the window the meter counts against', async () => {
     const window = host.api.store.active()!.report.window;
     set({ maxContextTokens: 12_345 });
-    await waitFor(() => host.api.store.active()!.report.window === 12_345, 'the new window');
+    await vi.waitFor(() => expect(host.api.store.active()!.report.window).toBe(12_345), HOST_SETTLES);
     expect(window).not.toBe(12_345);
   });
 });

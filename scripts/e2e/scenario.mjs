@@ -4,7 +4,7 @@
 // `ctxc compact`), so the test checks that the editor and the command line agree.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   E2eError,
   answerModal,
@@ -23,6 +23,7 @@ import {
 import { CHAT_MODEL, buildChatModelVsix } from './chatModel.mjs';
 import { groupedInt, openChat, sendChat, waitForChatModel, widenChat } from './chatView.mjs';
 import { repoRoot } from './tools.mjs';
+import { findTranscriptsDir } from '../transcripts.mjs';
 
 const CATEGORY = 'Context Compactor';
 const COMMANDS = {
@@ -77,16 +78,9 @@ export const TRANSCRIPTS = {
   compacted: 'claude-code/kiliman__claude-transcript__test2.jsonl',
 };
 
-/** Same lookup as test/helpers/transcripts.ts, for a plain-JS script. */
+/** The shared transcripts (scripts/transcripts.mjs). */
 export function transcriptsDir() {
-  const candidates = [];
-  if (process.env.CTXC_TRANSCRIPTS) candidates.push(process.env.CTXC_TRANSCRIPTS);
-  candidates.push(resolve(repoRoot, '..', 'shared', 'transcripts'));
-  candidates.push('/work/shared/transcripts');
-  for (const c of candidates) if (existsSync(join(c, 'MANIFEST.md'))) return c;
-  throw new Error(
-    `shared transcripts not found; looked in ${candidates.join(', ')}. Set CTXC_TRANSCRIPTS to the folder holding MANIFEST.md.`,
-  );
+  return findTranscriptsDir(repoRoot);
 }
 
 /** Runs the CLI built by `npm run package` and parses its JSON output. */

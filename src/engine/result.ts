@@ -2,12 +2,10 @@
 // the CLI, the inspector and the tests all read these shapes.
 
 import type { Conversation, ItemType, Message, Role } from './conversation/model';
+import type { Decision } from '../shared/engineNames';
 import type { SectionName, Summary } from './sections';
 
-/** The fate of one original message. */
-export type Decision = 'kept' | 'summarized' | 'truncated' | 'masked' | 'dropped' | 'offloaded';
-
-export const DECISIONS: readonly Decision[] = ['kept', 'summarized', 'truncated', 'masked', 'dropped', 'offloaded'];
+export { DECISIONS, type Decision } from '../shared/engineNames';
 
 export type ContentType =
   | 'technical_specification'

@@ -24,7 +24,7 @@ export interface CompactorSettings extends ToolLimits {
   enabled: boolean;
   /** Context window override; 0 = the model's own window. */
   maxContextTokens: number;
-  /** Fraction of the window at which compaction is proposed (seed 003: 0.8). */
+  /** Fraction of the window at which compaction is proposed (default 0.8: at 80% of the window). */
   triggerRatio: number;
   keepRecentRounds: number;
   requireConfirmation: boolean;

@@ -139,6 +139,7 @@ const tierHigh = compileKeywords(TIER_HIGH_KEYWORDS);
 const tierMedium = compileKeywords(TIER_MEDIUM_KEYWORDS);
 
 /** Punctuation, symbols (emoji included), emoji joiners/modifiers and whitespace. */
+// eslint-disable-next-line no-misleading-character-class -- the joiner (U+200D) and the variation selector (U+FE0F) are meant as single characters here
 const NON_WORD = /[\p{P}\p{S}\p{Extended_Pictographic}\p{Emoji_Modifier}\u200d\ufe0f\s]+/gu;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const ACK_SEQUENCE = buildAckSequence(ACKNOWLEDGEMENT_WORDS);

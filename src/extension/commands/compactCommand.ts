@@ -1,6 +1,6 @@
 // "Compact Conversation": preview → confirmation → compaction under a cancellable progress
 // notification, whose cancellation reaches the engine through an AbortSignal. The alternatives
-// of seed 003 (drop oldest, new session) run from the same confirmation.
+// to compaction (drop the oldest messages, start a new session) run from the same confirmation.
 
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';

@@ -1,5 +1,6 @@
-// Seed 003's "start a new session": the compacted conversation (summary + recent turns) as a
-// Markdown handoff in a new untitled editor, and on the clipboard for pasting into a new chat.
+// The second alternative to compaction, "start a new session": the compacted conversation
+// (summary + recent turns) as a Markdown handoff in a new untitled editor, and on the clipboard
+// for pasting into a new chat.
 
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';

@@ -219,7 +219,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.cancelPreview();
     this.mutating = true;
     this.post({ type: 'busy', busy: true, label: 'Undoing…' });
-    let undone = false;
+    let undone: boolean;
     try {
       undone = await this.service.undo(key);
     } catch (err) {
