@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolCall } from '../src/engine/conversation/model';
 import { analyzeConversation } from '../src/engine/analyze/analyzeConversation';
-import { ANALYZE_CONSTANTS } from '../src/engine/analyze/constants';
+import { ANALYZE_CONSTANTS, type AnalyzeConstants } from '../src/engine/analyze/constants';
 import type { ConversationAnalysis, MessageAnalysis } from '../src/engine/analyze/analysis';
 
 let seq = 0;
@@ -398,7 +398,8 @@ describe('constants and options', () => {
 
   it('rejects unknown constants, bad values and bad options with the name of what is wrong', () => {
     const msgs = [user('hi')];
-    expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALTY: 1 } })).toThrow(/AnalyzeOptions\.constants\.WEIGHT_CRITICALTY: unknown constant/);
+    // A JavaScript caller (or a misspelling behind a cast) still gets a clear error.
+    expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALTY: 1 } as Partial<AnalyzeConstants> })).toThrow(/AnalyzeOptions\.constants\.WEIGHT_CRITICALTY: unknown constant/);
     expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALITY: -1 } })).toThrow(/WEIGHT_CRITICALITY: expected a finite number ≥ 0/);
     expect(() => analyzeConversation(msgs, { constants: { ACK_MAX_CHARS: 2.5 } })).toThrow(/ACK_MAX_CHARS: expected a whole number/);
     expect(() => analyzeConversation(msgs, { constants: { CRITICALITY_SATURATION: 0 } })).toThrow(/CRITICALITY_SATURATION: expected a number > 0/);

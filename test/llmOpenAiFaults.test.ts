@@ -4,10 +4,11 @@
 // the conversation it was given.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { missingFacts } from '../src/engine/llm/factMatch';
-import { parseSummary } from '../src/engine/llm/parseSummary';
+import { holdToExtractive } from '../src/engine/compaction/llmSummary';
+import { missingFacts } from '../src/engine/validate/factMatch';
+import { parseSummary } from '../src/engine/segments/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
-import { renderSections } from '../src/engine/llm/sectionItems';
+import { renderSections } from '../src/engine/segments/renderSummary';
 import type { AttemptRecord } from '../src/engine/llm/validatedSummarizer';
 import { SECTION_NAMES, type SectionTexts } from '../src/engine/sections';
 import type { SummarizeProgress, SummarizeRequest, SummarizeResponse } from '../src/engine/summarizer';
@@ -65,7 +66,6 @@ function expectExtractiveFallback(res: SummarizeResponse, kind: string) {
   expect(res.fallbackKind).toBe(kind);
   expect(res.fallbackReason).toBeTruthy();
   expect(res.sections).toEqual(extractive);
-  expect(res.mergedBack).toEqual([]);
 }
 
 describe('OpenAI-compatible summarizer against a local server', () => {
@@ -75,7 +75,6 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     const res = await summarizer.summarize(request(log));
     expect(res.fallbackReason).toBeUndefined();
     expect(res.sections).toEqual(good);
-    expect(res.mergedBack).toEqual([]);
     expect(res.usage).toEqual({ inputTokens: 9000, outputTokens: 700 });
     expect(res.model).toBe(MODEL);
     expect(res.retries).toBe(0);
@@ -272,19 +271,21 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     expectExtractiveFallback(res, 'missingSections');
   });
 
-  it('a summary that drops the file paths: they are merged back and listed', async () => {
+  it('a summary that drops the file paths is used as written; the compaction merges them back and lists them', async () => {
     const dropped = { ...good, 'Files and Code Sections': '- Looked at the skipping plugin and its tests.' };
     server.script(reply.completion(llmReply(dropped)));
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expect(res.fallbackReason).toBeUndefined();
     expect(server.requests).toHaveLength(1);
+    expect(res.sections['Files and Code Sections']).toBe(dropped['Files and Code Sections']);
+    const held = holdToExtractive(res.sections, extractive, facts);
     expect(fileFacts.length).toBeGreaterThan(2);
-    expect(res.mergedBack).toEqual(fileFacts);
-    for (const f of fileFacts) expect(res.sections['Files and Code Sections']).toContain(f.value);
+    expect(held.mergedBack.filter((f) => f.kind === 'filePath')).toEqual(fileFacts);
+    for (const f of fileFacts) expect(held.sections['Files and Code Sections']).toContain(f.value);
     // The LLM's own line stays first; nothing the extractive pass found is missing now.
-    expect(res.sections['Files and Code Sections'].startsWith('- Looked at the skipping plugin')).toBe(true);
-    expect(missingFacts(facts, renderSections(res.sections))).toEqual([]);
+    expect(held.sections['Files and Code Sections'].startsWith('- Looked at the skipping plugin')).toBe(true);
+    expect(missingFacts(facts, renderSections(held.sections))).toEqual([]);
   });
 
   it('an over-long summary twice: extractive fallback', async () => {
@@ -419,7 +420,7 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
     for (const name of SECTION_NAMES) expect(res.sections[name]).toBeDefined();
   });
 
-  it('a re-compaction keeps every user message the previous summary listed', async () => {
+  it('a re-compaction hands the previous summary over as sections to merge into', async () => {
     server.script(reply.completion(llmReply(good)));
     const { summarizer } = make();
     const previous = {
@@ -431,9 +432,7 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
     expect(userPrompt(server.requests[0]!)).toContain('<previous_summary>');
     // Handed over once, as sections to merge into, not again inside the conversation.
     expect(userPrompt(server.requests[0]!)).not.toContain('[earlier summary]');
-    const section = res.sections['All user messages'];
-    expect(section.indexOf('- set up the repo')).toBe(0);
-    expect(section.indexOf('- add the CI workflow')).toBeLessThan(section.indexOf(facts[0]!.value.replace(/\s+/g, ' ').slice(0, 40)));
-    expect(res.mergedBack?.map((f) => f.value)).toEqual(['set up the repo', 'add the CI workflow']);
+    expect(userPrompt(server.requests[0]!)).toContain('- add the CI workflow');
+    expect(res.fallbackReason).toBeUndefined();
   });
 });

@@ -2,8 +2,7 @@
 // the views to the host channel. Nothing here changes the conversation except Apply and Undo,
 // which only the host carries out.
 
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import type { SectionName } from '../../src/engine/sections';
+import type { SectionName } from '../../src/shared/engineNames';
 import type { DiffMode, HostNotification, InspectorModel, MessageView } from '../../src/shared/protocol';
 import { h } from './dom/element';
 import { formatTokens } from './dom/format';

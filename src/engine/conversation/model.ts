@@ -6,7 +6,7 @@
  *  original role is kept in `source.role` so exporters can put it back. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
-/** What a message is, following seed 004's ItemType table. The selective rules, the
+/** What a message is, one of the ItemTypes below. The selective rules, the
  *  assembly step and the token breakdown all key on this, never on the role alone. */
 export type ItemType =
   | 'SYSTEM_PROMPT'
@@ -109,7 +109,7 @@ export interface SourceMeta {
   extra?: Record<string, string | number | boolean>;
 }
 
-/** How a message was shortened, so it is never shortened twice (seed 004 §5.3). */
+/** How a message was shortened, so it is never shortened twice. */
 export interface TruncationRecord {
   by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate';
   originalTokens: number;

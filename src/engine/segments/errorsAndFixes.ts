@@ -1,4 +1,4 @@
-// "Errors and fixes" (seed 000 §6.1): each error signature the session met (exception type and
+// "Errors and fixes": each error signature the session met (exception type and
 // message, failing test, compiler error, non-zero exit), with the command that produced it and
 // what fixed it — or marked unresolved. A signature is fixed when, after its last occurrence,
 // a file was edited and the same command later ran clean (or the assistant said it was

@@ -1,6 +1,6 @@
 // "Pending Tasks": what is still to do — the latest task list the agent kept, verbatim (a
 // TodoWrite call's todos, a Cline task_progress checklist, a Markdown checklist in the
-// assistant's text: seed 001's "task list state"), the TODO / next-step sentences of the user
+// assistant's text: the state of the agent's task list), the TODO / next-step sentences of the user
 // and the assistant, and the last request when nothing after it says it was completed.
 // On re-compaction a newer task list replaces the earlier one; earlier TODO lines stay as
 // optional items below the new ones.

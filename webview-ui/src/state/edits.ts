@@ -1,8 +1,7 @@
 // The person's edits on top of the host's preview: pins, restores and section texts. Pure
 // functions over InspectorEdits, so the views never disagree about what is pinned or restored.
 
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import type { SectionName } from '../../../src/engine/sections';
+import type { SectionName } from '../../../src/shared/engineNames';
 import type { InspectorEdits, MessageView } from '../../../src/shared/protocol';
 
 export function isPinned(edits: InspectorEdits, m: MessageView): boolean {

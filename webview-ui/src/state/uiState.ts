@@ -2,12 +2,7 @@
 // mode and edits in progress, saved with vscode.setState so a reload or a hidden tab keeps them.
 // Never the conversation itself: that always comes from the host.
 
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import type { Decision } from '../../../src/engine/result';
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import type { Role } from '../../../src/engine/conversation/model';
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import { SECTION_NAMES, type SectionName } from '../../../src/engine/sections';
+import { SECTION_NAMES, type Decision, type Role, type SectionName } from '../../../src/shared/engineNames';
 import type { InspectorEdits, InspectorUiState } from '../../../src/shared/protocol';
 import { loadSavedState, saveState } from '../host/vscodeApi';
 

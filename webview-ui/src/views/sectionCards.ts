@@ -2,8 +2,7 @@
 // turns it into a text area whose changes are counted again by the host as the person types,
 // and the edited text is what Apply sends.
 
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import { SECTION_NAMES, type SectionName } from '../../../src/engine/sections';
+import { SECTION_NAMES, type SectionName } from '../../../src/shared/engineNames';
 import type { InspectorEdits, InspectorModel, SectionView } from '../../../src/shared/protocol';
 import { button, clear, h } from '../dom/element';
 import { formatTokens } from '../dom/format';

@@ -1,10 +1,7 @@
 // The timeline's filter bar: toggles per role and per decision, and a search box. An empty
 // selection means "all", so the default shows every message.
 
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import type { Role } from '../../../src/engine/conversation/model';
-// eslint-disable-next-line import-x/no-restricted-paths -- TODO(issue 16): import this from src/shared once the engine values and types the webview uses (SECTION_NAMES, DECISIONS, SectionName, Decision, Role) move there; then delete this line.
-import { DECISIONS, type Decision } from '../../../src/engine/result';
+import { DECISIONS, type Decision, type Role } from '../../../src/shared/engineNames';
 import type { InspectorUiState, MessageView } from '../../../src/shared/protocol';
 import { button, h, setPressed } from '../dom/element';
 

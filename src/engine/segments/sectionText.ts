@@ -1,9 +1,8 @@
-// Section text as a list of items — what merging and merge-back work on. An item is a
+// Section text as a list of items — what merging and merge-back work on (the builders' own
+// unit, with its renderings and priority, is SectionItem in sectionItems.ts). An item is a
 // top-level bullet or numbered entry with its indented continuation lines and sub-bullets,
 // a Markdown heading with what follows it up to the next item, or a paragraph. Fenced code
 // stays inside the item it follows.
-
-import { SECTION_NAMES, type SectionTexts } from '../sections';
 
 const ITEM_START = /^(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s)/;
 const FENCE = /^\s*(```|~~~)/;
@@ -71,15 +70,4 @@ export function joinItems(items: readonly string[]): string {
     else out += ITEM_START.test(it) && !/^#/.test(it) ? `\n${it}` : `\n\n${it}`;
   }
   return out;
-}
-
-/** The sections as one Markdown text (used for measuring and for prompts). */
-export function renderSections(sections: Partial<SectionTexts>): string {
-  const parts: string[] = [];
-  for (const name of SECTION_NAMES) {
-    const text = sections[name];
-    if (text === undefined) continue;
-    parts.push(`## ${name}\n${text.trim() || 'None.'}`);
-  }
-  return parts.join('\n\n');
 }

@@ -1,13 +1,14 @@
-// The hybrid step: the facts an LLM summary dropped come back from the extractive sections,
-// so an LLM can make the summary better and never worse. A missing fact brings back the whole
+// The hybrid step, for any summarizer: the facts an LLM summary dropped come back from the
+// extractive sections, so an LLM can make the summary better and never worse. A fact is
+// missing when the section its kind belongs in lacks it. A missing fact brings back the whole
 // extractive item that holds it (the bullet with its context) into the section of the same
 // name; a fact the extractive pass did not write down either is added as a bullet of its own
 // in the section its kind belongs to. Dropped user messages go back in conversation order.
 
 import type { Fact, FactKind } from '../result';
 import { SECTION_NAMES, type SectionName, type SectionTexts } from '../sections';
-import { factPresent, missingFacts, normalizeForMatch } from './factMatch';
-import { contentItems, itemKey, joinItems, splitItems } from './sectionItems';
+import { contentItems, itemKey, joinItems, splitItems } from '../segments/sectionText';
+import { factPresent, missingFacts, normalizeForMatch } from '../validate/factMatch';
 
 /** Where a fact belongs when no extractive item holds it. */
 export const HOME_SECTION: Record<FactKind, SectionName> = {
@@ -58,8 +59,7 @@ function bulletFor(fact: Fact): string {
  * expected in conversation order (the order they are put back in).
  */
 export function mergeBackMissingFacts(sections: SectionTexts, extractive: SectionTexts, mustKeep: readonly Fact[]): MergeBackResult {
-  const all = SECTION_NAMES.map((n) => sections[n] ?? '').join('\n');
-  const missing = missingFacts(mustKeep, all);
+  const missing = missingFromHome(sections, mustKeep);
   if (missing.length === 0) return { sections: { ...sections }, mergedBack: [] };
 
   const items = extractiveItems(extractive);
@@ -83,6 +83,19 @@ export function mergeBackMissingFacts(sections: SectionTexts, extractive: Sectio
   for (const [section, texts] of additions) out[section] = joinItems([...contentItems(out[section] ?? ''), ...texts]);
   if (userInserts.length) out[USER_SECTION] = insertUserMessages(out[USER_SECTION] ?? '', userInserts, mustKeep, userOrder);
   return { sections: out, mergedBack: missing };
+}
+
+/** The facts (each kind and value once) missing from the section their kind belongs in: a file
+ *  named only inside a quoted user message is not in "Files and Code Sections". */
+function missingFromHome(sections: SectionTexts, mustKeep: readonly Fact[]): Fact[] {
+  const byHome = new Map<SectionName, Fact[]>();
+  for (const f of mustKeep) {
+    const home = HOME_SECTION[f.kind];
+    (byHome.get(home) ?? byHome.set(home, []).get(home)!).push(f);
+  }
+  const missing = new Set<Fact>();
+  for (const [home, facts] of byHome) for (const f of missingFacts(facts, sections[home] ?? '')) missing.add(f);
+  return mustKeep.filter((f) => missing.has(f));
 }
 
 function userMessageOrder(mustKeep: readonly Fact[]): Map<string, number> {
