@@ -1,7 +1,8 @@
 // Two build contexts, as STYLE.md asks: the extension host (cjs/node, `vscode` external)
 // and the inspector webview (iife/browser). The CLI and the benchmarks are node bundles too.
 import * as esbuild from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { watchReporter } from './scripts/watchReporter.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -59,9 +60,11 @@ if (!production) {
 
 mkdirSync('dist', { recursive: true });
 if (watch) {
-  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  const reporter = watchReporter(targets.length);
+  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [...(t.plugins ?? []), reporter(t)] })));
   await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[esbuild] watching…');
 } else {
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  // `npx ctxc` and `npm link` run the CLI as a program.
+  chmodSync('dist/cli.js', 0o755);
 }

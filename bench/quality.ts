@@ -137,7 +137,7 @@ function output(facts: ExpectedFacts, column: string, markdown: string, opts: Op
 }
 
 async function runConversation(facts: ExpectedFacts, text: string, fullPath: string, opts: Options, counter: CachedTokenCounter): Promise<ConversationRun> {
-  const imported = importTranscript(text, { sourcePath: fullPath, ...(facts.instance !== undefined ? { instance: facts.instance } : {}) });
+  const imported = importTranscript(text, { sourcePath: fullPath, wholeFile: true, ...(facts.instance !== undefined ? { instance: facts.instance } : {}) });
   const conv: Conversation = imported.conversation;
   const scores: Record<string, Scores> = {};
   const after: Record<string, number> = {};

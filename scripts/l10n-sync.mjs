@@ -36,7 +36,9 @@ const zhPath = join(root, 'l10n/bundle.l10n.zh-cn.json');
 let zh = {};
 try {
   zh = JSON.parse(readFileSync(zhPath, 'utf8'));
-} catch {}
+} catch {
+  // No Chinese bundle yet: every key is missing.
+}
 const kept = {};
 const missing = [];
 for (const s of strings) {

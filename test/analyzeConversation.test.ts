@@ -1,11 +1,11 @@
 // Behaviour of the analyze + prioritize stages on small hand-made conversations, English and
-// Chinese: each metric moves the way the seeds say, constants steer it, bad options are clear
+// Chinese: each metric moves the way its rule says, constants steer it, bad options are clear
 // errors, and the output is deterministic.
 
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolCall } from '../src/engine/conversation/model';
 import { analyzeConversation } from '../src/engine/analyze/analyzeConversation';
-import { ANALYZE_CONSTANTS } from '../src/engine/analyze/constants';
+import { ANALYZE_CONSTANTS, type AnalyzeConstants } from '../src/engine/analyze/constants';
 import type { ConversationAnalysis, MessageAnalysis } from '../src/engine/analyze/analysis';
 
 let seq = 0;
@@ -239,7 +239,7 @@ describe('relevance', () => {
   });
 });
 
-describe('role score (seed 001)', () => {
+describe('role score', () => {
   it('bases: user 5, assistant 2, system 1, tool result below the assistant', () => {
     const c1 = call('Read', { file_path: 'a.txt' });
     const a = analyzeConversation([system('Be brief.'), user('hello'), assistant('hi'), assistant('', [c1]), result(c1.id, 'plain text')]);
@@ -282,7 +282,7 @@ describe('role score (seed 001)', () => {
   });
 });
 
-describe('key events (seed 001 §13)', () => {
+describe('key events (user input, task start and end, long decisions, errors, fixes, key tool results)', () => {
   it('marks user input, task start and completion', () => {
     const msgs = [
       system('When done, run: echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'),
@@ -398,7 +398,8 @@ describe('constants and options', () => {
 
   it('rejects unknown constants, bad values and bad options with the name of what is wrong', () => {
     const msgs = [user('hi')];
-    expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALTY: 1 } })).toThrow(/AnalyzeOptions\.constants\.WEIGHT_CRITICALTY: unknown constant/);
+    // A JavaScript caller (or a misspelling behind a cast) still gets a clear error.
+    expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALTY: 1 } as Partial<AnalyzeConstants> })).toThrow(/AnalyzeOptions\.constants\.WEIGHT_CRITICALTY: unknown constant/);
     expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALITY: -1 } })).toThrow(/WEIGHT_CRITICALITY: expected a finite number ≥ 0/);
     expect(() => analyzeConversation(msgs, { constants: { ACK_MAX_CHARS: 2.5 } })).toThrow(/ACK_MAX_CHARS: expected a whole number/);
     expect(() => analyzeConversation(msgs, { constants: { CRITICALITY_SATURATION: 0 } })).toThrow(/CRITICALITY_SATURATION: expected a number > 0/);

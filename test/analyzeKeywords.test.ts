@@ -1,5 +1,6 @@
-// Seed 002 keyword tiers and the acknowledgement rule, in English and Chinese, and the
-// whole-word matching that replaces the seed's substring matching.
+// Keyword tiers (extreme 1.0 for decisions and rules, high 0.7 for code and results, medium 0.4
+// for discussion, low 0.1 for a bare acknowledgement, else 0.5) and the acknowledgement rule, in
+// English and Chinese, and whole-word matching (plain substring matching found "is" in "this").
 
 import { describe, expect, it } from 'vitest';
 import { ANALYZE_CONSTANTS, resolveConstants } from '../src/engine/analyze/constants';
@@ -81,7 +82,7 @@ describe('prompt answers', () => {
   ])('%j is not', (t) => expect(isPromptAnswer(t)).toBe(false));
 });
 
-describe('keyword tiers (seed 002)', () => {
+describe('keyword tiers', () => {
   it.each([
     '决定：使用 PostgreSQL',
     '规则: 不要提交 .env 文件',
@@ -120,7 +121,7 @@ describe('keyword tiers (seed 002)', () => {
     expect(tier(t)).toMatchObject({ tier: 0.5, name: 'default' });
   });
 
-  it('checks in the seed order: a rule beats code, code beats discussion', () => {
+  it('checks the tiers from the top: a rule beats code, code beats discussion', () => {
     expect(tier('规则：代码必须有测试').name).toBe('extreme');
     expect(tier('我觉得代码: 可以合并').name).toBe('high');
   });
@@ -139,7 +140,7 @@ describe('keyword tiers (seed 002)', () => {
 });
 
 describe('keyword matching', () => {
-  it('matches English whole words, not substrings (the seed matched "is" inside "this")', () => {
+  it('matches English whole words, not substrings ("is" is not inside "this")', () => {
     const m = compileKeywords({ en: ['is', 'must', 'fix'] });
     expect(m.count('this mustard fixture')).toBe(0);
     expect(m.count('it is a must: fix it')).toBe(3);

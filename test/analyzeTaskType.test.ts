@@ -1,4 +1,5 @@
-// Seed 001 §20 task type from tool use, and the tool-call kinds it rests on.
+// The task type (code, analysis, conversation, mixed, unknown) read from the tools a conversation
+// used, and the tool-call kinds it rests on.
 
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolCall } from '../src/engine/conversation/model';

@@ -80,7 +80,7 @@ describe('reference extractors on real transcripts (raw text)', () => {
   });
 });
 
-type ImportFn = (text: string, opts: { sourcePath?: string }) => ImportResult;
+type ImportFn = (text: string, opts: { sourcePath?: string; wholeFile?: boolean }) => ImportResult;
 
 async function loadImporter(): Promise<ImportFn | undefined> {
   for (const name of ['importTranscript.ts', 'detect.ts', 'index.ts']) {
@@ -100,7 +100,7 @@ describe.skipIf(!importTranscript)('analyzeConversation on every real transcript
     let hit = analyses.get(rel);
     if (!hit) {
       const path = transcriptPath(rel);
-      const { conversation } = importTranscript!(readFileSync(path, 'utf8'), { sourcePath: path });
+      const { conversation } = importTranscript!(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true });
       hit = { messages: conversation.messages, analysis: analyzeConversation(conversation.messages) };
       analyses.set(rel, hit);
     }

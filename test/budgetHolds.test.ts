@@ -24,7 +24,7 @@ const counter = () => (counterPromise ??= createTokenCounter('gpt-4o'));
 
 function load(rel: string, instance?: number): Conversation {
   const file = transcriptPath(rel);
-  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, ...(instance !== undefined ? { instance } : {}) }).conversation;
+  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true, ...(instance !== undefined ? { instance } : {}) }).conversation;
 }
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();

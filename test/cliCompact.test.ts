@@ -175,25 +175,25 @@ describe('ctxc compact options', () => {
     } finally {
       fsFault.failRename = false;
     }
-    expect(r.code).toBe(1);
-    expect(r.err).toContain(`cannot write ${out}`);
+    expect(r.code).toBe(4);
+    expect(r.err).toContain(`cannot write ${out}: the disk is full (ENOSPC)`);
     expect(r.err).toContain('nothing was written');
     noStack(r.err);
     expect(readFileSync(out, 'utf8')).toBe('the previous result\n');
     expect(readdirSync(dir)).toEqual(['result.md']);
   });
 
-  it('an --out path that cannot be made is one line, exit 1, and no hang', async () => {
+  it('an --out path that cannot be made is one line, exit 4, and no hang', async () => {
     const blocker = join(tmp, 'a-file');
     writeFileSync(blocker, 'x');
     const r = await run(['compact', file, '--out', join(blocker, 'out.md')]);
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/cannot write .*a-file\/out\.md: a part of the path is a file, not a folder; nothing was written/);
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/cannot write .*a-file\/out\.md: a part of the path is a file, not a folder \(ENOTDIR\); nothing was written/);
     noStack(r.err);
     // Node's recursive mkdir spins forever where mkdir answers ENOENT under an existing parent.
     if (existsSync('/proc/self')) {
       const proc = await run(['compact', file, '--out', '/proc/no-such-dir/out.md']);
-      expect(proc.code).toBe(1);
+      expect(proc.code).toBe(4);
       expect(proc.err).toMatch(/cannot write \/proc\/no-such-dir\/out\.md: its folder does not exist and cannot be created/);
     }
   });
@@ -369,6 +369,12 @@ describe('ctxc demo', () => {
     const fmt = (n: number) => n.toLocaleString('en-US');
     expect(part).toContain(`${fmt(j.tokensBefore)} → ${fmt(j.tokensAfter)} tokens (${j.ratio}`);
     expect(part).toMatch(/retention \d+% \(\w+ loss\)\n$/);
+    // As the README says: the compacted conversation as `ctxc compact` prints it, the summary
+    // followed by the most recent turns (the session's last message, "/exit", among them).
+    const printed = (await run(['compact', fixture])).out;
+    expect(part).toContain(printed);
+    expect(printed.trimEnd().endsWith('/exit')).toBe(true);
+    expect(printed.indexOf('## Current Work')).toBeLessThan(printed.lastIndexOf('USER_MESSAGE'));
   });
 });
 

@@ -136,7 +136,7 @@ describe('usage errors exit 64 with a usage line', () => {
     const { code, err, out } = await run(args);
     expect(code).toBe(64);
     expect(out).toBe('');
-    expect(err).toBe(`${message}\nUsage: ctxc count FILE [--model MODEL] [--json] [--include-sidechains]\n`);
+    expect(err).toBe(`${message}\nUsage: ctxc count FILE|- [--model MODEL] [--json] [--include-sidechains]\n`);
   });
 
   it('count --help and ctxc --help list the command and its options', async () => {

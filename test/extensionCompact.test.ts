@@ -1,27 +1,20 @@
 // "Compact Conversation" end to end in the host: the confirmation's paths (accept, inspect,
-// cancel), the seed 003 alternatives over the limit, cancellation and failures that leave
-// everything as it was, export and copy — on a real transcript, never modifying its file.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+// cancel), the alternatives over the limit (drop the oldest, new session), cancellation and
+// failures that leave everything as it was, export and copy — on a real transcript, never
+// modifying its file.
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { transcriptPath } from './helpers/transcripts';
 import { standInEngine, standInImport, type StandInEngine } from './fakes/compactionEngine';
-import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
 /** Token counts as the messages show them (the fake's language is English). */
 const grouped = (n: number): string => n.toLocaleString('en');
 
 const TRANSCRIPT = 'mini-swe-agent/django__django-11138.traj.json';
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('Compact Conversation', () => {
   let host: ActivatedHost;
@@ -44,7 +37,7 @@ describe('Compact Conversation', () => {
     host = activateHost(engine);
     fake.answers.quickPick.push((items) => items.find((i) => i.label === 'django.traj.json'));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => meter().visible, 'the meter');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
   });
   afterEach(() => host.deactivate());
 
@@ -111,10 +104,10 @@ describe('Compact Conversation', () => {
     expect(active().compactions).toBe(1);
   });
 
-  it('offers seed 003’s alternatives over the window: dropping the oldest rounds fits it under the trigger', async () => {
+  it('offers the alternatives over the window: dropping the oldest rounds fits it under the trigger', async () => {
     const total = active().report.total;
     fake.setConfig('contextCompactor.maxContextTokens', Math.floor(total * 0.9));
-    await waitFor(() => active().report.window === Math.floor(total * 0.9), 'the new window');
+    await vi.waitFor(() => expect(active().report.window).toBe(Math.floor(total * 0.9)), HOST_SETTLES);
     fake.answers.warning.push('Drop Oldest Messages');
     await compact();
     const modal = fake.messages.find((m) => m.modal)!;
@@ -129,7 +122,7 @@ describe('Compact Conversation', () => {
 
   it('"Start New Session…" opens the handoff in a new Markdown editor and on the clipboard', async () => {
     fake.setConfig('contextCompactor.maxContextTokens', 1000);
-    await waitFor(() => active().report.window === 1000, 'the new window');
+    await vi.waitFor(() => expect(active().report.window).toBe(1000), HOST_SETTLES);
     const before = active().conversation;
     fake.answers.warning.push('Start New Session…');
     await compact();
@@ -209,6 +202,17 @@ describe('Compact Conversation', () => {
     await fake.command('contextCompactor.export')!();
     expect(fake.messages.at(-1)!.message).toContain('never replaces the transcript');
     expect(readFileSync(file).equals(original)).toBe(true);
+    // Nor through a symlink or a hard link to it.
+    symlinkSync(file, join(dir, 'link.md'));
+    linkSync(file, join(dir, 'hard.md'));
+    for (const alias of ['link.md', 'hard.md']) {
+      fake.answers.quickPick.push((items) => items[0]);
+      fake.answers.saveDialog.push(Uri.file(join(dir, alias)));
+      await fake.command('contextCompactor.export')!();
+      expect(fake.messages.at(-1)!.message, alias).toContain('never replaces the transcript');
+    }
+    expect(readFileSync(file).equals(original)).toBe(true);
+    expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true);
   });
 
   it('copies the current summary, or the summary a compaction would write now', async () => {

@@ -7,7 +7,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../src/cli/io';
 import { main } from '../src/cli/main';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
@@ -15,13 +15,14 @@ import { COMPACTION_DEFAULTS, compactConversation } from '../src/engine/compacto
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
 import { SECTION_NAMES } from '../src/engine/sections';
+import { escapeMarkdown } from '../src/engine/text/markdownEscape';
 import { listStrategies } from '../src/engine/strategies/strategy';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
 import { createEngine } from '../src/extension/engineModules';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptPath } from './helpers/transcripts';
-import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, newProfile, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
 /** Token counts as the messages show them (the fake's language is English). */
@@ -33,17 +34,8 @@ const TRANSCRIPTS = [
   'mini-swe-agent/django__django-11138.traj.json',
   'aider/AFI-Protocol__afi-core.aider.chat.history.md',
   'openhands/basic_gui_mode.json',
-  'claude-code/kiliman__claude-transcript__test2.jsonl',
+  'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
 ];
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  // Waits for a condition, not for time: the deadline only turns a hang into a failure.
-  for (let i = 0; i < 3000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** What `ctxc compact FILE --archive DIR --format json` computes with default settings: the
  *  import, the transcript's own model else gpt-4o, and the engine's defaults for everything else.
@@ -74,7 +66,7 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
   async function open(): Promise<void> {
     fake.answers.quickPick.push((items) => items.find((i) => i.label === name));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => meter().visible, 'the meter');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
   }
 
   beforeEach(async () => {
@@ -198,7 +190,10 @@ describe('the real engine behind the extension', () => {
     const openIt = async (h: ActivatedHost) => {
       fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
       await fake.command('contextCompactor.openTranscript')!();
-      await waitFor(() => meter()?.visible === true && h.api.store.active() !== undefined, 'the meter');
+      await vi.waitFor(() => {
+        expect(meter()?.visible).toBe(true);
+        expect(h.api.store.active()).toBeDefined();
+      }, HOST_SETTLES);
     };
 
     let host = activateHost(undefined, profile);
@@ -228,7 +223,7 @@ describe('the real engine behind the extension', () => {
     const host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     const before = host.api.store.active()!.conversation;
     fake.setConfig('contextCompactor.strategy', 'no-such-strategy');
     fake.setConfig('contextCompactor.requireConfirmation', false);
@@ -252,16 +247,16 @@ describe('the real engine behind the extension', () => {
     const active = () => host.api.store.active()!;
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     const window = Math.floor(ref.tokensBefore * 0.9);
     fake.setConfig('contextCompactor.maxContextTokens', window);
-    await waitFor(() => active().report.window === window, 'the new window');
+    await vi.waitFor(() => expect(active().report.window).toBe(window), HOST_SETTLES);
 
     fake.answers.warning.push('Start New Session…');
     await fake.command('contextCompactor.compact')!();
     expect(fake.messages.find((m) => m.modal)!.items).toEqual(['Compact', 'Inspect First…', 'Drop Oldest Messages', 'Start New Session…']);
     const handoff = fake.state.shownDocuments.at(-1)!.getText();
-    expect(handoff).toContain(`# Handoff: ${basename(rel)}`);
+    expect(handoff).toContain(`# Handoff: ${escapeMarkdown(basename(rel))}`);
     for (const section of SECTION_NAMES) expect(handoff).toContain(section);
     expect(fake.state.clipboard).toBe(handoff);
     expect(active().compactions).toBe(0);
@@ -290,7 +285,7 @@ describe('the real engine behind the extension', () => {
     const host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     fake.setConfig('contextCompactor.summarizer', 'openai');
     fake.setConfig('contextCompactor.openai.baseUrl', 'https://api.example.com/v1');
     await fake.command('contextCompactor.compact')!();
@@ -320,7 +315,7 @@ describe('the real engine behind the extension', () => {
     const host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === 'short.json'));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
     const before = host.api.store.active()!.conversation;
     await fake.command('contextCompactor.compact')!();
     expect(fake.messages.some((m) => m.modal)).toBe(false);

@@ -1,5 +1,5 @@
-// Seed 003's "drop the oldest messages": whole rounds first, then — for an agent run that is one
-// long round — the oldest assistant steps with their tool results. Header, summaries, pinned
+// The alternative to compaction "drop the oldest messages": whole rounds first, then — for an
+// agent run that is one long round — the oldest assistant steps with their tool results. Header, summaries, pinned
 // messages, the task and the newest step stay; tool calls keep their results.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

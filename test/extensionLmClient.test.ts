@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SummarizerError } from '../src/engine/llm/errors';
 import { classifyLmError, VscodeLmClient, selectSummaryModel } from '../src/extension/vscodeLmClient';
-import { CancellationError, LanguageModelError, LanguageModelTextPart, fake, fakeChatModel, resetFake } from './fakes/vscode';
+import { CancellationError, LanguageModelError, type LanguageModelTextPart, fake, fakeChatModel, resetFake } from './fakes/vscode';
 import type * as vscode from 'vscode';
 
 const asModel = (m: ReturnType<typeof fakeChatModel>) => m as unknown as vscode.LanguageModelChat;

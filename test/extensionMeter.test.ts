@@ -3,27 +3,19 @@
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatTokenCount, meterAccessibilityLabel, meterText } from '../src/extension/statusBar/meterText';
 import { contextPressure } from '../src/extension/trigger';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
 import { transcriptPath } from './helpers/transcripts';
 import { standInEngine, standInImport } from './fakes/compactionEngine';
-import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, workspace, type FakeStatusBarItem, type MarkdownString, type ThemeColor } from './fakes/vscode';
 import { createEngine } from '../src/extension/engineModules';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 
 const TRANSCRIPT = 'mini-swe-agent/django__django-11138.traj.json';
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('meter text', () => {
   it('abbreviates counts as the contract says', () => {
@@ -89,7 +81,7 @@ describe('meter in the host', () => {
     expect(pick.options?.title).toBe('Open Transcript');
     expect(pick.items.at(-1)!.label).toBe('Browse…');
     expect(pick.items.find((i) => i.label === 'django.traj.json')).toMatchObject({ description: '' });
-    await waitFor(() => meter().visible, 'the meter to show');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
     // Independent count: the same file, the same default model (gpt-4o), the engine's counter.
     const conv = standInImport(readFileSync(join(dir, 'django.traj.json'), 'utf8'), join(dir, 'django.traj.json')).conversation;
     const expected = tokenReport(conv.messages, await createTokenCounter('gpt-4o'));
@@ -101,18 +93,18 @@ describe('meter in the host', () => {
     expect(tooltip).toContain(`| User | ${expected.byCategory.user.toLocaleString('en')} |`);
     expect(tooltip).toContain(`| Assistant | ${expected.byCategory.assistant.toLocaleString('en')} |`);
     expect(tooltip).toMatch(/Compaction is proposed at 80% \(102,400 tokens\)/);
-    expect(tooltip).toMatch(/Model: gpt-4o · window 128,000 · count: exact \(o200k_base\)/);
+    expect(tooltip.replace(/\\/g, '')).toMatch(/Model: gpt-4o · window 128,000 · count: exact \(o200k_base\)/);
     expect(tooltip).toContain('Compactions so far: 0');
   });
 
   it('colours by the window the settings give: none, warning, error', async () => {
     await openTranscript();
-    await waitFor(() => meter().visible, 'the meter to show');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
     const total = host.api.store.active()!.report.total;
     const colourAt = async (ratio: number) => {
       const window = Math.ceil(total / ratio);
       fake.setConfig('contextCompactor.maxContextTokens', window);
-      await waitFor(() => host.api.store.active()!.report.window === window, `window ${window}`);
+      await vi.waitFor(() => expect(host.api.store.active()!.report.window).toBe(window), HOST_SETTLES);
       return (meter().backgroundColor as ThemeColor | undefined)?.id;
     };
     expect(await colourAt(0.5)).toBeUndefined();
@@ -120,14 +112,14 @@ describe('meter in the host', () => {
     expect(await colourAt(0.85)).toBe('statusBarItem.errorBackground');
     // A lower trigger ratio moves the thresholds without recounting.
     fake.setConfig('contextCompactor.maxContextTokens', Math.ceil(total / 0.5));
-    await waitFor(() => meter().backgroundColor === undefined, 'the colour to clear');
+    await vi.waitFor(() => expect(meter().backgroundColor).toBeUndefined(), HOST_SETTLES);
     fake.setConfig('contextCompactor.triggerRatio', 0.5);
     expect((meter().backgroundColor as ThemeColor).id).toBe('statusBarItem.errorBackground');
   });
 
   it('follows the transcript as it grows, counting only the new message', async () => {
     await openTranscript();
-    await waitFor(() => meter().visible, 'the meter to show');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
     const key = host.api.store.active()!.key;
     const before = host.api.store.active()!.report.total;
     const counter = await host.api.store.counterFor(key);
@@ -136,7 +128,7 @@ describe('meter in the host', () => {
     const data = JSON.parse(doc.getText()) as { messages: { role: string; content: string }[] };
     data.messages.push({ role: 'user', content: 'One more question about the timezone conversion in the MySQL backend.' });
     fake.editDocument(doc, JSON.stringify(data));
-    await waitFor(() => host.api.store.active()!.report.total > before, 'the count to grow');
+    await vi.waitFor(() => expect(host.api.store.active()!.report.total).toBeGreaterThan(before), HOST_SETTLES);
     expect(counter.encodedMessages - encodedBefore).toBe(1);
     expect(host.api.store.active()!.report.messageCount).toBe(data.messages.length);
     expect(meter().accessibilityInformation!.label).toContain(`${host.api.store.active()!.report.total} / 128000`);
@@ -144,7 +136,7 @@ describe('meter in the host', () => {
 
   it('hides when the transcript is closed or the extension is disabled', async () => {
     await openTranscript();
-    await waitFor(() => meter().visible, 'the meter to show');
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
     fake.setConfig('contextCompactor.enabled', false);
     expect(meter().visible).toBe(false);
     fake.setConfig('contextCompactor.enabled', true);
@@ -162,7 +154,7 @@ describe('meter in the host', () => {
     const { workspace } = await import('./fakes/vscode');
     const doc = await workspace.openTextDocument(Uri.file(join(dir, 'django.traj.json')));
     fake.setActiveEditor(doc);
-    await waitFor(() => host.api.store.active()?.key === doc.uri.toString(), 'the transcript to become active');
+    await vi.waitFor(() => expect(host.api.store.active()?.key).toBe(doc.uri.toString()), HOST_SETTLES);
     expect(meter().visible).toBe(true);
   });
 });
@@ -185,7 +177,7 @@ describe('meter on every shared transcript format, with the real importers', () 
     const text = readFileSync(path, 'utf8');
     const doc = await workspace.openTextDocument(Uri.file(path));
     fake.setActiveEditor(doc);
-    await waitFor(() => host.api.store.active()?.key === doc.uri.toString(), `${rel} to become active`);
+    await vi.waitFor(() => expect(host.api.store.active()?.key).toBe(doc.uri.toString()), HOST_SETTLES);
     // The CLI's rule: the transcript's own model when it records one, else gpt-4o.
     const conv = importTranscript(text, { sourcePath: path }).conversation;
     const expected = tokenReport(conv.messages, await createTokenCounter(conv.meta.model ?? 'gpt-4o'));

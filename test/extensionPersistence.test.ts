@@ -4,23 +4,15 @@
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileArchiveStore, archiveFileName } from '../src/extension/persistence/fileArchiveStore';
 import { writeFileAtomic } from '../src/node/atomicWrite';
 import { transcriptPath } from './helpers/transcripts';
 import { standInEngine, standInImport } from './fakes/compactionEngine';
-import { activateHost, newProfile, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, newProfile, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, type FakeProfile } from './fakes/vscode';
 
 const TRANSCRIPT = 'mini-swe-agent/sympy__sympy-13091.traj.json';
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('persistence across reloads', () => {
   let dir: string;
@@ -42,7 +34,7 @@ describe('persistence across reloads', () => {
     host = activateHost(standInEngine(), profile);
     fake.answers.quickPick.push((items) => items.find((i) => i.label === 'sympy.traj.json'));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => !!host!.api.store.active(), 'the transcript');
+    await vi.waitFor(() => expect(host!.api.store.active()).toBeTruthy(), HOST_SETTLES);
     return host;
   }
 

@@ -1,22 +1,14 @@
-// Seed 003's trigger for transcripts: reaching the trigger ratio proposes compaction once per
+// The trigger for transcripts: reaching the trigger ratio proposes compaction once per
 // crossing, through the usual confirmation; never while disabled, never again while it stays above.
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { transcriptPath } from './helpers/transcripts';
-import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 
 const REL = 'mini-swe-agent/django__django-11138.traj.json';
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 3000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('compaction proposal at the trigger', () => {
   let host: ActivatedHost;
@@ -31,7 +23,7 @@ describe('compaction proposal at the trigger', () => {
     host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
   });
   afterEach(() => host.deactivate());
 
@@ -39,7 +31,7 @@ describe('compaction proposal at the trigger', () => {
   async function overTrigger(): Promise<number> {
     const window = Math.floor(active().report.total / 0.85);
     fake.setConfig('contextCompactor.maxContextTokens', window);
-    await waitFor(() => active().report.window === window, 'the new window');
+    await vi.waitFor(() => expect(active().report.window).toBe(window), HOST_SETTLES);
     return window;
   }
 
@@ -48,7 +40,7 @@ describe('compaction proposal at the trigger', () => {
     fake.answers.info.push('Compact Conversation…');
     fake.answers.warning.push('Compact');
     const window = await overTrigger();
-    await waitFor(() => active().compactions === 1, 'the compaction');
+    await vi.waitFor(() => expect(active().compactions).toBe(1), HOST_SETTLES);
     const [proposal] = proposals();
     expect(proposal).toMatchObject({ kind: 'info', items: ['Compact Conversation…', 'Inspect Conversation'] });
     expect(proposal!.message).toBe(`${basename(REL)} uses 85% of its ${window}-token context window. Compact it?`);
@@ -59,7 +51,7 @@ describe('compaction proposal at the trigger', () => {
 
   it('does not nag while the conversation stays above, and proposes again after it went below', async () => {
     await overTrigger();
-    await waitFor(() => proposals().length === 1, 'the proposal');
+    await vi.waitFor(() => expect(proposals()).toHaveLength(1), HOST_SETTLES);
     fake.setConfig('contextCompactor.triggerRatio', 0.75);
     fake.setConfig('contextCompactor.triggerRatio', 0.8);
     expect(proposals()).toHaveLength(1);

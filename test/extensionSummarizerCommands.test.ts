@@ -5,11 +5,11 @@
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { reply, startOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
 import { transcriptPath } from './helpers/transcripts';
-import { activateHost, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, fakeChatModel, resetFake } from './fakes/vscode';
 
 const REL = 'openhands/basic_gui_mode.json';
@@ -17,14 +17,6 @@ const KEY = 'sk-test-summarizer-0123456789';
 
 /** An LLM summary with the 8 sections, in the format the validated summarizer asks for. */
 const SUMMARY = `<summary>\n${SECTION_NAMES.map((n) => `## ${n}\n- Notes on ${n.toLowerCase()} of the GUI session.`).join('\n\n')}\n</summary>`;
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 3000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -56,7 +48,7 @@ describe('summarizer and key commands', () => {
     host = activateHost();
     fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
     await fake.command('contextCompactor.openTranscript')!();
-    await waitFor(() => host.api.store.active() !== undefined, 'the conversation');
+    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
   });
   afterEach(() => host.deactivate());
 

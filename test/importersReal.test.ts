@@ -11,8 +11,9 @@ import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptFiles, transcriptPath } from './helpers/transcripts';
 
 const raw = (rel: string) => readFileSync(transcriptPath(rel), 'utf8');
+// Every line of a Claude Code file (wholeFile): the expectations below are computed from all its main lines.
 const load = (rel: string, opts: { includeSidechains?: boolean; instance?: number } = {}): ImportResult =>
-  importTranscript(raw(rel), { sourcePath: transcriptPath(rel), ...opts });
+  importTranscript(raw(rel), { sourcePath: transcriptPath(rel), wholeFile: true, ...opts });
 
 describe('every real transcript', () => {
   it('finds the shared transcripts', () => {

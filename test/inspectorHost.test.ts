@@ -335,6 +335,18 @@ describe('inspector message handler', () => {
     expect(service.calls).toHaveLength(calls);
   });
 
+  it('an error reply never copies input back at length: three 5 MB ids make a short message', async () => {
+    const { panel } = await openReady('a');
+    const big = (c: string) => c.repeat(5 * 1024 * 1024);
+    panel.webview.receive({ type: 'apply', id: 12, edits: { sections: {}, restore: [big('a'), big('b')], pin: [big('c')] } });
+    const r = await waitForPost(panel, isResponse(12));
+    expect(r.ok).toBe(false);
+    const error = !r.ok ? r.error : '';
+    expect(error.length).toBeLessThan(500);
+    expect(error).toMatch(/3 message id\(s\) in the edits are not in it \(a{80}… \(5,242,880 characters\), b{80}… \(5,242,880 characters\)/);
+    expect(JSON.stringify(posted(panel)).length).toBeLessThan(100_000);
+  });
+
   it('a newer preview supersedes one still running (answered as cancelled, never shown)', async () => {
     const { panel } = await openReady('a');
     let release!: () => void;

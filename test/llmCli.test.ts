@@ -4,26 +4,18 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main';
 import { commands } from '../src/cli/commands/registry';
 import type { CliIO } from '../src/cli/io';
 import { createSummarizerFromCliArgs, LOCAL_PLACEHOLDER_KEY, type SummarizerCliResult } from '../src/summarizers/fromCli';
 import { extractiveFor, goodSections, llmReply, mustKeepFacts, sweAgentMessages } from './helpers/llmFixtures';
-import { reply, startOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
+import { reply, useOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
 import { transcriptPath } from './helpers/transcripts';
 
 const KEY = 'sk-cli-secret-5e0b7d2a9c44f1';
-let server: FakeOpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+let server!: FakeOpenAiServer;
+useOpenAiServer((s) => (server = s));
 
 function ok(r: SummarizerCliResult) {
   if (!r.ok) throw new Error(`expected ok, got: ${r.error}`);

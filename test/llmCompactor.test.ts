@@ -8,7 +8,7 @@ import { MemoryArchive } from '../src/engine/archive/memoryArchive';
 import { compactConversation, summaryTextOf, undoCompaction } from '../src/engine/compactor';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
-import { missingFacts } from '../src/engine/llm/factMatch';
+import { missingFacts } from '../src/engine/validate/factMatch';
 import { emptySectionTexts } from '../src/engine/sections';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import type { CachedTokenCounter } from '../src/engine/tokens/messageCounter';

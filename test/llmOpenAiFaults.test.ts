@@ -3,17 +3,18 @@
 // outcome — a usable summary, or the extractive sections with the reason — and never touches
 // the conversation it was given.
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { missingFacts } from '../src/engine/llm/factMatch';
-import { parseSummary } from '../src/engine/llm/parseSummary';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { holdToExtractive } from '../src/engine/compaction/llmSummary';
+import { missingFacts } from '../src/engine/validate/factMatch';
+import { parseSummary } from '../src/engine/segments/parseSummary';
 import type { RetryEvent } from '../src/engine/llm/retryPolicy';
-import { renderSections } from '../src/engine/llm/sectionItems';
+import { renderSections } from '../src/engine/segments/renderSummary';
 import type { AttemptRecord } from '../src/engine/llm/validatedSummarizer';
 import { SECTION_NAMES, type SectionTexts } from '../src/engine/sections';
 import type { SummarizeProgress, SummarizeRequest, SummarizeResponse } from '../src/engine/summarizer';
 import { createOpenAiSummarizer, type OpenAiSummarizerOptions } from '../src/summarizers/openaiSummarizer';
 import { aiderMessages, extractiveFor, goodSections, llmReply, mustKeepFacts, sweAgentMessages } from './helpers/llmFixtures';
-import { reply, startOpenAiServer, type FakeOpenAiServer, type SeenRequest } from './helpers/openaiServer';
+import { reply, startOpenAiServer, useOpenAiServer, type FakeOpenAiServer, type SeenRequest } from './helpers/openaiServer';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f60a8e1';
 const MODEL = 'fake-model-1';
@@ -25,17 +26,8 @@ const extractive = extractiveFor(facts);
 const good = goodSections(facts);
 const fileFacts = facts.filter((f) => f.kind === 'filePath');
 
-let server: FakeOpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.script();
-});
+let server!: FakeOpenAiServer;
+useOpenAiServer((s) => (server = s));
 afterEach(() => {
   // Whatever happened, the conversation handed in is exactly as it was.
   expect(JSON.stringify(span)).toBe(spanBefore);
@@ -74,7 +66,6 @@ function expectExtractiveFallback(res: SummarizeResponse, kind: string) {
   expect(res.fallbackKind).toBe(kind);
   expect(res.fallbackReason).toBeTruthy();
   expect(res.sections).toEqual(extractive);
-  expect(res.mergedBack).toEqual([]);
 }
 
 describe('OpenAI-compatible summarizer against a local server', () => {
@@ -84,7 +75,6 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     const res = await summarizer.summarize(request(log));
     expect(res.fallbackReason).toBeUndefined();
     expect(res.sections).toEqual(good);
-    expect(res.mergedBack).toEqual([]);
     expect(res.usage).toEqual({ inputTokens: 9000, outputTokens: 700 });
     expect(res.model).toBe(MODEL);
     expect(res.retries).toBe(0);
@@ -116,16 +106,26 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     expect(log.progress.some((p) => /receiving summary \(\d+ characters\)/.test(p.message))).toBe(true);
   });
 
-  it('slow server: each request times out, two retries, then the extractive summary with the reason', async () => {
+  it('slow server: the request times out, no retry fits the time left, the extractive summary with the reason', async () => {
     server.script(reply.hang());
-    const { summarizer, log } = make({ timeoutMs: 150 });
+    const { summarizer, log } = make({ timeoutMs: 300 });
     const res = await summarizer.summarize(request(log));
     expectExtractiveFallback(res, 'timeout');
-    expect(res.fallbackReason).toMatch(/did not answer within 0\.2 s/);
-    expect(server.requests).toHaveLength(3);
-    expect(log.retries.map((e) => e.error.kind)).toEqual(['timeout', 'timeout']);
-    expect(log.sleeps).toEqual([1_000, 2_000]);
-    expect(res.retries).toBe(2);
+    expect(res.fallbackReason).toMatch(/did not answer within 0\.\d s\. The time for the whole summary \(0\.3 s\) ran out before another attempt\.$/);
+    expect(server.requests).toHaveLength(1);
+    await vi.waitFor(() => expect(server.requests[0]!.clientClosedEarly).toBe(true));
+    expect(log.sleeps).toEqual([]);
+  });
+
+  it('slow server with time to spare: each request gets what is left, retries fit inside the budget', async () => {
+    server.script(reply.hang());
+    // Pauses take no time here, so the budget is spent by the requests alone.
+    const { summarizer, log } = make({ timeoutMs: 400, retry: { baseDelayMs: 1 } });
+    const res = await summarizer.summarize(request(log));
+    expectExtractiveFallback(res, 'timeout');
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    expect(res.fallbackReason).toMatch(/The time for the whole summary \(0\.4 s\) ran out/);
   });
 
   it('429 with retry-after, then success: waits what the server asked', async () => {
@@ -205,12 +205,20 @@ describe('OpenAI-compatible summarizer against a local server', () => {
   });
 
   it('malformed JSON every time: falls back after the retry', async () => {
-    server.script(reply.raw(200, '<html>502 Bad Gateway</html>', { 'content-type': 'application/json' }));
+    server.script(reply.raw(200, '{"id": "chatcmpl-1", "choices": ['));
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expectExtractiveFallback(res, 'badResponse');
-    expect(res.fallbackReason).toMatch(/not valid JSON/);
+    expect(res.fallbackReason).toMatch(/sent a reply that is not valid JSON \(it starts "\{\\"id\\": \\"chatcmpl-1\\", \\"choices\\": \["\) instead of a chat completion\. The extractive summary was used\.$/);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("an HTML page sent as JSON (a proxy's error page) is named as one", async () => {
+    server.script(reply.raw(200, '<html><head><title>502 Bad Gateway</title></head></html>', { 'content-type': 'application/json' }));
+    const { summarizer } = make();
+    const res = await summarizer.summarize(request());
+    expectExtractiveFallback(res, 'badResponse');
+    expect(res.fallbackReason).toMatch(/sent an HTML page \("502 Bad Gateway"\) instead of a chat completion/);
   });
 
   it('a body with no choices is not a completion', async () => {
@@ -218,7 +226,7 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expectExtractiveFallback(res, 'badResponse');
-    expect(res.fallbackReason).toMatch(/not a chat completion \(no choices\)/);
+    expect(res.fallbackReason).toMatch(/sent JSON without choices instead of a chat completion/);
   });
 
   it('empty content, then a good reply: one stricter retry that says why', async () => {
@@ -263,19 +271,21 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     expectExtractiveFallback(res, 'missingSections');
   });
 
-  it('a summary that drops the file paths: they are merged back and listed', async () => {
+  it('a summary that drops the file paths is used as written; the compaction merges them back and lists them', async () => {
     const dropped = { ...good, 'Files and Code Sections': '- Looked at the skipping plugin and its tests.' };
     server.script(reply.completion(llmReply(dropped)));
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expect(res.fallbackReason).toBeUndefined();
     expect(server.requests).toHaveLength(1);
+    expect(res.sections['Files and Code Sections']).toBe(dropped['Files and Code Sections']);
+    const held = holdToExtractive(res.sections, extractive, facts);
     expect(fileFacts.length).toBeGreaterThan(2);
-    expect(res.mergedBack).toEqual(fileFacts);
-    for (const f of fileFacts) expect(res.sections['Files and Code Sections']).toContain(f.value);
+    expect(held.mergedBack.filter((f) => f.kind === 'filePath')).toEqual(fileFacts);
+    for (const f of fileFacts) expect(held.sections['Files and Code Sections']).toContain(f.value);
     // The LLM's own line stays first; nothing the extractive pass found is missing now.
-    expect(res.sections['Files and Code Sections'].startsWith('- Looked at the skipping plugin')).toBe(true);
-    expect(missingFacts(facts, renderSections(res.sections))).toEqual([]);
+    expect(held.sections['Files and Code Sections'].startsWith('- Looked at the skipping plugin')).toBe(true);
+    expect(missingFacts(facts, renderSections(held.sections))).toEqual([]);
   });
 
   it('an over-long summary twice: extractive fallback', async () => {
@@ -410,7 +420,7 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
     for (const name of SECTION_NAMES) expect(res.sections[name]).toBeDefined();
   });
 
-  it('a re-compaction keeps every user message the previous summary listed', async () => {
+  it('a re-compaction hands the previous summary over as sections to merge into', async () => {
     server.script(reply.completion(llmReply(good)));
     const { summarizer } = make();
     const previous = {
@@ -422,9 +432,7 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
     expect(userPrompt(server.requests[0]!)).toContain('<previous_summary>');
     // Handed over once, as sections to merge into, not again inside the conversation.
     expect(userPrompt(server.requests[0]!)).not.toContain('[earlier summary]');
-    const section = res.sections['All user messages'];
-    expect(section.indexOf('- set up the repo')).toBe(0);
-    expect(section.indexOf('- add the CI workflow')).toBeLessThan(section.indexOf(facts[0]!.value.replace(/\s+/g, ' ').slice(0, 40)));
-    expect(res.mergedBack?.map((f) => f.value)).toEqual(['set up the repo', 'add the CI workflow']);
+    expect(userPrompt(server.requests[0]!)).toContain('- add the CI workflow');
+    expect(res.fallbackReason).toBeUndefined();
   });
 });

@@ -3,10 +3,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { checkSummary } from '../src/engine/llm/checkSummary';
-import { matchHeading, parseSummary } from '../src/engine/llm/parseSummary';
+import { matchHeading, parseSummary as parseAny } from '../src/engine/segments/parseSummary';
 import { SECTION_NAMES, type SectionTexts } from '../src/engine/sections';
 import { estimateCounter } from '../src/engine/tokens/estimate';
 import { goodSections, llmReply, type HeadingStyle } from './helpers/llmFixtures';
+
+/** An LLM reply, read as one. */
+const parseSummary = (reply: string) => parseAny(reply, 'reply');
 
 const sections: SectionTexts = goodSections([
   { kind: 'filePath', value: 'src/_pytest/skipping.py', sourceId: 'm1' },

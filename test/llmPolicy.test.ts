@@ -4,12 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { planChunks } from '../src/engine/llm/chunkPlan';
 import { classifyHttpFailure, isTransient, parseRetryAfter, SummarizerError, type EndpointLabel } from '../src/engine/llm/errors';
-import { factPresent, missingFacts, normalizeForMatch } from '../src/engine/llm/factMatch';
-import { mergeBackMissingFacts } from '../src/engine/llm/mergeBack';
+import { factPresent, missingFacts, normalizeForMatch } from '../src/engine/validate/factMatch';
+import { mergeBackMissingFacts } from '../src/engine/compaction/mergeBack';
 import { buildPrompt, renderMustKeep } from '../src/engine/llm/prompt';
 import { backoffDelay, DEFAULT_RETRY_POLICY, withRetries, type RetryEvent } from '../src/engine/llm/retryPolicy';
-import { splitItems } from '../src/engine/llm/sectionItems';
-import { fileKeyOf, mergeSectionTexts } from '../src/engine/llm/sectionMerge';
+import { splitItems } from '../src/engine/segments/sectionText';
+import { fileKeyOf, mergeSectionTexts } from '../src/engine/segments/mergeSections';
 import { serializeSpan, shortenToTokens } from '../src/engine/llm/serializeSpan';
 import type { Message } from '../src/engine/conversation/model';
 import type { Fact } from '../src/engine/result';
@@ -123,18 +123,29 @@ describe('withRetries', () => {
 
 describe('fact matching', () => {
   const fact = (kind: Fact['kind'], value: string): Fact => ({ kind, value, sourceId: 's' });
-  it('folds case and whitespace, respects word edges', () => {
-    const text = normalizeForMatch('Edited  `Src/Login.ts`; port 8080.\nOAuth flow');
+  it('folds case and whitespace; paths, errors and tasks are whole at both ends', () => {
+    const text = normalizeForMatch('Edited  `Src/Login.ts` and data.ts; TypeError: x is undefined.\nOAuth flow');
     expect(factPresent(fact('filePath', 'src/login.ts'), text)).toBe(true);
-    expect(factPresent(fact('number', '808'), text)).toBe(false);
-    expect(factPresent(fact('number', '8080'), text)).toBe(true);
-    expect(factPresent(fact('technicalTerm', 'Auth'), text)).toBe(false);
+    expect(factPresent(fact('filePath', 'a.ts'), text)).toBe(false);
+    expect(factPresent(fact('errorSignature', 'TypeError: x is undefined'), text)).toBe(true);
+    expect(factPresent(fact('pendingTask', 'OAuth'), text)).toBe(true);
+    expect(factPresent(fact('pendingTask', 'Auth'), text)).toBe(false);
   });
 
-  it('finds a long user message by its opening', () => {
+  it('a user message (an opening cut mid-word) and a keyword (any inflection) need only a whole start', () => {
+    const opening = 'Please refactor the billing module so that every invoice is validated tw';
+    expect(missingFacts([fact('userMessage', opening)], `- ${opening}ice, then sent.`)).toEqual([]);
+    expect(missingFacts([fact('userMessage', opening)], `- X${opening}ice`)).toHaveLength(1);
+    expect(missingFacts([fact('userMessage', opening)], '- the user wanted a billing refactor')).toHaveLength(1);
     const long = `Please refactor the billing module so that ${'every invoice is validated twice '.repeat(20)}`;
     expect(missingFacts([fact('userMessage', long)], `- ${long.slice(0, 200)}…`)).toEqual([]);
-    expect(missingFacts([fact('userMessage', long)], '- the user wanted a billing refactor')).toHaveLength(1);
+    expect(factPresent(fact('keyword', 'fail'), 'the build failed')).toBe(true);
+    expect(factPresent(fact('keyword', 'fail'), 'a snailfail')).toBe(false);
+  });
+
+  it('terms and numbers count anywhere, as the loss figures measure them', () => {
+    expect(factPresent(fact('number', '808'), 'port 8080')).toBe(true);
+    expect(factPresent(fact('technicalTerm', 'Auth'), normalizeForMatch('OAuth flow'))).toBe(true);
   });
 
   it('matches Chinese without word boundaries', () => {

@@ -199,11 +199,11 @@ describe('recoverable problems: warnings and a usable result', () => {
     expect(r.conversation.messages[2]!.toolCalls![0]!.arguments).toBe('"[arguments too deeply nested to keep]"');
   });
 
-  it('deeply nested top-level arrays: warnings, no crash', () => {
+  it('deeply nested top-level arrays: one clear error, no crash', () => {
     const depth = 100_000;
-    const r = usable(`${'['.repeat(depth)}${']'.repeat(depth)}`);
-    expect(r.conversation.messages).toEqual([]);
-    expect(r.warnings[0]!.message).toMatch(/^expected an object with a 'role', found an array of 1; skipped$/);
+    const e = failure(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    expect(e.position).toBe('top level');
+    expect(e.found).toBe('an array of 1 holding no objects (the first is an array of 1)');
   });
 
   it('the syntax locator is iterative: a million open brackets are reported, not overflowed', () => {
@@ -274,7 +274,7 @@ describe('the CLI reader: bytes that are not UTF-8 text', () => {
     await expect(readTranscriptFile(join(tmp, 'nope.json'))).rejects.toThrow(`${join(tmp, 'nope.json')}: path: expected a readable file, found no such file`);
     const dir = join(tmp, 'dir.json');
     mkdirSync(dir);
-    await expect(readTranscriptFile(dir)).rejects.toThrow(`${dir}: path: expected a transcript file, found a directory`);
+    await expect(readTranscriptFile(dir)).rejects.toThrow(`${dir}: path: expected a transcript file, found a folder (EISDIR)`);
   });
 
   it('a 50 MB valid transcript imports (time printed, not asserted)', async () => {

@@ -18,7 +18,7 @@ import { computeToolBlocks } from '../src/engine/conversation/views';
 import type { CompactionResult } from '../src/engine/result';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { settleCut, unsafeCuts } from '../src/engine/strategies/summaryStrategy';
-import { normalizeForMatch } from '../src/engine/validate/facts';
+import { normalizeForMatch } from '../src/engine/validate/factMatch';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { transcriptPath } from './helpers/transcripts';
 

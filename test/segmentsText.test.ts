@@ -36,7 +36,7 @@ describe('cutting text', () => {
     expect(balanceFences('a\n```js\nx')).toBe('a\n```js\nx\n```');
   });
 
-  it('folds long code as "[code folded: N lines]" (seed 002)', () => {
+  it('folds long code as "[code folded: N lines]"', () => {
     const code = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
     const f = foldCode(code, C);
     expect(f.folded).toBe(30 - C.CODE_FOLD_KEEP_LINES);

@@ -3,9 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPACTION_DEFAULTS } from '../src/engine/compactor';
-import { changedThresholds } from '../src/extension/conversationStore';
+import { DEFAULT_TOOL_LIMITS } from '../src/engine/limits';
 import { toCompactOptions } from '../src/extension/engineModules';
-import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore } from '../src/extension/settings';
+import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore, toolLimitsOf } from '../src/extension/settings';
 import { repoRoot } from './helpers/transcripts';
 import { fake, resetFake } from './fakes/vscode';
 
@@ -92,9 +92,8 @@ describe('settings defaults and the engine defaults', () => {
     expect(manifest.contributes.configuration.properties['contextCompactor.strategy']!.enum).toBeUndefined();
   });
 
-  it('passes the engine no threshold the user left at its default', () => {
-    expect(changedThresholds(DEFAULT_SETTINGS)).toEqual({});
-    expect(changedThresholds({ ...DEFAULT_SETTINGS, toolResultTokens: 900 })).toEqual({ toolResultTokens: 900 });
+  it('the tool-limit settings default to the engine\'s own tool limits, so the defaults change nothing', () => {
+    for (const [name, value] of Object.entries(DEFAULT_TOOL_LIMITS)) expect(DEFAULT_SETTINGS[name as keyof typeof DEFAULT_TOOL_LIMITS], name).toBe(value);
   });
 
   it('passes the engine exactly what `ctxc compact` passes when the settings are the defaults', () => {
@@ -107,8 +106,10 @@ describe('settings defaults and the engine defaults', () => {
       level: DEFAULT_SETTINGS.level,
       summaryMaxTokens: DEFAULT_SETTINGS.summaryMaxLength,
       now: '2026-01-01T00:00:00.000Z',
-      constants: changedThresholds(DEFAULT_SETTINGS),
+      tools: toolLimitsOf(DEFAULT_SETTINGS),
     });
     expect(opts).toEqual({ counter, archive, keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds, level: COMPACTION_DEFAULTS.level, now: '2026-01-01T00:00:00.000Z' });
+    const changed = toCompactOptions({ counter, archive, keepRecentRounds: 2, level: 'normal', summaryMaxTokens: 3000, now: '', tools: { ...DEFAULT_TOOL_LIMITS, toolResultTokens: 900 } });
+    expect(changed.limits).toEqual({ tools: { toolResultTokens: 900 } });
   });
 });

@@ -189,7 +189,8 @@ describe('selective', () => {
   }
   it('low priorities first: old tool results become previews, oversized recent arguments/results too; the skill prompt is dropped only if still needed', () => {
     const conv = agentRun();
-    const { p, by } = decisionsOf(conv, 'selective', { ratio: 0.5 });
+    // Offloading only above 100,000 tokens: every old result is cut to a preview.
+    const { p, by } = decisionsOf(conv, 'selective', { ratio: 0.5, limits: { tools: { offloadTokens: 100_000 } } });
     const results = p.plan.filter((x) => x.itemType === 'TOOL_RESULT');
     expect(results.slice(0, 4).every((x) => x.decision === 'truncated')).toBe(true);
     expect(by('skill1')).not.toBe('summarized');
@@ -199,6 +200,31 @@ describe('selective', () => {
     expect(() => JSON.parse(rep.toolCalls![0]!.arguments)).not.toThrow();
     expect(rep.toolCalls![0]!.id).toBe(conv.messages[write.index]!.toolCalls![0]!.id);
     expect(counter.count(rep.toolCalls![0]!.arguments)).toBeLessThan(300);
+  });
+  it('old tool results over offloadTokens go to an archive entry of their own, exactly, behind a placeholder naming it; undo is exact', async () => {
+    const conv = agentRun();
+    const archive = new MemoryArchive();
+    const r = await compactConversation(conv, { counter, archive, strategy: 'selective', ratio: 0.5 });
+    const offloaded = r.plan.filter((x) => x.decision === 'offloaded');
+    expect(offloaded.length).toBeGreaterThan(0);
+    for (const o of offloaded) {
+      expect(o.tokens).toBeGreaterThan(1000);
+      const m = r.conversation.messages.find((x) => x.id === o.id)!;
+      const key = /archive entry (offload-[0-9a-f]{64})\]$/.exec(messageText(m))?.[1];
+      expect(key, messageText(m)).toBeDefined();
+      expect(m.truncation).toMatchObject({ by: 'offload', archiveRef: key });
+      expect(await archive.get(key!)).toBe(JSON.stringify(conv.messages[o.index]));
+      expect(m.toolResult).toEqual(conv.messages[o.index]!.toolResult);
+    }
+    expect(validateApiShape(r.conversation.messages).ok).toBe(true);
+    expect(await undoCompaction(r.archiveId, archive)).toEqual(conv);
+    // A larger offloadTokens: the same results become previews instead.
+    const none = await compactConversation(conv, { counter, archive: new MemoryArchive(), strategy: 'selective', ratio: 0.5, limits: { tools: { offloadTokens: 100_000 } } });
+    expect(none.plan.some((x) => x.decision === 'offloaded')).toBe(false);
+    // The dry run writes nothing.
+    const dry = new MemoryArchive();
+    planCompaction(conv, { counter, archive: dry, strategy: 'selective', ratio: 0.5 });
+    expect(dry.size).toBe(0);
   });
   it('drops the skill prompt when truncating tool results is not enough, and never cuts an item twice', () => {
     const conv = agentRun();

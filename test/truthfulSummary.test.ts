@@ -27,7 +27,7 @@ const counter = () => (counterPromise ??= createTokenCounter('gpt-4o'));
 
 function load(rel: string): Conversation {
   const file = transcriptPath(rel);
-  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
+  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation;
 }
 
 const results = new Map<string, Promise<CompactionResult>>();

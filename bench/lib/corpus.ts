@@ -3,32 +3,19 @@
 // is text some model was or could be sent (message content, tool input and output, ids),
 // and aider's Markdown splits into turns at its `#### ` user lines.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findTranscriptsDir as findTranscriptsDirFrom, listTranscripts } from '../../scripts/transcripts.mjs';
 import type { Message } from '../../src/engine/conversation/model';
 import { chineseParagraphs } from './chineseText';
 
-/** The folder holding MANIFEST.md and the transcripts; throws naming where it looked. */
+/** The shared transcripts beside the repository (npm run bench runs from its root), or the
+ *  folder in CTXC_TRANSCRIPTS. */
 export function findTranscriptsDir(): string {
-  const candidates = [
-    process.env.CTXC_TRANSCRIPTS,
-    resolve(process.cwd(), '..', 'shared', 'transcripts'),
-    '/work/shared/transcripts',
-  ].filter((c): c is string => !!c);
-  for (const c of candidates) if (existsSync(join(c, 'MANIFEST.md'))) return c;
-  throw new Error(`shared transcripts not found; looked in ${candidates.join(', ')}. Set CTXC_TRANSCRIPTS to the folder holding MANIFEST.md.`);
+  return findTranscriptsDirFrom(process.cwd());
 }
 
-/** Transcript files (no sidecars, no licenses), relative to `dir`, sorted. */
-export function listTranscripts(dir: string): string[] {
-  const out: string[] = [];
-  for (const sub of readdirSync(dir)) {
-    const full = join(dir, sub);
-    if (!statSync(full).isDirectory()) continue;
-    for (const f of readdirSync(full)) if (!f.endsWith('.source.json') && f !== 'LICENSE') out.push(join(sub, f));
-  }
-  return out.sort();
-}
+export { listTranscripts };
 
 function collectStrings(value: unknown, out: string[]): void {
   if (typeof value === 'string') {
@@ -50,7 +37,7 @@ export function transcriptTexts(path: string): string[] {
       try {
         collectStrings(JSON.parse(line), out);
       } catch (e) {
-        throw new Error(`${path}:${i + 1}: expected one JSON object per line (${(e as Error).message})`);
+        throw new Error(`${path}:${i + 1}: expected one JSON object per line (${(e as Error).message})`, { cause: e });
       }
     });
   } else if (path.endsWith('.json')) {

@@ -66,7 +66,7 @@ function parseJson(raw: string, rel: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (e) {
-    throw new Error(`${rel}: expected one JSON document (${(e as Error).message})`);
+    throw new Error(`${rel}: expected one JSON document (${(e as Error).message})`, { cause: e });
   }
 }
 
@@ -204,7 +204,7 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
     try {
       e = JSON.parse(line);
     } catch (err) {
-      throw new Error(`${rel}:${i + 1}: expected one JSON object per line (${(err as Error).message})`);
+      throw new Error(`${rel}:${i + 1}: expected one JSON object per line (${(err as Error).message})`, { cause: err });
     }
     if (!isObj(e) || e['isSidechain'] === true || !isObj(e['message'])) return;
     const content = e['message']['content'];

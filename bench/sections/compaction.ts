@@ -93,7 +93,7 @@ export async function run(): Promise<BenchSection> {
     const full = join(dir, rel);
     const text = readFileSync(full, 'utf8');
     for (let i = 0; i < instanceCount(rel, text); i++) {
-      const conv = importTranscript(text, { sourcePath: full, ...(rel.startsWith('longmemeval/') ? { instance: i } : {}) }).conversation;
+      const conv = importTranscript(text, { sourcePath: full, wholeFile: true, ...(rel.startsWith('longmemeval/') ? { instance: i } : {}) }).conversation;
       const name = rel.startsWith('longmemeval/') ? `${rel}#${i}` : rel;
       candidates.push({ name, conv, tokens: fresh().countMessages(conv.messages), bytes: conversationBytes(conv) });
     }

@@ -163,9 +163,8 @@ export async function run(): Promise<BenchSection> {
   const oursJoinedCold = await measure(() => (oursJoined = ours.count(joined)), { before: () => ours.clearMemo(), reps: 5 });
   let gptJoined = 0;
   const gptJoinedCold = await measure(() => (gptJoined = gpt.countTokens(joined, AS_TEXT)), { before: () => gpt.clearMergeCache(), reps: 5 });
-  let jsJoined = 0;
   t0 = performance.now();
-  jsJoined = js.encode(joined, [], []).length;
+  const jsJoined = js.encode(joined, [], []).length;
   const jsJoinedOnce = summarize([performance.now() - t0]);
   const joinedIdentical = oursJoined === gptJoined && oursJoined === jsJoined;
   const oneString: BenchRow[] = [

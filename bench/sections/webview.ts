@@ -144,7 +144,7 @@ function largestTranscript(dir: string): { path: string; conv: Conversation; byt
     .sort((a, b) => b.bytes - a.bytes);
   for (const f of files) {
     try {
-      const conv = importTranscript(readFileSync(f.path, 'utf8'), { sourcePath: f.path }).conversation;
+      const conv = importTranscript(readFileSync(f.path, 'utf8'), { sourcePath: f.path, wholeFile: true }).conversation;
       if (conv.messages.length > 0) return { ...f, conv };
     } catch {
       // not a conversation the importers read; the next largest
@@ -162,7 +162,7 @@ export async function run(): Promise<BenchSection> {
     .slice(0, 12)
     .flatMap((f) => {
       try {
-        return [importTranscript(readFileSync(join(dir, f), 'utf8'), { sourcePath: join(dir, f) }).conversation];
+        return [importTranscript(readFileSync(join(dir, f), 'utf8'), { sourcePath: join(dir, f), wholeFile: true }).conversation];
       } catch {
         return [];
       }

@@ -3,9 +3,9 @@
 // numbers the UI must show come from the CLI built from the same sources (`ctxc count` and
 // `ctxc compact`), so the test checks that the editor and the command line agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   E2eError,
   answerModal,
@@ -24,6 +24,7 @@ import {
 import { CHAT_MODEL, buildChatModelVsix } from './chatModel.mjs';
 import { groupedInt, openChat, sendChat, waitForChatModel, widenChat } from './chatView.mjs';
 import { repoRoot } from './tools.mjs';
+import { findTranscriptsDir } from '../transcripts.mjs';
 
 const CATEGORY = 'Context Compactor';
 const COMMANDS = {
@@ -78,16 +79,21 @@ export const TRANSCRIPTS = {
   compacted: 'claude-code/kiliman__claude-transcript__test2.jsonl',
 };
 
-/** Same lookup as test/helpers/transcripts.ts, for a plain-JS script. */
+/**
+ * The Claude Code session as far as its last assistant message. The meter and compaction read the
+ * chain Claude Code sends on resume, the one ending at the file's last line; this session ends
+ * with /export commands that Claude Code chained to its first line, which would leave three lines.
+ */
+function withoutTrailingCommands(text) {
+  const lines = text.split('\n');
+  let last = lines.length - 1;
+  while (last >= 0 && !/"type":"assistant"/.test(lines[last])) last--;
+  return `${lines.slice(0, last + 1).join('\n')}\n`;
+}
+
+/** The shared transcripts (scripts/transcripts.mjs). */
 export function transcriptsDir() {
-  const candidates = [];
-  if (process.env.CTXC_TRANSCRIPTS) candidates.push(process.env.CTXC_TRANSCRIPTS);
-  candidates.push(resolve(repoRoot, '..', 'shared', 'transcripts'));
-  candidates.push('/work/shared/transcripts');
-  for (const c of candidates) if (existsSync(join(c, 'MANIFEST.md'))) return c;
-  throw new Error(
-    `shared transcripts not found; looked in ${candidates.join(', ')}. Set CTXC_TRANSCRIPTS to the folder holding MANIFEST.md.`,
-  );
+  return findTranscriptsDir(repoRoot);
 }
 
 /** Runs the CLI built by `npm run package` and parses its JSON output. */
@@ -142,7 +148,8 @@ export const compactorScenario = {
       for (const [key, rel] of Object.entries(TRANSCRIPTS)) {
         const target = join(sandbox.workspace, rel);
         mkdirSync(dirname(target), { recursive: true });
-        copyFileSync(join(source, rel), target);
+        if (key === 'compacted') writeFileSync(target, withoutTrailingCommands(readFileSync(join(source, rel), 'utf8')));
+        else copyFileSync(join(source, rel), target);
         out[key] = { rel, path: target, name: basename(rel), folder: dirname(rel) };
       }
       return out;

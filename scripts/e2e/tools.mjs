@@ -60,7 +60,7 @@ function writeStamp(patch) {
 }
 
 /** The machine's npm, run under whichever node we choose (npm 11 runs fine under Node 24). */
-function npmCli() {
+export function npmCli() {
   const fromEnv = process.env.npm_execpath;
   if (fromEnv && fromEnv.endsWith('npm-cli.js') && existsSync(fromEnv)) return fromEnv;
   const r = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' });
@@ -73,7 +73,7 @@ function npmCli() {
  * An environment for a child npm without the variables `npm run` exported to us: an inherited
  * npm_config_local_prefix or npm_config_node_gyp would point the nested installs at this repo.
  */
-function cleanNpmEnv(extra) {
+export function cleanNpmEnv(extra) {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!/^npm_/i.test(k)) env[k] = v;
@@ -81,10 +81,11 @@ function cleanNpmEnv(extra) {
   return { ...env, ...extra };
 }
 
-/** Runs a command with its output going to a log file; on failure, shows the log's tail. */
-function runLogged(cmd, args, { cwd, env, logName, timeoutMs }) {
-  mkdirSync(logsDir, { recursive: true });
-  const logFile = join(logsDir, logName);
+/** Runs a command with its output going to a log file (in `logDir`, the e2e cache's logs by
+ *  default); on failure, shows the log's tail. */
+export function runLogged(cmd, args, { cwd, env, logName, timeoutMs, logDir = logsDir }) {
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, logName);
   return new Promise((resolvePromise, reject) => {
     const out = createWriteStream(logFile);
     out.write(`$ ${cmd} ${args.join(' ')}\n(cwd ${cwd})\n`);

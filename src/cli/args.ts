@@ -2,6 +2,7 @@
 // `--model=gpt-4o`), short aliases (`-m gpt-4o`), booleans (`--json`), numbers, positionals, and
 // `--` to end the flags. Anything unknown or malformed is a UsageError (exit 64), never a guess.
 
+import { clip } from '../engine/text/clip';
 import { UsageError } from './io';
 
 export interface FlagSpec {
@@ -40,7 +41,7 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     const eq = long ? arg.indexOf('=') : -1;
     const key = long ? arg.slice(2, eq === -1 ? undefined : eq) : arg.slice(1);
     const spec = long ? byLong.get(key) : byShort.get(key);
-    if (!spec) throw new UsageError(`unknown option '${long ? `--${key}` : arg}'`);
+    if (!spec) throw new UsageError(`unknown option '${clip(long ? `--${key}` : arg)}'`);
     const shown = `--${spec.name}`;
     if (spec.kind === 'boolean') {
       if (eq !== -1) throw new UsageError(`option '${shown}' takes no value`);
@@ -59,7 +60,7 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     if (value === undefined || value === '') throw new UsageError(`option '${shown}' needs a value${spec.valueName ? ` (${spec.valueName})` : ''}`);
     if (spec.kind === 'number') {
       const n = Number(value);
-      if (!Number.isFinite(n)) throw new UsageError(`option '${shown}' needs a number, got '${value}'`);
+      if (!Number.isFinite(n)) throw new UsageError(`option '${shown}' needs a number, got '${clip(value)}'`);
       flags[spec.name] = n;
     } else {
       flags[spec.name] = value;

@@ -1,7 +1,8 @@
 // Process entry for `ctxc` (bundled to dist/cli.js).
 
 import { main } from './main';
-import type { CliIO } from './io';
+import { EXIT_INTERNAL, type CliIO } from './io';
+import { clip } from '../engine/text/clip';
 
 // `ctxc compact … | head` closes the pipe early: that ends the output, it is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -16,6 +17,7 @@ const io: CliIO = {
   err: (t) => process.stderr.write(t),
   env: process.env,
   cwd: process.cwd(),
+  stdin: process.stdin,
 };
 
 main(process.argv.slice(2), io).then(
@@ -24,8 +26,8 @@ main(process.argv.slice(2), io).then(
   },
   (e: unknown) => {
     // A bug, not a user error: one line, the stack only when asked for.
-    io.err(`ctxc: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.err(`ctxc: internal error: ${clip(e instanceof Error ? e.message : String(e))}\n`);
     if (process.env.CTXC_DEBUG && e instanceof Error) io.err(`${e.stack}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT_INTERNAL;
   },
 );

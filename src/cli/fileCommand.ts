@@ -1,18 +1,20 @@
 // What the ctxc commands share around their own work. The command line: --help, the one FILE
 // (or ARCHIVE_ID), and a usage error as one message plus the usage line (exit 64). The
-// transcript: read with --max-size, --instance and --include-sidechains, its warnings printed,
-// and a transcript error as one line (exit 2).
+// transcript: read with --max-size, --instance and --include-sidechains (FILE `-` is standard
+// input), its warnings printed, and a transcript error as one line (exit 2).
 
 import { booleanFlag, numberFlag, optionsHelp, parseArgs, type FlagSpec, type ParsedArgs } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, UsageError, type CliIO } from './io';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
-import { loadTranscript, printWarnings, type LoadedTranscript, type LoadOptions } from './readTranscript';
+import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
+import { inputName, loadTranscript, printWarnings, type LoadedTranscript, type LoadOptions } from './readTranscript';
 
 const BYTES_PER_MB = 1024 * 1024;
 
 /** The options every FILE command ends its list with: how to read the transcript, and --help. */
 export const TRANSCRIPT_FLAGS: readonly FlagSpec[] = [
-  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages' },
+  { name: 'whole-file', kind: 'boolean', description: 'Claude Code: read every line, not only the chain the CLI resumes' },
+  { name: 'include-sidechains', kind: 'boolean', description: 'Claude Code: include sub-agent (sidechain) messages (implies --whole-file)' },
   { name: 'instance', kind: 'number', valueName: 'N', description: 'LongMemEval: which instance to read (default 0)' },
   { name: 'max-size', kind: 'number', valueName: 'MB', description: 'refuse files larger than this (default 64)' },
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
@@ -42,7 +44,8 @@ export function readCommandLine<T>(cmd: CommandHelp, io: CliIO, read: () => T | 
     return { ok: true, value };
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`ctxc ${cmd.name}: ${e.message}\nUsage: ${cmd.usage}\n`);
+      // Values echoed from the command line are clipped where they are quoted; this bounds the rest.
+      io.err(`ctxc ${cmd.name}: ${clip(e.message, 2 * MAX_ECHO_CHARS)}\nUsage: ${cmd.usage}\n`);
       return { ok: false, exit: EXIT_USAGE };
     }
     throw e;
@@ -75,15 +78,16 @@ export function transcriptOptions(args: ParsedArgs): LoadOptions {
     ...(maxSize !== undefined ? { maxBytes: Math.floor(maxSize * BYTES_PER_MB) } : {}),
     ...(instance !== undefined ? { instance } : {}),
     includeSidechains: booleanFlag(args, 'include-sidechains'),
+    wholeFile: booleanFlag(args, 'whole-file'),
   };
 }
 
 /** Maps an error the command expects to its exit code, after printing it; undefined: not one of them. */
 export type FailureReport = (e: unknown) => number | undefined;
 
-/** Loads FILE, prints its warnings and runs `work` on it. A transcript error (from the load or
- *  the work) is `ctxc NAME: message` on stderr, exit 2; then `failure` may claim the error;
- *  anything else is thrown. */
+/** Loads FILE (standard input for `-`), prints its warnings and runs `work` on it. A transcript
+ *  error (from the load or the work) is `ctxc NAME: message` on stderr, exit 2; then `failure`
+ *  may claim the error; anything else is thrown. */
 export async function withTranscript(
   name: string,
   io: CliIO,
@@ -93,8 +97,8 @@ export async function withTranscript(
   failure?: FailureReport,
 ): Promise<number> {
   try {
-    const loaded = await loadTranscript(file, options);
-    printWarnings(io, file, loaded.warnings);
+    const loaded = await loadTranscript(file, { ...options, ...(io.stdin ? { stdin: io.stdin } : {}) });
+    printWarnings(io, inputName(file), loaded.warnings);
     return await work(loaded);
   } catch (e) {
     if (isTranscriptError(e)) {
@@ -108,6 +112,8 @@ export async function withTranscript(
 }
 
 export interface FileCommandInput extends FileArgs {
+  /** FILE as messages name it ("standard input" for `-`). */
+  file: string;
   loaded: LoadedTranscript;
 }
 
@@ -123,5 +129,6 @@ export async function runFileCommand(
   const line = readCommandLine(cmd, io, () => readFileArgs(argv, cmd.flags));
   if (!line.ok) return line.exit;
   const { file, args } = line.value;
-  return withTranscript(cmd.name, io, file, transcriptOptions(args), (loaded) => work({ file, args, loaded }), failure && ((e) => failure(e, file)));
+  const name = inputName(file);
+  return withTranscript(cmd.name, io, file, transcriptOptions(args), (loaded) => work({ file: name, args, loaded }), failure && ((e) => failure(e, name)));
 }

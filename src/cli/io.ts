@@ -5,12 +5,22 @@ export interface CliIO {
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Standard input, which FILE `-` reads (absent: `-` is an error). */
+  stdin?: AsyncIterable<Uint8Array | string>;
 }
 
-/** Exit codes: 0 ok, 1 the job failed, 2 bad input file, 64 usage error (EX_USAGE). */
+/** Exit codes, as the README's table lists them. */
 export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
+/** An internal error: a bug, reported in one line (the stack with CTXC_DEBUG=1). */
+export const EXIT_INTERNAL = 1;
+/** Bad input: the transcript cannot be read (missing, permission denied, a folder, malformed),
+ *  or --out names the transcript being read. */
 export const EXIT_BAD_INPUT = 2;
+/** --require-llm, and the LLM summary was not used (the extractive one was written). */
+export const EXIT_LLM_FALLBACK = 3;
+/** The output (--out, the --archive folder) could not be written; nothing was written. */
+export const EXIT_WRITE_FAILED = 4;
+/** A usage error (EX_USAGE). */
 export const EXIT_USAGE = 64;
 
 export class UsageError extends Error {}

@@ -2,6 +2,7 @@
 
 import { EXIT_USAGE, type CliCommand, type CliIO } from './io';
 import { commands } from './commands/registry';
+import { clip } from '../engine/text/clip';
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -15,7 +16,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const cmd = commands.find((c) => c.name === name);
   if (!cmd) {
-    io.err(`ctxc: unknown command '${name}'. Try 'ctxc --help'.\n`);
+    io.err(`ctxc: unknown command '${clip(name)}'. Try 'ctxc --help'.\n`);
     return EXIT_USAGE;
   }
   return cmd.run(rest, io);

@@ -2,94 +2,115 @@
 // failing with a TranscriptError that names the file, the byte and what was expected; then the
 // import. The commands reach loadTranscript and printWarnings through fileCommand.ts's withTranscript.
 
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { ImportResult, ImportWarning } from '../engine/conversation/model';
 import type { ImportOptions } from '../engine/conversation/importers/importOptions';
 import { importTranscript } from '../engine/conversation/importers/detect';
-import { isTranscriptError, TranscriptError } from '../engine/conversation/importers/transcriptError';
+import { TranscriptError } from '../engine/conversation/importers/transcriptError';
+import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
 import type { CliIO } from './io';
+import { decodeTranscript } from '../node/decodeText';
+
+export { decodeTranscript, firstInvalidUtf8 } from '../node/decodeText';
 
 /** Larger than any real session we have seen (the biggest public ones are a few MB), small enough
  *  that a mistaken path to a disk image fails at once instead of filling memory. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** Warnings printed one per line before the rest are only counted. */
 export const MAX_PRINTED_WARNINGS = 10;
+/** The FILE that means standard input. */
+export const STDIN_FILE = '-';
+/** What messages call standard input (also the conversation's source name). */
+export const STDIN_NAME = 'standard input';
 
 export interface ReadOptions {
   maxBytes?: number;
+  /** Where FILE `-` reads from. */
+  stdin?: AsyncIterable<Uint8Array | string>;
 }
 
 export interface TranscriptText {
   text: string;
   bytes: number;
+  /** The bytes as read (compact --archive keeps them for undo). */
+  raw: Uint8Array;
 }
 
+/** The name messages use for FILE: the path, or "standard input" for `-`. */
+export function inputName(file: string): string {
+  return file === STDIN_FILE ? STDIN_NAME : file;
+}
+
+/** Why a file could not be opened or read, by error code, as "found …" words. */
+const READ_FAILURES: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a folder',
+  ENOTDIR: 'a path through a file (a part of it is not a folder)',
+  ELOOP: 'a loop of symbolic links',
+  ENAMETOOLONG: 'a name that is too long',
+  EIO: 'an input/output error',
+};
+
+function readFailure(file: string, e: unknown): TranscriptError {
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  const known = READ_FAILURES[code];
+  return new TranscriptError({ file, position: 'path', expected: code === 'EISDIR' ? 'a transcript file' : 'a readable file', found: known ? `${known} (${code})` : (e as Error).message });
+}
+
+function tooLarge(file: string, maxBytes: number, size: string): TranscriptError {
+  return new TranscriptError({ file, position: `byte ${maxBytes}`, expected: `a file of at most ${formatMb(maxBytes)} (raise the limit with --max-size MB)`, found: size });
+}
+
+/** Reads FILE (or standard input for `-`) whole, refusing more than maxBytes; every failure is a
+ *  TranscriptError naming the file ("permission denied", "a folder", "no such file"). */
 export async function readTranscriptFile(path: string, opts: ReadOptions = {}): Promise<TranscriptText> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  let size: number;
+  const name = inputName(path);
+  let buf: Uint8Array;
+  if (path === STDIN_FILE) {
+    if (!opts.stdin) throw new TranscriptError({ file: name, position: 'path', expected: 'a readable standard input', found: 'none' });
+    buf = await readBounded(opts.stdin, maxBytes, name);
+  } else {
+    buf = await readFileBounded(path, maxBytes);
+  }
+  return { text: decodeTranscript(buf, name), bytes: buf.length, raw: buf };
+}
+
+/** A regular file too large is refused before it is read; a pipe or a device (`<(…)`, /dev/stdin)
+ *  has no size up front and is read up to the limit. */
+async function readFileBounded(path: string, maxBytes: number): Promise<Uint8Array> {
   try {
     const s = await stat(path);
-    if (s.isDirectory()) throw new TranscriptError({ file: path, position: 'path', expected: 'a transcript file', found: 'a directory' });
-    size = s.size;
-  } catch (e) {
-    if (isTranscriptError(e)) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new TranscriptError({ file: path, position: 'path', expected: 'a readable file', found: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'no permission to read it' : (e as Error).message });
-  }
-  if (size > maxBytes) {
-    throw new TranscriptError({ file: path, position: `byte ${maxBytes}`, expected: `a file of at most ${formatMb(maxBytes)} (raise the limit with --max-size MB)`, found: `${formatMb(size)}` });
-  }
-  const buf = await readFile(path);
-  return { text: decodeTranscript(buf, path), bytes: buf.length };
-}
-
-/** Strict decoding: UTF-8 only, no NUL bytes (a binary file), a clear offset when it fails. */
-export function decodeTranscript(buf: Uint8Array, file?: string): string {
-  if (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) {
-    throw new TranscriptError({ file, position: 'byte 0', expected: 'UTF-8 text', found: 'a UTF-16 byte-order mark (save the file as UTF-8)' });
-  }
-  const nul = buf.indexOf(0);
-  if (nul !== -1) {
-    throw new TranscriptError({ file, position: `byte ${nul}`, expected: 'text (UTF-8)', found: 'a NUL byte: this looks like a binary file' });
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-  } catch {
-    const at = firstInvalidUtf8(buf);
-    throw new TranscriptError({ file, position: `byte ${at}`, expected: 'UTF-8 text', found: `an invalid UTF-8 sequence (0x${(buf[at] ?? 0).toString(16).padStart(2, '0')})` });
-  }
-}
-
-/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
-export function firstInvalidUtf8(buf: Uint8Array): number {
-  let i = 0;
-  while (i < buf.length) {
-    const b = buf[i]!;
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else return i;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = buf[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
+    if (s.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    if (s.isFile() && s.size > maxBytes) throw tooLarge(path, maxBytes, formatMb(s.size));
+    const fh = await open(path, 'r');
+    try {
+      if (!s.isFile()) return await readBounded(fh.createReadStream({ autoClose: false }), maxBytes, path);
+      const buf = await fh.readFile();
+      if (buf.length > maxBytes) throw tooLarge(path, maxBytes, formatMb(buf.length));
+      return buf;
+    } finally {
+      await fh.close();
     }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
+  } catch (e) {
+    if (e instanceof TranscriptError) throw e;
+    throw readFailure(path, e);
   }
-  return buf.length;
+}
+
+/** All of a stream's bytes, or a TranscriptError once more than maxBytes arrived. */
+async function readBounded(source: AsyncIterable<Uint8Array | string>, maxBytes: number, file: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of source) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    total += bytes.length;
+    if (total > maxBytes) throw tooLarge(file, maxBytes, `more than ${formatMb(maxBytes)}`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
 }
 
 function formatMb(bytes: number): string {
@@ -100,18 +121,20 @@ export interface LoadOptions extends ReadOptions, Omit<ImportOptions, 'sourcePat
 
 export interface LoadedTranscript extends ImportResult {
   bytes: number;
+  /** The bytes as read. */
+  raw: Uint8Array;
 }
 
 /** Reads and imports a transcript; every expected failure is a TranscriptError. */
 export async function loadTranscript(path: string, opts: LoadOptions = {}): Promise<LoadedTranscript> {
-  const { text, bytes } = await readTranscriptFile(path, opts);
-  const { maxBytes: _maxBytes, ...importOpts } = opts;
-  const result = importTranscript(text, { ...importOpts, sourcePath: path });
-  return { ...result, bytes };
+  const { text, bytes, raw } = await readTranscriptFile(path, opts);
+  const { maxBytes: _maxBytes, stdin: _stdin, ...importOpts } = opts;
+  const result = importTranscript(text, { ...importOpts, sourcePath: inputName(path) });
+  return { ...result, bytes, raw };
 }
 
 /** Warnings to stderr, one line each, at most MAX_PRINTED_WARNINGS and then a count. */
 export function printWarnings(io: CliIO, file: string, warnings: readonly ImportWarning[], max = MAX_PRINTED_WARNINGS): void {
-  for (const w of warnings.slice(0, max)) io.err(`warning: ${file}: ${w.position}: ${w.message.replace(/[\r\n]+/g, ' ')}\n`);
+  for (const w of warnings.slice(0, max)) io.err(`warning: ${file}: ${clip(w.position)}: ${clip(w.message, 2 * MAX_ECHO_CHARS)}\n`);
   if (warnings.length > max) io.err(`warning: … ${warnings.length - max} more\n`);
 }

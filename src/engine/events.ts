@@ -1,5 +1,5 @@
-// The compaction event bus (seed 004 §6): each phase of a compaction with the tokens before and
-// after it, for logs, the status bar and tests. Subscribers are called synchronously in the
+// The compaction event bus: each phase of a compaction with the tokens before and after it, for
+// logs, the status bar and tests. Subscribers are called synchronously in the
 // order they subscribed; one that throws does not stop the others or the compaction.
 
 export type CompactionPhase =
@@ -7,10 +7,7 @@ export type CompactionPhase =
   | 'selective_done'
   | 'summary_start'
   | 'summary_done'
-  | 'compaction_performed'
-  | 'conversation_replaced'
-  | 'compaction_failed'
-  | 'compaction_skipped';
+  | 'compaction_performed';
 
 export interface CompactionEvent {
   phase: CompactionPhase;
@@ -19,8 +16,6 @@ export interface CompactionEvent {
   /** Strategy and level the phase ran with, when it has them. */
   strategy?: string;
   level?: string;
-  /** One line: why (the trigger's reason, the failure, the cooldown). */
-  detail?: string;
 }
 
 export type CompactionListener = (e: CompactionEvent) => void;

@@ -1,9 +1,9 @@
-// Compression performance monitor (seed 000 §9): over the last WINDOW compactions, the average
+// Compression performance monitor: over the last WINDOW compactions, the average
 // time, compression ratio (tokens after / before), quality score (overall retention) and the
 // success rate, plus the total count. In memory; the extension keeps one per window, the CLI
 // one per process. Time comes from the caller (CompactionResult.durationMs), never a clock here.
 
-/** Compactions averaged over (seed: the last 100). */
+/** Compactions averaged over (the last 100). */
 export const PERFORMANCE_WINDOW = 100;
 
 export interface CompactionSession {

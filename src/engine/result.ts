@@ -2,12 +2,10 @@
 // the CLI, the inspector and the tests all read these shapes.
 
 import type { Conversation, ItemType, Message, Role } from './conversation/model';
+import type { Decision } from '../shared/engineNames';
 import type { SectionName, Summary } from './sections';
 
-/** The fate of one original message. */
-export type Decision = 'kept' | 'summarized' | 'truncated' | 'masked' | 'dropped' | 'offloaded';
-
-export const DECISIONS: readonly Decision[] = ['kept', 'summarized', 'truncated', 'masked', 'dropped', 'offloaded'];
+export { DECISIONS, type Decision } from '../shared/engineNames';
 
 export type ContentType =
   | 'technical_specification'
@@ -29,11 +27,11 @@ export interface Classification {
   keywords: string[];
   technicalLevel: TechnicalLevel;
   actionability: Actionability;
-  /** 0..1, seed 000 §4.2. */
+  /** 0..1: vocabulary diversity, sentence complexity and technical density, weighted by content type. */
   density: number;
 }
 
-/** Seed 000 §5.1 metrics (each 0..1) plus temporal relevance (§5.2) and seed 001's score. */
+/** Importance metrics (each 0..1), temporal relevance and the role score. */
 export interface ImportanceMetrics {
   criticality: number;
   dependency: number;
@@ -43,11 +41,11 @@ export interface ImportanceMetrics {
   overall: number;
   temporal: number;
   temporalCategory: TemporalCategory;
-  /** 0..1 relevance to the current work and the focus (seed 000 §4.3). */
+  /** 0..1 relevance to the current work and the focus. */
   relevance: number;
-  /** Seed 001 §9 score: role base + keyword bonuses (user 5.0, assistant 2.0, …). */
+  /** Score: role base + keyword bonuses (user 5.0, assistant 2.0, …). */
   roleScore: number;
-  /** Seed 002 keyword tier: 1.0 / 0.7 / 0.4 / 0.1, or 0.5 by default. */
+  /** Keyword tier: 1.0 / 0.7 / 0.4 / 0.1, or 0.5 by default. */
   tier: number;
 }
 
@@ -95,9 +93,19 @@ export interface LossReport {
   /** Facts an LLM summary dropped and the extractive pass merged back. */
   mergedBack: Fact[];
   readability: { ok: boolean; issues: string[] };
+  /** What an LLM summary says that the conversation does not show (set for LLM summaries). */
+  unsupported?: UnsupportedClaim[];
 }
 
-/** Seed 002's structured JSON result, field names as given there. */
+/** A line of an LLM summary naming a user request or a file the conversation does not hold. */
+export interface UnsupportedClaim {
+  kind: 'userRequest' | 'filePath';
+  section: SectionName;
+  /** The request or the path as the summary wrote it (cut to UNSUPPORTED_CLAIM_CHARS). */
+  text: string;
+}
+
+/** The stats block of a result, in the snake_case field names its JSON has always had. */
 export interface CompactionStats {
   original_tokens: number;
   compressed_tokens: number;

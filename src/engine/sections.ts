@@ -1,18 +1,9 @@
-// The eight sections of a compaction summary. Their names are part of the product: the
-// LLM prompt asks for them, the parser looks for them, the inspector shows them.
+// The eight sections of a compaction summary (the names themselves are shared with the
+// inspector webview: src/shared/engineNames.ts).
 
-export const SECTION_NAMES = [
-  'Primary Request and Intent',
-  'Key Technical Concepts',
-  'Files and Code Sections',
-  'Errors and fixes',
-  'Problem Solving',
-  'All user messages',
-  'Pending Tasks',
-  'Current Work',
-] as const;
+import { SECTION_NAMES, type SectionName } from '../shared/engineNames';
 
-export type SectionName = (typeof SECTION_NAMES)[number];
+export { SECTION_NAMES, type SectionName };
 
 export interface Section {
   name: SectionName;

@@ -43,8 +43,6 @@ export interface SummarizeResponse {
   fallbackReason?: string;
   /** What made it fall back: an error kind ('authentication', 'timeout', …) or a summary problem ('tooLong', …). */
   fallbackKind?: string;
-  /** Must-keep facts the LLM dropped that were merged back from the extractive sections (LossReport.mergedBack). */
-  mergedBack?: Fact[];
   /** Sections the LLM left out that were taken from the extractive pass. */
   filledSections?: SectionName[];
 }

@@ -4,7 +4,10 @@
 // on the real engine or on a stand-in.
 
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import type { CompactionLevel } from '../engine/compactor';
+import type { MarkdownExportOptions } from '../engine/conversation/exporters/markdown';
 import type { Conversation, ImportResult } from '../engine/conversation/model';
+import type { ToolLimits } from '../engine/limits';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
 import type { Summarizer } from '../engine/summarizer';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
@@ -18,7 +21,7 @@ export interface EngineCompactOptions {
   keepRecentRounds: number;
   /** A strategy name; undefined = the engine's default. */
   strategy?: string;
-  level: string;
+  level: CompactionLevel;
   focus?: string;
   /** undefined = the engine's extractive summarizer. */
   summarizer?: Summarizer;
@@ -28,8 +31,8 @@ export interface EngineCompactOptions {
   onProgress?: (p: { phase: string; fraction?: number }) => void;
   /** ISO time for the result's timestamp. */
   now: string;
-  /** Named thresholds the strategies read (selective rules, offload). */
-  constants: Record<string, number>;
+  /** Sizes of tool content the selective rules and offload act on (the settings of the same names). */
+  tools: ToolLimits;
 }
 
 export interface StrategyInfo {
@@ -54,7 +57,8 @@ export interface CompactionEngine {
   compact(conversation: Conversation, opts: EngineCompactOptions): Promise<CompactionResult>;
   /** The conversation a compaction replaced, exactly, from the archive. */
   undo(archiveId: string, archive: ArchiveStore): Promise<Conversation>;
-  exportConversation(conversation: Conversation, format: ExportFormat): string;
+  /** markdown.textAsData: message texts fenced and names escaped (a handoff prompt). */
+  exportConversation(conversation: Conversation, format: ExportFormat, markdown?: MarkdownExportOptions): string;
   /** The summary message's text of a compacted conversation (Markdown), if it has one. */
   summaryText(conversation: Conversation): string | undefined;
   listStrategies(): StrategyInfo[];

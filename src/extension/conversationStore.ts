@@ -1,34 +1,38 @@
-// The conversations the extension knows — transcript files and chat sessions — and everything
-// that changes them: (re-)import, counting, preview, compaction, the drop-oldest alternative and
-// undo. Implements the ConversationService seam the status bar, commands, chat participant and
-// inspector use.
-//
-// Model: every conversation has a *source* (the imported transcript, or the messages built from
-// the chat history) that the extension never modifies, and a stack of applied *steps*. The
-// current view is the last step's conversation plus whatever the source gained since that step;
-// with no steps it is the source. Steps are persisted (atomically) with their archive keys, so
-// the view and undo survive a reload. Work on one conversation is serialized.
+// The registry of the conversations the extension knows — transcript files and chat sessions —
+// and the seam (ConversationService) the status bar, commands, chat participant and inspector
+// use. The concerns live beside it in store/:
+//   conversationEntry.ts  one conversation: source, steps, current view, counts
+//   compactionSteps.ts    the step stack: pushStep, undo, persistence, rebasing on the source
+//   tokenCounting.ts      counters per model and window, reports, recounting on settings changes
+//   engineOptions.ts      the engine's typed options from the settings, cancellation
+//   llmCooldown.ts        no LLM retry at once after an LLM compaction fell back
+// Work on one conversation is serialized; everything this store creates is disposed with it.
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
-import type { Conversation, Message } from '../engine/conversation/model';
+import type { Conversation } from '../engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
 import { hash64 } from '../engine/text/hash';
 import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
-import type { TokenReport } from '../engine/tokens/report';
 import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOldest';
-import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
+import type { CompactionEngine } from './compactionEngine';
 import type { ActiveConversation, ApplyOptions, ConversationService } from './conversationService';
+import { Disposable } from './lifecycle';
 import { NothingToDoError, type Logger } from './log';
-import { ConversationStateStore, STATE_VERSION, type PersistedStep } from './persistence/conversationStateStore';
+import { ConversationStateStore } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
-import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, type CompactorSettings, type SettingsStore } from './settings';
+import type { SettingsStore } from './settings';
+import { CompactionSteps } from './store/compactionSteps';
+import type { ConversationEntry, ReportProvider } from './store/conversationEntry';
+import { abortOnCancel, engineOptions } from './store/engineOptions';
+import { LlmCooldown } from './store/llmCooldown';
+import { TokenCounting } from './store/tokenCounting';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
+import { notificationText } from './notificationText';
 
-/** Counts a chat session with the chat model's own tokenizer (see chat/lmTokenCounter.ts). */
-export type ReportProvider = (messages: readonly Message[]) => Promise<TokenReport>;
+export type { ReportProvider } from './store/conversationEntry';
 
 export interface SourceOptions {
   label: string;
@@ -41,24 +45,6 @@ export interface SourceOptions {
   activate?: boolean;
 }
 
-interface Entry {
-  key: string;
-  label: string;
-  kind: 'transcript' | 'chat';
-  uri?: vscode.Uri;
-  model: string;
-  source: Conversation;
-  steps: PersistedStep[];
-  current: Conversation;
-  counter: CachedTokenCounter;
-  ledger: TokenLedger;
-  report: TokenReport;
-  reportProvider?: ReportProvider;
-  lastResult?: CompactionResult;
-  /** Serializes work on this conversation. */
-  queue: Promise<unknown>;
-}
-
 export interface StoreDependencies {
   engine: CompactionEngine;
   settings: SettingsStore;
@@ -68,36 +54,33 @@ export interface StoreDependencies {
   summarizers: SummarizerFactory;
   /** ISO time for results and steps (tests pass a fixed one). */
   now?: () => string;
+  /** Milliseconds, for the LLM cooldown (tests pass their own). */
+  clock?: () => number;
 }
 
-/** A message for the user when the source changed under a compacted view. */
-export type SourceResetListener = (label: string) => void;
-
-export class ConversationStore implements ConversationService {
-  private readonly entries = new Map<string, Entry>();
+export class ConversationStore extends Disposable implements ConversationService {
+  private readonly entries = new Map<string, ConversationEntry>();
+  /** Conversations being read for the first time, so two callers share one load. */
+  private readonly loading = new Map<string, Promise<ConversationEntry>>();
   private activeKey: string | undefined;
-  private readonly activeEmitter = new vscode.EventEmitter<ActiveConversation | undefined>();
-  private readonly changeEmitter = new vscode.EventEmitter<ActiveConversation>();
-  private readonly resetEmitter = new vscode.EventEmitter<string>();
-  private readonly settingsListener: vscode.Disposable;
-  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
+  private readonly activeEmitter = this._register(new vscode.EventEmitter<ActiveConversation | undefined>());
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<ActiveConversation>());
+  private readonly resetEmitter = this._register(new vscode.EventEmitter<string>());
+  private readonly steps: CompactionSteps;
+  private readonly counting: TokenCounting;
+  private readonly cooldown: LlmCooldown;
   readonly onDidChangeActive = this.activeEmitter.event;
   readonly onDidChange = this.changeEmitter.event;
   /** Fires with a label when a compacted view had to be reset because its source was rewritten. */
   readonly onDidResetSource = this.resetEmitter.event;
 
   constructor(private readonly deps: StoreDependencies) {
-    // A new window size or counting model changes every count: recount what we know.
-    let counting = countingKey(deps.settings.current);
-    this.settingsListener = deps.settings.onDidChange((s) => {
-      if (countingKey(s) === counting) return;
-      counting = countingKey(s);
-      void this.recountAll();
-    });
-  }
-
-  private get settings(): CompactorSettings {
-    return this.deps.settings.current;
+    super();
+    const now = () => this.now();
+    this.steps = new CompactionSteps({ engine: deps.engine, archive: deps.archive, states: deps.states, log: deps.log, now });
+    this.counting = this._register(new TokenCounting(deps.engine, deps.settings, () => void this.recountAll()));
+    this.cooldown = new LlmCooldown(deps.clock ?? Date.now);
+    this._register({ dispose: () => this.entries.clear() });
   }
 
   private now(): string {
@@ -132,42 +115,60 @@ export class ConversationStore implements ConversationService {
   async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult> {
     const e = this.require(key);
     return this.serialize(e, async () => {
-      const opts = await this.compactOptions(e, edits, token, false);
-      return this.deps.engine.preview(e.current, opts);
+      // Previews are extractive: fast, free and deterministic (the confirmation labels them estimates).
+      const cancel = abortOnCancel(token);
+      try {
+        const run = { counter: e.counter, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}) };
+        return await this.deps.engine.preview(e.current, engineOptions(this.deps.settings.current, run));
+      } finally {
+        cancel.dispose();
+      }
     });
   }
 
   async apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options: ApplyOptions = {}): Promise<CompactionResult> {
     const e = this.require(key);
     return this.serialize(e, async () => {
-      const opts = await this.compactOptions(e, edits, token, true, options.focus, options.onProgress);
-      const before = e.current;
-      const result = await this.deps.engine.compact(before, opts);
-      throwIfCancelled(token);
-      // A compaction that changes nothing is not a step: nothing to undo, no "compacted" report.
-      throwIfNothingChanged(before, result);
-      const step: PersistedStep = {
-        kind: 'compaction',
-        archiveId: result.archiveId,
-        sourceLength: e.source.messages.length,
-        sourceLastId: e.source.messages.at(-1)?.id ?? '',
-        conversation: result.conversation,
-        tokensBefore: result.tokensBefore,
-        tokensAfter: result.tokensAfter,
-        strategy: result.strategy,
-        summarizer: result.summarizer.name,
-        level: result.level,
-        at: this.now(),
-      };
-      // Persist first: if the state cannot be written, nothing changes in memory either.
-      await this.persist(e, [...e.steps, step]);
-      e.steps.push(step);
-      e.lastResult = result;
-      await this.setCurrent(e, result.conversation);
-      this.deps.log.info(
-        `compacted ${e.label}: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}, archive ${result.archiveId})`,
-      );
-      return result;
+      const settings = this.deps.settings.current;
+      const cancel = abortOnCancel(token);
+      try {
+        const made = await this.deps.summarizers.create(settings, cancel.signal);
+        const choice = this.cooldown.choose(made);
+        const run = {
+          counter: e.counter,
+          archive: this.deps.archive,
+          signal: cancel.signal,
+          now: this.now(),
+          ...(edits ? { edits } : {}),
+          ...(options.focus ? { focus: options.focus } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(choice.summarizer ? { summarizer: choice.summarizer } : {}),
+        };
+        const before = e.current;
+        const result = await this.deps.engine.compact(before, engineOptions(settings, run));
+        this.cooldown.record(made, choice, result);
+        throwIfCancelled(token);
+        // A compaction that changes nothing is not a step: nothing to undo, no "compacted" report.
+        throwIfNothingChanged(before, result);
+        const view = await this.steps.pushStep(e, {
+          kind: 'compaction',
+          archiveId: result.archiveId,
+          conversation: result.conversation,
+          tokensBefore: result.tokensBefore,
+          tokensAfter: result.tokensAfter,
+          strategy: result.strategy,
+          summarizer: result.summarizer.name,
+          level: result.level,
+        });
+        e.lastResult = result;
+        await this.setCurrent(e, view);
+        this.deps.log.info(
+          `compacted ${e.label}: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}, archive ${result.archiveId})`,
+        );
+        return result;
+      } finally {
+        cancel.dispose();
+      }
     });
   }
 
@@ -175,17 +176,11 @@ export class ConversationStore implements ConversationService {
     const e = this.entries.get(key);
     if (!e) return false;
     return this.serialize(e, async () => {
-      const step = e.steps.at(-1);
-      if (!step) return false;
-      const restored = await this.restoreBefore(step);
-      const tail = e.source.messages.slice(step.sourceLength);
-      const view: Conversation = tail.length > 0 ? { ...restored, messages: [...restored.messages, ...tail] } : restored;
-      const steps = e.steps.slice(0, -1);
-      await this.persist(e, steps);
-      e.steps = steps;
+      const undone = await this.steps.popStep(e);
+      if (!undone) return false;
       delete e.lastResult;
-      await this.setCurrent(e, view);
-      this.deps.log.info(`undid the last ${step.kind} of ${e.label} (archive ${step.archiveId})`);
+      await this.setCurrent(e, undone.view);
+      this.deps.log.info(`undid the last ${undone.step.kind} of ${e.label} (archive ${undone.step.archiveId})`);
       return true;
     });
   }
@@ -208,7 +203,7 @@ export class ConversationStore implements ConversationService {
     return this.require(key).counter;
   }
 
-  /** Seed 003's alternative: drop the oldest rounds until the conversation is under `targetTokens`. */
+  /** The alternative to a summary: drop the oldest rounds until the conversation is under `targetTokens`. */
   async dropOldest(key: string, targetTokens: number): Promise<DropOldestResult> {
     const e = this.require(key);
     return this.serialize(e, async () => {
@@ -217,23 +212,18 @@ export class ConversationStore implements ConversationService {
       const original = JSON.stringify(e.current);
       const archiveId = `drop-${hash64(original)}-${original.length}`;
       await this.deps.archive.put(archiveId, original);
-      const step: PersistedStep = {
+      const view = await this.steps.pushStep(e, {
         kind: 'dropOldest',
         archiveId,
-        sourceLength: e.source.messages.length,
-        sourceLastId: e.source.messages.at(-1)?.id ?? '',
         conversation: result.conversation,
         tokensBefore: result.tokensBefore,
         tokensAfter: result.tokensAfter,
         strategy: 'drop-oldest',
         summarizer: 'none',
         level: 'none',
-        at: this.now(),
-      };
-      await this.persist(e, [...e.steps, step]);
-      e.steps.push(step);
+      });
       delete e.lastResult;
-      await this.setCurrent(e, result.conversation);
+      await this.setCurrent(e, view);
       return result;
     });
   }
@@ -241,36 +231,7 @@ export class ConversationStore implements ConversationService {
   /** Adds or refreshes a conversation from its source. Re-importing a grown transcript costs
    *  the new messages only: unchanged messages are recognised by the ledger and the counter's cache. */
   async upsertSource(key: string, source: Conversation, opts: SourceOptions): Promise<ActiveConversation> {
-    let e = this.entries.get(key);
-    if (!e) {
-      const model = opts.model || source.meta.model || this.settings.model;
-      const counter = await this.counter(model);
-      const created: Entry = {
-        key,
-        label: opts.label,
-        kind: opts.kind,
-        model,
-        source,
-        steps: [],
-        current: source,
-        counter,
-        ledger: new TokenLedger(counter),
-        report: undefined as unknown as TokenReport,
-        queue: Promise.resolve(),
-        ...(opts.uri ? { uri: opts.uri } : {}),
-        ...(opts.reportProvider ? { reportProvider: opts.reportProvider } : {}),
-      };
-      // Another call may have created it while the counter loaded.
-      e = this.entries.get(key) ?? created;
-      if (e === created) {
-        this.entries.set(key, created);
-        await this.serialize(created, async () => {
-          await this.restoreState(created);
-          await this.refresh(created);
-        });
-      }
-    }
-    const entry = e;
+    const entry = this.entries.get(key) ?? (await this.load(key, source, opts));
     await this.serialize(entry, async () => {
       entry.label = opts.label;
       if (opts.reportProvider) entry.reportProvider = opts.reportProvider;
@@ -300,151 +261,83 @@ export class ConversationStore implements ConversationService {
     }
   }
 
-  dispose(): void {
-    this.settingsListener.dispose();
-    this.activeEmitter.dispose();
-    this.changeEmitter.dispose();
-    this.resetEmitter.dispose();
-    this.entries.clear();
-  }
-
   // ───────────── internals ─────────────
 
-  private require(key: string): Entry {
+  private require(key: string): ConversationEntry {
     const e = this.entries.get(key);
     if (!e) throw new Error(`no conversation '${key}' is open`);
     return e;
   }
 
-  private serialize<T>(e: Entry, fn: () => Promise<T>): Promise<T> {
+  private serialize<T>(e: ConversationEntry, fn: () => Promise<T>): Promise<T> {
     const run = e.queue.then(fn, fn);
     e.queue = run.catch(() => undefined);
     return run;
   }
 
-  private counter(model: string): Promise<CachedTokenCounter> {
-    const override = { maxContextTokens: this.settings.maxContextTokens };
-    const cacheKey = `${model}\u0000${override.maxContextTokens}`;
-    let c = this.counters.get(cacheKey);
-    if (!c) {
-      c = this.deps.engine.createCounter(model, override);
-      c.catch(() => this.counters.delete(cacheKey));
-      this.counters.set(cacheKey, c);
+  /** A conversation read for the first time: its saved steps, its view and its counts, complete
+   *  before anyone can see it. Two callers for the same key share one load. */
+  private load(key: string, source: Conversation, opts: SourceOptions): Promise<ConversationEntry> {
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = this.readEntry(key, source, opts).finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
     }
-    return c;
+    return pending;
   }
 
-  private async compactOptions(
-    e: Entry,
-    edits: CompactionEdits | undefined,
-    token: vscode.CancellationToken | undefined,
-    forReal: boolean,
-    focus?: string,
-    onProgress?: (message: string) => void,
-  ): Promise<EngineCompactOptions> {
-    const s = this.settings;
-    const controller = new AbortController();
-    if (token) {
-      if (token.isCancellationRequested) controller.abort();
-      token.onCancellationRequested(() => controller.abort());
-    }
-    // Previews are extractive: fast, free and deterministic (the confirmation labels them estimates).
-    const made = forReal ? await this.deps.summarizers.create(s, controller.signal) : undefined;
-    const strategy = s.strategy === ENGINE_DEFAULT_STRATEGY ? undefined : s.strategy;
-    return {
-      counter: e.counter,
-      archive: this.deps.archive,
-      keepRecentRounds: s.keepRecentRounds,
-      ...(strategy ? { strategy } : {}),
-      level: s.level,
-      ...(focus ? { focus } : {}),
-      ...(made?.summarizer ? { summarizer: made.summarizer } : {}),
-      summaryMaxTokens: s.summaryMaxLength,
-      ...(edits ? { edits } : {}),
-      signal: controller.signal,
-      ...(onProgress ? { onProgress: (p: { phase: string; fraction?: number }) => onProgress(p.phase) } : {}),
-      now: this.now(),
-      constants: changedThresholds(s),
+  private async readEntry(key: string, source: Conversation, opts: SourceOptions): Promise<ConversationEntry> {
+    const model = this.counting.modelFor(opts.model, source.meta.model);
+    const counter = await this.counting.counterFor(model);
+    const owner = { key, label: opts.label, kind: opts.kind, source, steps: await this.steps.load(key) };
+    const { view, reset } = await this.steps.viewOf(owner);
+    if (reset) this.resetEmitter.fire(opts.label);
+    if (owner.steps.length > 0) this.deps.log.info(`restored ${owner.steps.length} compaction step(s) of ${opts.label}`);
+    const ledger = new TokenLedger(counter);
+    const reportProvider = opts.reportProvider;
+    const report = await this.counting.report({ ledger, ...(reportProvider ? { reportProvider } : {}) }, view.messages);
+    const entry: ConversationEntry = {
+      ...owner,
+      model,
+      current: view,
+      counter,
+      ledger,
+      report,
+      queue: Promise.resolve(),
+      ...(opts.uri ? { uri: opts.uri } : {}),
+      ...(reportProvider ? { reportProvider } : {}),
     };
+    this.entries.set(key, entry);
+    return entry;
   }
 
-  private async restoreBefore(step: PersistedStep): Promise<Conversation> {
-    if (step.kind === 'compaction') return this.deps.engine.undo(step.archiveId, this.deps.archive);
-    const text = await this.deps.archive.get(step.archiveId);
-    if (text === undefined) throw new Error(`the archive has no entry '${step.archiveId}': cannot undo`);
-    return JSON.parse(text) as Conversation;
-  }
-
-  private async persist(e: Entry, steps: PersistedStep[]): Promise<void> {
-    await this.deps.states.save({ version: STATE_VERSION, key: e.key, label: e.label, kind: e.kind, steps });
-  }
-
-  private async restoreState(e: Entry): Promise<void> {
-    const saved = await this.deps.states.load(e.key);
-    if (!saved || saved.steps.length === 0) return;
-    e.steps = saved.steps;
-    await this.rebase(e);
-    if (e.steps.length > 0) this.deps.log.info(`restored ${e.steps.length} compaction step(s) of ${e.label}`);
-  }
-
-  /** Recomputes the current view after the source changed (or state was restored). */
-  private async rebase(e: Entry): Promise<void> {
-    const last = e.steps.at(-1);
-    if (!last) return this.setCurrent(e, e.source);
-    const anchor = e.source.messages[last.sourceLength - 1];
-    if (e.source.messages.length < last.sourceLength || (last.sourceLength > 0 && anchor?.id !== last.sourceLastId)) {
-      // The source no longer starts with what was compacted (rewritten, truncated): its
-      // compacted view no longer applies. The archive keeps every original.
-      this.deps.log.warn(`${e.label} changed under its compacted view; showing the source as it is now`);
-      e.steps = [];
+  /** Recomputes the current view after the source changed. */
+  private async rebase(e: ConversationEntry): Promise<void> {
+    const { view, reset } = await this.steps.viewOf(e);
+    if (reset) {
       delete e.lastResult;
-      await this.persist(e, []);
       this.resetEmitter.fire(e.label);
-      return this.setCurrent(e, e.source);
     }
-    const tail = e.source.messages.slice(last.sourceLength);
-    const view = tail.length > 0 ? { ...last.conversation, messages: [...last.conversation.messages, ...tail] } : last.conversation;
-    return this.setCurrent(e, view);
+    await this.setCurrent(e, view);
   }
 
-  private async setCurrent(e: Entry, conversation: Conversation): Promise<void> {
+  private async setCurrent(e: ConversationEntry, conversation: Conversation): Promise<void> {
     e.current = conversation;
-    await this.refresh(e);
+    e.report = await this.counting.report(e, conversation.messages);
     if (e.key === this.activeKey) this.changeEmitter.fire(this.get(e.key)!);
-  }
-
-  private async refresh(e: Entry): Promise<void> {
-    e.ledger.sync(e.current.messages);
-    e.report = e.reportProvider ? await e.reportProvider(e.current.messages) : e.ledger.report();
   }
 
   private async recountAll(): Promise<void> {
     for (const e of [...this.entries.values()]) {
       await this.serialize(e, async () => {
-        const model = e.kind === 'transcript' ? e.source.meta.model || this.settings.model : e.model;
-        e.model = model;
-        e.counter = await this.counter(model);
+        e.model = e.kind === 'transcript' ? this.counting.modelFor(undefined, e.source.meta.model) : e.model;
+        e.counter = await this.counting.counterFor(e.model);
         e.ledger = new TokenLedger(e.counter);
-        await this.refresh(e);
+        e.report = await this.counting.report(e, e.current.messages);
       }).catch((err) => this.deps.log.error(`recounting ${e.label} failed`, err));
       if (e.key === this.activeKey) this.changeEmitter.fire(this.get(e.key)!);
     }
   }
-}
-
-const THRESHOLD_SETTINGS = ['toolArgumentTokens', 'toolResultTokens', 'previewTokens', 'keepRecentToolBlocks', 'offloadTokens'] as const;
-
-/** The selective-rule and offload thresholds the user changed. Unchanged ones are left to the
- *  engine's own defaults, so default settings give exactly what `ctxc compact` gives. */
-export function changedThresholds(s: CompactorSettings): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const name of THRESHOLD_SETTINGS) if (s[name] !== DEFAULT_SETTINGS[name]) out[name] = s[name];
-  return out;
-}
-
-/** The settings that change counts (not, e.g., the trigger ratio, which only changes colours). */
-function countingKey(s: CompactorSettings): string {
-  return `${s.model}\u0000${s.maxContextTokens}`;
 }
 
 /** True when the engine left the conversation as it was (too short, everything kept). Kept
@@ -476,7 +369,7 @@ export function registerConversationStore(
   context.subscriptions.push(
     store,
     store.onDidResetSource((label) => {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label));
+      void vscode.window.showInformationMessage(notificationText(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label)));
     }),
   );
   return store;

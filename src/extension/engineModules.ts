@@ -2,9 +2,10 @@
 // compactor (src/engine/compactor.ts), the exporters and the strategy registry.
 //
 // Parity with `ctxc compact`: the CLI run with no options passes the engine nothing but the
-// counter and the archive, so every option here that the user left at its default is left out
-// as well (the engine then applies COMPACTION_DEFAULTS itself) — the extension's confirmation
-// and meter show exactly the tokensAfter `ctxc compact FILE --format json` prints.
+// counter and the archive, so the strategy, the summary limit and the tool limits are passed
+// only when the user changed them (the engine then applies COMPACTION_DEFAULTS and
+// DEFAULT_LIMITS itself) — the extension's confirmation and meter show exactly the tokensAfter
+// `ctxc compact FILE --format json` prints.
 
 import * as vscode from 'vscode';
 import { MemoryArchive } from '../engine/archive/memoryArchive';
@@ -14,28 +15,34 @@ import {
   CompactionInputError,
   summaryTextOf,
   undoCompaction,
-  type CompactionLevel,
   type CompactOptions,
 } from '../engine/compactor';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { Conversation } from '../engine/conversation/model';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
+import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import type { CompactionResult } from '../engine/result';
 import { listStrategies, UnknownStrategyError } from '../engine/strategies/strategy';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
 import type { CompactionEngine, EngineCompactOptions } from './compactionEngine';
 import { UserFacingError } from './log';
 
-/** The engine's options for one run. `constants` holds only the thresholds the user changed
- *  (see DEFAULT_SETTINGS), so unchanged settings mean "the engine's own default". */
+/** The tool limits that differ from the engine's defaults (none: the engine's own). */
+function changedToolLimits(tools: ToolLimits): Partial<ToolLimits> | undefined {
+  const out: Partial<ToolLimits> = {};
+  for (const name of Object.keys(DEFAULT_TOOL_LIMITS) as (keyof ToolLimits)[]) if (tools[name] !== DEFAULT_TOOL_LIMITS[name]) out[name] = tools[name];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The engine's options for one run. */
 export function toCompactOptions(opts: EngineCompactOptions): CompactOptions {
-  const constants = Object.keys(opts.constants).length > 0 ? { constants: opts.constants } : {};
+  const tools = changedToolLimits(opts.tools);
   return {
     counter: opts.counter,
     archive: opts.archive,
     keepRecentRounds: opts.keepRecentRounds,
     ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),
-    level: opts.level as CompactionLevel,
+    level: opts.level,
     ...(opts.focus ? { focus: opts.focus } : {}),
     ...(opts.summarizer ? { summarizer: opts.summarizer } : {}),
     // The engine's default cap applies when none is given; pass only a different one.
@@ -44,7 +51,7 @@ export function toCompactOptions(opts: EngineCompactOptions): CompactOptions {
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     now: opts.now,
-    ...constants,
+    ...(tools ? { limits: { tools } } : {}),
   };
 }
 
@@ -75,7 +82,7 @@ export function createEngine(): CompactionEngine {
     },
     compact: (conversation, opts) => engineCall(() => compactConversation(conversation, toCompactOptions(opts))),
     undo: (archiveId, archive) => undoCompaction(archiveId, archive),
-    exportConversation: (conversation, format) => exportConversation(conversation, format),
+    exportConversation: (conversation, format, markdown) => exportConversation(conversation, format, markdown),
     summaryText: (conversation) => summaryTextOf(conversation),
     // Read at run time: the strategy registry grows.
     listStrategies: () => listStrategies(),

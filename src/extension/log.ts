@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import { OUTPUT_CHANNEL_NAME } from './ids';
+import { notificationText } from './notificationText';
 
 export interface Logger {
   info(message: string): void;
@@ -67,14 +68,15 @@ export async function guarded<T>(log: Logger, action: string, fn: () => Promise<
     }
     if (err instanceof NothingToDoError) {
       log.info(`${action}: ${err.message}`);
-      void vscode.window.showInformationMessage(err.message);
+      void vscode.window.showInformationMessage(notificationText(err.message));
       return undefined;
     }
     log.error(`${action} failed`, err);
     const known = err instanceof UserFacingError || (err instanceof Error && (err.name === 'TranscriptError' || err.name === 'SummarizerError'));
     const text = known ? userMessageOf(err) : vscode.l10n.t('{0} failed: {1}', action, userMessageOf(err));
     const showLog = vscode.l10n.t('Show Log');
-    void Promise.resolve(vscode.window.showErrorMessage(text, showLog)).then((choice) => {
+    // Error messages quote transcripts, file names and servers: no link may come from them.
+    void Promise.resolve(vscode.window.showErrorMessage(notificationText(text), showLog)).then((choice) => {
       if (choice === showLog) log.show();
     });
     return undefined;

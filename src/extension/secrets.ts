@@ -1,7 +1,7 @@
 // The OpenAI-compatible endpoint's API key, in VS Code's SecretStorage (the OS keychain) — never
 // in settings, logs or files.
 
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { SECRET_OPENAI_API_KEY } from './ids';
 
 export class ApiKeyStore {

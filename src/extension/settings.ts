@@ -3,23 +3,28 @@
 // every feature sees the same, valid snapshot.
 
 import * as vscode from 'vscode';
+import type { CompactionLevel } from '../engine/compactor';
+import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
+import { LEVELS } from '../engine/strategies/levelStrategy';
 import { CONFIG_SECTION, SETTINGS } from './ids';
+import { Disposable } from './lifecycle';
 
 export type SummarizerKind = 'extractive' | 'openai' | 'vscode-lm';
 export const SUMMARIZER_KINDS: readonly SummarizerKind[] = ['extractive', 'openai', 'vscode-lm'];
 
-export type CompactionLevel = 'light' | 'normal' | 'heavy' | 'emergency';
-export const COMPACTION_LEVELS: readonly CompactionLevel[] = ['light', 'normal', 'heavy', 'emergency'];
+export type { CompactionLevel } from '../engine/compactor';
 
 /** The strategy setting's value that means "whatever the engine's COMPACTION_DEFAULTS names",
  *  so the extension and `ctxc compact` agree without either repeating the other's default. */
 export const ENGINE_DEFAULT_STRATEGY = 'default';
 
-export interface CompactorSettings {
+/** Every setting; the tool limits under the engine's own names (ToolLimits), so a new one cannot
+ *  be left out between here and the engine. */
+export interface CompactorSettings extends ToolLimits {
   enabled: boolean;
   /** Context window override; 0 = the model's own window. */
   maxContextTokens: number;
-  /** Fraction of the window at which compaction is proposed (seed 003: 0.8). */
+  /** Fraction of the window at which compaction is proposed (default 0.8: at 80% of the window). */
   triggerRatio: number;
   keepRecentRounds: number;
   requireConfirmation: boolean;
@@ -33,13 +38,6 @@ export interface CompactorSettings {
   vscodeLmModel: string;
   /** Upper bound of the summary, in tokens. */
   summaryMaxLength: number;
-  /** Selective-rule thresholds (seed 004 §4.1), passed to the engine as named constants. */
-  toolArgumentTokens: number;
-  toolResultTokens: number;
-  previewTokens: number;
-  keepRecentToolBlocks: number;
-  /** Tool outputs above this size may be offloaded to the archive. */
-  offloadTokens: number;
   /** The counting model when a transcript does not name one. */
   model: string;
 }
@@ -58,11 +56,7 @@ export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   openaiModel: 'gpt-4o-mini',
   vscodeLmModel: '',
   summaryMaxLength: 3000,
-  toolArgumentTokens: 500,
-  toolResultTokens: 600,
-  previewTokens: 200,
-  keepRecentToolBlocks: 5,
-  offloadTokens: 1000,
+  ...DEFAULT_TOOL_LIMITS,
   model: 'gpt-4o',
 };
 
@@ -112,7 +106,7 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
     keepRecentRounds: int(cfg, SETTINGS.keepRecentRounds, d.keepRecentRounds, 0),
     requireConfirmation: bool(cfg, SETTINGS.requireConfirmation, d.requireConfirmation),
     strategy: str(cfg, SETTINGS.strategy, d.strategy) || d.strategy,
-    level: oneOf(cfg, SETTINGS.level, COMPACTION_LEVELS, d.level),
+    level: oneOf(cfg, SETTINGS.level, LEVELS, d.level),
     summarizer: oneOf(cfg, SETTINGS.summarizer, SUMMARIZER_KINDS, d.summarizer),
     openaiBaseUrl: str(cfg, SETTINGS.openaiBaseUrl, d.openaiBaseUrl) || d.openaiBaseUrl,
     openaiModel: str(cfg, SETTINGS.openaiModel, d.openaiModel) || d.openaiModel,
@@ -128,19 +122,21 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
 }
 
 /** The current settings, re-read when (and only when) our section changes. */
-export class SettingsStore implements vscode.Disposable {
+export class SettingsStore extends Disposable {
   private snapshot: CompactorSettings;
-  private readonly emitter = new vscode.EventEmitter<CompactorSettings>();
-  private readonly listener: vscode.Disposable;
+  private readonly emitter = this._register(new vscode.EventEmitter<CompactorSettings>());
   readonly onDidChange = this.emitter.event;
 
   constructor() {
+    super();
     this.snapshot = readSettings();
-    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(CONFIG_SECTION)) return;
-      this.snapshot = readSettings();
-      this.emitter.fire(this.snapshot);
-    });
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(CONFIG_SECTION)) return;
+        this.snapshot = readSettings();
+        this.emitter.fire(this.snapshot);
+      }),
+    );
   }
 
   get current(): CompactorSettings {
@@ -151,11 +147,17 @@ export class SettingsStore implements vscode.Disposable {
   async update(key: string, value: unknown): Promise<void> {
     await vscode.workspace.getConfiguration(CONFIG_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
   }
+}
 
-  dispose(): void {
-    this.listener.dispose();
-    this.emitter.dispose();
-  }
+/** The engine's tool limits: the settings of the same names. */
+export function toolLimitsOf(s: CompactorSettings): ToolLimits {
+  return {
+    toolArgumentTokens: s.toolArgumentTokens,
+    toolResultTokens: s.toolResultTokens,
+    previewTokens: s.previewTokens,
+    keepRecentToolBlocks: s.keepRecentToolBlocks,
+    offloadTokens: s.offloadTokens,
+  };
 }
 
 export function registerSettings(context: vscode.ExtensionContext): SettingsStore {

@@ -1,14 +1,13 @@
-// When a conversation should be compacted, and how the meter colours it. One small function so
-// it can be swapped for the engine's shouldCompact (src/engine/triggers) once that lands.
+// How full a conversation is, for the meter's colour, the proposal and the chat participant: the
+// engine's trigger rule (src/engine/triggers/shouldCompact.ts) decides when compaction is due,
+// and the warning colour starts WARNING_MARGIN of the window before that.
 
 import type { TokenReport } from '../engine/tokens/report';
+import { shouldCompact } from '../engine/triggers/shouldCompact';
 
 /** The meter turns to the warning colour this far (as a fraction of the window) below the
  *  trigger, so the user sees compaction coming before it is proposed. */
 export const WARNING_MARGIN = 0.1;
-
-/** Floating-point slack: 0.8 − 0.1 is 0.7000000000000001, and 700 of 1,000 tokens must count as 70%. */
-const RATIO_EPSILON = 1e-9;
 
 export type PressureLevel = 'ok' | 'warning' | 'trigger';
 
@@ -23,9 +22,9 @@ export interface ContextPressure {
 }
 
 export function contextPressure(report: Pick<TokenReport, 'total' | 'window'>, triggerRatio: number): ContextPressure {
-  const ratio = report.window > 0 ? report.total / report.window : 0;
-  const thresholdTokens = Math.floor(report.window * triggerRatio);
-  const level: PressureLevel =
-    ratio >= triggerRatio - RATIO_EPSILON ? 'trigger' : ratio >= triggerRatio - WARNING_MARGIN - RATIO_EPSILON ? 'warning' : 'ok';
-  return { level, ratio, thresholdTokens, overWindow: report.window > 0 && report.total > report.window };
+  if (!(report.window > 0)) return { level: 'ok', ratio: 0, thresholdTokens: 0, overWindow: false };
+  const due = shouldCompact(report.total, { contextWindow: report.window, triggerRatio });
+  const near = shouldCompact(report.total, { contextWindow: report.window, triggerRatio: Math.max(0, triggerRatio - WARNING_MARGIN) });
+  const level: PressureLevel = due.compact ? 'trigger' : near.compact ? 'warning' : 'ok';
+  return { level, ratio: due.usage, thresholdTokens: due.thresholdTokens, overWindow: report.total > report.window };
 }

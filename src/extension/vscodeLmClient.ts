@@ -2,10 +2,14 @@
 // thin adapter the validated summarizer drives. It sends one request, streams the text back,
 // and translates VS Code's errors into the engine's classified SummarizerError; prompts,
 // retries, validation and fallback are the engine's, as for the OpenAI-compatible client.
+// Each request runs under a RequestDeadline (a total, and an idle limit between chunks): a model
+// whose stream stalls is cancelled and the request fails as a 'timeout', even when the model's
+// iterator does not end on cancellation.
 
 import * as vscode from 'vscode';
 import { cancelledError, SummarizerError, toSummarizerError } from '../engine/llm/errors';
 import type { LlmClient, LlmCompletion, LlmCompletionRequest } from '../engine/llm/llmClient';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, raceAbort, RequestDeadline } from '../summarizers/deadline';
 
 /** What VS Code shows the user when it asks for consent to use the model. */
 const JUSTIFICATION = 'Context Compactor summarizes the older part of a long conversation so it fits the context window.';
@@ -31,10 +35,20 @@ export function classifyLmError(err: unknown, model: string, signal?: AbortSigna
   }
 }
 
+export interface LmRequestLimits {
+  /** Longest one request may take (default DEFAULT_TOTAL_TIMEOUT_MS). */
+  totalMs?: number;
+  /** Longest silence between two chunks once the reply has started (default DEFAULT_IDLE_TIMEOUT_MS). */
+  idleMs?: number;
+}
+
 export class VscodeLmClient implements LlmClient {
   readonly name = 'vscode-lm';
 
-  constructor(private readonly chatModel: vscode.LanguageModelChat) {}
+  constructor(
+    private readonly chatModel: vscode.LanguageModelChat,
+    private readonly limits: LmRequestLimits = {},
+  ) {}
 
   get model(): string {
     return this.chatModel.id;
@@ -42,24 +56,37 @@ export class VscodeLmClient implements LlmClient {
 
   async complete(req: LlmCompletionRequest): Promise<LlmCompletion> {
     if (req.signal?.aborted) throw cancelledError();
+    const label = this.chatModel.name || this.chatModel.id;
+    const deadline = new RequestDeadline({
+      totalMs: Math.min(this.limits.totalMs ?? DEFAULT_TOTAL_TIMEOUT_MS, req.timeoutMs ?? Infinity),
+      idleMs: this.limits.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
     const source = new vscode.CancellationTokenSource();
     const onAbort = () => source.cancel();
-    req.signal?.addEventListener('abort', onAbort, { once: true });
+    deadline.signal.addEventListener('abort', onAbort, { once: true });
+    const stopped = () => (deadline.expired ? deadline.timeoutError(`The language model ${label}`) : cancelledError());
     try {
       // vscode.lm has no system role: the instructions lead the one user message.
       const messages = [vscode.LanguageModelChatMessage.User(`${req.system}\n\n${req.user}`)];
-      const response = await this.chatModel.sendRequest(messages, { justification: JUSTIFICATION }, source.token);
+      const response = await raceAbort(Promise.resolve(this.chatModel.sendRequest(messages, { justification: JUSTIFICATION }, source.token)), deadline.signal, stopped);
       let text = '';
-      for await (const chunk of response.text) {
-        if (req.signal?.aborted) throw cancelledError();
-        text += chunk;
-        req.onDelta?.(chunk);
+      const chunks = response.text[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await raceAbort(chunks.next(), deadline.signal, stopped);
+        if (next.done) break;
+        deadline.received(next.value.length);
+        text += next.value;
+        req.onDelta?.(next.value);
       }
+      if (deadline.signal.aborted) throw stopped();
       return { text, model: this.chatModel.id };
     } catch (err) {
-      throw err instanceof SummarizerError ? err : classifyLmError(err, this.chatModel.name || this.chatModel.id, req.signal);
+      if (deadline.expired) throw deadline.timeoutError(`The language model ${label}`);
+      throw err instanceof SummarizerError ? err : classifyLmError(err, label, req.signal);
     } finally {
-      req.signal?.removeEventListener('abort', onAbort);
+      deadline.signal.removeEventListener('abort', onAbort);
+      deadline.dispose();
       source.dispose();
     }
   }

@@ -7,6 +7,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import { clip } from '../engine/text/clip';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './readTextIfExists';
 
@@ -18,7 +19,7 @@ const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 
 /** The CLI's file names: the key itself; any other key (an id typed on the command line) is refused. */
 export function strictArchiveFileName(key: string): string {
-  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`archive key ${JSON.stringify(key)}: expected letters, digits, '.', '_' or '-'`);
+  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`archive key ${clip(JSON.stringify(key))}: expected letters, digits, '.', '_' or '-'`);
   return `${key}.json`;
 }
 
@@ -30,7 +31,8 @@ export class FileArchive implements ArchiveStore {
     private readonly fileName: ArchiveFileName = strictArchiveFileName,
   ) {}
 
-  private pathOf(key: string): string {
+  /** The file that holds `key`. */
+  pathOf(key: string): string {
     return join(this.dir, this.fileName(key));
   }
 

@@ -15,7 +15,8 @@ import type { SectionName } from '../engine/sections';
 
 // ───────────────────────────── what the webview shows ─────────────────────────────
 
-/** The four seed-000 components, the weighted score and the temporal relevance of one message. */
+/** The four importance components (criticality, dependency, uniqueness, actionability), their
+ *  weighted score and the temporal relevance of one message. */
 export type ImportanceView = Pick<ImportanceMetrics, 'criticality' | 'dependency' | 'uniqueness' | 'actionability' | 'overall' | 'temporal' | 'temporalCategory'>;
 
 /** One original message and what the compaction does with it. */

@@ -24,7 +24,8 @@ export const SUMMARIZER_CLI_USAGE = `Summarizer options:
   --api-key-env NAME               environment variable holding the key (default ${DEFAULT_API_KEY_ENV});
                                    not needed for a server on localhost
   --summarizer-window N            the summarizer model's context window in tokens (larger spans go in chunks)
-  --timeout SECONDS                per request (default 180)
+  --timeout SECONDS                the whole summary: every request, retry and pause (default 300);
+                                   a reply that stops mid-way for 60 s is cut off sooner
   --no-stream                      ask for the whole reply at once
   --header 'Name: value'           extra request header (repeatable)
   --query name=value               extra query parameter (repeatable)

@@ -4,6 +4,12 @@
 // off (maxRetries: 0) because the retry policy is the engine's (src/engine/llm/retryPolicy.ts),
 // where it is the same for every client and testable.
 //
+// The SDK's own timeout stops once the response headers arrive; a server that then stalls would
+// hold the request forever. So each request runs under a RequestDeadline (deadline.ts): a total
+// for the whole exchange, body and stream included, and an idle limit between pieces of the
+// reply, both aborting the socket. The reply is read here (openaiReply.ts), so what came back is
+// named when it is no completion: an empty reply, an HTML page, invalid JSON.
+//
 // Azure OpenAI works two ways:
 //   - azureApiVersion set: the SDK's AzureOpenAI class; baseURL is the resource endpoint
 //     (https://RESOURCE.openai.azure.com), model is the deployment name, the key goes in the
@@ -14,12 +20,16 @@
 // echo of it in a provider's error message is masked.
 
 import OpenAI, { AzureOpenAI } from 'openai';
-import { cancelledError, SummarizerError, type EndpointLabel } from '../engine/llm/errors';
-import type { LlmClient, LlmCompletion, LlmCompletionRequest, LlmUsage } from '../engine/llm/llmClient';
+import { Stream } from 'openai/core/streaming';
+import { cancelledError, type SummarizerError, type EndpointLabel } from '../engine/llm/errors';
+import type { LlmClient, LlmCompletion, LlmCompletionRequest } from '../engine/llm/llmClient';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, RequestDeadline } from './deadline';
 import { sdkErrorToSummarizerError } from './openaiErrors';
+import { ChunkCollector, completionFromBody, readBodyText, type CompletionChunk } from './openaiReply';
 
-/** A summary of a long span can take a local model minutes; a hosted one answers far sooner. */
-export const DEFAULT_TIMEOUT_MS = 180_000;
+/** The SDK's own connect timeout is a backstop a little behind the request's deadline, which
+ *  fires first and says which limit it was. */
+const SDK_TIMEOUT_SLACK_MS = 1_000;
 /** What the summarizer is called in results and messages. */
 export const OPENAI_SUMMARIZER_NAME = 'openai';
 export const DEFAULT_AUTH_HINT = "Set it with 'Context Compactor: Set API Key'.";
@@ -42,7 +52,11 @@ export interface OpenAiClientOptions {
   stream?: boolean;
   /** Ask for token usage in the last streamed chunk (stream_options.include_usage). Default true. */
   streamUsage?: boolean;
+  /** Longest one request may take, reply included (default DEFAULT_TOTAL_TIMEOUT_MS); a request
+   *  also gets no more than its own timeoutMs (the rest of the summary's budget). */
   timeoutMs?: number;
+  /** Longest silence between two pieces of a reply once it has started (default DEFAULT_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
   /** Sent only when set: reasoning models reject it. */
   temperature?: number;
   /** o-series and newer OpenAI models want max_completion_tokens; most compatible servers know max_tokens. */
@@ -65,12 +79,13 @@ export function endpointLabel(baseURL: string, azure: boolean): string {
 }
 
 export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+  const idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const azure = opts.azureApiVersion !== undefined;
   const common = {
     apiKey: opts.apiKey,
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: timeoutMs + SDK_TIMEOUT_SLACK_MS,
     logLevel: 'off' as const,
     ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
     ...(opts.defaultQuery ? { defaultQuery: opts.defaultQuery } : {}),
@@ -94,11 +109,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
     return err;
   }
 
-  function badResponse(detail: string): SummarizerError {
-    return new SummarizerError('badResponse', `${where.endpoint} sent a reply that is not a chat completion (${detail}).`);
-  }
-
-  async function completeOnce(req: LlmCompletionRequest): Promise<LlmCompletion> {
+  async function completeOnce(req: LlmCompletionRequest, deadline: RequestDeadline): Promise<LlmCompletion> {
     const body = {
       model: opts.model,
       messages: [
@@ -107,47 +118,32 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
       ],
       [maxParam]: req.maxTokens,
       ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+      ...(stream ? { stream: true as const, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) } : { stream: false as const }),
     };
-    const requestOptions = { timeout: timeoutMs, ...(req.signal ? { signal: req.signal } : {}) };
-
-    if (!stream) {
-      const res = (await sdk.chat.completions.create({ ...body, stream: false }, requestOptions)) as unknown;
-      const choices = (res as { choices?: unknown } | null)?.choices;
-      if (!res || typeof res !== 'object' || !Array.isArray(choices)) return Promise.reject(badResponse('no choices'));
-      const choice = choices[0] as { message?: { content?: unknown }; finish_reason?: unknown } | undefined;
-      const content = choice?.message?.content;
-      if (content !== undefined && content !== null && typeof content !== 'string') return Promise.reject(badResponse('content is not text'));
-      const r = res as { model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } };
-      return {
-        text: typeof content === 'string' ? content : '',
-        ...usageOf(r.usage),
-        ...(typeof r.model === 'string' ? { model: r.model } : {}),
-        ...(typeof choice?.finish_reason === 'string' ? { finishReason: choice.finish_reason } : {}),
-      };
-    }
-
-    const chunks = await sdk.chat.completions.create(
-      { ...body, stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) },
-      requestOptions,
-    );
-    let text = '';
-    let model: string | undefined;
-    let finishReason: string | undefined;
-    let usage: { usage?: LlmUsage } = {};
-    for await (const chunk of chunks) {
-      if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
-      if (chunk.usage) usage = usageOf(chunk.usage);
-      const choice = chunk.choices?.[0];
-      const delta = choice?.delta?.content;
-      if (typeof delta === 'string' && delta) {
-        text += delta;
-        req.onDelta?.(delta);
+    const requestOptions = { timeout: deadline.options.totalMs + SDK_TIMEOUT_SLACK_MS, signal: deadline.signal };
+    // The raw response: the SDK's parsing would call an HTML page or a JSON body sent to a
+    // streamed request an empty stream.
+    const response = await sdk.chat.completions.create(body, requestOptions).asResponse();
+    const contentType = response.headers.get('content-type') ?? '';
+    if (stream && /event-stream/i.test(contentType)) {
+      const collector = new ChunkCollector(req.onDelta);
+      for await (const chunk of Stream.fromSSEResponse<CompletionChunk>(response, deadline.abortController, sdk)) {
+        const before = collector.text.length;
+        collector.add(chunk);
+        deadline.received(collector.text.length - before);
       }
-      if (choice?.finish_reason) finishReason = choice.finish_reason;
+      // An abort during iteration ends the stream quietly instead of throwing.
+      if (deadline.signal.aborted) throw abortedError(deadline);
+      return collector.completion();
     }
-    // An abort during iteration can end the stream quietly instead of throwing.
-    if (req.signal?.aborted) throw cancelledError();
-    return { text, ...usage, ...(model ? { model } : {}), ...(finishReason ? { finishReason } : {}) };
+    const text = await readBodyText(response, deadline);
+    if (deadline.signal.aborted) throw abortedError(deadline);
+    return completionFromBody(text, contentType, where.endpoint, req.onDelta);
+  }
+
+  /** Why the request was aborted: one of its limits, or the caller. */
+  function abortedError(deadline: RequestDeadline): SummarizerError {
+    return deadline.expired ? deadline.timeoutError(where.endpoint) : cancelledError();
   }
 
   return {
@@ -155,16 +151,16 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
     model: opts.model,
     async complete(req: LlmCompletionRequest): Promise<LlmCompletion> {
       if (req.signal?.aborted) throw cancelledError();
+      const totalMs = Math.max(1, Math.ceil(Math.min(timeoutMs, req.timeoutMs ?? Infinity)));
+      const deadline = new RequestDeadline({ totalMs, idleMs: idleTimeoutMs, ...(req.signal ? { signal: req.signal } : {}) });
       try {
-        return await completeOnce(req);
+        return await completeOnce(req, deadline);
       } catch (e) {
-        throw mask(sdkErrorToSummarizerError(e, where, req.signal, now()));
+        if (deadline.expired) throw deadline.timeoutError(where.endpoint);
+        throw mask(sdkErrorToSummarizerError(e, { ...where, timeoutMs: totalMs }, req.signal, now()));
+      } finally {
+        deadline.dispose();
       }
     },
   };
-}
-
-function usageOf(u: { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined): { usage?: LlmUsage } {
-  if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return {};
-  return { usage: { inputTokens: u.prompt_tokens, outputTokens: u.completion_tokens } };
 }

@@ -16,6 +16,11 @@ export interface ActivatedHost {
   deactivate(): void;
 }
 
+/** Options for `vi.waitFor` on the activated host, which reacts to events on its own schedule:
+ *  the test waits for a condition, not for time, and the deadline only turns a hang into a
+ *  failure (generous, for a busy machine). */
+export const HOST_SETTLES = { timeout: 30_000, interval: 10 };
+
 export function newProfile(): FakeProfile {
   return createProfile(mkdtempSync(join(tmpdir(), 'ctxc-host-')));
 }

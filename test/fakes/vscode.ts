@@ -12,6 +12,27 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as vscode from 'vscode';
+
+// ───────────────────────────── checked against @types/vscode ─────────────────────────────
+// The fake may leave things out and may hand out smaller objects than the real API (to
+// callbacks and as results), but what it has must exist in the real API under the same name and
+// accept every argument the real one accepts (the last overload, for overloaded functions), and
+// plain values must have the real type. Each namespace below `satisfies FakeOf<typeof vscode.X>`;
+// classes and enums are checked at the end of the file.
+
+/** The real arguments a fake must accept; callbacks are not compared, since the fake calls them
+ *  with its own smaller objects. */
+type RealArguments<A extends unknown[]> = { [I in keyof A]: A[I] extends ((...args: never[]) => unknown) | undefined ? never : A[I] };
+
+/** What a fake of `Real` may be: a subset of its members, each function taking the real arguments. */
+export type FakeOf<Real> = {
+  [K in keyof Real]?: Real[K] extends (...args: infer A) => unknown
+    ? (...args: RealArguments<A>) => unknown
+    : Real[K] extends string | number | boolean | undefined
+      ? Real[K]
+      : unknown;
+};
 
 // ───────────────────────────── basics ─────────────────────────────
 
@@ -30,7 +51,7 @@ export class Disposable {
   }
 }
 
-export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
+export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: { dispose(): unknown }[]) => { dispose(): unknown };
 
 export class EventEmitter<T> {
   private listeners = new Set<(e: T) => unknown>();
@@ -73,7 +94,7 @@ export class CancellationTokenSource {
     const emitter = this.emitter;
     const token = {
       isCancellationRequested: false,
-      onCancellationRequested: ((listener: (e: void) => unknown, thisArgs?: unknown, ds?: Disposable[]) => {
+      onCancellationRequested: ((listener: (e: void) => unknown, thisArgs?: unknown, ds?: { dispose(): unknown }[]) => {
         if (token.isCancellationRequested) {
           listener.call(thisArgs);
           return new Disposable(() => undefined);
@@ -154,7 +175,7 @@ export class ThemeIcon {
 
 export class MarkdownString {
   value: string;
-  isTrusted?: boolean | { enabledCommands: string[] };
+  isTrusted?: boolean | { readonly enabledCommands: readonly string[] };
   supportThemeIcons?: boolean;
   supportHtml?: boolean;
   constructor(value = '', supportThemeIcons = false) {
@@ -205,6 +226,13 @@ export enum ViewColumn {
   Beside = -2,
   One = 1,
   Two = 2,
+  Three = 3,
+  Four = 4,
+  Five = 5,
+  Six = 6,
+  Seven = 7,
+  Eight = 8,
+  Nine = 9,
 }
 
 export enum ConfigurationTarget {
@@ -313,14 +341,14 @@ function freshState() {
       info: [] as Answer<string | undefined, [ShownMessage]>[],
       warning: [] as Answer<string | undefined, [ShownMessage]>[],
       error: [] as Answer<string | undefined, [ShownMessage]>[],
-      quickPick: [] as Answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [QuickPickItemLike[], Record<string, unknown> | undefined]>[],
-      inputBox: [] as Answer<string | undefined, [Record<string, unknown> | undefined]>[],
-      saveDialog: [] as Answer<Uri | undefined, [Record<string, unknown> | undefined]>[],
-      openDialog: [] as Answer<Uri[] | undefined, [Record<string, unknown> | undefined]>[],
+      quickPick: [] as Answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [readonly QuickPickItemLike[], vscode.QuickPickOptions | undefined]>[],
+      inputBox: [] as Answer<string | undefined, [vscode.InputBoxOptions | undefined]>[],
+      saveDialog: [] as Answer<Uri | undefined, [vscode.SaveDialogOptions | undefined]>[],
+      openDialog: [] as Answer<Uri[] | undefined, [vscode.OpenDialogOptions | undefined]>[],
     },
     messages: [] as ShownMessage[],
-    quickPicks: [] as { items: QuickPickItemLike[]; options: Record<string, unknown> | undefined }[],
-    inputBoxes: [] as (Record<string, unknown> | undefined)[],
+    quickPicks: [] as { items: readonly QuickPickItemLike[]; options: vscode.QuickPickOptions | undefined }[],
+    inputBoxes: [] as (vscode.InputBoxOptions | undefined)[],
     progress: [] as { title?: string; reports: { message?: string; increment?: number }[]; cancellable: boolean }[],
     /** Set to a function to control withProgress tasks (e.g. cancel the token mid-way). */
     onProgress: undefined as ((token: CancellationTokenSource) => void) | undefined,
@@ -578,7 +606,7 @@ async function showTextDocument(docOrUri: FakeTextDocument | Uri, _opts?: unknow
 
 export interface FakeWebview {
   html: string;
-  options: Record<string, unknown>;
+  options: WebviewPanelOptions;
   cspSource: string;
   posted: unknown[];
   postMessage(message: unknown): Promise<boolean>;
@@ -603,7 +631,9 @@ export interface FakeWebviewPanel {
   dispose(): void;
 }
 
-function createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: Record<string, unknown> = {}): FakeWebviewPanel {
+type WebviewPanelOptions = vscode.WebviewPanelOptions & vscode.WebviewOptions;
+
+function createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: WebviewPanelOptions = {}): FakeWebviewPanel {
   const received = new EventEmitter<unknown>();
   const disposed = new EventEmitter<void>();
   const viewState = new EventEmitter<unknown>();
@@ -655,19 +685,19 @@ export const window = {
   showInformationMessage: (message: string, ...rest: unknown[]) => showMessage('info', message, ...rest),
   showWarningMessage: (message: string, ...rest: unknown[]) => showMessage('warning', message, ...rest),
   showErrorMessage: (message: string, ...rest: unknown[]) => showMessage('error', message, ...rest),
-  async showQuickPick(items: QuickPickItemLike[] | Promise<QuickPickItemLike[]>, options?: Record<string, unknown>) {
+  async showQuickPick(items: readonly QuickPickItemLike[] | Thenable<readonly QuickPickItemLike[]>, options?: vscode.QuickPickOptions) {
     const list = await items;
     state.quickPicks.push({ items: list, options });
-    return answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [QuickPickItemLike[], Record<string, unknown> | undefined]>(state.answers.quickPick, undefined, list, options);
+    return answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [readonly QuickPickItemLike[], vscode.QuickPickOptions | undefined]>(state.answers.quickPick, undefined, list, options);
   },
-  async showInputBox(options?: Record<string, unknown>) {
+  async showInputBox(options?: vscode.InputBoxOptions) {
     state.inputBoxes.push(options);
     return answer(state.answers.inputBox, undefined, options);
   },
-  async showSaveDialog(options?: Record<string, unknown>) {
+  async showSaveDialog(options?: vscode.SaveDialogOptions) {
     return answer(state.answers.saveDialog, undefined, options);
   },
-  async showOpenDialog(options?: Record<string, unknown>) {
+  async showOpenDialog(options?: vscode.OpenDialogOptions) {
     return answer(state.answers.openDialog, undefined, options);
   },
   createStatusBarItem,
@@ -680,7 +710,7 @@ export const window = {
     return new Disposable(() => state.webviewSerializers.delete(viewType));
   },
   tabGroups: { all: [] as unknown[] },
-};
+} satisfies FakeOf<typeof vscode.window>;
 
 // ───────────────────────────── workspace ─────────────────────────────
 
@@ -738,7 +768,7 @@ class FakeConfiguration {
     const k = this.full(key);
     return { key: k, globalValue: state.config.get(k) as T | undefined };
   }
-  async update(key: string, value: unknown, _target?: ConfigurationTarget | boolean): Promise<void> {
+  async update(key: string, value: unknown, _target?: ConfigurationTarget | boolean | null): Promise<void> {
     fake.setConfig(this.full(key), value);
   }
 }
@@ -829,7 +859,7 @@ export const workspace = {
       dispose() {},
     };
   },
-};
+} satisfies FakeOf<typeof vscode.workspace>;
 
 // ───────────────────────────── commands, env, l10n ─────────────────────────────
 
@@ -849,7 +879,7 @@ export const commands = {
   async getCommands(_filterInternal?: boolean): Promise<string[]> {
     return [...state.commands.keys()];
   },
-};
+} satisfies FakeOf<typeof vscode.commands>;
 
 export const env = {
   clipboard: {
@@ -867,7 +897,7 @@ export const env = {
   machineId: 'fake-machine',
   sessionId: 'fake-session',
   uriScheme: 'vscode',
-};
+} satisfies FakeOf<typeof vscode.env>;
 
 function format(message: string, args: unknown[] | Record<string, unknown>): string {
   return message.replace(/\{([^}]+)\}/g, (m, key: string) => {
@@ -886,7 +916,7 @@ export const l10n = {
   },
   bundle: undefined as { [key: string]: string } | undefined,
   uri: undefined as Uri | undefined,
-};
+} satisfies FakeOf<typeof vscode.l10n>;
 
 // ───────────────────────────── chat and language models ─────────────────────────────
 
@@ -1101,7 +1131,7 @@ export const chat = {
     state.chatParticipants.push(p);
     return p;
   },
-};
+} satisfies FakeOf<typeof vscode.chat>;
 
 export const lm = {
   async selectChatModels(selector?: { vendor?: string; family?: string; id?: string; version?: string }): Promise<LanguageModelChatLike[]> {
@@ -1114,7 +1144,7 @@ export const lm = {
     );
   },
   onDidChangeChatModels: lmModelsEmitter.event,
-};
+} satisfies FakeOf<typeof vscode.lm>;
 
 // ───────────────────────────── extension context ─────────────────────────────
 
@@ -1147,9 +1177,6 @@ class FakeSecretStorage {
   async delete(key: string): Promise<void> {
     this.data.delete(key);
     this.emitter.fire({ key });
-  }
-  async keys(): Promise<string[]> {
-    return [...this.data.keys()];
   }
 }
 
@@ -1201,3 +1228,71 @@ export function disposeContext(context: FakeExtensionContext): void {
   for (const d of context.subscriptions.reverse()) d.dispose();
   context.subscriptions.length = 0;
 }
+
+// ───────────────────────────── the checks against @types/vscode ─────────────────────────────
+
+/** Compiles only when `Fake` has no member the real API lacks and each of its functions takes the
+ *  real arguments (see FakeOf). */
+type Fits<Fake extends FakeOf<Real> & { [K in Exclude<keyof Fake, keyof Real>]: never }, Real> = Fake;
+
+/** Compiles only when every member of a fake enum is in the real enum with the same value. */
+type SameEnum<Fake extends Real, Real> = Fake;
+
+/** Test hooks: what tests read or drive on the fake objects, which the real API does not have. */
+type StatusBarItemHooks = 'visible' | 'disposed';
+type WebviewHooks = 'posted' | 'receive';
+type WebviewPanelHooks = 'disposed' | 'reveals';
+type EventEmitterHooks = 'listenerCount';
+
+export type FakeMatchesRealApi = [
+  // Classes: the constructor side (static members) and the instances.
+  Fits<typeof Disposable, typeof vscode.Disposable>,
+  Fits<Disposable, vscode.Disposable>,
+  Fits<Omit<EventEmitter<unknown>, EventEmitterHooks>, vscode.EventEmitter<unknown>>,
+  Fits<CancellationError, vscode.CancellationError>,
+  Fits<CancellationTokenSource, vscode.CancellationTokenSource>,
+  Fits<CancellationToken, vscode.CancellationToken>,
+  Fits<typeof Uri, typeof vscode.Uri>,
+  Fits<Uri, vscode.Uri>,
+  Fits<ThemeColor, vscode.ThemeColor>,
+  Fits<typeof ThemeIcon, typeof vscode.ThemeIcon>,
+  Fits<ThemeIcon, vscode.ThemeIcon>,
+  Fits<MarkdownString, vscode.MarkdownString>,
+  Fits<Position, vscode.Position>,
+  Fits<Range, vscode.Range>,
+  Fits<LanguageModelTextPart, vscode.LanguageModelTextPart>,
+  Fits<LanguageModelToolCallPart, vscode.LanguageModelToolCallPart>,
+  Fits<LanguageModelToolResultPart, vscode.LanguageModelToolResultPart>,
+  Fits<typeof LanguageModelChatMessage, typeof vscode.LanguageModelChatMessage>,
+  Fits<LanguageModelChatMessage, vscode.LanguageModelChatMessage>,
+  Fits<typeof LanguageModelError, typeof vscode.LanguageModelError>,
+  Fits<LanguageModelError, vscode.LanguageModelError>,
+  Fits<ChatRequestTurn, vscode.ChatRequestTurn>,
+  Fits<ChatResponseMarkdownPart, vscode.ChatResponseMarkdownPart>,
+  Fits<ChatResponseCommandButtonPart, vscode.ChatResponseCommandButtonPart>,
+  Fits<ChatResponseTurn, vscode.ChatResponseTurn>,
+  // Objects the fake hands out.
+  Fits<Omit<FakeStatusBarItem, StatusBarItemHooks>, vscode.StatusBarItem>,
+  Fits<Omit<FakeOutputChannel, 'lines'>, vscode.LogOutputChannel>,
+  Fits<FakeTextDocument, vscode.TextDocument>,
+  Fits<FakeTextEditor, vscode.TextEditor>,
+  Fits<QuickPickItemLike, vscode.QuickPickItem>,
+  Fits<Omit<FakeWebview, WebviewHooks>, vscode.Webview>,
+  Fits<Omit<FakeWebviewPanel, WebviewPanelHooks>, vscode.WebviewPanel>,
+  Fits<LanguageModelChatLike, vscode.LanguageModelChat>,
+  Fits<Omit<FakeChatParticipant, 'disposed'>, vscode.ChatParticipant>,
+  Fits<Omit<FakeChatResponseStream, 'parts' | 'text' | 'buttons'>, vscode.ChatResponseStream>,
+  Fits<FakeConfiguration, vscode.WorkspaceConfiguration>,
+  Fits<FakeMemento, vscode.ExtensionContext['globalState']>,
+  Fits<FakeSecretStorage, vscode.SecretStorage>,
+  Fits<FakeExtensionContext, vscode.ExtensionContext>,
+  // Enums.
+  SameEnum<StatusBarAlignment, vscode.StatusBarAlignment>,
+  SameEnum<ProgressLocation, vscode.ProgressLocation>,
+  SameEnum<ViewColumn, vscode.ViewColumn>,
+  SameEnum<ConfigurationTarget, vscode.ConfigurationTarget>,
+  SameEnum<ExtensionMode, vscode.ExtensionMode>,
+  SameEnum<QuickPickItemKind, vscode.QuickPickItemKind>,
+  SameEnum<LogLevel, vscode.LogLevel>,
+  SameEnum<LanguageModelChatMessageRole, vscode.LanguageModelChatMessageRole>,
+];

@@ -86,8 +86,14 @@ export function mustKeepFacts(messages: readonly Message[], maxFiles = 12, maxEr
     const text = messageText(m);
     if (m.itemType === 'USER_MESSAGE' && !m.toolResult) add({ kind: 'userMessage', value: text.trim(), sourceId: m.id });
     const args = (m.toolCalls ?? []).map((c) => c.arguments).join('\n');
-    for (const p of extractFilePaths(`${text}\n${args}`)) if (files < maxFiles && !seen.has(`filePath:${p}`)) (files++, add({ kind: 'filePath', value: p, sourceId: m.id }));
-    for (const e of extractErrorSignatures(text)) if (errors < maxErrors && !seen.has(`errorSignature:${e}`)) (errors++, add({ kind: 'errorSignature', value: e, sourceId: m.id }));
+    for (const p of extractFilePaths(`${text}\n${args}`)) if (files < maxFiles && !seen.has(`filePath:${p}`)) {
+      files++;
+      add({ kind: 'filePath', value: p, sourceId: m.id });
+    }
+    for (const e of extractErrorSignatures(text)) if (errors < maxErrors && !seen.has(`errorSignature:${e}`)) {
+      errors++;
+      add({ kind: 'errorSignature', value: e, sourceId: m.id });
+    }
   }
   return facts;
 }

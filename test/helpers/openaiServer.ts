@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface SeenRequest {
   method: string;
@@ -148,6 +149,33 @@ export const reply = {
     };
   },
 
+  /** Sends the headers and the first part of the reply, then nothing more, never ending it: a
+   *  stream's first SSE chunk, or (not streamed) the first bytes of the JSON body. The request
+   *  ends when the client gives up. */
+  stallAfterFirstChunk(text: string): Step {
+    return async (req, res) => {
+      const model = req.body?.model ?? DEFAULT_MODEL;
+      if (req.body?.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write(`data: ${JSON.stringify(chunkBody(model, { role: 'assistant', content: pieces(text, 8)[0] }, null))}\n\n`);
+      } else {
+        const body = JSON.stringify(completionBody(text, model, null));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+        res.write(body.slice(0, 40));
+      }
+      while (!req.clientClosedEarly) await sleepUnlessClosed(1_000, req);
+    };
+  },
+
+  /** Sends the headers and nothing else. */
+  stallAfterHeaders(contentType = 'text/event-stream'): Step {
+    return async (req, res) => {
+      res.writeHead(200, { 'content-type': contentType });
+      res.flushHeaders();
+      while (!req.clientClosedEarly) await sleepUnlessClosed(1_000, req);
+    };
+  },
+
   /** Starts streaming `text` and destroys the connection after `afterChunks` chunks. */
   cutMidStream(text: string, afterChunks = 2): Step {
     return async (req, res) => {
@@ -227,4 +255,22 @@ export async function startOpenAiServer(...initial: Step[]): Promise<FakeOpenAiS
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** One server for a test file: started before its tests, closed after them, its script and the
+ *  requests it saw cleared before each test. `set` receives it once it listens. */
+export function useOpenAiServer(set: (server: FakeOpenAiServer) => void): void {
+  let server: FakeOpenAiServer | undefined;
+  beforeAll(async () => {
+    server = await startOpenAiServer();
+    set(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (!server) return;
+    server.requests.length = 0;
+    server.script();
+  });
 }

@@ -31,7 +31,7 @@ const TRUNCATE_KEEP_CHARS = 800;
 
 /** Imports a transcript file with the real importer. */
 export function loadTranscript(path: string): Conversation {
-  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path }).conversation;
+  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true }).conversation;
 }
 
 function decide(m: Message, index: number, keepFrom: number, tokens: number, ack: boolean): { decision: Decision; reason: string } {

@@ -71,7 +71,7 @@ function newestMtime(dir: string): number {
 export function ensureWebviewBundle(): void {
   const js = join(repoRoot, 'dist', 'webview.js');
   const css = join(repoRoot, 'dist', 'webview.css');
-  let built = 0;
+  let built: number;
   try {
     built = Math.min(statSync(js).mtimeMs, statSync(css).mtimeMs);
   } catch {

@@ -2,7 +2,7 @@
 // the views to the host channel. Nothing here changes the conversation except Apply and Undo,
 // which only the host carries out.
 
-import type { SectionName } from '../../src/engine/sections';
+import type { SectionName } from '../../src/shared/engineNames';
 import type { DiffMode, HostNotification, InspectorModel, MessageView } from '../../src/shared/protocol';
 import { h } from './dom/element';
 import { formatTokens } from './dom/format';

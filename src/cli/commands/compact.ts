@@ -9,7 +9,7 @@
 // on every run (stats.timestamp is the transcript's last timestamp). With --summarizer openai,
 // --model names the LLM (src/summarizers/README.md) and the count follows the transcript.
 
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MemoryArchive } from '../../engine/archive/memoryArchive';
 import { compactConversation, CompactionInputError, summaryTextOf, type CompactOptions } from '../../engine/compactor';
@@ -19,12 +19,18 @@ import type { CompactionResult } from '../../engine/result';
 import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
 import { listStrategies, UnknownStrategyError } from '../../engine/strategies/strategy';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
-import { writeFileAtomic } from '../../node/atomicWrite';
+import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
+import { checkWriteTarget, isAtomicWriteError, writeFileAtomic, type AtomicWriteError } from '../../node/atomicWrite';
 import { FileArchive } from '../../node/fileArchive';
 import { createSummarizerFromCliArgs, SUMMARIZER_CLI_USAGE } from '../../summarizers/fromCli';
-import { numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
+import { booleanFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
 import { readCommandLine, readFileArgs, TRANSCRIPT_FLAGS, transcriptOptions, withTranscript, type CommandHelp } from '../fileCommand';
-import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from '../io';
+import { EXIT_BAD_INPUT, EXIT_LLM_FALLBACK, EXIT_OK, EXIT_USAGE, EXIT_WRITE_FAILED, UsageError, type CliCommand, type CliIO } from '../io';
+import { inputName, STDIN_FILE } from '../readTranscript';
+import { parseTarget, writeResumableSession } from './compactTo';
+
+/** Where the platform shows the file standard input reads (Linux, macOS). */
+const STDIN_DEVICE = '/dev/stdin';
 
 /** Output formats of compact and undo; md is the default. */
 export const OUTPUT_FORMATS = ['md', 'json', 'openai', 'anthropic'] as const;
@@ -44,17 +50,21 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'strategy', kind: 'string', valueName: 'NAME', description: 'compaction strategy (default adaptive; see ctxc strategies)' },
   { name: 'level', kind: 'string', valueName: 'LEVEL', description: 'light, normal (default), heavy or emergency' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
+  { name: 'require-llm', kind: 'boolean', description: `with --summarizer openai: when the LLM summary is not used, write nothing and exit ${EXIT_LLM_FALLBACK}` },
+  { name: 'to', kind: 'string', valueName: 'AGENT', description: 'write a new session that claude-code or codex resumes; prints its id and the resume command' },
+  { name: 'cwd', kind: 'string', valueName: 'DIR', description: "with --to: the session's folder (default: the one the transcript records, else the current one)" },
   ...TRANSCRIPT_FLAGS,
 ];
 
-const USAGE = 'ctxc compact FILE [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR]';
+const USAGE =
+  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm] [--to claude-code|codex [--cwd DIR]]';
 const COMPACT_HELP: CommandHelp = { name: 'compact', usage: USAGE, flags: COMPACT_FLAGS, helpTail: SUMMARIZER_CLI_USAGE };
 
 export function parseFormat(value: string | undefined): OutputFormat {
   if (value === undefined) return 'md';
   if (value === 'markdown') return 'md';
   if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`--format expects one of ${OUTPUT_FORMATS.join(', ')}, got '${value}'`);
+  throw new UsageError(`--format expects one of ${OUTPUT_FORMATS.join(', ')}, got '${clip(value)}'`);
 }
 
 /** A conversation as text in one of the output formats (json: the conversation itself). */
@@ -95,6 +105,7 @@ interface CompactArgs {
   options: Pick<CompactOptions, 'budget' | 'ratio' | 'keepRecentRounds' | 'focus' | 'summarizer' | 'strategy' | 'level'>;
   /** Who writes the summary, for the stderr line ("openai (gpt-4o-mini at localhost:11434)"); never the key. */
   summarizerDescription: string;
+  requireLlm: boolean;
 }
 
 function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
@@ -112,14 +123,20 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new UsageError(`--keep-recent expects a whole number ≥ 0, got '${keep}'`);
   const focus = stringFlag(args, 'focus');
   const strategy = stringFlag(args, 'strategy');
-  if (strategy !== undefined && !listStrategies().some((s) => s.name === strategy)) throw new UsageError(`--strategy: unknown strategy '${strategy}'; expected one of: ${listStrategies().map((s) => s.name).join(', ')}`);
+  if (strategy !== undefined && !listStrategies().some((s) => s.name === strategy)) throw new UsageError(`--strategy: unknown strategy '${clip(strategy)}'; expected one of: ${listStrategies().map((s) => s.name).join(', ')}`);
   const level = stringFlag(args, 'level');
-  if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${level}'`);
+  if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${clip(level)}'`);
+  const requireLlm = booleanFlag(args, 'require-llm');
+  if (requireLlm && !llm.summarizer) throw new UsageError('--require-llm needs an LLM summarizer (--summarizer openai)');
+  const to = parseTarget(stringFlag(args, 'to'));
+  if (to === undefined && stringFlag(args, 'cwd') !== undefined) throw new UsageError('--cwd goes with --to (the folder of the session written)');
+  if (to !== undefined && stringFlag(args, 'out') !== undefined) throw new UsageError('--to writes a session into the agent\'s folder; --out does not go with it');
   return {
     file,
     args,
     format: parseFormat(stringFlag(args, 'format')),
     summarizerDescription: llm.description,
+    requireLlm,
     options: {
       ...(budget !== undefined ? { budget } : {}),
       ...(ratio !== undefined ? { ratio } : {}),
@@ -132,30 +149,44 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   };
 }
 
-/** What a failed --out write means, in words, by error code. */
-const WRITE_ERRORS: Record<string, string> = {
-  EACCES: 'no permission',
-  EPERM: 'not permitted',
-  ENOENT: 'its folder does not exist and cannot be created',
-  ENOTDIR: 'a part of the path is a file, not a folder',
-  EISDIR: 'it is a folder',
-  ENOSPC: 'the disk is full',
-  EROFS: 'the file system is read-only',
-};
+/** The exit code and the one line for an output that was refused or could not be written. */
+function writeFailure(io: CliIO, command: string, out: string, e: AtomicWriteError): number {
+  if (e.failure === 'protected') {
+    const input = e.protectedPath === STDIN_DEVICE ? 'standard input' : (e.protectedPath ?? e.target);
+    io.err(`ctxc ${command}: --out ${out} is the transcript being read (${input}); write the result to another file; nothing was written\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const hint = e.failure === 'notRegularFile' && e.code !== 'EISDIR' ? " (--out replaces a regular file atomically; for a device or a pipe, redirect standard output: '> FILE')" : '';
+  io.err(`ctxc ${command}: cannot write ${out}: ${e.reason}${hint}; nothing was written\n`);
+  return EXIT_WRITE_FAILED;
+}
 
-/** Writes the text to --out (atomically) or stdout. false: the write failed and was reported. */
-export async function emit(io: CliIO, command: string, text: string, out: string | undefined): Promise<boolean> {
+/** Checks --out before any work: undefined when it can be written, else the exit code (the reason
+ *  already printed). `protect`: the files being read, which --out may never replace. */
+export async function checkOut(io: CliIO, command: string, out: string | undefined, protect: readonly string[]): Promise<number | undefined> {
+  if (out === undefined || out === '-') return undefined;
+  try {
+    await checkWriteTarget(resolve(io.cwd, out), { protect: protect.map((p) => resolve(io.cwd, p)) });
+    return undefined;
+  } catch (e) {
+    if (!isAtomicWriteError(e)) throw e;
+    return writeFailure(io, command, out, e);
+  }
+}
+
+/** Writes the text to --out (atomically) or stdout; the exit code (EXIT_OK, or the failure's
+ *  after printing it). `protect`: the files being read, which --out may never replace. */
+export async function emit(io: CliIO, command: string, text: string, out: string | undefined, protect: readonly string[] = []): Promise<number> {
   if (out === undefined || out === '-') {
     io.out(text);
-    return true;
+    return EXIT_OK;
   }
   try {
-    await writeFileAtomic(resolve(io.cwd, out), text);
-    return true;
+    await writeFileAtomic(resolve(io.cwd, out), text, { protect: protect.map((p) => resolve(io.cwd, p)) });
+    return EXIT_OK;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    io.err(`ctxc ${command}: cannot write ${out}: ${WRITE_ERRORS[code ?? ''] ?? (e as Error).message}; nothing was written\n`);
-    return false;
+    if (!isAtomicWriteError(e)) throw e;
+    return writeFailure(io, command, out, e);
   }
 }
 
@@ -169,6 +200,12 @@ export const compactCommand: CliCommand = {
     const parsed = line.value;
     const { file, args, format } = parsed;
     const archiveDir = stringFlag(args, 'archive');
+    const out = stringFlag(args, 'out');
+    const name = inputName(file);
+    // Standard input redirected from a file (`- < T`) is that file: /dev/stdin names it.
+    const readFrom = file === STDIN_FILE ? (existsSync(STDIN_DEVICE) ? [STDIN_DEVICE] : []) : [file];
+    const refused = await checkOut(io, 'compact', out, readFrom);
+    if (refused !== undefined) return refused;
     return withTranscript(
       'compact',
       io,
@@ -186,40 +223,51 @@ export const compactCommand: CliCommand = {
         if (archiveDir !== undefined) {
           // The file's own bytes too, so undo can give back the file and not only the conversation
           // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
-          const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await readFile(file));
+          const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(loaded.raw);
           const sourceKey = result.archiveId + SOURCE_KEY_SUFFIX;
           const earlier = await archive.get(sourceKey);
           if (earlier === undefined) await archive.put(sourceKey, raw);
           else if (earlier !== raw) {
             // Same conversation, same path, other bytes (line ends, a BOM, JSON spacing): the entry is
             // content-addressed by the conversation, so the first file's bytes stay.
-            io.err(`warning: ${archiveDir} already holds another spelling of this conversation from ${file}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`);
+            io.err(`warning: ${archiveDir} already holds another spelling of this conversation from ${name}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`);
           }
         }
-        for (const w of result.warnings) io.err(`warning: ${w}\n`);
-        for (const d of result.degradation) io.err(`to fit the target (${d.step}): ${d.detail}\n`);
+        for (const w of result.warnings) io.err(`warning: ${clip(w, 2 * MAX_ECHO_CHARS)}\n`);
+        for (const d of result.degradation) io.err(`to fit the target (${d.step}): ${clip(d.detail, 2 * MAX_ECHO_CHARS)}\n`);
+        if (parsed.requireLlm && result.summarizer.fallbackReason !== undefined) {
+          io.err(`ctxc compact: --require-llm: the LLM summary was not used (${clip(result.summarizer.fallbackReason, 2 * MAX_ECHO_CHARS)}); nothing was written\n`);
+          return EXIT_LLM_FALLBACK;
+        }
+        const to = parseTarget(stringFlag(args, 'to'));
+        if (to !== undefined) {
+          const cwd = stringFlag(args, 'cwd');
+          const code = await writeResumableSession(io, { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, result);
+          if (code === EXIT_OK) io.err(`${summaryLine(name, result)}\n`);
+          return code;
+        }
         const text =
           format === 'json'
-            ? `${JSON.stringify(compactJson(file, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
+            ? `${JSON.stringify(compactJson(name, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
             : renderConversation(result.conversation, format);
-        if (!(await emit(io, 'compact', text, stringFlag(args, 'out')))) return EXIT_FAILED;
-        io.err(`${summaryLine(file, result)}\n`);
+        const written = await emit(io, 'compact', text, out, readFrom);
+        if (written !== EXIT_OK) return written;
+        io.err(`${summaryLine(name, result)}\n`);
         if (archiveDir !== undefined) io.err(`archive: ${result.archiveId} (restore with: ctxc undo ${result.archiveId} --archive ${archiveDir})\n`);
         return EXIT_OK;
       },
       (e) => {
         if (e instanceof CompactionInputError) {
-          io.err(`ctxc compact: ${file}: ${e.message}\n`);
+          io.err(`ctxc compact: ${name}: ${clip(e.message, 2 * MAX_ECHO_CHARS)}\n`);
           return EXIT_BAD_INPUT;
         }
         if (e instanceof UnknownStrategyError) {
           io.err(`ctxc compact: ${e.message}\n`);
           return EXIT_USAGE;
         }
-        const code = (e as NodeJS.ErrnoException).code;
-        if (archiveDir !== undefined && typeof code === 'string') {
-          io.err(`ctxc compact: cannot write the archive in ${archiveDir}: ${(e as Error).message}\n`);
-          return EXIT_FAILED;
+        if (archiveDir !== undefined && isAtomicWriteError(e)) {
+          io.err(`ctxc compact: cannot write the archive in ${archiveDir}: ${e.reason}; nothing was written\n`);
+          return EXIT_WRITE_FAILED;
         }
         return undefined;
       },

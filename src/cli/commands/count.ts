@@ -14,7 +14,7 @@ export const COUNT_FLAGS: readonly FlagSpec[] = [
   ...TRANSCRIPT_FLAGS,
 ];
 
-const USAGE = 'ctxc count FILE [--model MODEL] [--json] [--include-sidechains]';
+const USAGE = 'ctxc count FILE|- [--model MODEL] [--json] [--include-sidechains]';
 const COUNT_HELP: CommandHelp = { name: 'count', usage: USAGE, flags: COUNT_FLAGS };
 
 export const CATEGORY_LABELS: Record<TokenCategory, string> = {

@@ -1,6 +1,7 @@
 // `ctxc demo` (npm run demo): what the product does, on a real aider session shipped with the
 // repo. It runs a list of steps over one loaded transcript: the token report, then the
-// compacted 8-section result. No key, no network, nothing written.
+// compacted conversation (the 8-section summary, then the most recent turns kept verbatim),
+// exactly as `ctxc compact` prints it. No key, no network, nothing written.
 
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -10,9 +11,9 @@ import { EXIT_BAD_INPUT, EXIT_OK, UsageError, type CliCommand, type CliIO } from
 import { parseArgs, stringFlag, booleanFlag, type FlagSpec } from '../args';
 import { readCommandLine, withTranscript, type CommandHelp } from '../fileCommand';
 import { MemoryArchive } from '../../engine/archive/memoryArchive';
-import { compactConversation, summaryTextOf } from '../../engine/compactor';
+import { compactConversation } from '../../engine/compactor';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
-import { summaryLine } from './compact';
+import { renderConversation, summaryLine } from './compact';
 import { countConversation, reportText } from './count';
 
 /** The demo transcript, relative to the repository root. */
@@ -40,16 +41,17 @@ export const tokenReportStep: DemoStep = {
   },
 };
 
-/** The compacted result with the defaults `ctxc compact` uses: the 8-section Markdown summary
- *  and the headline figures. In memory only: the demo writes nothing. */
+/** The compacted conversation with the defaults `ctxc compact` uses, as `ctxc compact FILE`
+ *  prints it (the 8-section summary, then the recent turns), then the headline figures. In
+ *  memory only: the demo writes nothing. */
 export const compactionStep: DemoStep = {
   title: 'Compacted (ctxc compact, default settings)',
   async run(ctx, io) {
     const counter = await createTokenCounter(ctx.model ?? ctx.conversation.meta.model);
     const result = await compactConversation(ctx.conversation, { counter, archive: new MemoryArchive() });
     const kept = result.plan.filter((p) => p.decision === 'kept').length;
-    io.out(`${summaryTextOf(result.conversation) ?? '(nothing to summarize)'}\n\n`);
-    io.out(`Summary + ${kept} of ${result.plan.length} messages kept verbatim.\n`);
+    io.out(renderConversation(result.conversation, 'md'));
+    io.out(`\nSummary + ${kept} of ${result.plan.length} messages kept verbatim.\n`);
     io.out(`${summaryLine(ctx.file, result)}\n`);
   },
 };

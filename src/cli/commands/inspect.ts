@@ -18,7 +18,7 @@ const INSPECT_FLAGS: readonly FlagSpec[] = [
   ...TRANSCRIPT_FLAGS,
 ];
 
-const USAGE = 'ctxc inspect FILE [--json] [--model MODEL]';
+const USAGE = 'ctxc inspect FILE|- [--json] [--model MODEL]';
 const INSPECT_HELP: CommandHelp = { name: 'inspect', usage: USAGE, flags: INSPECT_FLAGS };
 
 export interface InspectRow {

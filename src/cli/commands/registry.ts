@@ -5,7 +5,8 @@ import { compactCommand } from './compact';
 import { countCommand } from './count';
 import { demoCommand } from './demo';
 import { inspectCommand } from './inspect';
+import { sessionsCommand } from './sessions';
 import { strategiesCommand } from './strategies';
 import { undoCommand } from './undo';
 
-export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, inspectCommand, strategiesCommand, demoCommand];
+export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, inspectCommand, sessionsCommand, strategiesCommand, demoCommand];

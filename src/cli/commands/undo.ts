@@ -9,8 +9,8 @@ import { undoCompaction } from '../../engine/compactor';
 import { FileArchive } from '../../node/fileArchive';
 import { booleanFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
 import { onePositional, readCommandLine, type CommandHelp } from '../fileCommand';
-import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
-import { emit, parseFormat, renderConversation, SOURCE_KEY_SUFFIX } from './compact';
+import { EXIT_BAD_INPUT, UsageError, type CliCommand, type CliIO } from '../io';
+import { checkOut, emit, parseFormat, renderConversation, SOURCE_KEY_SUFFIX } from './compact';
 
 const UNDO_FLAGS: readonly FlagSpec[] = [
   { name: 'archive', kind: 'string', valueName: 'DIR', description: 'the folder given to ctxc compact --archive (required)' },
@@ -39,6 +39,16 @@ export const undoCommand: CliCommand = {
     if (!line.ok) return line.exit;
     const { id, dir, format, out } = line.value;
     const archive = new FileArchive(resolve(io.cwd, dir));
+    // --out may not replace the archive entries this reads (an id that names no entry is
+    // refused below, by undoCompaction).
+    let readFrom: string[];
+    try {
+      readFrom = [archive.pathOf(id), archive.pathOf(id + SOURCE_KEY_SUFFIX)];
+    } catch {
+      readFrom = [];
+    }
+    const refused = await checkOut(io, 'undo', out, readFrom);
+    if (refused !== undefined) return refused;
     try {
       // Checks the id and the entry against its hash first, so a tampered archive fails here.
       const conversation = await undoCompaction(id, archive);
@@ -52,7 +62,7 @@ export const undoCommand: CliCommand = {
       } else {
         text = renderConversation(conversation, format);
       }
-      return (await emit(io, 'undo', text, out)) ? EXIT_OK : EXIT_FAILED;
+      return await emit(io, 'undo', text, out, readFrom);
     } catch (e) {
       if (e instanceof ArchiveError) {
         io.err(`ctxc undo: ${dir}: ${e.message}\n`);

@@ -1,8 +1,9 @@
-// What the analyze + prioritize stages (seed 000 §4–5) produce for the rest of the engine.
+// What the analyze + prioritize stages produce for the rest of the engine.
 // Implemented by analyze/analyzeConversation.ts; consumed by segments/, strategies/, validate/,
 // the compactor, `ctxc inspect` and the inspector timeline.
 
 import type { Classification, ImportanceMetrics, TaskType } from '../result';
+import type { AnalyzeConstants } from './constants';
 
 /** Things a message mentions that other messages can refer back to (cross-references).
  *  Extracted by analyze/refs.ts (extractMessageRefs; the single extractors are exported too). */
@@ -34,9 +35,9 @@ export interface MessageAnalysis {
   classification: Classification;
   importance: ImportanceMetrics;
   refs: MessageRefs;
-  /** Acknowledgements ("ok", "thanks", 好的, 收到): candidates for dropping (seed 002). */
+  /** Acknowledgements ("ok", "thanks", 好的, 收到): candidates for dropping. */
   isAcknowledgement: boolean;
-  /** Seed 001 §13 key events this message is. Empty when it is none. */
+  /** Key events this message is. Empty when it is none. */
   keyEvents: KeyEventKind[];
   /** Indices of later messages that mention this message's files, identifiers or errors. */
   referencedBy: number[];
@@ -47,14 +48,14 @@ export interface MessageAnalysis {
 export type FocusName = 'planning' | 'implementation' | 'testing' | 'review';
 
 export interface AnalyzeOptions {
-  /** A named focus (seed 000 §4.3 workflow stages / roles) or free-text focus instructions. */
+  /** A named focus or free-text focus instructions. */
   focus?: string;
   /** How many trailing rounds count as "the current work" for relevance. Default 2. */
   currentRounds?: number;
   /** Reference time for temporal decay (ISO). Default: the last message's timestamp, else none. */
   now?: string;
   /** Overrides of the named constants in analyze/constants.ts. */
-  constants?: Record<string, number>;
+  constants?: Readonly<Partial<AnalyzeConstants>>;
 }
 
 /** How AnalyzeOptions.focus was read: one of the named focuses, the terms of a free-text focus. */

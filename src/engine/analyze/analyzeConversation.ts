@@ -1,9 +1,8 @@
-// The analyze and prioritize stages (seed 000 §4–5, seed 001 §9/§13/§20, seed 002 tiers):
-// one pass over the messages for per-message features, then the conversation-wide measures
+// The analyze and prioritize stages: one pass over the messages for per-message features, then the conversation-wide measures
 // (cross-references, near-duplicates, recency, current work, focus), then the metrics.
-// Content measures (seed 000: classification, density, criticality, dependency, uniqueness,
+// Content measures (classification, density, criticality, dependency, uniqueness,
 // relevance) read everything a message carries, tool-call arguments included; the keyword
-// signals of seeds 001/002 (tier, role-score keywords, key events) read only the words the
+// signals (tier, role-score keywords, key events) read only the words the
 // speaker chose (text and thinking): "must" inside a file being written is not a rule.
 // Pure and deterministic: the same messages and options give deep-equal output. Linear in the
 // size of the conversation (inverted index for references, LSH for near-duplicates).
@@ -217,9 +216,9 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
 }
 
 /**
- * Seed 002 tier. Header items (system prompt, tool definitions, memory) and pinned messages
- * (`pinned`, a <Pin> marker) are kept verbatim, so they are extreme. Tool results keep the default: the seed scores the
- * dialogue, and words inside a tool's output ("must" in a source file) are not the user's or
+ * Keyword tier. Header items (system prompt, tool definitions, memory) and pinned messages
+ * (`pinned`, a <Pin> marker) are kept verbatim, so they are extreme. Tool results keep the
+ * default: tiers score the dialogue, and words inside a tool's output ("must" in a source file) are not the user's or
  * the assistant's rules.
  */
 function tierOf(m: Message, f: Features, c: AnalyzeConstants): number {

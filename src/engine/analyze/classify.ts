@@ -1,5 +1,5 @@
-// Seed 000 §4.1 content classification and §4.2 information density, English and Chinese.
-// The seed's patterns matched substrings ("is" in "this"); these match whole words or stems
+// Content classification and information density, English and Chinese.
+// Plain substring patterns would find "is" in "this"; these match whole words or stems
 // (text/keywordMatcher.ts), and Chinese terms as substrings.
 
 import type { Actionability, Classification, ContentType, TechnicalLevel } from '../result';
@@ -11,7 +11,7 @@ import type { ContentScan } from './contentScan';
 /** Keywords reported with a classification (the first ones found). */
 const MAX_CLASSIFICATION_KEYWORDS = 12;
 
-/** Content types in the seed's order; ties go to the earlier one (as Python's max does). */
+/** Content types in a fixed order; ties go to the earlier one. */
 export const CONTENT_TYPE_ORDER: readonly Exclude<ContentType, 'general'>[] = [
   'technical_specification',
   'code_implementation',
@@ -116,7 +116,7 @@ export function countCodeSnippets(text: string): { fenced: number; inline: numbe
 }
 
 /**
- * Seed 000 §4.2: (vocabulary diversity·0.3 + sentence complexity·0.3 + technical density·0.4)
+ * (vocabulary diversity·0.3 + sentence complexity·0.3 + technical density·0.4)
  * × content-type multiplier × technical-level multiplier, capped at 1.
  * Words: English words plus CJK characters / CJK_CHARS_PER_WORD (Chinese has no spaces);
  * diversity is distinct tokens / tokens, a token being an English word or a CJK character.

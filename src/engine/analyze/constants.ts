@@ -1,10 +1,10 @@
-// Every number the analyze and prioritize stages use, named and documented in one place.
-// Sources: seed 000 §4–5 (classification, density, relevance, importance, temporal relevance),
-// seed 001 §9/§13/§20 (role score, key events, task type), seed 002 (keyword tiers).
-// Callers override any of them by name through AnalyzeOptions.constants.
+// Every number the analyze and prioritize stages use — keyword tiers, classification, density,
+// importance, temporal relevance, relevance, role score, key events, task type — named and
+// documented in one place. Callers override any of them by name through AnalyzeOptions.constants
+// (CompactOptions.limits.analyze).
 
 export const ANALYZE_CONSTANTS = {
-  // ── Seed 002 keyword tiers ─────────────────────────────────────────────────────────────
+  // ── Keyword tiers ─────────────────────────────────────────────────────────────────
   /** Tier of a message carrying a rule, decision, architecture or must/never: keep verbatim. */
   TIER_EXTREME: 1.0,
   /** Tier of code, plan, design, implementation, change, done: keep a summary. */
@@ -13,23 +13,23 @@ export const ANALYZE_CONSTANTS = {
   TIER_MEDIUM: 0.4,
   /** Tier of a bare acknowledgement ("ok", "好的", "thanks"): candidate to drop. */
   TIER_LOW: 0.1,
-  /** Tier when no list matches (seed 002's "默认中"). */
+  /** Tier when no list matches. */
   TIER_DEFAULT: 0.5,
   /** An acknowledgement is at most this many characters once punctuation, emoji and
    *  whitespace are removed ("thank you very much" is 16): longer messages say more. */
   ACK_MAX_CHARS: 24,
 
-  // ── Seed 000 §4.1 content classification ───────────────────────────────────────────────
+  // ── Content classification ───────────────────────────────────────────────────
   /** Pattern matches for full confidence: confidence = min(score / this, 1). */
   CLASSIFY_CONFIDENCE_SATURATION: 10,
-  /** Confidence reported for "general" (no pattern matched), as in the seed. */
+  /** Confidence reported for "general" (no pattern matched). */
   CLASSIFY_GENERAL_CONFIDENCE: 0.5,
   /** Score an extracted error signature adds to error_information (structure beats words). */
   CLASSIFY_ERROR_SIGNATURE_WEIGHT: 2,
   /** Score a fenced code block or diff adds to code_implementation. */
   CLASSIFY_CODE_BLOCK_WEIGHT: 2,
 
-  // ── Seed 000 §4.2 information density ──────────────────────────────────────────────────
+  // ── Information density ──────────────────────────────────────────────────────
   /** Weight of vocabulary diversity (unique words / words) in the base density. */
   DENSITY_DIVERSITY_WEIGHT: 0.3,
   /** Weight of sentence complexity (words per sentence / DENSITY_SENTENCE_WORDS). */
@@ -43,7 +43,7 @@ export const ANALYZE_CONSTANTS = {
   /** Density is a ratio: for longer texts it is measured on their first this-many characters
    *  (a 500 KB log reads the same at 20 KB, and sentence splitting it whole is slow). */
   DENSITY_SAMPLE_CHARS: 20000,
-  /** CJK characters per word, to count words in text without spaces (as seed 002's token estimate). */
+  /** CJK characters per word, to count words in text without spaces (as the token estimate does). */
   CJK_CHARS_PER_WORD: 1.5,
   /** Density multiplier for technical_specification. */
   DENSITY_MULT_TECHNICAL_SPECIFICATION: 1.5,
@@ -66,7 +66,7 @@ export const ANALYZE_CONSTANTS = {
   /** Density multiplier for basic technical level. */
   DENSITY_MULT_BASIC: 1.0,
 
-  // ── Seed 000 §5.1 importance ───────────────────────────────────────────────────────────
+  // ── Importance ───────────────────────────────────────────────────────────────
   /** Weight of criticality in overall importance. */
   WEIGHT_CRITICALITY: 0.35,
   /** Weight of dependency in overall importance. */
@@ -125,7 +125,7 @@ export const ANALYZE_CONSTANTS = {
   ACTIONABILITY_MATCH_WEIGHT: 0.3,
 
   // ── Near-duplicates (uniqueness) ───────────────────────────────────────────────────────
-  /** Jaccard similarity of word/character bigram sets above which two messages are near-duplicates (seed 002: 0.8). */
+  /** Jaccard similarity of word/character bigram sets above which two messages are near-duplicates (0.8). */
   NEAR_DUPLICATE_SIMILARITY: 0.8,
   /** MinHash LSH bands; with NEAR_DUPLICATE_ROWS rows each, a pair at 0.8 is a candidate with p ≈ 0.985. */
   NEAR_DUPLICATE_BANDS: 8,
@@ -135,8 +135,8 @@ export const ANALYZE_CONSTANTS = {
    *  uniqueness saturates at UNIQUENESS_SIMILAR_SATURATION similar messages, so more never changes a score. */
   NEAR_DUPLICATE_BUCKET_COMPARISONS: 16,
 
-  // ── Seed 000 §5.2 temporal relevance ───────────────────────────────────────────────────
-  /** Decay per day of age, when timestamps exist (seed: 10% a day). */
+  // ── Temporal relevance ───────────────────────────────────────────────────────
+  /** Decay per day of age, when timestamps exist (10% a day). */
   TEMPORAL_DECAY_PER_DAY: 0.1,
   /** Position decay for the oldest message: recency = 1 − this · (messages after it / (n − 1)).
    *  Applies with or without timestamps, so a transcript without them still decays. */
@@ -152,7 +152,7 @@ export const ANALYZE_CONSTANTS = {
   /** Temporal multiplier: none of the above. */
   TEMPORAL_MULT_TIMELESS: 0.9,
 
-  // ── Seed 000 §4.3 relevance ────────────────────────────────────────────────────────────
+  // ── Relevance ────────────────────────────────────────────────────────────────
   /** Trailing rounds that make up "the current work" when AnalyzeOptions.currentRounds is not given. */
   CURRENT_ROUNDS_DEFAULT: 2,
   /** At most this many trailing messages count as current work: one agent round can hold hundreds of tool calls. */
@@ -171,18 +171,18 @@ export const ANALYZE_CONSTANTS = {
   RELEVANCE_MAX_DOC_FREQ: 0.5,
   /** …once the conversation has at least this many messages. */
   RELEVANCE_DOC_FREQ_MIN_MESSAGES: 10,
-  /** Weight of current-work relevance when a focus is given (seed's current_context_weight). */
+  /** Weight of current-work relevance when a focus is given. */
   RELEVANCE_CURRENT_WEIGHT: 0.4,
   /** Weight of focus relevance when a focus is given (the rest). */
   RELEVANCE_FOCUS_WEIGHT: 0.6,
-  /** Named focus: weight of the role keyword share (seed: current role 0.4)… */
+  /** Named focus: weight of the role keyword share (current role 0.4)… */
   FOCUS_ROLE_WEIGHT: 0.4,
-  /** …and of the stage pattern score (seed: stage 0.2); the two are normalized by their sum. */
+  /** …and of the stage pattern score (stage 0.2); the two are normalized by their sum. */
   FOCUS_STAGE_WEIGHT: 0.2,
-  /** Stage pattern matches for a full stage score (seed: 5). */
+  /** Stage pattern matches for a full stage score (5). */
   FOCUS_STAGE_SATURATION: 5,
 
-  // ── Seed 001 §9 role score ─────────────────────────────────────────────────────────────
+  // ── Role score ─────────────────────────────────────────────────────────────────
   /** Base score of a message a person typed. */
   ROLE_BASE_USER: 5.0,
   /** Base score of an assistant message (thinking included). */
@@ -190,7 +190,7 @@ export const ANALYZE_CONSTANTS = {
   /** Base score of a system prompt, tool definitions or memory item (always kept anyway). */
   ROLE_BASE_SYSTEM: 1.0,
   /** Base score of a tool's output: raw material, below the assistant's own words. With
-   *  ROLE_TOOL_BONUS it lands at 2.5, under the seed's keep threshold of 3.0, so only outputs
+   *  ROLE_TOOL_BONUS it lands at 2.5, under the importance strategy's keep threshold of 3.0, so only outputs
    *  with errors, fixes, completions or key words clear it. */
   ROLE_BASE_TOOL_RESULT: 0.5,
   /** Base score of an earlier compaction summary: it stands for the user's earlier messages. */
@@ -206,8 +206,8 @@ export const ANALYZE_CONSTANTS = {
   /** Bonus for pinned or user-marked important content (<Pin>, 重要, 关键). */
   ROLE_PINNED_BONUS: 3.0,
 
-  // ── Seed 001 §13 key events ────────────────────────────────────────────────────────────
-  /** A decision must be longer than this many characters (seed: > 100). */
+  // ── Key events ────────────────────────────────────────────────────────────────
+  /** A decision must be longer than this many characters (> 100). */
   DECISION_MIN_CHARS: 100,
 
   // ── References (analyze/refs.ts) ───────────────────────────────────────────────────────
@@ -220,7 +220,7 @@ export const ANALYZE_CONSTANTS = {
   /** Longest error signature, in characters (longer ones are cut with "…"). */
   ERROR_SIGNATURE_MAX_CHARS: 200,
 
-  // ── Seed 001 §20 task type ─────────────────────────────────────────────────────────────
+  // ── Task type ─────────────────────────────────────────────────────────────────
   /** Evidence weight of one file-editing tool call (or an applied edit / diff). */
   TASK_CODE_EDIT_WEIGHT: 3,
   /** Evidence weight of one test or build run. */
@@ -297,8 +297,8 @@ export function isAnalyzeConstantName(name: string): name is AnalyzeConstantName
 }
 
 /** The defaults with `overrides` applied; unknown names and bad values are errors. */
-export function resolveConstants(overrides?: Readonly<Record<string, number>>): AnalyzeConstants {
-  if (overrides === undefined) return ANALYZE_CONSTANTS;
+export function resolveConstants(overrides?: Readonly<Partial<AnalyzeConstants>>): AnalyzeConstants {
+  if (overrides === undefined || overrides === ANALYZE_CONSTANTS) return ANALYZE_CONSTANTS;
   if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
     throw new AnalyzeOptionsError('AnalyzeOptions.constants: expected an object of constant names to numbers');
   }

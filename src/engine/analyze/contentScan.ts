@@ -1,4 +1,4 @@
-// All the content keyword lists of seed 000 (classification, technical level, actionability,
+// All the content keyword lists (classification, technical level, actionability,
 // criticality, dependency, outbound references, temporal categories) and the focus stage
 // patterns, counted in one pass over a message (text/keywordMatcher.ts compileLexicon) instead
 // of one pass per list: the analyzer runs on every compaction and for the inspector timeline.
@@ -10,12 +10,12 @@ import {
   CONTENT_TYPE_KEYWORDS,
   CRITICALITY_KEYWORDS,
   DEPENDENCY_KEYWORDS,
-  FOCUS_STAGE_KEYWORDS,
   INFORMATIONAL_KEYWORDS,
   OUTBOUND_REFERENCE_KEYWORDS,
   TECHNICAL_LEVEL_KEYWORDS,
   TEMPORAL_KEYWORDS,
-} from './keywords';
+} from './contentKeywords';
+import { FOCUS_STAGE_KEYWORDS } from './keywords';
 
 const CONTENT_LISTS = {
   technical_specification: CONTENT_TYPE_KEYWORDS.technical_specification,

@@ -1,4 +1,4 @@
-// The cross-reference detector (seed 000 §5.1 "被其他内容引用"): which later messages mention a
+// The cross-reference detector: which later messages mention a
 // message's files, identifiers or error signatures. Built with an inverted index, so it is
 // linear in the number of references, not quadratic in the number of messages.
 //

@@ -1,13 +1,13 @@
-// Seed 000 §5.1 importance metrics, each 0..1:
+// Importance metrics, each 0..1:
 //   criticality   = min(critical-pattern matches / CRITICALITY_SATURATION, 1) × content-type multiplier, ≤ 1
 //   dependency    = min(dependency words / 2, 0.4) + min(referenced-by / 5, 0.4) + min(outbound / 3, 0.2)
 //   uniqueness    = max(0, 1 − near-duplicates / 3)·0.6 + min(specific details / 10, 1)·0.4
 //   actionability = label base (actionable 0.7, informational 0.4, historical 0.2)
-//                   + min(actionable phrases / 5, 1)·0.3, ≤ 1   (the seed leaves this one open)
+//                   + min(actionable phrases / 5, 1)·0.3, ≤ 1   (a phrase bonus on the label)
 //   overall       = 0.35·criticality + 0.25·dependency + 0.20·uniqueness + 0.20·actionability
 // (numbers as in analyze/constants.ts, where they can be overridden).
 // "Referenced-by" is the cross-reference detector (crossReferences.ts); "outbound" counts the
-// seed's reference words (see, above, 参见 …) plus the earlier messages this one refers back to.
+// reference words (see, above, 参见 …) plus the earlier messages this one refers back to.
 
 import type { Actionability, ContentType } from '../result';
 import { countCodeSnippets } from './classify';

@@ -1,4 +1,4 @@
-// Seed 001 §13 key events: the messages a key-event strategy keeps whole.
+// Key events: the messages a key-event strategy keeps whole.
 //
 // - user_input: every message a person wrote (a tool result sent with role 'user' is not one).
 // - task_start: the first user message that states something (not "ok", not a bare slash

@@ -1,17 +1,17 @@
-// Keyword lists in English and Chinese, and the two rules built directly on them:
-// seed 002's importance tiers and the acknowledgement test.
+// The tier, role-score, key-event and focus keyword lists in English and Chinese (the content
+// lists are in contentKeywords.ts), and the two rules built directly on them:
+// the importance tiers and the acknowledgement test.
 // Syntax of the lists: text/keywordMatcher.ts (English whole words, "stem*", "word:"; Chinese substrings).
 
 import { compileKeywords, type KeywordSpec } from '../text/keywordMatcher';
 import type { FocusName } from './analysis';
-import type { ContentType, TechnicalLevel, TemporalCategory } from '../result';
 import type { AnalyzeConstants } from './constants';
 
-// ── Seed 002 tiers ────────────────────────────────────────────────────────────────────────
+// ── Tiers ────────────────────────────────────────────────────────────────────────────
 
 /** 🔴 Extreme (keep verbatim): decisions, rules, architecture, tasks, specs, prohibitions,
- *  musts and "important". The seed lists the Chinese words with a colon; they count without
- *  one too, as do their English equivalents. */
+ *  musts and "important". The Chinese words are often written with a colon (决定:); they count
+ *  without one too, as do their English equivalents. */
 export const TIER_EXTREME_KEYWORDS: KeywordSpec = {
   zh: ['决定:', '规则:', '架构:', '任务:', '规范:', '禁止:', '必须:', '重要:', '决定', '规则', '架构', '任务', '规范', '禁止', '必须', '重要'],
   en: [
@@ -146,6 +146,7 @@ const tierHigh = compileKeywords(TIER_HIGH_KEYWORDS);
 const tierMedium = compileKeywords(TIER_MEDIUM_KEYWORDS);
 
 /** Punctuation, symbols (emoji included), emoji joiners/modifiers and whitespace. */
+// eslint-disable-next-line no-misleading-character-class -- the joiner (U+200D) and the variation selector (U+FE0F) are meant as single characters here
 const NON_WORD = /[\p{P}\p{S}\p{Extended_Pictographic}\p{Emoji_Modifier}\u200d\ufe0f\s]+/gu;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const ACK_SEQUENCE = buildAckSequence(ACKNOWLEDGEMENT_WORDS);
@@ -197,7 +198,7 @@ export interface TierResult {
 }
 
 /**
- * Seed 002's importance tier of one message's text, checked in the seed's order:
+ * Importance tier of one message's text, checked in this order:
  * extreme, high, medium, then low (acknowledgements only), else the default.
  */
 export function keywordTier(lower: string, isAck: boolean, c: AnalyzeConstants): TierResult {
@@ -211,7 +212,7 @@ export function keywordTier(lower: string, isAck: boolean, c: AnalyzeConstants):
   return { tier: c.TIER_DEFAULT, name: 'default', keywords: [] };
 }
 
-// ── Seed 001 §9 / §13 word lists ──────────────────────────────────────────────────────────
+// ── Role-score and key-event word lists ────────────────────────────────────────────
 
 /** "Important keywords" of the role score (+0.5 each distinct one). */
 export const IMPORTANT_KEYWORDS: KeywordSpec = {
@@ -266,7 +267,7 @@ export const FIX_KEYWORDS: KeywordSpec = {
   en: ['fix', 'fixes', 'fixed', 'fixing', 'resolve', 'resolved', 'resolves', 'solved', 'workaround', 'patched', 'corrected'],
 };
 
-/** Task completion markers: seed 001's !!!COMPLETE!!! / !!!SUMMARY!!!, mini-swe-agent's submit
+/** Task completion markers: the !!!COMPLETE!!! / !!!SUMMARY!!! markers, mini-swe-agent's submit
  *  command, Cline's attempt_completion, and the plain words. "done" counts only as a line of
  *  its own (see keyEvents.ts): inside a sentence it rarely means the task is finished. */
 export const COMPLETION_KEYWORDS: KeywordSpec = {
@@ -294,7 +295,7 @@ export const TASK_START_KEYWORDS: KeywordSpec = {
   en: ['new task', 'start task', 'next task', "let's start", 'let us start', '<task>'],
 };
 
-/** Decisions (seed 001 §13: 决定 选择 方案 策略 计划 设计 架构; and longer than 100 characters). */
+/** Decisions (决定 选择 方案 策略 计划 设计 架构; and longer than 100 characters). */
 export const DECISION_KEYWORDS: KeywordSpec = {
   zh: ['决定', '选择', '方案', '策略', '计划', '设计', '架构', '采用', '改用'],
   en: [
@@ -317,7 +318,7 @@ export const DECISION_KEYWORDS: KeywordSpec = {
   ],
 };
 
-/** User-marked importance (seed 001: <Pin>, 重要, 关键, 必须, 注意). The words count only in
+/** User-marked importance (<Pin>, 重要, 关键, 必须, 注意). The words count only in
  *  messages a person wrote (and system prompts); <Pin> counts anywhere. */
 export const PIN_MARKERS: KeywordSpec = { en: ['<pin>', '</pin>'] };
 export const PIN_WORDS: KeywordSpec = {
@@ -325,11 +326,11 @@ export const PIN_WORDS: KeywordSpec = {
   en: ['important', 'critical', 'must', 'note:', 'do not forget', "don't forget"],
 };
 
-// ── Seed 000 §4.3 focus keywords ──────────────────────────────────────────────────────────
+// ── Focus keywords ──────────────────────────────────────────────────────────────
 
 export const FOCUS_NAMES: readonly FocusName[] = ['planning', 'implementation', 'testing', 'review'];
 
-/** Stage patterns (seed: planning requirement|plan|design|architecture, …) plus Chinese. */
+/** Stage patterns (planning requirement|plan|design|architecture, …) plus Chinese. */
 export const FOCUS_STAGE_KEYWORDS: Record<FocusName, KeywordSpec> = {
   planning: { en: ['requirement*', 'plan*', 'design*', 'architect*'], zh: ['需求', '计划', '规划', '设计', '架构', '方案'] },
   implementation: { en: ['code*', 'implement*', 'develop*', 'build*'], zh: ['代码', '实现', '开发', '构建', '编写'] },
@@ -337,7 +338,7 @@ export const FOCUS_STAGE_KEYWORDS: Record<FocusName, KeywordSpec> = {
   review: { en: ['review*', 'check*', 'audit*', 'optimi*'], zh: ['审查', '检查', '审计', '优化', '评审'] },
 };
 
-/** Role keywords (seed: 方案规划师, 编码专家, 测试工程师, 代码审查员), each an English term with
+/** Role keywords (方案规划师, 编码专家, 测试工程师, 代码审查员), each an English term with
  *  its Chinese equivalent: the share of pairs present is the role score. */
 export const FOCUS_ROLE_KEYWORDS: Record<FocusName, readonly KeywordSpec[]> = {
   planning: [
@@ -395,140 +396,3 @@ export const FOCUS_ALIASES: Readonly<Record<string, FocusName>> = {
   代码审查: 'review',
   代码审查员: 'review',
 };
-
-// ── Seed 000 §4.1 classification ─────────────────────────────────────────────────────────
-
-/** Seed 000 §4.1 classification patterns (three groups per type, merged) plus Chinese equivalents. */
-export const CONTENT_TYPE_KEYWORDS: Record<Exclude<ContentType, 'general'>, KeywordSpec> = {
-  technical_specification: {
-    en: ['api', 'apis', 'interface*', 'schema*', 'protocol*', 'architecture*', 'design*', 'pattern*', 'requirement*', 'specification*', 'spec', 'specs', 'standard*'],
-    zh: ['接口', '协议', '架构', '设计', '模式', '需求', '规范', '规格', '标准'],
-  },
-  code_implementation: {
-    en: ['function*', 'class', 'classes', 'method*', 'variable*', 'import*', 'export*', 'module*', 'implement*', 'code', 'codes', 'coded', 'coding', 'syntax'],
-    zh: ['函数', '类', '方法', '变量', '导入', '导出', '模块', '实现', '代码', '语法'],
-  },
-  error_information: {
-    en: ['error*', 'exception*', 'fail*', 'bug', 'bugs', 'fix', 'fixes', 'fixed', 'fixing', 'solve*', 'resolv*', 'debug*', 'issue*', 'problem*', 'trouble*'],
-    zh: ['错误', '异常', '失败', 'bug', '修复', '解决', '调试', '问题', '故障', '报错'],
-  },
-  user_interaction: {
-    en: ['user*', 'question*', 'ask', 'asks', 'asked', 'asking', 'request*', 'confirm*', 'approv*', 'feedback', 'input*', 'output*', 'response*'],
-    zh: ['用户', '提问', '请问', '请求', '确认', '批准', '反馈', '输入', '输出', '回复', '回答'],
-  },
-  workflow_status: {
-    en: ['task*', 'workflow*', 'progress*', 'complete*', 'pending', 'running', 'status*', 'state', 'states', 'phase*'],
-    zh: ['任务', '流程', '进度', '完成', '待办', '进行中', '运行中', '状态', '阶段'],
-  },
-  documentation: {
-    en: ['document*', 'readme*', 'guide*', 'instruction*', 'tutorial*', 'example*', 'reference*', 'manual*', 'help'],
-    zh: ['文档', '说明', '指南', '教程', '示例', '例子', '参考', '手册', '帮助'],
-  },
-};
-
-/** Seed 000 §4.1 technical-level indicators plus Chinese. */
-export const TECHNICAL_LEVEL_KEYWORDS: Record<Exclude<TechnicalLevel, 'basic'>, KeywordSpec> = {
-  advanced: {
-    en: ['algorithm*', 'optimi*', 'performance', 'architecture*', 'scalab*', 'distributed', 'security', 'encrypt*', 'authenticat*'],
-    zh: ['算法', '优化', '性能', '架构', '可扩展', '分布式', '安全', '加密', '认证'],
-  },
-  intermediate: {
-    en: ['function*', 'class', 'classes', 'module*', 'api', 'apis', 'database*', 'query', 'queries', 'index*', 'framework*', 'librar*', 'dependenc*'],
-    zh: ['函数', '模块', '接口', '数据库', '查询', '索引', '框架', '依赖'],
-  },
-};
-
-/** Seed 000 §4.1 actionability patterns plus Chinese. */
-export const ACTIONABLE_KEYWORDS: KeywordSpec = {
-  en: [
-    'need to',
-    'needs to',
-    'should',
-    'must',
-    'required',
-    'implement*',
-    'create*',
-    'build',
-    'builds',
-    'develop*',
-    'fix',
-    'fixes',
-    'fixing',
-    'update*',
-    'modify*',
-    'change',
-    'changes',
-    'todo',
-    'to do',
-    'task*',
-    'action*',
-    'next step*',
-  ],
-  zh: ['需要', '应该', '必须', '要求', '实现', '创建', '构建', '开发', '修复', '更新', '修改', '待办', '任务', '下一步', '请'],
-};
-
-export const INFORMATIONAL_KEYWORDS: KeywordSpec = {
-  en: ['is', 'are', 'was', 'were', 'description*', 'explanation*', 'overview*', 'example*', 'sample*', 'demo*'],
-  zh: ['是', '描述', '说明', '解释', '概述', '示例', '例子'],
-};
-
-// ── Seed 000 §5.1 importance ─────────────────────────────────────────────────────────────
-
-/** Seed 000 §5.1 criticality patterns plus Chinese. */
-export const CRITICALITY_KEYWORDS: KeywordSpec = {
-  en: [
-    'critical*',
-    'important',
-    'essential',
-    'required',
-    'must',
-    'error*',
-    'fail*',
-    'bug',
-    'bugs',
-    'issue*',
-    'problem*',
-    'security',
-    'vulnerab*',
-    'risk*',
-    'performance',
-    'optimi*',
-    'bottleneck*',
-  ],
-  zh: ['关键', '重要', '必要', '必须', '错误', '失败', '异常', 'bug', '问题', '安全', '漏洞', '风险', '性能', '优化', '瓶颈'],
-};
-
-/** Seed 000 §5.1 dependency indicators plus Chinese. */
-export const DEPENDENCY_KEYWORDS: KeywordSpec = {
-  en: ['depend*', 'require', 'requires', 'need', 'needs', 'prerequisite*', 'before', 'after', 'then', 'next', 'input*', 'output*', 'parameter*', 'result*'],
-  zh: ['依赖', '需要', '前提', '之前', '之后', '然后', '接下来', '输入', '输出', '参数', '结果'],
-};
-
-/** Seed 000 §5.1 outbound reference words plus Chinese. */
-export const OUTBOUND_REFERENCE_KEYWORDS: KeywordSpec = {
-  en: ['see', 'refer*', 'mentioned', 'above', 'below'],
-  zh: ['参见', '参考', '见上', '如上', '如下', '上面', '下面', '上述', '提到'],
-};
-
-// ── Seed 000 §5.2 temporal categories ────────────────────────────────────────────────────
-
-/** Seed 000 §5.2 category patterns plus Chinese, checked in this order. */
-export const TEMPORAL_KEYWORDS: Record<Exclude<TemporalCategory, 'timeless'>, KeywordSpec> = {
-  immediate: {
-    en: ['now', 'current', 'currently', 'today', 'urgent*', 'asap', 'error*', 'fail*', 'broken', 'issue*', 'need to', 'must do', 'required now'],
-    zh: ['现在', '当前', '今天', '紧急', '马上', '立即', '立刻', '错误', '失败', '报错', '坏了', '需要'],
-  },
-  current_phase: {
-    en: ['this phase', 'current stage', 'working on', 'implementing', 'developing', 'building', 'in progress', 'ongoing'],
-    zh: ['本阶段', '当前阶段', '正在', '进行中', '实现中', '开发中'],
-  },
-  future_relevant: {
-    en: ['next', 'later', 'future', 'plan*', 'will', 'after', 'then', 'subsequent*', 'todo', 'to do', 'pending', 'upcoming'],
-    zh: ['下一步', '接下来', '之后', '以后', '将来', '未来', '计划', '待办', '稍后', '然后'],
-  },
-  historical: {
-    en: ['was', 'were', 'had', 'did', 'completed', 'previous*', 'before', 'earlier', 'history', 'past', 'old'],
-    zh: ['之前', '以前', '已经', '曾经', '完成了', '历史', '过去', '原来'],
-  },
-};
-

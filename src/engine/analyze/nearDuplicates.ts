@@ -1,4 +1,4 @@
-// Near-duplicate detection for the uniqueness metric (seed 000 §5.1) and seed 002's duplicate
+// Near-duplicate detection for the uniqueness metric and the duplicate
 // merging: two messages are near-duplicates when the Jaccard similarity of their shingle sets
 // exceeds NEAR_DUPLICATE_SIMILARITY.
 //

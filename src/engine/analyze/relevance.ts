@@ -1,4 +1,4 @@
-// Seed 000 §4.3 relevance: how much a message bears on the current work and on the focus the
+// Relevance: how much a message bears on the current work and on the focus the
 // user asked for ("/compact focus on the auth bug", a named stage such as "testing").
 //
 // Current work = the last `currentRounds` rounds (at most CURRENT_WINDOW_MAX_MESSAGES trailing
@@ -10,7 +10,7 @@
 // everywhere and say nothing).
 //
 // With a focus: relevance = RELEVANCE_CURRENT_WEIGHT · current + RELEVANCE_FOCUS_WEIGHT · focus.
-// A named focus scores like the seed: role keywords present / role keywords, and stage pattern
+// A named focus scores role keywords present / role keywords, and stage pattern
 // matches / FOCUS_STAGE_SATURATION, weighted FOCUS_ROLE_WEIGHT : FOCUS_STAGE_WEIGHT. A free-text
 // focus scores the share of its terms the message contains.
 

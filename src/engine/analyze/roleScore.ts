@@ -1,10 +1,10 @@
-// Seed 001 §9 importance score: a base by who is speaking plus bonuses.
+// Importance score: a base by who is speaking plus bonuses.
 //   base: user-authored 5.0, assistant 2.0, system / tool definitions / memory 1.0,
 //         tool result 0.5 (see ROLE_BASE_TOOL_RESULT), earlier compaction summary 5.0
 //   +0.5 per distinct important keyword (错误 失败 修复 完成 任务 …, error, fix, …)
 //   +2.0 tool calls and tool results, +2.0 errors and fixes, +1.5 task completion,
 //   +3.0 pinned / <Pin> / user-marked important (重要, 关键)
-// The seed keeps messages scoring ≥ 3.0. A tool result travelling with role 'user' is not a
+// The importance strategy keeps messages scoring ≥ 3.0. A tool result travelling with role 'user' is not a
 // user message here (isUserAuthored), so it never gets the user base.
 
 import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../conversation/model';

@@ -1,4 +1,4 @@
-// Seed 001 §20 task type, from the evidence a conversation leaves:
+// Task type, from the evidence a conversation leaves:
 // - code: file-editing tool calls (Edit/Write/MultiEdit, str_replace, apply_patch, a shell
 //   command that writes files), test and build runs, "Applied edit to …", ```diff blocks,
 //   aider's SEARCH/REPLACE blocks; other commands that run code count a little.

@@ -1,4 +1,4 @@
-// Seed 000 §5.2 temporal relevance: recency decay × a category multiplier, capped at 1.
+// Temporal relevance: recency decay × a category multiplier, capped at 1.
 //
 // Recency has two factors, multiplied:
 // - time: 1 − days_old · TEMPORAL_DECAY_PER_DAY (floored at 0), when the transcript has
@@ -15,7 +15,7 @@ import { AnalyzeOptionsError, type AnalyzeConstants } from './constants';
 import type { ContentScan } from './contentScan';
 
 const ORDER: readonly Exclude<TemporalCategory, 'timeless'>[] = ['immediate', 'current_phase', 'future_relevant', 'historical'];
-/** The seed's categories in its order (patterns: TEMPORAL_KEYWORDS in keywords.ts). */
+/** The categories in the order they are checked (patterns: TEMPORAL_KEYWORDS in keywords.ts). */
 export function temporalCategory(scan: ContentScan): TemporalCategory {
   for (const cat of ORDER) if (scan.has(cat)) return cat;
   return 'timeless';

@@ -1,6 +1,6 @@
 // What a tool call does, judged from its name and (for shell tools) its command line:
 // edits files, runs tests/builds, runs something else, searches, reads, or something else.
-// Task-type detection (seed 001 §20) and key tool results (§13) build on this.
+// Task-type detection and key tool results build on this.
 
 import type { ToolCall } from '../conversation/model';
 

@@ -6,7 +6,7 @@
  *  original role is kept in `source.role` so exporters can put it back. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
-/** What a message is, following seed 004's ItemType table. The selective rules, the
+/** What a message is, one of the ItemTypes below. The selective rules, the
  *  assembly step and the token breakdown all key on this, never on the role alone. */
 export type ItemType =
   | 'SYSTEM_PROMPT'
@@ -83,7 +83,9 @@ export type SourceFormat =
   | 'anthropic'
   | 'cline'
   | 'claude-code'
+  | 'codex'
   | 'vscode-chat'
+  | 'copilot-chat'
   | 'aider'
   | 'swe-agent'
   | 'mini-swe-agent'
@@ -107,7 +109,7 @@ export interface SourceMeta {
   extra?: Record<string, string | number | boolean>;
 }
 
-/** How a message was shortened, so it is never shortened twice (seed 004 §5.3). */
+/** How a message was shortened, so it is never shortened twice. */
 export interface TruncationRecord {
   by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate' | 'collapse';
   originalTokens: number;
@@ -145,6 +147,27 @@ export interface ConversationMeta {
   title?: string;
   /** How many compactions produced this conversation (0 for an original). */
   compactions?: number;
+  /** Agent sessions: the working directory the session records. */
+  cwd?: string;
+  /** Agent sessions: the agent's own id for the session (Claude Code sessionId, Codex thread id). */
+  sessionId?: string;
+  /** Agent sessions: the version of the agent that wrote it (Claude Code `version`, Codex `cli_version`). */
+  agentVersion?: string;
+  /** Token figures the agent itself recorded (Codex token_count events), as it reported them. */
+  reportedUsage?: ReportedUsage;
+}
+
+/** Usage an agent wrote into its session, kept as reported (never mixed with our own counts). */
+export interface ReportedUsage {
+  /** Input tokens of the last request the agent made. */
+  lastInputTokens?: number;
+  lastCachedInputTokens?: number;
+  lastOutputTokens?: number;
+  /** Totals over the session. */
+  totalInputTokens?: number;
+  totalOutputTokens?: number;
+  /** The context window the agent said the model has. */
+  contextWindow?: number;
 }
 
 export interface Conversation {
@@ -163,6 +186,22 @@ export interface ImportWarning {
 export interface ImportResult {
   conversation: Conversation;
   warnings: ImportWarning[];
+  /** What the file holds that its agent does not send when the session is resumed. */
+  history?: ImportHistory;
+}
+
+/** The part of an agent session file that is not sent on resume: a Claude Code file's abandoned
+ *  branches (rewinds) and lines before its last compact boundary, a Codex rollout's items before
+ *  its last compaction. Read so it can be counted and shown, never compacted with the live part. */
+export interface ImportHistory {
+  /** Those messages, as a conversation of their own. */
+  conversation: Conversation;
+  /** File lines they came from. */
+  lines: number;
+  /** Of those, lines before the last compaction boundary. */
+  beforeBoundary: number;
+  /** Of those, lines on branches the agent left (rewinds, forks). */
+  otherBranches: number;
 }
 
 /** Text of a message as the model reads it (text parts only, joined by newlines). */

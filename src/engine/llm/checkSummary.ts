@@ -5,8 +5,8 @@
 
 import { SECTION_NAMES, type SectionTexts } from '../sections';
 import type { TextCounter } from '../tokens/tokenCounter';
-import type { ParsedSummary } from './parseSummary';
-import { renderSections } from './sectionItems';
+import type { ParsedSummary } from '../segments/parseSummary';
+import { renderSections } from '../segments/renderSummary';
 
 export type SummaryProblem =
   /** Nothing but whitespace (or only an analysis). */
@@ -82,6 +82,6 @@ export function checkSummary(input: SummaryCheckInput): SummaryCheck {
 /** Sections of a reply that failed only on missing sections, completed from `fill`. */
 export function completeSections(parsed: ParsedSummary, fill: Partial<SectionTexts>): SectionTexts {
   const out = {} as SectionTexts;
-  for (const n of SECTION_NAMES) out[n] = parsed.sections[n] ?? fill[n] ?? '';
+  for (const n of SECTION_NAMES) out[n] = parsed.found.includes(n) ? parsed.sections[n] : (fill[n] ?? '');
   return out;
 }

@@ -3,6 +3,8 @@
 // can act on. Clients (the openai SDK one, the VS Code model adapter) translate their own
 // errors into a SummarizerError; everything above them only looks at `kind`.
 
+import { clip, MAX_ECHO_CHARS } from '../text/clip';
+
 export type SummarizerErrorKind =
   /** 401/403: the key is missing, wrong or lacks access. */
   | 'authentication'
@@ -115,7 +117,7 @@ export interface HttpFailure {
 }
 
 /** Longest provider message quoted in a one-line error. */
-export const MAX_QUOTED_MESSAGE_CHARS = 200;
+export const MAX_QUOTED_MESSAGE_CHARS = MAX_ECHO_CHARS;
 
 const CONTEXT_LENGTH_TEXT = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|input is too long|reduce the length/i;
 
@@ -180,6 +182,5 @@ export function parseRetryAfter(header: (name: string) => string | null | undefi
 
 /** One line, at most MAX_QUOTED_MESSAGE_CHARS: provider messages can be long or multi-line. */
 export function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_QUOTED_MESSAGE_CHARS ? `${flat.slice(0, MAX_QUOTED_MESSAGE_CHARS - 1)}…` : flat;
+  return clip(text.replace(/\s+/g, ' ').trim(), MAX_QUOTED_MESSAGE_CHARS);
 }

@@ -15,6 +15,10 @@ export interface LlmCompletionRequest {
   /** Upper bound for the reply (analysis + summary), in tokens. */
   maxTokens: number;
   signal?: AbortSignal;
+  /** Longest this request may take, the whole reply included (what is left of the summary's time
+   *  budget); the client's own limit applies when it is smaller. Past it the client aborts the
+   *  request and throws kind 'timeout'. */
+  timeoutMs?: number;
   /** Streamed text as it arrives (only clients that stream call it). */
   onDelta?: (text: string) => void;
 }
@@ -35,7 +39,9 @@ export interface LlmClient {
   readonly model: string;
   /**
    * Throws a SummarizerError (errors.ts) with the failure classified; a fired signal rejects
-   * with kind 'cancelled'. Must not retry on its own: the retry policy is the caller's.
+   * with kind 'cancelled'; a request past its time limit (timeoutMs, or a stream that stalls)
+   * is aborted and rejects with kind 'timeout'. Must not retry on its own: the retry policy is
+   * the caller's.
    */
   complete(req: LlmCompletionRequest): Promise<LlmCompletion>;
 }

@@ -1,14 +1,14 @@
 // The summary prompt. It asks for an analysis first and then the eight sections, exactly
-// headed, inside <summary>…</summary> (the structure seed 000 §2.1 takes from Claude Code,
-// the tags from seed 004); it lists the must-keep facts the extractive pass found, the
+// headed, inside <summary>…</summary> (the structure Claude Code's own compaction prompt
+// uses, which models follow well); it lists the must-keep facts the extractive pass found, the
 // person's focus, and a length limit; on re-compaction it hands over the previous summary to
-// be merged into, not summarized again (seed 004's "summary of a summary" weakness).
+// be merged into, not summarized again.
 // The retry after an unusable reply is stricter: no analysis, only the tagged sections.
 
 import type { Fact, FactKind } from '../result';
 import { SECTION_NAMES, type SectionName, type SectionTexts } from '../sections';
 import type { TextCounter } from '../tokens/tokenCounter';
-import { renderSections } from './sectionItems';
+import { renderSections } from '../segments/renderSummary';
 
 /** Longest must-keep value quoted in the prompt (a long user message is cut; its opening is what gets matched). */
 export const MUST_KEEP_VALUE_CHARS = 300;

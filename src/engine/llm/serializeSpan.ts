@@ -16,7 +16,7 @@ export interface SerializeLimits {
   toolResultTokens: number;
 }
 
-/** Seed 004's block thresholds for tool arguments (500) and results (600); assistant and user
+/** Block thresholds for tool arguments (500) and results (600); assistant and user
  *  text get far more room because intent and decisions live there. */
 export const DEFAULT_SERIALIZE_LIMITS: SerializeLimits = {
   userTokens: 4_000,

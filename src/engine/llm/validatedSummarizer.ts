@@ -7,9 +7,7 @@
 //      timeout), honouring retry-after; a context-length error re-plans with smaller chunks;
 //   4. parse and check the reply; an empty, garbled, cut-off or over-long one is asked for once
 //      more with a stricter prompt;
-//   5. merge back from the extractive sections every must-keep fact the LLM dropped (and, on
-//      re-compaction, every user message the previous summary listed), and list them;
-//   6. on final failure return the extractive sections with the reason — never throw, except
+//   5. on final failure return the extractive sections with the reason — never throw, except
 //      when the caller cancels: then reject with kind 'cancelled' and leave everything as it was.
 
 import type { Fact } from '../result';
@@ -22,12 +20,11 @@ import { planChunks } from './chunkPlan';
 import { checkSummary, completeSections, MIN_SECTIONS_FOR_HYBRID, type SummaryCheck, type SummaryProblem } from './checkSummary';
 import { cancelledError, SummarizerError, toSummarizerError, type SummarizerErrorKind } from './errors';
 import type { LlmClient, LlmCompletion } from './llmClient';
-import { mergeBackMissingFacts } from './mergeBack';
-import { parseSummary, type ParsedSummary } from './parseSummary';
+import { parseSummary, type ParsedSummary } from '../segments/parseSummary';
 import { buildPrompt, renderMustKeep, type MustKeepBlock, type Prompt, type PromptInput } from './prompt';
 import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryEvent, type RetryPolicy, type Sleep } from './retryPolicy';
-import { contentItems, renderSections } from './sectionItems';
-import { mergeSectionTexts } from './sectionMerge';
+import { renderSections } from '../segments/renderSummary';
+import { mergeSectionTexts } from '../segments/mergeSections';
 import { DEFAULT_SERIALIZE_LIMITS, joinTranscript, serializeSpan, shortenToTokens, type SerializedMessage, type SerializeLimits } from './serializeSpan';
 
 /** Stricter retries after an unusable reply (empty, garbled, cut off, over-long). */
@@ -50,8 +47,6 @@ export const CONTEXT_LENGTH_SHRINK = 0.5;
 export const MAX_CONTEXT_LENGTH_SHRINKS = 2;
 /** Streaming progress is reported every this many characters. */
 export const PROGRESS_EVERY_CHARS = 400;
-/** sourceId of the facts that stand for the previous summary's user messages. */
-export const PREVIOUS_SUMMARY_SOURCE = 'previous-summary';
 
 export interface AttemptRecord {
   /** 'single', 'part 2/5', 'condense'. */
@@ -118,15 +113,6 @@ export function sectionTextsOf(summary: Summary): SectionTexts {
   for (const n of SECTION_NAMES) out[n] = '';
   for (const s of summary.sections) out[s.name] = s.text;
   return out;
-}
-
-/** The previous summary's user messages as facts, so a re-compaction cannot drop them. */
-export function previousUserMessageFacts(previous: SectionTexts): Fact[] {
-  return contentItems(previous['All user messages'] ?? '').map((item) => ({
-    kind: 'userMessage' as const,
-    value: item.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '').trim(),
-    sourceId: PREVIOUS_SUMMARY_SOURCE,
-  }));
 }
 
 export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSummarizerOptions): Summarizer {
@@ -198,7 +184,7 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
         if (kind !== 'cancelled') opts.onAttempt?.({ pass: spec.label, attempt, ok: false, problems: [], detail, error: kind });
         throw e;
       }
-      const parsed = parseSummary(completion.text);
+      const parsed = parseSummary(completion.text, 'reply');
       const check = checkSummary({
         parsed,
         ...(completion.finishReason ? { finishReason: completion.finishReason } : {}),
@@ -328,28 +314,21 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
           }
         }
         if (req.signal?.aborted) throw cancelledError();
-        const mustKeep = previous ? [...previousUserMessageFacts(previous), ...req.mustKeep] : req.mustKeep;
-        const merged = mergeBackMissingFacts(sections, req.extractive, mustKeep);
+        // Dropped must-keep facts are merged back by the compaction, for every summarizer.
         const filled = SECTION_NAMES.filter((n) => run.filled.includes(n));
-        return {
-          ...base(),
-          sections: merged.sections,
-          mergedBack: merged.mergedBack,
-          ...(filled.length ? { filledSections: filled } : {}),
-        };
+        return { ...base(), sections, ...(filled.length ? { filledSections: filled } : {}) };
       } catch (e) {
         if (e instanceof UnusableSummary) {
           return {
             ...base(),
             sections: { ...req.extractive },
             fallbackKind: e.problem,
-            fallbackReason: `${name} (${inner.model}): the summary was unusable after a stricter retry — ${e.message}. The extractive summary was used.`,
-            mergedBack: [],
+            fallbackReason: `${name} (${inner.model}): the summary was unusable after a stricter retry — ${e.message.replace(/\.$/, '')}. The extractive summary was used.`,
           };
         }
         const err = toSummarizerError(e, req.signal);
         if (err.kind === 'cancelled') throw err;
-        return { ...base(), sections: { ...req.extractive }, fallbackKind: err.kind, fallbackReason: err.message, mergedBack: [] };
+        return { ...base(), sections: { ...req.extractive }, fallbackKind: err.kind, fallbackReason: err.message };
       }
     },
   };

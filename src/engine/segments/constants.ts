@@ -1,9 +1,9 @@
 // Every number the section builders, the budget allocation and the rendering use, named and
-// documented in one place (seed 000 §6, seed 002's folding). Callers override any of them by
-// name through CompactOptions.constants.
+// documented in one place. Callers override any of them by
+// name through CompactOptions.limits.segments.
 
 export const SEGMENT_CONSTANTS = {
-  // ── Budget allocation across the eight sections (seed 000 §6: one strategy per section) ──
+  // ── Budget allocation across the eight sections (one strategy per section) ──
   /** Relative share of the free budget (after every section's floor) for each section. The
    *  user's words and the files carry the most weight: they are what the next turn needs most. */
   WEIGHT_PRIMARY_REQUEST: 0.16,
@@ -40,11 +40,11 @@ export const SEGMENT_CONSTANTS = {
   CONCEPTS_TERMS_PER_LINE: 8,
   /** A term said by the user counts this many times a mention. */
   CONCEPTS_USER_MENTION_WEIGHT: 3,
-  /** Shortest acronym (seed: [A-Z]{2,}). */
+  /** Shortest acronym ([A-Z]{2,}). */
   CONCEPTS_ACRONYM_MIN_LENGTH: 2,
 
   // ── Files and Code Sections ────────────────────────────────────────────────────────────
-  /** Code longer than this many lines is folded ("[code folded: N lines]", seed 002). */
+  /** Code longer than this many lines is folded ("[code folded: N lines]"). */
   CODE_FOLD_LINES: 12,
   /** Lines shown before the fold marker. */
   CODE_FOLD_KEEP_LINES: 4,
@@ -119,14 +119,4 @@ export const SEGMENT_CONSTANTS = {
   CURRENT_RESULT_MAX_CHARS: 160,
 } as const satisfies Record<string, number>;
 
-export type SegmentConstantName = keyof typeof SEGMENT_CONSTANTS;
-export type SegmentConstants = { readonly [K in SegmentConstantName]: number };
-
-export function resolveSegmentConstants(overrides?: Readonly<Record<string, number>>): SegmentConstants {
-  if (!overrides) return SEGMENT_CONSTANTS;
-  const out: Record<string, number> = { ...SEGMENT_CONSTANTS };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (k in SEGMENT_CONSTANTS && typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-  }
-  return out as SegmentConstants;
-}
+export type SegmentConstants = { readonly [K in keyof typeof SEGMENT_CONSTANTS]: number };

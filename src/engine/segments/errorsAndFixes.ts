@@ -1,4 +1,4 @@
-// "Errors and fixes" (seed 000 §6.1): each error signature the span met (exception type and
+// "Errors and fixes": each error signature the span met (exception type and
 // message, failing test, compiler error, non-zero exit), with the command that produced it and
 // its state. "fixed" needs evidence after its last occurrence — in the span or in the messages
 // kept after it: the same command (an identifying one: a shell line, or a tool call with

@@ -1,4 +1,4 @@
-// The extractive pass (seed 000 §6): eight builders turn the span into items, the budget is
+// The extractive pass: eight builders turn the span into items, the budget is
 // divided among the sections (allocateBudget.ts), and each section is filled within its share
 // (sectionItems.ts). Pure and deterministic: the same span, analysis, budget and options give
 // the same texts. Earlier summaries inside the span (COMPACTION_SUMMARY messages) are merged
@@ -13,12 +13,12 @@ import { SECTION_NAMES, emptySectionTexts, type SectionName, type SectionTexts }
 import { estimateCounter } from '../tokens/estimate';
 import type { TextCounter } from '../tokens/tokenCounter';
 import { allocateSectionBudgets, type SectionDemand } from './allocateBudget';
-import { resolveSegmentConstants, type SegmentConstants } from './constants';
+import { SEGMENT_CONSTANTS, type SegmentConstants } from './constants';
 import { buildCurrentWork } from './currentWork';
 import { degradeItems, leftOutLine } from './degrade';
 import { buildErrorsAndFixes } from './errorsAndFixes';
 import { buildFilesAndCode } from './filesAndCode';
-import { previousSections } from './mergeSections';
+import { mergeSectionTexts, previousSections } from './mergeSections';
 import { buildPendingTasks } from './pendingTasks';
 import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
@@ -67,8 +67,8 @@ export interface ExtractOptions {
   previous?: SectionTexts;
   /** Free-text focus of this compaction. */
   focus?: string;
-  /** Overrides of SEGMENT_CONSTANTS by name. */
-  constants?: Readonly<Record<string, number>>;
+  /** The section builders' numbers (default SEGMENT_CONSTANTS). */
+  limits?: SegmentConstants;
   /** The emergency level: when the required content does not fit, it may be cut (degrade.ts). */
   emergency?: boolean;
   /** The messages after the span that the result keeps (the verbatim tail), with their analyses:
@@ -127,7 +127,7 @@ export function buildSectionMaterial(
   analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined,
   opts: ExtractOptions = {},
 ): SectionMaterial {
-  const c = resolveSegmentConstants(opts.constants);
+  const c = opts.limits ?? SEGMENT_CONSTANTS;
   const analyses = alignedAnalyses(span, analysis);
   const after = opts.after && opts.after.messages.length > 0 ? opts.after : undefined;
   if (after && after.analyses.length !== after.messages.length) {
@@ -139,7 +139,7 @@ export function buildSectionMaterial(
   const fromSpan = previousSections(summaries);
   let previous = fromSpan?.sections;
   if (opts.previous) {
-    previous = previous ? mergeTexts(opts.previous, previous) : opts.previous;
+    previous = previous ? mergeSectionTexts([opts.previous, previous]) : opts.previous;
   }
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
@@ -149,16 +149,10 @@ export function buildSectionMaterial(
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }
 
-function mergeTexts(a: SectionTexts, b: SectionTexts): SectionTexts {
-  const out = emptySectionTexts();
-  for (const n of SECTION_NAMES) out[n] = n === 'Current Work' ? b[n] || a[n] : [a[n], b[n]].filter(Boolean).join('\n');
-  return out;
-}
-
 /** Fits prepared material into `budget` tokens (section bodies only). When the required content
  *  alone is over the budget, it is reduced first, in the steps degrade.ts describes. */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
-  const c = resolveSegmentConstants(opts.constants);
+  const c = opts.limits ?? SEGMENT_CONSTANTS;
   const counter = opts.counter ?? estimateCounter;
   const degraded = degradeItems(material.items, { budget: Math.max(0, budget), emergency: opts.emergency === true, counter, c });
   const measured = {} as Record<SectionName, MeasuredItem[]>;

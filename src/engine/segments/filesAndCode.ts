@@ -1,6 +1,6 @@
-// "Files and Code Sections" (seed 000 §6.1 _compress_code_sections): every file the session
+// "Files and Code Sections": every file the session
 // read, created, edited, searched or ran, with its last action and the code that matters (the
-// latest content written to it, long code folded as "[code folded: N lines]", seed 002), plus
+// latest content written to it, long code folded as "[code folded: N lines]"), plus
 // the files a person mentioned. Sources: tool calls (path arguments, shell command lines,
 // heredocs), tool outputs that confirm writes ("Applied edit to …", "File created
 // successfully at: …"), aider's SEARCH/REPLACE blocks, and paths the person wrote. A path only

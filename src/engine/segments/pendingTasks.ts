@@ -1,8 +1,7 @@
 // "Pending Tasks": what the person asked for that the conversation does not show done — the
 // open items of the latest task list the agent kept (a TodoWrite call's todos, a Cline
-// task_progress checklist, a Markdown checklist in the assistant's text: seed 001's "task list
-// state"), the person's explicit to-do sentences, and the latest request when nothing after it
-// shows it done (segments/evidence.ts). A session that ended in a submission or
+// task_progress checklist, a Markdown checklist in the assistant's text), the person's
+// explicit to-do sentences, and the latest request when nothing after it shows it done (segments/evidence.ts). A session that ended in a submission or
 // attempt_completion has none, unless the person asked for more after it. The assistant's own
 // announcements ("I'll help you implement …", "Okay, I will make that change.") are never tasks.
 // On re-compaction a newer task list replaces the earlier one; earlier TODO lines stay as

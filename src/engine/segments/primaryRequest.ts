@@ -1,6 +1,7 @@
-// "Primary Request and Intent" (seed 000 §6.1 _compress_primary_request): the user's first
+// "Primary Request and Intent": the user's first
 // request, whole when the budget allows, then the requirement sentences of later user messages
-// (sentences with the seed's requirement words, English and Chinese). The focus of this
+// (sentences with requirement words — need, must, should, implement, 需要, 必须 … — English and
+// Chinese). The focus of this
 // compaction, when one was given, leads the section. On re-compaction the earlier intent stays
 // first and required: the goal of a session does not change because it grew long.
 
@@ -15,7 +16,7 @@ import { distinctForms, uniqueByKey } from './sectionItems';
 import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine } from './textCut';
 import { readableUserText } from './userMessages';
 
-/** Seed 000's requirement keywords (need want require should must implement create build
+/** Requirement keywords (need want require should must implement create build
  *  develop) plus the usual ways of asking, in English and Chinese. */
 export const REQUIREMENT_KEYWORDS = compileKeywords({
   en: [

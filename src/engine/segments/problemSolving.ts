@@ -1,6 +1,6 @@
 // "Problem Solving": the decisions taken, the approaches tried and abandoned, and why — the
 // sentences of the assistant (its text and thinking) and of the user that carry decision,
-// cause or approach words (seed 001 §13's decision words, English and Chinese). Scored by how
+// cause or approach words. Scored by how
 // many such words they hold, the message's importance and recency; abandoned approaches
 // ("instead", "didn't work", 放弃) score higher because they are what a fresh context would
 // otherwise try again. An assistant sentence that only announces its next step ("First, I need

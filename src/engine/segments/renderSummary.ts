@@ -1,4 +1,4 @@
-// The summary message as Markdown (seed 000 §8): a title, one line on what happened, the eight
+// The summary message as Markdown: a title, one line on what happened, the eight
 // sections under their exact headings (always all eight, in order; an empty one says "(none)"),
 // and the Compression Metadata block. parseSummary.ts reads it back, so the layout is a
 // contract: headings are "## " + the exact name at column 0, and no body line starts with "#"
@@ -16,13 +16,13 @@ export const METADATA_HEADING = 'Compression Metadata';
 export const EMPTY_SECTION = '- (none)';
 
 export interface CompressionMetadata {
-  /** Characters of the messages the summary replaces (seed: original length). */
+  /** Characters of the messages the summary replaces (original length). */
   originalChars: number;
-  /** Characters of the eight sections (seed: compressed length). */
+  /** Characters of the eight sections (compressed length). */
   compressedChars: number;
-  /** compressedChars / originalChars (seed: compression ratio), two decimals. */
+  /** compressedChars / originalChars (compression ratio), two decimals. */
   ratio: number;
-  /** Overall retention of the validation (seed: quality score), two decimals. */
+  /** Overall retention of the validation (quality score), two decimals. */
   qualityScore: number;
   /** How many compactions this summary stands for, this one included. */
   compactions: number;
@@ -80,11 +80,13 @@ export function leadLine(meta: CompressionMetadata, style: SummaryStyle): string
   return `The earlier part of this conversation (${messages}) was compacted into this summary; the messages after it are verbatim.${archive}`;
 }
 
-/** The sections' Markdown without title and metadata (what "compressed length" measures). */
-export function renderSections(sections: SectionTexts, brief = false): string {
-  return SECTION_NAMES.filter((name) => !brief || sections[name].trim() !== '')
+/** The sections' Markdown without title and metadata: what "compressed length" measures, and
+ *  how sections are measured and shown to an LLM. A section not given renders as empty; a brief
+ *  rendering (the emergency level) leaves empty sections out. */
+export function renderSections(sections: Partial<SectionTexts>, brief = false): string {
+  return SECTION_NAMES.filter((name) => !brief || (sections[name] ?? '').trim() !== '')
     .map((name) => {
-      const body = sections[name].trim();
+      const body = (sections[name] ?? '').trim();
       return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
     })
     .join('\n\n');

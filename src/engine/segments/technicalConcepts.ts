@@ -1,4 +1,4 @@
-// "Key Technical Concepts" (seed 000 §6.1 _compress_technical_concepts): the terms the session
+// "Key Technical Concepts": the terms the session
 // is about — code identifiers (CamelCase, snake_case, dotted names), acronyms ([A-Z]{2,}) and
 // the libraries it imports or installs — ranked by how many messages use them, a person's
 // mention counting CONCEPTS_USER_MENTION_WEIGHT times and a tool output's half. Listed as

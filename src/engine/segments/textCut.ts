@@ -1,5 +1,5 @@
 // Shortening text for the summary without losing its shape: cut at a sentence end (English
-// . ! ?, Chinese 。！？, a blank line) with a visible marker, fold long code (seed 002), keep
+// . ! ?, Chinese 。！？, a blank line) with a visible marker, fold long code, keep
 // Markdown code fences balanced, and write Markdown list items.
 
 import type { SegmentConstants } from './constants';

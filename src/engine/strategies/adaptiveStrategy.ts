@@ -1,4 +1,4 @@
-// Adaptive (seed 001 §20), the default: detect the task type (analyze/taskType.ts) and try its
+// Adaptive, the default: detect the task type (analyze/taskType.ts) and try its
 // chain of strategies in order, taking the first whose kept messages fit the room the budget
 // leaves; emergency (keep 3) is the last resort, and when even that does not fit, the 'summary'
 // strategy cuts inside the last round (keeping at least the last tool block whole).

@@ -1,4 +1,4 @@
-// Duplicate merging (seed 002): acknowledgements that only echo ("ok", "thanks", 好的, 收到)
+// Duplicate merging: acknowledgements that only echo ("ok", "thanks", 好的, 收到)
 // next to another acknowledgement or an assistant reply are dropped, and a message nearly
 // identical (similarity > 0.8, analyze/nearDuplicates.ts) to the next message of its role
 // (acknowledgements skipped) is merged into it — the later, current wording stays. Tool blocks are never touched.

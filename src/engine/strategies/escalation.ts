@@ -3,10 +3,9 @@
 // result several times the target. Each hand-over is reported as a degradation step. Without an
 // explicit target the level asked for is kept (the default target is a suggestion).
 
-import type { CompactionLevel } from '../compactor';
 import type { DegradationStep } from '../result';
 import { formatCount } from '../segments/formatNumber';
-import { heavierLevel } from './levelStrategy';
+import { heavierLevel, type CompactionLevel } from './levelStrategy';
 
 /** A result more than this share over its target is not "within the target": the next level
  *  is tried. The emergency level always fits within it (segments/degrade.ts, strategies/tail.ts). */

@@ -1,4 +1,4 @@
-// The summary fallback (seed 004 §4.3) of the strategies that shorten in place (selective,
+// The summary fallback of the strategies that shorten in place (selective,
 // masking, duplicate merging): when what they leave is still over the room the budget gives the
 // kept messages, the oldest turns are summarized until it fits — the most recent turn always
 // stays.

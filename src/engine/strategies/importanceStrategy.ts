@@ -1,14 +1,13 @@
-// Importance scoring (seed 001 §9): keep every message whose role score (user 5.0, assistant
+// Importance scoring: keep every message whose role score (user 5.0, assistant
 // 2.0, + keyword, tool, error and pin bonuses — analyze/roleScore.ts) reaches the threshold
 // (3.0), plus the 5 most recent low scorers as context; summarize the rest. A turn is kept when
 // any of its messages is (a tool block travels whole).
 
-import { strategyConstants } from './constants';
 import type { Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { decisionsFrom, turnsOf } from './turns';
 
 export function importanceKeep(ctx: StrategyContext): Map<number, string> {
-  const c = strategyConstants(ctx.constants);
+  const c = ctx.limits.strategy;
   const turns = turnsOf(ctx);
   const keep = new Map<number, string>();
   const score = (i: number) => ctx.analysis.messages[i]?.importance.roleScore ?? 0;

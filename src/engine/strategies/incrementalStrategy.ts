@@ -1,13 +1,12 @@
-// Incremental summarization (seed 001 §11): the turns are cut into chunks of 20; every chunk
+// Incremental summarization: the turns are cut into chunks of 20; every chunk
 // but the last is summarized on its own, each merged onto the sections of the chunks before it
 // (one summary message, section by section); the last chunk is kept whole.
 
-import { strategyConstants } from './constants';
 import type { Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { decisionsFrom, turnsOf } from './turns';
 
 export function incrementalPlan(ctx: StrategyContext): { keep: Map<number, string>; chunks: number[][] } {
-  const c = strategyConstants(ctx.constants);
+  const c = ctx.limits.strategy;
   const size = Math.max(1, Math.floor(c.INCREMENTAL_CHUNK_TURNS));
   const turns = turnsOf(ctx);
   const keep = new Map<number, string>();

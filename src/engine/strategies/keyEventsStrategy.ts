@@ -1,13 +1,12 @@
-// Key-event extraction (seed 001 §13): keep task start and completion, decisions, errors and
+// Key-event extraction: keep task start and completion, decisions, errors and
 // their fixes, key tool results, pinned and user messages (analyze/keyEvents.ts tags them),
 // plus the 5 most recent non-key turns as context; summarize the rest.
 
-import { strategyConstants } from './constants';
 import type { Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { decisionsFrom, turnsOf } from './turns';
 
 export function keyEventsKeep(ctx: StrategyContext): Map<number, string> {
-  const c = strategyConstants(ctx.constants);
+  const c = ctx.limits.strategy;
   const turns = turnsOf(ctx);
   const keep = new Map<number, string>();
   let context = 0;

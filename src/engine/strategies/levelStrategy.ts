@@ -1,4 +1,4 @@
-// Compression levels (seed 002): how hard to compact, from light to emergency.
+// Compression levels: how hard to compact, from light to emergency.
 //   light      keep the 10 most recent messages, summarize the rest
 //   normal     keep the 10 most recent; older messages grouped by topic (a user turn and what
 //              answers it): a group of more than 3 is summarized together, the messages of a
@@ -7,11 +7,12 @@
 //   emergency  keep the 3 most recent, one summary of the rest (the last resort)
 // Counts are of messages, rounded up to whole turns so tool blocks are never split.
 
-import type { CompactionLevel } from '../compactor';
-import { strategyConstants, type StrategyConstants } from './constants';
+import type { StrategyConstants } from './constants';
 import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { alreadyTruncated, previewMessage } from './truncation';
 import { decisionsFrom, keepRecentMessages, turnsOf } from './turns';
+
+export type CompactionLevel = 'light' | 'normal' | 'heavy' | 'emergency';
 
 export const LEVELS: readonly CompactionLevel[] = ['light', 'normal', 'heavy', 'emergency'];
 
@@ -39,7 +40,7 @@ export function levelKeepCount(level: string, c: StrategyConstants): number {
 }
 
 export function levelDecisions(ctx: StrategyContext, level: string): MessageDecision[] {
-  const c = strategyConstants(ctx.constants);
+  const c = ctx.limits.strategy;
   const turns = turnsOf(ctx);
   const keep = keepRecentMessages(turns, levelKeepCount(level, c), `one of the most recent messages (${level} level)`);
   const replaced = new Map<number, MessageDecision>();

@@ -4,14 +4,13 @@
 // cost. The most recent outputs stay whole; if the masked conversation is still over the budget,
 // the oldest turns are summarized.
 
-import { strategyConstants } from './constants';
 import { summarizeOldestUntilFits } from './fallback';
 import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { alreadyTruncated, maskedMessage } from './truncation';
 import { decisionsFrom, isFixed } from './turns';
 
 export function maskDecisions(ctx: StrategyContext): MessageDecision[] {
-  const c = strategyConstants(ctx.constants);
+  const c = ctx.limits.strategy;
   const keepAll = new Map<number, string>(ctx.messages.map((_, i) => [i, 'kept (only old tool outputs are masked)']));
   const out = decisionsFrom(ctx, keepAll, '');
   const results = ctx.messages.map((m, i) => (m.toolResult && !isFixed(ctx, i) ? i : -1)).filter((i) => i >= 0);

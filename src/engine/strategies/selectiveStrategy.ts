@@ -1,22 +1,23 @@
-// Selective rules per item type (seed 004 §4.1), a configurable table. Rules run in priority
-// order — lower first — and stop as soon as the kept messages fit the room the budget leaves:
-//   TOOL_RESULT        truncate, keep the 5 most recent tool blocks   10
-//   SKILL_PROMPT       drop                                          20
-//   ASSISTANT_MESSAGE  truncate, keep the 5 most recent              30
-//   SKILL_METADATA     drop                                          40
-//   USER_MESSAGE       truncate, keep the 5 most recent              50
-//   COMPACTION_SUMMARY never                                         80
-//   SYSTEM_PROMPT, MEMORY never                                     100
-// "Truncate" cuts older items to 200-token previews at a sentence boundary; inside the kept tool
-// blocks, arguments over 500 tokens and results over 600 become 200-token previews (seed 004
-// §4.2). An item shortened before (Message.truncation) is not shortened again (seed 004 §5.3).
-// When every rule has run and the result is still too big, the oldest turns are summarized.
+// Selective rules per item type, a configurable table. Rules run in priority order — lower
+// first — and stop as soon as the kept messages fit the room the budget leaves:
+//   TOOL_RESULT        truncate, keep the most recent tool blocks (keepRecentToolBlocks)  10
+//   SKILL_PROMPT       drop                                                            20
+//   ASSISTANT_MESSAGE  truncate, keep the 5 most recent                                30
+//   SKILL_METADATA     drop                                                            40
+//   USER_MESSAGE       truncate, keep the 5 most recent                                50
+//   COMPACTION_SUMMARY never                                                           80
+//   SYSTEM_PROMPT, MEMORY never                                                       100
+// "Truncate" cuts older items to previews of previewTokens at a sentence boundary; an older tool
+// result over offloadTokens is offloaded instead (a placeholder naming an archive entry of its
+// own). Inside the kept tool blocks, arguments over toolArgumentTokens and results over
+// toolResultTokens become previews (the sizes are ToolLimits, the extension's settings). An item
+// shortened before (Message.truncation) is not shortened again. When every rule has run and the
+// result is still too big, the oldest turns are summarized.
 
 import type { ItemType } from '../conversation/model';
-import { strategyConstants } from './constants';
 import { keepOpeningUser, summarizeOldestUntilFits } from './fallback';
 import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
-import { alreadyTruncated, previewMessage, shortenToolMessage } from './truncation';
+import { alreadyTruncated, offloadedMessage, previewMessage, shortenToolMessage } from './truncation';
 import { decisionsFrom, isFixed, keptTokens, turnsOf } from './turns';
 
 export type SelectiveAction = 'truncate' | 'drop' | 'never';
@@ -31,7 +32,8 @@ export interface SelectiveRule {
 }
 
 export const DEFAULT_SELECTIVE_RULES: readonly SelectiveRule[] = [
-  { itemType: 'TOOL_RESULT', action: 'truncate', keepRecent: 5, priority: 10 },
+  // keepRecent: ToolLimits.keepRecentToolBlocks (the extension's setting).
+  { itemType: 'TOOL_RESULT', action: 'truncate', priority: 10 },
   { itemType: 'SKILL_PROMPT', action: 'drop', priority: 20 },
   { itemType: 'ASSISTANT_MESSAGE', action: 'truncate', keepRecent: 5, priority: 30 },
   { itemType: 'SKILL_METADATA', action: 'drop', priority: 40 },
@@ -41,12 +43,12 @@ export const DEFAULT_SELECTIVE_RULES: readonly SelectiveRule[] = [
   { itemType: 'MEMORY', action: 'never', priority: 100 },
 ];
 
-/** The conservative rules a cooldown still runs (seed 004 §7.3): drops only, nothing cut. */
+/** The conservative rules: drops only, nothing cut. */
 export const DROP_ONLY_RULES: readonly SelectiveRule[] = DEFAULT_SELECTIVE_RULES.filter((r) => r.action === 'drop');
 
 function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallback: boolean): MessageDecision[] {
-  const c = strategyConstants(ctx.constants);
-  const limits = { args: c.SELECTIVE_ARGS_MAX_TOKENS, result: c.SELECTIVE_RESULT_MAX_TOKENS, preview: c.SELECTIVE_PREVIEW_TOKENS };
+  const tools = ctx.limits.tools;
+  const limits = { args: tools.toolArgumentTokens, result: tools.toolResultTokens, preview: tools.previewTokens };
   const keepAll = new Map<number, string>(ctx.messages.map((_, i) => [i, 'no rule needed to touch it']));
   // Earlier summaries are kept (COMPACTION_SUMMARY: never) unless the fallback summarizes them.
   const out: MessageDecision[] = decisionsFrom(ctx, keepAll, '').map((d, i) =>
@@ -64,9 +66,10 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
       });
       continue;
     }
-    const keepRecent = rule.keepRecent ?? c.SELECTIVE_KEEP_RECENT;
+    const keepRecent = rule.keepRecent ?? (rule.itemType === 'TOOL_RESULT' ? tools.keepRecentToolBlocks : ctx.limits.strategy.SELECTIVE_KEEP_RECENT);
     const reasonOld = `older ${rule.itemType}: shortened to a preview (selective rule, priority ${rule.priority}, keep the ${keepRecent} most recent)`;
     if (rule.itemType === 'TOOL_RESULT') {
+      const reasonOffload = `older ${rule.itemType} over ${tools.offloadTokens} tokens: offloaded to an archive entry of its own (selective rule, priority ${rule.priority}, keep the ${keepRecent} most recent)`;
       const blocks = turns.filter((t) => t.some((i) => ctx.messages[i]!.toolResult));
       blocks.forEach((turn, k) => {
         const recent = k >= blocks.length - keepRecent;
@@ -75,7 +78,9 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
           if (out[i]!.decision !== 'kept' || alreadyTruncated(m)) continue;
           if (recent) {
             const r = shortenToolMessage(m, ctx.tokens[i]!, limits, ctx.counter);
-            if (r) out[i] = { decision: 'truncated', reason: 'oversized arguments or result in a recent tool block: 200-token preview', replacement: r };
+            if (r) out[i] = { decision: 'truncated', reason: `oversized arguments or result in a recent tool block: ${limits.preview}-token preview`, replacement: r };
+          } else if (m.toolResult && ctx.tokens[i]! > tools.offloadTokens) {
+            out[i] = { decision: 'offloaded', reason: reasonOffload, replacement: offloadedMessage(m, ctx.tokens[i]!, ctx.counter) };
           } else if (m.toolResult && ctx.tokens[i]! > limits.preview) {
             out[i] = { decision: 'truncated', reason: reasonOld, replacement: previewMessage(m, ctx.tokens[i]!, limits.preview, 'selective', ctx.counter) };
           }
@@ -108,13 +113,13 @@ export function createSelectiveStrategy(name: string, rules: readonly SelectiveR
 export const selectiveStrategy = createSelectiveStrategy('selective', DEFAULT_SELECTIVE_RULES, {
   fallback: true,
   description:
-    'Selective rules per item type (lowest priority first, until the budget is met): old tool results, then skill prompts, assistant and user messages beyond the 5 most recent shortened or dropped; oversized tool arguments/results previewed; then the oldest turns summarized if still needed.',
-  keeps: 'header, pinned, earlier summaries, the 5 most recent tool blocks / assistant / user messages; older ones as 200-token previews',
+    'Selective rules per item type (lowest priority first, until the budget is met): old tool results (offloaded to the archive when over 1,000 tokens), then skill prompts, assistant and user messages beyond the 5 most recent shortened or dropped; oversized tool arguments/results previewed; then the oldest turns summarized if still needed.',
+  keeps: 'header, pinned, earlier summaries, the 5 most recent tool blocks / assistant / user messages; older ones as 200-token previews or archive placeholders',
 });
 
-/** Used during a cooldown: only the drop rules, never a summary (seed 004 §7.3). */
+/** Only the drop rules, never a summary: the most conservative strategy a person can choose. */
 export const dropOnlyStrategy = createSelectiveStrategy('drop-only', DROP_ONLY_RULES, {
   fallback: false,
-  description: 'Conservative drop rules only (skill prompts and metadata); nothing summarized or cut. What runs during a cooldown after a failed compaction.',
+  description: 'Conservative drop rules only (skill prompts and metadata); nothing summarized or cut.',
   keeps: 'everything except skill prompts and skill metadata',
 });

@@ -11,6 +11,7 @@
 import type { ConversationAnalysis } from '../analyze/analysis';
 import type { Message } from '../conversation/model';
 import type { Round, ToolBlock } from '../conversation/views';
+import type { CompactionLimits } from '../limits';
 import type { Decision, DegradationStep } from '../result';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import { adaptiveStrategy } from './adaptiveStrategy';
@@ -53,7 +54,7 @@ export interface StrategyContext {
   header: ReadonlySet<number>;
   level: string;
   focus: string | undefined;
-  constants: Readonly<Record<string, number>>;
+  limits: CompactionLimits;
 }
 
 export interface MessageDecision {

@@ -1,9 +1,9 @@
-// The 'summary' strategy (seed 003): keep the header (system prompt, tool definitions, memory),
+// The 'summary' strategy: keep the header (system prompt, tool definitions, memory),
 // the pinned messages and the most recent keepRecentRounds rounds verbatim; summarize the rest.
 // When the recent rounds do not fit the room the budget leaves, fewer whole rounds are kept;
 // when even the last round does not fit, the tail is cut inside it at a tool-block boundary,
-// keeping at least the last tool block whole (seed 004 §4.2) with the thinking that led to it
-// (seed 004 §5.2). Each reduction is reported in the warnings.
+// keeping at least the last tool block whole with the thinking that led to it (the reasoning
+// goes with the action). Each reduction is reported in the warnings.
 
 import type { Message } from '../conversation/model';
 import type { ToolBlock } from '../conversation/views';

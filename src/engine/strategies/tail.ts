@@ -10,7 +10,6 @@
 //     result), only their text and arguments are shortened.
 
 import { formatCount } from '../segments/formatNumber';
-import { strategyConstants } from './constants';
 import type { MessageDecision, StrategyContext, StrategyDecision } from './strategy';
 import { collapsedMessage, emergencyPreview } from './truncation';
 import { isFixed, keepRecentMessages, keptTokens, turnsOf } from './turns';
@@ -27,7 +26,7 @@ function sentTokens(ctx: StrategyContext, d: MessageDecision, i: number): number
 }
 
 function collapseRepeats(ctx: StrategyContext, decisions: MessageDecision[]): number {
-  const { REPEATED_LINES_MIN_RUN } = strategyConstants(ctx.constants);
+  const { REPEATED_LINES_MIN_RUN } = ctx.limits.strategy;
   let lines = 0;
   decisions.forEach((d, i) => {
     if (d.decision !== 'kept' || d.replacement || isFixed(ctx, i)) return;
@@ -97,7 +96,7 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
   if (ctx.level === 'emergency') {
     let before = keptTokens(ctx, decisions);
     if (before > ctx.budget.keep) {
-      const older = summarizeOlder(ctx, decisions, strategyConstants(ctx.constants).LEVEL_EMERGENCY_KEEP);
+      const older = summarizeOlder(ctx, decisions, ctx.limits.strategy.LEVEL_EMERGENCY_KEEP);
       if (older > 0) {
         const after = keptTokens(ctx, decisions);
         steps.push({ step: 'summarize-kept', detail: `${older} older message${older === 1 ? '' : 's'} the strategy kept summarized instead (${formatCount(before)} → ${formatCount(after)} tokens kept)` });

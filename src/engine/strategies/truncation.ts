@@ -1,19 +1,19 @@
-// Truncation helpers (seed 001 §4–6) and the replacement messages strategies put in place of an
+// Truncation helpers and the replacement messages strategies put in place of an
 // original: a preview cut at a sentence boundary, a capped diff, a tool output cut to the budget
 // left, a one-line placeholder. A replacement keeps the original's id, role, item type, tool calls
-// and tool result id (pairing stays valid) and records how it was shortened (seed 004 §5.3), so
+// and tool result id (pairing stays valid) and records how it was shortened, so
 // it is never shortened twice. The full original is in the compaction's archive under its id.
 
+import { sha256Hex } from '../archive/sha256';
 import type { Message, TruncationRecord } from '../conversation/model';
 import { messageText } from '../conversation/model';
-import { resolveSegmentConstants } from '../segments/constants';
+import { SEGMENT_CONSTANTS } from '../segments/constants';
 import { formatCount } from '../segments/formatNumber';
 import { CUT_MARKER_PATTERN, cutText } from '../segments/textCut';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import { CHARS_PER_TOKEN_ESTIMATE, STRATEGY_DEFAULTS } from './constants';
 import { collapseRepeatedLines } from './repeatedLines';
 
-const SEGMENTS = resolveSegmentConstants();
 /** Each retry of a cut that still counts over its token size keeps this share of the characters. */
 const CUT_SHRINK_STEP = 0.8;
 /** Retries of a cut before the last one is taken as it is. */
@@ -22,19 +22,19 @@ const CUT_MAX_TRIES = 6;
  *  and final results usually are. */
 const OUTPUT_HEAD_SHARE = 2 / 3;
 
-/** The text cut at a sentence boundary (seed 001 §5) to at most maxTokens, with a marker. */
+/** The text cut at a sentence boundary to at most maxTokens, with a marker. */
 export function cutToTokens(text: string, maxTokens: number, counter: CachedTokenCounter): { text: string; cut: boolean } {
   if (counter.count(text) <= maxTokens) return { text, cut: false };
   let chars = Math.max(1, Math.floor(maxTokens * CHARS_PER_TOKEN_ESTIMATE));
-  let out = cutText(text, chars, SEGMENTS).text;
+  let out = cutText(text, chars, SEGMENT_CONSTANTS).text;
   for (let k = 0; k < CUT_MAX_TRIES && counter.count(out) > maxTokens && chars > 1; k++) {
     chars = Math.max(1, Math.floor(chars * CUT_SHRINK_STEP));
-    out = cutText(text, chars, SEGMENTS).text;
+    out = cutText(text, chars, SEGMENT_CONSTANTS).text;
   }
   return { text: out, cut: true };
 }
 
-/** A diff capped at `share` of the context window (seed 001 §4): whole lines from the top, then
+/** A diff capped at `share` of the context window: whole lines from the top, then
  *  a marker saying how many lines were left out and why. */
 export function capDiff(diff: string, windowTokens: number, counter: CachedTokenCounter, share: number = STRATEGY_DEFAULTS.DIFF_WINDOW_SHARE): { text: string; cutLines: number } {
   const cap = Math.max(1, Math.floor(windowTokens * share));
@@ -52,7 +52,7 @@ export function capDiff(diff: string, windowTokens: number, counter: CachedToken
   return { text: [...lines.slice(0, keep), marker].join('\n'), cutLines };
 }
 
-/** A tool output cut to the tokens left (seed 001 §6): the head and the tail by whole lines,
+/** A tool output cut to the tokens left: the head and the tail by whole lines,
  *  with a marker naming how many lines were left out. */
 export function cutToolOutput(output: string, remainingTokens: number, counter: CachedTokenCounter): { text: string; cutLines: number } {
   const room = Math.max(0, Math.floor(remainingTokens));
@@ -120,8 +120,8 @@ export function previewArguments(m: Message, maxTokens: number, previewTokens: n
   });
 }
 
-/** A kept tool-block message with oversized arguments/result shortened to previews (seed 004
- *  §4.2); undefined when nothing is over its limit. */
+/** A kept tool-block message with oversized arguments/result shortened to previews; undefined
+ *  when nothing is over its limit. */
 export function shortenToolMessage(m: Message, tokens: number, limits: { args: number; result: number; preview: number }, counter: CachedTokenCounter): Message | undefined {
   if (alreadyTruncated(m)) return undefined;
   if (m.toolResult) {
@@ -193,4 +193,17 @@ export function maskedMessage(m: Message, tokens: number, toolName: string | und
   const text = `[${what} ${by === 'offload' ? 'offloaded' : 'masked'}: ${formatCount(tokens)} tokens${m.toolResult?.isError ? ', an error' : ''}; the full text is ${where}]`;
   const draft = withText(m, text, { by, originalTokens: tokens, keptTokens: 0, archiveRef: ref });
   return { ...draft, truncation: { ...draft.truncation!, keptTokens: counter.countMessage(draft) } };
+}
+
+/** Prefix of the archive entries offloaded tool outputs are stored under. */
+export const OFFLOAD_KEY_PREFIX = 'offload-';
+
+/** The archive key of one message's exact JSON (what its offload placeholder names). */
+export function offloadKey(m: Message): string {
+  return OFFLOAD_KEY_PREFIX + sha256Hex(JSON.stringify(m));
+}
+
+/** Offload: the output replaced by a one-line placeholder naming its own archive entry. */
+export function offloadedMessage(m: Message, tokens: number, counter: CachedTokenCounter): Message {
+  return maskedMessage(m, tokens, m.toolResult?.toolName, 'offload', counter, offloadKey(m));
 }

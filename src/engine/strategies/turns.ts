@@ -1,8 +1,8 @@
 // The units strategies choose among. A turn is one message, or a tool block (the assistant
 // message with tool calls, everything up to its last result) — never split, so every result
-// stays valid for the chat APIs. Thinking-only messages join the turn they lead to (seed 004
-// §5.2: the reasoning goes with the action). Header items and pinned messages are not in any
-// turn: they are always kept.
+// stays valid for the chat APIs. Thinking-only messages join the turn they lead to (the
+// reasoning goes with the action). Header items and pinned messages are not in any turn: they
+// are always kept.
 
 import type { MessageDecision, StrategyContext } from './strategy';
 import { headerReason, isThinkingOnly } from './summaryStrategy';

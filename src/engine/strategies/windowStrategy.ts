@@ -1,8 +1,7 @@
-// Sliding window (seed 001 §8): keep the header, the pinned messages and the most recent 4
+// Sliding window: keep the header, the pinned messages and the most recent 4
 // user/tool and 5 assistant messages (an odd count, so roles keep alternating); summarize the
 // rest. The window is a contiguous tail of whole turns, so a tool block is never split.
 
-import { strategyConstants } from './constants';
 import type { Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { decisionsFrom, turnsOf } from './turns';
 
@@ -11,7 +10,7 @@ import { decisionsFrom, turnsOf } from './turns';
 const WINDOW_MAX_GROWTH = 2;
 
 export function windowKeep(ctx: StrategyContext): Map<number, string> {
-  const c = strategyConstants(ctx.constants);
+  const c = ctx.limits.strategy;
   const turns = turnsOf(ctx);
   const keep = new Map<number, string>();
   let userTool = 0;

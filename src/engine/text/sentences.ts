@@ -22,7 +22,7 @@ const CJK_START = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/;
 /** Candidate sentence ends: CJK terminals (any following), ASCII terminals before whitespace.
  *  An ASCII run is only tried from its first mark: a 20,000-dot line stays linear. */
 const BOUNDARY = /[。！？]+["'”’」』）)\]]*|(?<![.!?])[.!?]+["'”’)\]]*(?=\s)/g;
-const SENTENCE_START = /^["'“‘(\[「『（A-Z0-9\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff`*_]/;
+const SENTENCE_START = /^["'“‘([「『（A-Z0-9\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff`*_]/;
 const WORD_BEFORE_DOT = /([A-Za-z]+)\.+["'”’)\]]*$/;
 
 const ABBREVIATIONS: ReadonlySet<string> = new Set(

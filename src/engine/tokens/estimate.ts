@@ -1,4 +1,4 @@
-// A CJK-aware estimate for models whose tokenizer we do not have (seed 002):
+// A CJK-aware estimate for models whose tokenizer we do not have:
 // CJK characters / 1.5 + other characters / 4. Off by ~16% (TOKENS.md): reports label it.
 
 import type { TextCounter } from './tokenCounter';

@@ -1,5 +1,5 @@
-// The numbers of the quality validator (seed 000 §7), named and documented. Callers override
-// any of them by name through CompactOptions.constants.
+// The numbers of the quality validator, named and documented. Callers override any of them by
+// name through CompactOptions.limits.validate.
 
 export const VALIDATE_CONSTANTS = {
   // ── Facts ──────────────────────────────────────────────────────────────────────────────
@@ -11,8 +11,8 @@ export const VALIDATE_CONSTANTS = {
   /** Most numbers checked (the most frequent in the span's own words). */
   NUMBER_FACTS_MAX: 40,
 
-  // ── Seed 000 §7.1 overall retention weights ────────────────────────────────────────────
-  /** Keyword retention (the seed's list: must, error, api, database, …). */
+  // ── Overall retention weights ────────────────────────────────────────────────
+  /** Keyword retention (the list in facts.ts: must, error, api, database, …). */
   RETENTION_WEIGHT_KEYWORD: 0.25,
   /** Technical terms (CamelCase, acronyms). */
   RETENTION_WEIGHT_TECHNICAL: 0.3,
@@ -23,7 +23,7 @@ export const VALIDATE_CONSTANTS = {
   /** Semantic coherence: the readability score of the summary. */
   RETENTION_WEIGHT_COHERENCE: 0.15,
 
-  // ── Seed 000 §7.1 loss levels ──────────────────────────────────────────────────────────
+  // ── Loss levels ──────────────────────────────────────────────────────────────
   /** Above this importance the stricter thresholds apply. */
   HIGH_IMPORTANCE: 0.8,
   /** High importance: retention ≥ this is "minimal" loss… */
@@ -39,7 +39,7 @@ export const VALIDATE_CONSTANTS = {
   /** …≥ this "moderate", below "severe". */
   NORMAL_MODERATE: 0.3,
 
-  // ── Seed 000 §7.2 compression ratio controller ─────────────────────────────────────────
+  // ── Compression ratio controller ─────────────────────────────────────────────
   /** The summary budget is never cut below this share of its first allocation. */
   RATIO_MIN: 0.3,
   /** Growing the summary stops once the whole result reaches this share of the target. */
@@ -48,15 +48,15 @@ export const VALIDATE_CONSTANTS = {
   RATIO_OVERSHOOT_TOLERANCE: 0.01,
   /** A result this far under the target (share of it) while the summary had to shorten is re-run with more. */
   RATIO_DEVIATION: 0.2,
-  /** Extra budget (share of the target) for severe loss (seed: +0.3)… */
+  /** Extra budget (share of the target) for severe loss (+0.3)… */
   RATIO_ADJUST_SEVERE: 0.3,
-  /** …for moderate loss (seed: +0.15)… */
+  /** …for moderate loss (+0.15)… */
   RATIO_ADJUST_MODERATE: 0.15,
-  /** …for important content (importance > HIGH_IMPORTANCE, seed: +0.1)… */
+  /** …for important content (importance > HIGH_IMPORTANCE, +0.1)… */
   RATIO_ADJUST_IMPORTANT: 0.1,
-  /** …for retention below 0.5 (seed: +0.2)… */
+  /** …for retention below 0.5 (+0.2)… */
   RATIO_ADJUST_LOW_RETENTION: 0.2,
-  /** …and below 0.7 (seed: +0.1). */
+  /** …and below 0.7 (+0.1). */
   RATIO_ADJUST_MEDIUM_RETENTION: 0.1,
   /** Most extraction runs per compaction (the first included). */
   RATIO_MAX_ATTEMPTS: 4,
@@ -70,14 +70,4 @@ export const VALIDATE_CONSTANTS = {
   WALL_LINE_CHARS: 4000,
 } as const satisfies Record<string, number>;
 
-export type ValidateConstantName = keyof typeof VALIDATE_CONSTANTS;
-export type ValidateConstants = { readonly [K in ValidateConstantName]: number };
-
-export function resolveValidateConstants(overrides?: Readonly<Record<string, number>>): ValidateConstants {
-  if (!overrides) return VALIDATE_CONSTANTS;
-  const out: Record<string, number> = { ...VALIDATE_CONSTANTS };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (k in VALIDATE_CONSTANTS && typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-  }
-  return out as ValidateConstants;
-}
+export type ValidateConstants = { readonly [K in keyof typeof VALIDATE_CONSTANTS]: number };

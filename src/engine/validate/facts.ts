@@ -1,8 +1,8 @@
-// The facts of a compacted span that a summary is checked against (seed 000 §7.1): what a
+// The facts of a compacted span that a summary is checked against: what a
 // person said (the start of every user message), the files acted on or named by the user, the
 // error signatures met, the open items of the latest task list — the must-keep facts an LLM
-// summary is held to — plus the span's technical terms, the seed's important keywords and its
-// numbers, which measure how much detail survived. Terms, keywords and numbers are read from
+// summary is held to — plus the span's technical terms, the important keywords (must,
+// error, api, database …) and its numbers, which measure how much detail survived. Terms, keywords and numbers are read from
 // the words people and the assistant chose (user text, assistant text and thinking), not from
 // tool output: a 2,000-line file listing is not something a summary should repeat.
 
@@ -12,9 +12,11 @@ import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
-import { resolveValidateConstants, type ValidateConstants } from './constants';
+import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
+import { normalizeForMatch } from './factMatch';
 
-/** The seed's important keywords (InformationLossDetector._calculate_keyword_retention). */
+/** Keywords whose presence says a summary kept the substance: obligations, outcomes, and the
+ *  nouns of software (interface, service, database, query …). */
 export const IMPORTANT_KEYWORDS: readonly string[] = [
   'must', 'should', 'required', 'critical', 'important', 'error', 'fail', 'success', 'complete',
   'api', 'interface', 'service', 'component', 'database', 'query', 'index', 'schema',
@@ -27,13 +29,9 @@ const GENERIC_ERROR = /^exit code -?\d+$/;
 /** All-caps words that are labels, not terms. */
 const NOT_TERMS: ReadonlySet<string> = new Set('OK TODO NOTE THOUGHT EOF OUTPUT ERROR WARNING INFO DEBUG FAILED PASSED PASS FAIL DONE TRUE FALSE NULL NONE YES NO THE AND FOR IMPORTANT'.split(' '));
 
-/** Lower-cased, whitespace collapsed: how facts and results are compared. */
-export function normalizeForMatch(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
 export interface FactOptions {
-  constants?: Readonly<Record<string, number>>;
+  /** The validator's numbers (default VALIDATE_CONSTANTS). */
+  limits?: ValidateConstants;
 }
 
 function aligned(span: readonly Message[], analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined): readonly (MessageAnalysis | undefined)[] {
@@ -75,7 +73,7 @@ export function mustKeepFacts(
   analysis?: ConversationAnalysis | readonly (MessageAnalysis | undefined)[],
   opts: FactOptions = {},
 ): Fact[] {
-  return structuralFacts(buildSpanView(span, aligned(span, analysis)), resolveValidateConstants(opts.constants));
+  return structuralFacts(buildSpanView(span, aligned(span, analysis)), opts.limits ?? VALIDATE_CONSTANTS);
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {
@@ -91,7 +89,7 @@ export function spanFacts(
   analysis?: ConversationAnalysis | readonly (MessageAnalysis | undefined)[],
   opts: FactOptions = {},
 ): Fact[] {
-  const c = resolveValidateConstants(opts.constants);
+  const c = opts.limits ?? VALIDATE_CONSTANTS;
   const view = buildSpanView(span, aligned(span, analysis));
   const facts = structuralFacts(view, c);
   const terms = new Map<string, { n: number; id: string }>();

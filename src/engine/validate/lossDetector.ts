@@ -1,49 +1,21 @@
-// Information-loss detector (seed 000 §7.1): which facts of the compacted span survive in the
+// Information-loss detector: which facts of the compacted span survive in the
 // WHOLE compacted conversation (summary and kept messages), per kind, and an overall retention
-// weighted as the seed weighs it — keywords 0.25, technical terms 0.30, numbers 0.15,
+// weighted — keywords 0.25, technical terms 0.30, numbers 0.15,
 // structural integrity 0.15 (here: user messages, files, errors, open tasks) and semantic
-// coherence 0.15 (the readability score). The loss level uses the seed's thresholds, stricter
+// coherence 0.15 (the readability score). The loss level's thresholds are stricter
 // for important content (importance > 0.8: 0.8 / 0.6 / 0.4, else 0.7 / 0.5 / 0.3).
 //
-// "Survives": the fact's text appears in the result, case and whitespace ignored; keywords,
-// terms and numbers must appear as whole words. Every fact that does not is listed in
-// `missing` with the message it came from.
+// "Survives": the fact is present in the result by the one rule of factMatch.ts (the rule
+// merge-back uses too). Every fact that does not is listed in `missing` with the message it
+// came from.
 
 import type { Fact, FactKind, LossLevel, LossReport } from '../result';
 import type { ValidateConstants } from './constants';
-import { normalizeForMatch } from './facts';
+import { factPresent, normalizeForMatch } from './factMatch';
 import type { ReadabilityReport } from './readability';
 
 export const FACT_KINDS: readonly FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'technicalTerm', 'keyword', 'number', 'pendingTask'];
 const STRUCTURE_KINDS: readonly FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'pendingTask'];
-const WORD_KINDS: ReadonlySet<FactKind> = new Set<FactKind>(['technicalTerm', 'keyword', 'number']);
-
-/** The result prepared once for many lookups. */
-export interface MatchTarget {
-  normalized: string;
-  /** Lower-cased word tokens (letters, digits, dots inside numbers, underscores). */
-  words: Set<string>;
-}
-
-export function matchTarget(resultText: string): MatchTarget {
-  const normalized = normalizeForMatch(resultText);
-  const words = new Set<string>(normalized.match(/[a-z0-9_]+(?:\.[0-9]+)?|[\u4e00-\u9fff]+/g) ?? []);
-  return { normalized, words };
-}
-
-export function factSurvives(fact: Fact, target: MatchTarget): boolean {
-  const v = normalizeForMatch(fact.value);
-  if (!v) return true;
-  if (WORD_KINDS.has(fact.kind)) {
-    if (fact.kind === 'keyword') {
-      // Seed: a keyword counts in any inflection ("fail" in "failed").
-      for (const w of target.words) if (w.startsWith(v)) return true;
-      return false;
-    }
-    return target.words.has(v) || target.normalized.includes(v);
-  }
-  return target.normalized.includes(v);
-}
 
 export function lossLevel(retention: number, importance: number, c: ValidateConstants): LossLevel {
   const high = importance > c.HIGH_IMPORTANCE;
@@ -71,13 +43,13 @@ export interface LossInput {
 }
 
 export function detectLoss(input: LossInput, c: ValidateConstants): LossReport {
-  const target = matchTarget(input.resultText);
+  const target = normalizeForMatch(input.resultText);
   const total = new Map<FactKind, number>();
   const kept = new Map<FactKind, number>();
   const missing: Fact[] = [];
   for (const f of input.facts) {
     total.set(f.kind, (total.get(f.kind) ?? 0) + 1);
-    if (factSurvives(f, target)) kept.set(f.kind, (kept.get(f.kind) ?? 0) + 1);
+    if (factPresent(f, target)) kept.set(f.kind, (kept.get(f.kind) ?? 0) + 1);
     else missing.push(f);
   }
   const retentionByKind = {} as Record<FactKind, number>;

@@ -1,10 +1,10 @@
-// Compression-ratio controller (seed 000 §7.2): after each extraction, decide whether to accept
+// Compression-ratio controller: after each extraction, decide whether to accept
 // the result or run again with more or less budget.
 //   • Over the target (beyond RATIO_OVERSHOOT_TOLERANCE): shrink — first the summary, down to
 //     its floor (required content) and never below RATIO_MIN of its first allocation; when the
 //     summary is already at its floor, give the kept recent messages less room instead.
 //   • Loss moderate or severe, or important content (> 0.8) retained below 0.7, and the result
-//     below RATIO_MAX of the target: grow the summary by the seed's adjustments (severe +0.3,
+//     below RATIO_MAX of the target: grow the summary by fixed adjustments (severe +0.3,
 //     moderate +0.15, important +0.1, retention < 0.5 +0.2, < 0.7 +0.1, as shares of the target).
 //   • Far under the target (by RATIO_DEVIATION) while the summary had to shorten or leave out
 //     items: grow the summary into the unused room.

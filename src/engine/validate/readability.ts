@@ -1,4 +1,4 @@
-// Readability check (seed 000 §3's Readability Checker): the sections must be sentences and
+// Readability check: the sections must be sentences and
 // lists a person can read, not keyword soup. Per section, outside code blocks:
 //   • keyword soup: a line of SOUP_MIN_WORDS words or more with no punctuation at all and
 //     almost no function words (the, of, to, 的, 了 …);

@@ -1,6 +1,6 @@
-// Seed 003's first alternative when the user declines compaction and the conversation is over
-// its limit: drop the oldest rounds, whole, then the oldest steps, until it fits. No summary is written; what is dropped
-// stays in the archive, and undo brings it back like any compaction.
+// The first alternative when the user declines compaction and the conversation is over its
+// limit: drop the oldest rounds, whole, then the oldest steps, until it fits. No summary is
+// written; what is dropped stays in the archive, and undo brings it back like any compaction.
 
 import { isHeaderItem, isUserAuthored, type Conversation, type Message } from '../../engine/conversation/model';
 import { computeRounds, type Round } from '../../engine/conversation/views';
@@ -47,7 +47,7 @@ export function dropOldestRounds(conversation: Conversation, counter: TokenCount
   }
   // Agent transcripts are often one long round (one task, hundreds of tool steps): when whole
   // rounds are not enough, drop the oldest steps inside the rounds that are left.
-  if (total > targetTokens) total = dropOldestSteps(messages, rounds, dropped, counter, total, targetTokens);
+  if (total > targetTokens) dropOldestSteps(messages, rounds, dropped, counter, total, targetTokens);
   const kept: Message[] = messages.filter((_, i) => !dropped.has(i));
   const tokensAfter = counter.countMessages(kept);
   return {
@@ -77,8 +77,8 @@ function stepsOf(messages: readonly Message[], round: Round): number[][] {
 }
 
 /** Drops steps oldest first, never the newest step, nor one holding a header item, a summary or
- *  a pinned message, until the total is at most `targetTokens`. Returns the new total. */
-function dropOldestSteps(messages: readonly Message[], rounds: readonly Round[], dropped: Set<number>, counter: TokenCounter, total: number, targetTokens: number): number {
+ *  a pinned message, until the total is at most `targetTokens`. */
+function dropOldestSteps(messages: readonly Message[], rounds: readonly Round[], dropped: Set<number>, counter: TokenCounter, total: number, targetTokens: number): void {
   const steps = rounds.flatMap((round) => stepsOf(messages, round)).filter((step) => !step.some((i) => dropped.has(i)));
   for (let s = 0; s < steps.length - 1 && total > targetTokens; s++) {
     const step = steps[s]!;
@@ -88,5 +88,4 @@ function dropOldestSteps(messages: readonly Message[], rounds: readonly Round[],
       total -= counter.countMessage(messages[i]!);
     }
   }
-  return total;
 }

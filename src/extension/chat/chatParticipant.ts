@@ -11,7 +11,11 @@ import { describeResult } from '../commands/compactCommand';
 import type { ActiveConversation } from '../conversationService';
 import { CHAT_PARTICIPANT_ID, COMMANDS, INTERNAL_COMMANDS } from '../ids';
 import { describeError, guarded, isCancellation, NothingToDoError, userMessageOf } from '../log';
-import { breakdownRows, groupedNumber, methodLabel } from '../statusBar/meterText';
+import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
+import { escapeMarkdown } from '../../engine/text/markdownEscape';
+import { notificationText } from '../notificationText';
+import { AnswerMarkdown } from './answerMarkdown';
+import { breakdownRows, groupedNumber, modelLineMarkdown } from '../statusBar/meterText';
 import { contextPressure } from '../trigger';
 import { historyConversation, sessionKeyOf, sessionLabel } from './chatHistory';
 import { toLanguageModelMessages } from './lmMessages';
@@ -27,6 +31,11 @@ export interface ChatResultMetadata {
 /** The window a chat session is measured against: the setting's override, else the model's input limit. */
 export function chatWindow(model: vscode.LanguageModelChat, maxContextTokens: number): number {
   return maxContextTokens > 0 ? maxContextTokens : model.maxInputTokens;
+}
+
+/** Text from a model, a server or a transcript, bounded before it is quoted in a reply. */
+function untrusted(text: string): string {
+  return clip(text, 2 * MAX_ECHO_CHARS);
 }
 
 export class CompactorChatParticipant {
@@ -51,7 +60,7 @@ export class CompactorChatParticipant {
           return await this.undo(session, stream);
         case 'export': {
           const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>(COMMANDS.export, key);
-          stream.markdown(uri ? vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri)) : vscode.l10n.t('Export cancelled.'));
+          stream.markdown(uri ? vscode.l10n.t('Exported to {0}.', escapeMarkdown(vscode.workspace.asRelativePath(uri))) : vscode.l10n.t('Export cancelled.'));
           return { metadata: { sessionKey: key, command: 'export' } satisfies ChatResultMetadata };
         }
         default:
@@ -61,7 +70,7 @@ export class CompactorChatParticipant {
       if (isCancellation(err)) return { metadata: { sessionKey: key } satisfies ChatResultMetadata };
       this.deps.log.error('@compactor request failed', err);
       const message = userMessageOf(err);
-      stream.markdown(vscode.l10n.t('Sorry, that failed: {0}', message));
+      stream.markdown(vscode.l10n.t('Sorry, that failed: {0}', escapeMarkdown(untrusted(message))));
       return { errorDetails: { message }, metadata: { sessionKey: key } satisfies ChatResultMetadata };
     }
   };
@@ -107,15 +116,20 @@ export class CompactorChatParticipant {
     let answer = '';
     try {
       const response = await request.model.sendRequest(messages, {}, token);
+      // The answer stays Markdown, but can load no image and run no command (answerMarkdown.ts).
+      const safe = new AnswerMarkdown();
       for await (const chunk of response.text) {
         answer += chunk;
-        stream.markdown(chunk);
+        const lines = safe.push(chunk);
+        if (lines) stream.markdown(lines);
       }
+      const rest = safe.end();
+      if (rest) stream.markdown(rest);
     } catch (err) {
       if (isCancellation(err) || token.isCancellationRequested) throw err;
       this.deps.log.error('the chat model failed', err);
       const message = vscode.l10n.t('The language model could not answer: {0}', userMessageOf(err));
-      stream.markdown(message);
+      stream.markdown(vscode.l10n.t('The language model could not answer: {0}', escapeMarkdown(untrusted(userMessageOf(err)))));
       return { errorDetails: { message }, metadata: { sessionKey: session.key } satisfies ChatResultMetadata };
     }
     return { metadata: { sessionKey: session.key, answer } satisfies ChatResultMetadata };
@@ -139,9 +153,10 @@ export class CompactorChatParticipant {
       `| ${vscode.l10n.t('Before')} | ${groupedNumber(result.tokensBefore)} |\n`,
       `| ${vscode.l10n.t('After')} | ${groupedNumber(result.tokensAfter)} |\n`,
       `| ${vscode.l10n.t('Saved')} | ${groupedNumber(result.tokensBefore - result.tokensAfter)} |\n\n`,
-      `${vscode.l10n.t('Strategy: {0} · Summarizer: {1}', result.strategy, result.summarizer.name)}\n\n`,
+      `${vscode.l10n.t('Strategy: {0} · Summarizer: {1}', escapeMarkdown(result.strategy), escapeMarkdown(result.summarizer.name))}\n\n`,
     ];
-    for (const w of result.warnings) lines.push(`> ${w}\n\n`);
+    // Warnings quote servers and models (a fallback reason): text, never Markdown.
+    for (const w of result.warnings) lines.push(`> ${escapeMarkdown(untrusted(w))}\n\n`);
     stream.markdown(lines.join(''));
     stream.button({ command: INTERNAL_COMMANDS.undoSession, title: vscode.l10n.t('Undo'), arguments: [key] });
     stream.button({ command: COMMANDS.inspect, title: vscode.l10n.t('Inspect'), arguments: [key] });
@@ -158,10 +173,10 @@ export class CompactorChatParticipant {
       result = await this.deps.store.apply(session.key, undefined, token, focus ? { focus } : {});
     } catch (err) {
       if (!(err instanceof NothingToDoError)) throw err;
-      stream.markdown(err.message);
+      stream.markdown(escapeMarkdown(err.message));
       return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
     }
-    this.reportSavings(session.key, result, stream, focus ? vscode.l10n.t('Focus: {0}', focus) : undefined);
+    this.reportSavings(session.key, result, stream, focus ? vscode.l10n.t('Focus: {0}', escapeMarkdown(untrusted(focus))) : undefined);
     return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
   }
 
@@ -172,7 +187,7 @@ export class CompactorChatParticipant {
     let md = `**${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}**\n\n`;
     md += `| ${vscode.l10n.t('Category')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |\n|---|---:|---:|\n`;
     for (const row of breakdownRows(report)) md += `| ${row.label} | ${groupedNumber(row.tokens)} | ${row.share} |\n`;
-    md += `\n${vscode.l10n.t('Model: {0} · window {1} · count: {2}', report.model, groupedNumber(report.window), methodLabel(report))}\n\n`;
+    md += `\n${modelLineMarkdown(report)}\n\n`;
     md += `${vscode.l10n.t('Compaction is proposed at {0}% ({1} tokens). Compactions so far: {2}.', Math.round(settings.triggerRatio * 100), groupedNumber(pressure.thresholdTokens), session.compactions)}\n`;
     stream.markdown(md);
     return { metadata: { sessionKey: session.key, command: 'usage' } satisfies ChatResultMetadata };
@@ -198,7 +213,7 @@ export async function compactSessionCommand(deps: CommandDeps, key: unknown): Pr
     return undefined;
   }
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting {0}…', session.label), cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: notificationText(vscode.l10n.t('Compacting {0}…', session.label)), cancellable: true },
     (_p, token) => deps.store.apply(session.key, undefined, token),
   );
   void vscode.window.showInformationMessage(`${describeResult(result)} ${vscode.l10n.t('The next @compactor request sends the compacted history.')}`);

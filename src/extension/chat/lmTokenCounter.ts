@@ -2,7 +2,7 @@
 // against its own window (maxInputTokens). countTokens is asynchronous and may cross a process
 // boundary, so each message is counted once and remembered by content.
 
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { messageText, type Message } from '../../engine/conversation/model';
 import { MESSAGE_OVERHEAD, REPLY_PRIMING } from '../../engine/tokens/messageCounter';
 import type { TokenReport } from '../../engine/tokens/report';

@@ -1,6 +1,6 @@
 // "Compact Conversation": preview → confirmation → compaction under a cancellable progress
 // notification, whose cancellation reaches the engine through an AbortSignal. The alternatives
-// of seed 003 (drop oldest, new session) run from the same confirmation.
+// to compaction (drop the oldest messages, start a new session) run from the same confirmation.
 
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';
@@ -13,6 +13,7 @@ import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
 import { openHandoff } from './handoff';
 import { groupedNumber } from '../statusBar/meterText';
+import { notificationText } from '../notificationText';
 
 export type CompactOutcome =
   | { kind: 'compacted'; result: CompactionResult }
@@ -60,9 +61,10 @@ async function announce(deps: CommandDeps, key: string, result: CompactionResult
   const fallback = result.summarizer.fallbackReason;
   const note = fallback ? vscode.l10n.t('The LLM summary was not used ({0}); the extractive summary was used instead.', fallback) : result.warnings[0];
   const text = note ? `${describeResult(result)} ${note}` : describeResult(result);
+  // The fallback reason and the warnings quote servers and models: no link may come from them.
   const choice = fallback
-    ? await vscode.window.showWarningMessage(text, undo, inspect)
-    : await vscode.window.showInformationMessage(text, undo, inspect);
+    ? await vscode.window.showWarningMessage(notificationText(text), undo, inspect)
+    : await vscode.window.showInformationMessage(notificationText(text), undo, inspect);
   if (choice === undo) await deps.store.undo(key);
   else if (choice === inspect) await deps.inspector.show(key);
 }

@@ -7,6 +7,8 @@ import { UserFacingError } from '../log';
 import { writeUriAtomic } from '../persistence/atomicFile';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
+import { notificationText } from '../notificationText';
+import { isAtomicWriteError } from '../../node/atomicWrite';
 
 interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
@@ -47,14 +49,18 @@ export async function exportCommand(deps: CommandDeps, arg?: unknown): Promise<v
     filters: { [picked.label]: [picked.extension] },
   });
   if (!uri) return undefined;
-  if (sourceUri && uri.toString() === sourceUri.toString()) {
-    throw new UserFacingError(vscode.l10n.t('Export writes a new file and never replaces the transcript itself. Choose another name.'));
-  }
+  const replacesSource = () => new UserFacingError(vscode.l10n.t('Export writes a new file and never replaces the transcript itself. Choose another name.'));
+  if (sourceUri && uri.toString() === sourceUri.toString()) throw replacesSource();
   const text = deps.engine.exportConversation(target.conversation, picked.format);
-  await writeUriAtomic(uri, text);
+  try {
+    // Also a symlink or a hard link to the transcript.
+    await writeUriAtomic(uri, text, sourceUri ? [sourceUri] : []);
+  } catch (e) {
+    throw isAtomicWriteError(e) && e.failure === 'protected' ? replacesSource() : e;
+  }
   deps.log.info(`exported ${target.label} (${picked.format}) to ${uri.toString()}`);
   const open = vscode.l10n.t('Open');
-  void Promise.resolve(vscode.window.showInformationMessage(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri)), open)).then(async (choice) => {
+  void Promise.resolve(vscode.window.showInformationMessage(notificationText(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri))), open)).then(async (choice) => {
     if (choice === open) await vscode.window.showTextDocument(uri);
   });
   return uri;

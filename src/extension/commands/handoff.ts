@@ -1,14 +1,21 @@
-// Seed 003's "start a new session": the compacted conversation (summary + recent turns) as a
-// Markdown handoff in a new untitled editor, and on the clipboard for pasting into a new chat.
+// The second alternative to compaction, "start a new session": the compacted conversation
+// (summary + recent turns) as a Markdown handoff in a new untitled editor, and on the clipboard
+// for pasting into a new chat. The handoff becomes the new session's first prompt, so what the
+// old conversation says goes in as data: its label escaped, every message's text fenced
+// (textAsData), so no line of it can pose as a heading, a link, an image or an instruction of the
+// handoff itself.
 
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';
+import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import type { ActiveConversation } from '../conversationService';
 import type { CommandDeps } from './commandDeps';
 
+
 export function handoffText(deps: Pick<CommandDeps, 'engine'>, target: ActiveConversation, preview: CompactionResult): string {
-  const intro = vscode.l10n.t('Continue from this handoff of an earlier conversation ({0}): a summary of what happened so far, then the most recent turns.', target.label);
-  return `# ${vscode.l10n.t('Handoff')}: ${target.label}\n\n${intro}\n\n${deps.engine.exportConversation(preview.conversation, 'markdown')}`;
+  const label = escapeMarkdown(target.label);
+  const intro = vscode.l10n.t('Continue from this handoff of an earlier conversation ({0}): a summary of what happened so far, then the most recent turns.', label);
+  return `# ${vscode.l10n.t('Handoff')}: ${label}\n\n${intro}\n\n${deps.engine.exportConversation(preview.conversation, 'markdown', { textAsData: true })}`;
 }
 
 export async function openHandoff(deps: CommandDeps, target: ActiveConversation, preview: CompactionResult): Promise<string> {

@@ -6,6 +6,7 @@ import { SETTINGS } from '../ids';
 import type { SummarizerKind } from '../settings';
 import type { CommandDeps } from './commandDeps';
 import { setApiKeyCommand } from './apiKeyCommand';
+import { notificationText } from '../notificationText';
 
 interface KindItem extends vscode.QuickPickItem {
   summarizer: SummarizerKind;
@@ -69,5 +70,5 @@ export async function selectSummarizerCommand(deps: CommandDeps): Promise<void> 
   } else {
     await deps.settings.update(SETTINGS.summarizer, 'extractive');
   }
-  void vscode.window.showInformationMessage(vscode.l10n.t('Summaries now come from: {0}.', deps.summarizers.describe(deps.settings.current)));
+  void vscode.window.showInformationMessage(notificationText(vscode.l10n.t('Summaries now come from: {0}.', deps.summarizers.describe(deps.settings.current))));
 }

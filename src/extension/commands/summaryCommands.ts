@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
 import { previewWithProgress } from './compactCommand';
+import { notificationText } from '../notificationText';
 
 export async function copySummaryCommand(deps: CommandDeps, arg?: unknown): Promise<string | undefined> {
   const target = await targetConversation(deps.store, arg);
@@ -24,7 +25,7 @@ export async function copySummaryCommand(deps: CommandDeps, arg?: unknown): Prom
   void vscode.window.showInformationMessage(
     fromPreview
       ? vscode.l10n.t('Copied the summary a compaction would write now (the conversation itself is unchanged).')
-      : vscode.l10n.t('Copied the summary of {0}.', target.label),
+      : notificationText(vscode.l10n.t('Copied the summary of {0}.', target.label)),
   );
   return text;
 }

@@ -1,8 +1,9 @@
-// The confirmation before a compaction (seed 003 "用户确认"): a modal that states tokens before →
-// estimated after, the strategy, the summarizer and the expected retention, with "Compact",
-// "Inspect First…" and (added by VS Code) "Cancel". Declining changes nothing. When the
-// conversation no longer fits its window, seed 003's alternatives are offered as well: drop the
-// oldest messages, or start a new session with the summary as a handoff.
+// The confirmation before a compaction (asked unless requireConfirmation is off): a modal that
+// states tokens before → estimated after, the strategy, the summarizer and the expected
+// retention, with "Compact", "Inspect First…" and (added by VS Code) "Cancel". Declining changes
+// nothing. When the conversation no longer fits its window, the two alternatives to compaction
+// are offered as well: drop the oldest messages, or start a new session with the summary as a
+// handoff.
 
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';

@@ -18,6 +18,12 @@ import type {
 import { buildInspectorModel, toCompactionEdits } from './inspectorModel';
 import { countSections, type CounterProvider } from './sectionCounter';
 import { parseWebviewMessage, unknownIds } from './webviewMessages';
+import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
+
+/** Characters of an unknown message id quoted back to the webview. */
+const MAX_SHOWN_ID_CHARS = 80;
+/** Longest error text sent to the webview, whatever it quotes. */
+const MAX_ERROR_REPLY_CHARS = 2 * MAX_ECHO_CHARS;
 
 /** How the handler reaches the webview and its panel. */
 export interface InspectorChannel {
@@ -156,7 +162,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
     } catch (err) {
       if (isCancellation(err)) return;
       this.options.log?.error('inspector: preview failed', err);
-      const message = `The preview failed: ${userMessageOf(err)}`;
+      const message = clip(`The preview failed: ${userMessageOf(err)}`, MAX_ERROR_REPLY_CHARS);
       this.post({ type: 'error', message });
       this.post({ type: 'init', message });
     }
@@ -219,7 +225,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.cancelPreview();
     this.mutating = true;
     this.post({ type: 'busy', busy: true, label: 'Undoing…' });
-    let undone = false;
+    let undone: boolean;
     try {
       undone = await this.service.undo(key);
     } catch (err) {
@@ -241,7 +247,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
       if (isCancellation(err)) return this.respond('undo', id, { undone: true });
       this.options.log?.error('inspector: preview after undo failed', err);
       this.respond('undo', id, { undone: true });
-      this.post({ type: 'error', message: `Undone. The new preview failed: ${userMessageOf(err)}` });
+      this.post({ type: 'error', message: clip(`Undone. The new preview failed: ${userMessageOf(err)}`, MAX_ERROR_REPLY_CHARS) });
     }
   }
 
@@ -322,7 +328,11 @@ export class InspectorMessageHandler implements vscode.Disposable {
     const known = new Set(entry.conversation.messages.map((m) => m.id));
     const unknown = unknownIds(edits, known);
     if (unknown.length === 0) return undefined;
-    const shown = unknown.slice(0, 3).join(', ');
+    // Ids come from the webview: each is shown clipped, so three 5 MB ids make a short reply.
+    const shown = unknown
+      .slice(0, 3)
+      .map((id) => clip(id, MAX_SHOWN_ID_CHARS))
+      .join(', ');
     return `The conversation changed: ${unknown.length} message id(s) in the edits are not in it (${shown}${unknown.length > 3 ? ', …' : ''}). Refresh the preview.`;
   }
 
@@ -343,8 +353,9 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.post({ type: 'response', id, request, ok: true, value } as HostToWebview);
   }
 
+  /** An error reply; whatever it quotes, it stays short. */
   private fail(request: WebviewRequestType, id: number, error: string): void {
-    this.post({ type: 'response', id, request, ok: false, error });
+    this.post({ type: 'response', id, request, ok: false, error: clip(error, MAX_ERROR_REPLY_CHARS) });
   }
 
   private failWith(request: WebviewRequestType, id: number, err: unknown): void {

@@ -4,9 +4,10 @@
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../node/atomicWrite';
 
-/** Writes `data` to `uri`: atomic on disk; other schemes (remote, virtual) get the file system's own write. */
-export async function writeUriAtomic(uri: vscode.Uri, data: string | Uint8Array): Promise<void> {
-  if (uri.scheme === 'file') return writeFileAtomic(uri.fsPath, data);
+/** Writes `data` to `uri`: atomic on disk, never over one of the `protect` files (also through a
+ *  link to one); other schemes (remote, virtual) get the file system's own write. */
+export async function writeUriAtomic(uri: vscode.Uri, data: string | Uint8Array, protect: readonly vscode.Uri[] = []): Promise<void> {
+  if (uri.scheme === 'file') return writeFileAtomic(uri.fsPath, data, { protect: protect.filter((p) => p.scheme === 'file').map((p) => p.fsPath) });
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   await vscode.workspace.fs.writeFile(uri, bytes);
 }

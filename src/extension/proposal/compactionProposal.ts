@@ -1,4 +1,4 @@
-// Seed 003's trigger for transcripts: when the active transcript reaches the trigger ratio of its
+// The proposal for transcripts: when the active transcript reaches the trigger ratio of its
 // window (opened that way, or grown there as an agent appends), a notification proposes
 // compaction — once per crossing, so it never nags while the conversation stays above. The
 // proposal only opens the usual confirmation; nothing is compacted without it. Chat sessions get
@@ -7,23 +7,23 @@
 import * as vscode from 'vscode';
 import type { ActiveConversation, ConversationService } from '../conversationService';
 import { COMMANDS } from '../ids';
+import { Disposable } from '../lifecycle';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
+import { notificationText } from '../notificationText';
 
-export class CompactionProposal implements vscode.Disposable {
+export class CompactionProposal extends Disposable {
   /** Conversations proposed for since they last were under the trigger. */
   private readonly proposed = new Set<string>();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     service: ConversationService,
     private readonly settings: SettingsStore,
   ) {
-    this.disposables.push(
-      service.onDidChangeActive((c) => this.check(c)),
-      service.onDidChange((c) => this.check(c)),
-      settings.onDidChange(() => this.check(service.active())),
-    );
+    super();
+    this._register(service.onDidChangeActive((c) => this.check(c)));
+    this._register(service.onDidChange((c) => this.check(c)));
+    this._register(settings.onDidChange(() => this.check(service.active())));
   }
 
   private check(conversation: ActiveConversation | undefined): void {
@@ -43,16 +43,12 @@ export class CompactionProposal implements vscode.Disposable {
     const compact = vscode.l10n.t('Compact Conversation…');
     const inspect = vscode.l10n.t('Inspect Conversation');
     const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window)),
+      notificationText(vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window))),
       compact,
       inspect,
     );
     if (choice === compact) await vscode.commands.executeCommand(COMMANDS.compact, conversation.key);
     else if (choice === inspect) await vscode.commands.executeCommand(COMMANDS.inspect, conversation.key);
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 

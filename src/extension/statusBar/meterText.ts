@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { TokenReport } from '../../engine/tokens/report';
 import type { TokenCategory } from '../../engine/tokens/tokenCounter';
 import { TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
+import { clip } from '../../engine/text/clip';
+import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import type { ContextPressure } from '../trigger';
 
 /** Under this many tokens a count is shown whole (e.g. 950). */
@@ -75,6 +77,17 @@ export function methodLabel(report: Pick<TokenReport, 'method' | 'encoding'>): s
   }
 }
 
+/** "Model: gpt-4o · window 128,000 · count: exact (o200k_base)" as Markdown (the tooltip, chat's
+ *  /usage). The model and the encoding come from the conversation or a chat model: escaped. */
+export function modelLineMarkdown(report: Pick<TokenReport, 'model' | 'window' | 'method' | 'encoding'>): string {
+  return vscode.l10n.t(
+    'Model: {0} · window {1} · count: {2}',
+    escapeMarkdown(clip(report.model)),
+    groupedNumber(report.window),
+    methodLabel({ method: report.method, encoding: escapeMarkdown(clip(report.encoding)) }),
+  );
+}
+
 /** Integers with grouping for people (the tooltip), e.g. 142,317. */
 export function groupedNumber(n: number): string {
   try {
@@ -103,12 +116,16 @@ export function breakdownRows(report: TokenReport): { category: TokenCategory; l
     .sort((a, b) => b.tokens - a.tokens);
 }
 
+/** The tooltip. Its command links are the extension's own (the only commands it may run), and
+ *  every text from the conversation (its label, the model it names) is escaped: a crafted
+ *  transcript can add no link, image, HTML or command to it. */
 export function meterTooltip(input: MeterTooltipInput, commands: { compact: string; inspect: string; usage: string }): vscode.MarkdownString {
   const { report, pressure } = input;
   const md = new vscode.MarkdownString('', true);
   md.isTrusted = { enabledCommands: [commands.compact, commands.inspect, commands.usage] };
+  md.supportHtml = false;
   md.appendMarkdown(`**${vscode.l10n.t('Context Compactor')}** — `);
-  md.appendText(input.label);
+  md.appendMarkdown(escapeMarkdown(input.label));
   md.appendMarkdown('\n\n');
   md.appendMarkdown(
     `${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}\n\n`,
@@ -119,7 +136,7 @@ export function meterTooltip(input: MeterTooltipInput, commands: { compact: stri
   md.appendMarkdown(
     `${vscode.l10n.t('Compaction is proposed at {0}% ({1} tokens).', Math.round(input.triggerRatio * 100), groupedNumber(pressure.thresholdTokens))}\n\n`,
   );
-  md.appendMarkdown(`${vscode.l10n.t('Model: {0} · window {1} · count: {2}', report.model, groupedNumber(report.window), methodLabel(report))}\n\n`);
+  md.appendMarkdown(`${modelLineMarkdown(report)}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Compactions so far: {0}', input.compactions)}\n\n`);
   md.appendMarkdown(
     `[${vscode.l10n.t('Compact…')}](command:${commands.compact}) · [${vscode.l10n.t('Inspect')}](command:${commands.inspect}) · [${vscode.l10n.t('Usage')}](command:${commands.usage})`,

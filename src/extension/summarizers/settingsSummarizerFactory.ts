@@ -6,7 +6,7 @@
 
 import * as vscode from 'vscode';
 import type { LlmClient } from '../../engine/llm/llmClient';
-import { createValidatedSummarizer } from '../../engine/llm/validatedSummarizer';
+import { createBudgetedSummarizer, DEFAULT_TOTAL_TIMEOUT_MS } from '../../summarizers/deadline';
 import { createOpenAiClient } from '../../summarizers/openaiClient';
 import type { Logger } from '../log';
 import { UserFacingError } from '../log';
@@ -69,7 +69,7 @@ export class SettingsSummarizerFactory implements SummarizerFactory {
         }
         const client = this.makers.openai({ baseURL: s.openaiBaseUrl, apiKey: stored || LOCAL_PLACEHOLDER_KEY, model: s.openaiModel });
         this.log.info(`summarizing with ${s.openaiModel} at ${s.openaiBaseUrl}`);
-        return { summarizer: createValidatedSummarizer(client, { clock: Date.now, name: 'openai' }), name: this.describe(s) };
+        return { summarizer: createBudgetedSummarizer(client, { clock: Date.now, name: 'openai' }, { totalMs: DEFAULT_TOTAL_TIMEOUT_MS }), name: this.describe(s) };
       }
       case 'vscode-lm': {
         const made = await this.makers.vscodeLm(s.vscodeLmModel);
@@ -82,7 +82,7 @@ export class SettingsSummarizerFactory implements SummarizerFactory {
         }
         this.log.info(`summarizing with the VS Code language model ${made.label}`);
         return {
-          summarizer: createValidatedSummarizer(made.client, { clock: Date.now, contextWindow: made.contextWindow, name: 'vscode-lm' }),
+          summarizer: createBudgetedSummarizer(made.client, { clock: Date.now, contextWindow: made.contextWindow, name: 'vscode-lm' }, { totalMs: DEFAULT_TOTAL_TIMEOUT_MS }),
           name: `vscode-lm (${made.label})`,
         };
       }

@@ -1,7 +1,7 @@
 // The person's edits on top of the host's preview: pins, restores and section texts. Pure
 // functions over InspectorEdits, so the views never disagree about what is pinned or restored.
 
-import type { SectionName } from '../../../src/engine/sections';
+import type { SectionName } from '../../../src/shared/engineNames';
 import type { InspectorEdits, MessageView } from '../../../src/shared/protocol';
 
 export function isPinned(edits: InspectorEdits, m: MessageView): boolean {

@@ -2,9 +2,7 @@
 // mode and edits in progress, saved with vscode.setState so a reload or a hidden tab keeps them.
 // Never the conversation itself: that always comes from the host.
 
-import type { Decision } from '../../../src/engine/result';
-import type { Role } from '../../../src/engine/conversation/model';
-import { SECTION_NAMES, type SectionName } from '../../../src/engine/sections';
+import { SECTION_NAMES, type Decision, type Role, type SectionName } from '../../../src/shared/engineNames';
 import type { InspectorEdits, InspectorUiState } from '../../../src/shared/protocol';
 import { loadSavedState, saveState } from '../host/vscodeApi';
 

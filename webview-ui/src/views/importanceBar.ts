@@ -1,4 +1,4 @@
-// The importance bar of a timeline row: the seed-000 score as four stacked segments, each as
+// The importance bar of a timeline row: the importance score as four stacked segments, each as
 // wide as its weighted share (criticality·0.35 + dependency·0.25 + uniqueness·0.20 +
 // actionability·0.20 = overall), with every figure and the temporal score on hover.
 
@@ -6,7 +6,7 @@ import type { ImportanceView } from '../../../src/shared/protocol';
 import { h } from '../dom/element';
 import { formatScore } from '../dom/format';
 
-/** The weights of seed 000 §5.1 (the engine computes `overall` with the same ones). */
+/** The weight of each importance component in `overall` (the engine uses the same ones). */
 export const IMPORTANCE_WEIGHTS = {
   criticality: 0.35,
   dependency: 0.25,

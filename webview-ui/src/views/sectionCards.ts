@@ -2,7 +2,7 @@
 // turns it into a text area whose changes are counted again by the host as the person types,
 // and the edited text is what Apply sends.
 
-import { SECTION_NAMES, type SectionName } from '../../../src/engine/sections';
+import { SECTION_NAMES, type SectionName } from '../../../src/shared/engineNames';
 import type { InspectorEdits, InspectorModel, SectionView } from '../../../src/shared/protocol';
 import { button, clear, h } from '../dom/element';
 import { formatTokens } from '../dom/format';

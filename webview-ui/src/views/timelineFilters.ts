@@ -1,8 +1,7 @@
 // The timeline's filter bar: toggles per role and per decision, and a search box. An empty
 // selection means "all", so the default shows every message.
 
-import type { Role } from '../../../src/engine/conversation/model';
-import { DECISIONS, type Decision } from '../../../src/engine/result';
+import { DECISIONS, type Decision, type Role } from '../../../src/shared/engineNames';
 import type { InspectorUiState, MessageView } from '../../../src/shared/protocol';
 import { button, h, setPressed } from '../dom/element';
 

@@ -2,52 +2,67 @@
 // position, role and item type (plus tool, time, pin), the text as written (it is usually
 // Markdown already, so code blocks stay code blocks), tool calls and tool output in fences long
 // enough never to be closed by what they hold. A COMPACTION_SUMMARY renders its text as it is.
+// As data (a handoff pasted into a new session as its prompt), every text the conversation holds
+// is fenced or escaped, so nothing in it can pose as the document's own headings, links, images
+// or HTML.
 
+import { escapeMarkdown } from '../../text/markdownEscape';
 import type { Conversation, Message } from '../model';
 
 export interface MarkdownExportOptions {
   /** Include thinking (as a quoted block). Default true. */
   thinking?: boolean;
+  /** Every message's text in a fence, and every name, id or title from the conversation escaped:
+   *  what the conversation says stays text. Default false (the text as written, usually Markdown). */
+  textAsData?: boolean;
 }
 
 export function exportMarkdown(conv: Conversation, opts: MarkdownExportOptions = {}): string {
   const showThinking = opts.thinking ?? true;
+  const data = opts.textAsData ?? false;
+  const lit = (s: string) => (data ? escapeMarkdown(s) : s);
   const out: string[] = [];
   const title = conv.meta.title ?? (conv.meta.sourcePath ? baseName(conv.meta.sourcePath) : 'Conversation');
-  out.push(`# ${oneLine(title)}`, '');
+  out.push(`# ${lit(oneLine(title))}`, '');
   const facts = [`format: ${conv.format}`, `${conv.messages.length} messages`];
-  if (conv.meta.model) facts.push(`model: ${conv.meta.model}`);
+  if (conv.meta.model) facts.push(`model: ${lit(conv.meta.model)}`);
   if (conv.meta.compactions) facts.push(`compactions: ${conv.meta.compactions}`);
   out.push(`_${facts.join(' · ')}_`, '');
   conv.messages.forEach((m, i) => {
-    out.push(heading(m, i), '');
+    out.push(heading(m, i, lit), '');
     if (m.itemType === 'TOOL_DEFINITIONS' && m.toolDefinitions) {
-      for (const d of m.toolDefinitions) out.push(`- \`${d.name}\`${d.description ? ` — ${oneLine(d.description)}` : ''}`);
+      for (const d of m.toolDefinitions) out.push(`- ${code(d.name, data)}${d.description ? ` — ${lit(oneLine(d.description))}` : ''}`);
       out.push('');
       return;
     }
     for (const p of m.content) {
       if (p.type === 'text') {
-        out.push(m.toolResult ? fenced(p.text) : p.text, '');
+        out.push(m.toolResult || data ? fenced(p.text) : p.text, '');
       } else if (p.type === 'image') {
-        out.push(`_${p.placeholder}_`, '');
+        out.push(`_${lit(p.placeholder)}_`, '');
       } else if (showThinking) {
-        out.push(p.redacted ? '> _(redacted thinking)_' : quoted(`**Thinking**\n\n${p.text}`), '');
+        if (p.redacted) out.push('> _(redacted thinking)_', '');
+        else out.push(data ? `**Thinking**\n\n${fenced(p.text)}` : quoted(`**Thinking**\n\n${p.text}`), '');
       }
     }
     for (const c of m.toolCalls ?? []) {
-      out.push(`**Tool call** \`${c.name}\` (${c.id})`, '', fenced(prettyArguments(c.arguments), 'json'), '');
+      out.push(`**Tool call** ${code(c.name, data)} (${lit(c.id)})`, '', fenced(prettyArguments(c.arguments), 'json'), '');
     }
   });
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
-function heading(m: Message, i: number): string {
+function heading(m: Message, i: number, lit: (s: string) => string): string {
   const bits = [`${i + 1}`, m.role, m.itemType];
-  if (m.toolResult) bits.push(`${m.toolResult.toolName ?? 'tool'} ← ${m.toolResult.toolCallId}${m.toolResult.isError ? ', error' : ''}`);
-  if (m.timestamp) bits.push(m.timestamp);
+  if (m.toolResult) bits.push(`${lit(m.toolResult.toolName ?? 'tool')} ← ${lit(m.toolResult.toolCallId)}${m.toolResult.isError ? ', error' : ''}`);
+  if (m.timestamp) bits.push(lit(m.timestamp));
   if (m.pinned) bits.push('pinned');
   return `## ${bits.join(' · ')}`;
+}
+
+/** A name as inline code; as data, escaped text (a name with a backtick would end the code span). */
+function code(name: string, data: boolean): string {
+  return data ? escapeMarkdown(name) : `\`${name}\``;
 }
 
 /** A fence longer than any backtick run inside, so the content can never close it. */

@@ -6,8 +6,9 @@
 // - `isSidechain: true` lines are a sub-agent's own conversation. Left out by default (a warning
 //   says how many); with includeSidechains they are kept, marked source.sidechain, and a sub-agent's
 //   prompt is a SKILL_PROMPT (the main agent wrote it, not the user).
-// - `type: "summary"` lines and `isCompactSummary` users become COMPACTION_SUMMARY messages (the
-//   first one also titles the conversation).
+// - `isCompactSummary` users become COMPACTION_SUMMARY messages. `type: "summary"` lines (titles
+//   older versions wrote, which the CLI does not send) title the conversation; reading the whole
+//   file, they are COMPACTION_SUMMARY messages too.
 // - What a person typed is a USER_MESSAGE: plain prompts, `/commands` (`<command-name>`; the command
 //   is kept in source.extra.command), `!` bash input, `#` memory input. What the harness wrote on the
 //   user's behalf is not: `isMeta` lines are SKILL_PROMPT (an expanded command prompt) or, for the
@@ -16,15 +17,24 @@
 // - tool_result blocks become TOOL_RESULT messages as in anthropic.ts.
 // - Other line types (system, file-history-snapshot, …) are skipped and counted in one warning; a
 //   line that is not JSON is a warning naming the line, and the rest is imported.
-// - conversation.meta.model is the first assistant's `message.model`.
+// - A line that repeats an earlier line's `uuid` (a resumed session writes earlier lines again) is
+//   read once; a warning says how many repeats were left out.
+// - What is read by default is what the CLI sends when the session is resumed: the `parentUuid`
+//   chain that ends at the file's last chained main line (a line with `uuid` and `parentUuid`, not a
+//   sidechain), walked back to a `parentUuid: null` (the start, or a compact boundary) or to a parent
+//   the file does not hold. Every other main line (abandoned branches after a rewind, lines before the
+//   last compact boundary) is ImportResult.history, and a warning counts it. `wholeFile` (or
+//   `includeSidechains`) reads every line in file order instead, as does a file with no chained lines.
+// - conversation.meta.model is the first assistant's `message.model`; meta.cwd, sessionId and
+//   agentVersion come from the last line that carries them.
 
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMeta } from '../model';
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
 import { anthropicUserDrafts } from './anthropic';
-import { assistantItemType, plainDraft, sourceMeta, textParts } from './contentParts';
+import { assistantItemType, plainDraft, setSessionFacts, sourceMeta, textParts } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
-import { parseJsonl, stripBom } from './jsonText';
+import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
 import { isObject, obj, str, type JsonObject } from './jsonShape';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
@@ -55,8 +65,134 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
   bad.slice(0, MAX_LINE_WARNINGS).forEach((b) => warnings.push({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
   if (bad.length > MAX_LINE_WARNINGS) warnings.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
 
+  if (!lines.some((l) => isObject(l.value) && typeof l.value['type'] === 'string')) {
+    throw new TranscriptError({ file, position: `line ${lines[0]!.line}`, expected: "JSON lines of Claude Code entries (objects with a 'type' field)", found: describeJsonValue(lines[0]!.value) });
+  }
+  const { entries, repeats } = readOnce(lines);
+  if (repeats.length > 0) {
+    warnings.push({ position: `line ${repeats[0]}`, message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once` });
+  }
+  const title = firstSummary(entries);
+  // A file whose chained lines are all sidechain lines is a sub-agent's own file (Claude Code 2.1.2
+  // and later write them apart): its lines are its conversation.
+  const chained = entries.filter((e) => isChained(e.value));
+  if (chained.length > 0 && chained.every((e) => (e.value as JsonObject)['isSidechain'] === true)) {
+    const own = { ...opts, includeSidechains: true };
+    const chain = opts.wholeFile ? undefined : liveChain(entries, true);
+    if (!chain) return importEntries(entries, own, warnings, { summaries: 'messages' });
+    return importEntries(chain.live, own, warnings, { summaries: 'title', title });
+  }
+  const chain = opts.wholeFile || opts.includeSidechains ? undefined : liveChain(entries);
+  if (!chain) return importEntries(entries, opts, warnings, { summaries: 'messages' });
+
+  const result = importEntries(chain.live, opts, warnings, { summaries: 'title', title });
+  const sidechainLines = entries.filter((e) => isObject(e.value) && e.value['isSidechain'] === true).length;
+  if (sidechainLines > 0) warnings.push(sidechainWarning(sidechainLines));
+  if (chain.history.length === 0) return result;
+  const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { summaries: 'title', title });
+  // A chain of local commands only (no assistant yet) still belongs to the model the session used.
+  if (result.conversation.meta.model === undefined && history.conversation.meta.model !== undefined) result.conversation.meta.model = history.conversation.meta.model;
+  const parts = [
+    chain.beforeBoundary > 0 ? `${chain.beforeBoundary} before the last compact boundary` : '',
+    chain.otherBranches > 0 ? `${chain.otherBranches} on other branches (rewinds)` : '',
+  ].filter(Boolean);
+  warnings.push({
+    position: 'file',
+    message: `${chain.history.length} line${chain.history.length === 1 ? ' is' : 's are'} not on the chain Claude Code sends when the session is resumed (${parts.join(', ')}): read as history, not counted; --whole-file reads every line`,
+  });
+  return {
+    ...result,
+    history: { conversation: history.conversation, lines: chain.history.length, beforeBoundary: chain.beforeBoundary, otherBranches: chain.otherBranches },
+  };
+}
+
+/** Each uuid once: the first line that carries it; the line numbers of the repeats. */
+function readOnce(lines: readonly JsonlLine[]): { entries: JsonlLine[]; repeats: number[] } {
+  const seen = new Set<string>();
+  const entries: JsonlLine[] = [];
+  const repeats: number[] = [];
+  for (const l of lines) {
+    const uuid = isObject(l.value) ? str(l.value, 'uuid') : undefined;
+    if (uuid !== undefined) {
+      if (seen.has(uuid)) {
+        repeats.push(l.line);
+        continue;
+      }
+      seen.add(uuid);
+    }
+    entries.push(l);
+  }
+  return { entries, repeats };
+}
+
+function firstSummary(entries: readonly JsonlLine[]): string | undefined {
+  for (const { value } of entries) {
+    if (isObject(value) && value['type'] === 'summary') {
+      const s = str(value, 'summary');
+      if (s) return s;
+    }
+  }
+  return undefined;
+}
+
+/** A line the CLI links into its message chain. */
+function isChained(v: unknown): v is JsonObject {
+  return isObject(v) && typeof v['uuid'] === 'string' && 'parentUuid' in v;
+}
+
+export interface LiveChain {
+  /** The lines the CLI sends on resume, root first. */
+  live: JsonlLine[];
+  /** Main (non-sidechain) chained lines that are not on it, in file order. */
+  history: JsonlLine[];
+  beforeBoundary: number;
+  otherBranches: number;
+}
+
+/** The chain the CLI resumes: from the last chained main line back along parentUuid (`sidechain`:
+ *  the last sidechain line, in a sub-agent's own file). Undefined when the file has no such line
+ *  (then there is nothing to choose between). */
+export function liveChain(entries: readonly JsonlLine[], sidechain = false): LiveChain | undefined {
+  const byUuid = new Map<string, JsonlLine>();
+  let leaf: JsonlLine | undefined;
+  for (const e of entries) {
+    if (!isChained(e.value)) continue;
+    byUuid.set(e.value['uuid'] as string, e);
+    if ((e.value['isSidechain'] === true) === sidechain) leaf = e;
+  }
+  if (!leaf) return undefined;
+  const onChain = new Set<JsonlLine>();
+  const live: JsonlLine[] = [];
+  for (let at: JsonlLine | undefined = leaf; at && !onChain.has(at); ) {
+    onChain.add(at);
+    live.push(at);
+    const parent: unknown = (at.value as JsonObject)['parentUuid'];
+    at = typeof parent === 'string' ? byUuid.get(parent) : undefined;
+  }
+  live.reverse();
+  const rootLine = live[0]!.line;
+  const history: JsonlLine[] = [];
+  let beforeBoundary = 0;
+  for (const e of entries) {
+    if (!isChained(e.value) || (e.value['isSidechain'] === true) !== sidechain || onChain.has(e)) continue;
+    history.push(e);
+    if (e.line < rootLine) beforeBoundary++;
+  }
+  return { live, history, beforeBoundary, otherBranches: history.length - beforeBoundary };
+}
+
+interface EntryOptions {
+  /** 'messages': `summary` lines are COMPACTION_SUMMARY messages (reading the whole file);
+   *  'title': they only title the conversation (the CLI does not send them). */
+  summaries: 'messages' | 'title';
+  title?: string;
+}
+
+function importEntries(entries: readonly JsonlLine[], opts: ImportOptions, warnings: ImportWarning[], how: EntryOptions): ImportResult {
+  const file = opts.sourcePath;
   const meta: ConversationMeta = {};
   if (file) meta.sourcePath = file;
+  if (how.title) meta.title = how.title;
   const drafts: MessageDraft[] = [];
   const skippedTypes = new Map<string, number>();
   let sidechainLines = 0;
@@ -64,7 +200,7 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
   /** The assistant draft lines are being merged into, and its message.id. */
   let merging: { id: string; draft: MessageDraft } | undefined;
 
-  for (const { line, value } of lines) {
+  for (const { line, value } of entries) {
     if (!isObject(value) || typeof value['type'] !== 'string') {
       if (notObjects++ < MAX_LINE_WARNINGS) warnings.push({ position: `line ${line}`, message: `expected a JSON object with a 'type' field, found ${describeJsonValue(value)}; line skipped` });
       continue;
@@ -77,9 +213,12 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     }
     const timestamp = str(value, 'timestamp');
     const uuid = str(value, 'uuid');
+    // The last line that carries them wins: a resumed session may have moved.
+    if (!sidechain) setSessionFacts(meta, { cwd: str(value, 'cwd'), sessionId: str(value, 'sessionId'), agentVersion: str(value, 'version') });
     const src = sourceMeta('claude-code', { line, sourceId: uuid, ...(sidechain ? { sidechain: true } : {}) });
 
     if (type === 'summary') {
+      if (how.summaries === 'title') continue;
       merging = undefined;
       const summary = str(value, 'summary') ?? '';
       meta.title ??= summary;
@@ -129,7 +268,7 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     for (const d of made) drafts.push(withCommand(d));
   }
 
-  if (sidechainLines > 0) warnings.push({ position: 'file', message: `${sidechainLines} sub-agent (sidechain) line${sidechainLines === 1 ? '' : 's'} left out; include them with --include-sidechains` });
+  if (sidechainLines > 0) warnings.push(sidechainWarning(sidechainLines));
   if (notObjects > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${notObjects - MAX_LINE_WARNINGS} more lines were not entries; skipped` });
   if (skippedTypes.size > 0) {
     const list = [...skippedTypes].map(([t, n]) => `${t} (${n})`).join(', ');
@@ -167,3 +306,8 @@ export function looksLikeClaudeCodeEntry(v: unknown): boolean {
   if (!type) return false;
   return 'sessionId' in o || 'uuid' in o || 'leafUuid' in o || ('message' in o && (type === 'user' || type === 'assistant'));
 }
+
+function sidechainWarning(n: number): ImportWarning {
+  return { position: 'file', message: `${n} sub-agent (sidechain) line${n === 1 ? '' : 's'} left out; include them with --include-sidechains` };
+}
+

@@ -1,7 +1,7 @@
 // Building blocks the importers share: content parts, the tool-definitions header message and
 // the tool-result message, so every format produces the same shapes.
 
-import type { ContentPart, ImagePart, ItemType, Role, SourceFormat, SourceMeta, ToolDefinition } from '../model';
+import type { ContentPart, ConversationMeta, ImagePart, ItemType, Role, SourceFormat, SourceMeta, ToolDefinition } from '../model';
 import { stringifySafely } from './jsonText';
 import type { MessageDraft } from './toolPairing';
 
@@ -64,4 +64,11 @@ export function sourceMeta(format: SourceFormat, fields: Omit<SourceMeta, 'forma
   const out: SourceMeta = { format };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
   return out;
+}
+
+/** An agent session's own facts, each set when the source gives it (a later line overrides). */
+export function setSessionFacts(meta: ConversationMeta, facts: { cwd?: string | undefined; sessionId?: string | undefined; agentVersion?: string | undefined }): void {
+  if (facts.cwd) meta.cwd = facts.cwd;
+  if (facts.sessionId) meta.sessionId = facts.sessionId;
+  if (facts.agentVersion) meta.agentVersion = facts.agentVersion;
 }

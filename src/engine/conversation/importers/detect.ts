@@ -2,8 +2,9 @@
 //
 // The file name decides when it is telling (*.aider.chat.history.md; *.jsonl is Claude Code unless
 // its lines are chat messages or it holds one JSON document);
-// otherwise the content does: aider's Markdown headers, JSONL whose first entry looks like Claude
-// Code, or the keys of the parsed JSON. Plain [{role, content}] lists that carry nothing
+// otherwise the content does: aider's Markdown headers, JSONL whose first line starts a Codex
+// rollout (session_meta) or a VS Code chat session log ({kind: 0, v}) or looks like Claude Code,
+// or the keys of the parsed JSON. Plain [{role, content}] lists that carry nothing
 // Anthropic-specific read as OpenAI (the two are the same there).
 
 import type { ImportResult, SourceFormat } from '../model';
@@ -11,6 +12,8 @@ import { importAider, looksLikeAider } from './aider';
 import { fromAnthropicValue } from './anthropic';
 import { isClineConversation } from './cline';
 import { importClaudeCode, looksLikeClaudeCodeEntry } from './claudeCode';
+import { importCodex, looksLikeCodexRolloutLine } from './codex';
+import { importCopilotChat, looksLikeChatSessionLog } from './copilotChat';
 import type { ImportOptions } from './importOptions';
 import { parseJsonDocument, stripBom } from './jsonText';
 import { arr, isObject, str } from './jsonShape';
@@ -23,7 +26,7 @@ import { describeJsonValue, TranscriptError } from './transcriptError';
 import { fromVsCodeChatValue, looksLikeVsCodeChat } from './vscodeChat';
 
 const EXPECTED_ANY =
-  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval), Claude Code JSONL, or aider Markdown';
+  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval), Claude Code JSONL, a Codex rollout, a VS Code chat session log, or aider Markdown';
 
 /** Detects the format without importing. Throws a TranscriptError when nothing fits. */
 export function detectFormat(text: string, fileName?: string): SourceFormat {
@@ -55,6 +58,9 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
     if (scalar.ok) throw new TranscriptError({ file, position: 'top level', expected: EXPECTED_ANY, found: describeJsonValue(scalar.value) });
     throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
   }
+  const firstLine = firstLineValue(text);
+  if (looksLikeCodexRolloutLine(firstLine)) return { format: 'codex' };
+  if (looksLikeChatSessionLog(firstLine)) return { format: 'copilot-chat' };
   if (isJsonl(text)) return { format: 'claude-code' };
   if (name.endsWith('.jsonl')) {
     // A .jsonl name usually means Claude Code; JSONL of chat messages (one {role, content} per
@@ -104,6 +110,19 @@ function firstNonSpace(text: string): string {
   return m ? m[0] : '';
 }
 
+/** The first non-blank line parsed, when it is a complete JSON object on its own. */
+function firstLineValue(text: string): unknown {
+  const start = text.search(/\S/);
+  const nl = text.indexOf('\n', start);
+  const line = (nl === -1 ? text.slice(start) : text.slice(start, nl)).trim();
+  if (!line.startsWith('{') || !line.endsWith('}')) return undefined;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
 /** JSONL: the first line is a complete object that looks like a Claude Code entry, and more follow. */
 function isJsonl(text: string): boolean {
   const nl = text.indexOf('\n', text.search(/\S/));
@@ -131,10 +150,25 @@ export function formatOfValue(value: unknown, name: string, file?: string): Sour
   if (looksLikeOpenHands(value)) return 'openhands';
   const list = Array.isArray(value) ? value : isObject(value) ? arr(value, 'messages') : undefined;
   if (list) {
+    if (list.length > 0 && !list.some((m) => isObject(m) && typeof m['role'] === 'string')) {
+      // Messages carry a role; a list where none does is not a conversation (reading it would give
+      // only empty notes).
+      throw new TranscriptError({ file, position: Array.isArray(value) ? 'top level' : 'messages', expected: `${EXPECTED_ANY}; a message list needs objects with a 'role'`, found: rolelessList(list) });
+    }
     if (isClineConversation(list)) return 'cline';
     return looksAnthropic(value, list) ? 'anthropic' : 'openai';
   }
   throw new TranscriptError({ file, position: 'top level', expected: EXPECTED_ANY, found: describeJsonValue(value) });
+}
+
+/** "an array of 10 objects, none with a 'role' (keys: a, b)" for the error above. */
+function rolelessList(list: readonly unknown[]): string {
+  const objects = list.filter(isObject);
+  if (objects.length === 0) return `${describeJsonValue(list)} holding no objects (the first is ${describeJsonValue(list[0])})`;
+  const keys = [...new Set(objects.flatMap((o) => Object.keys(o)))];
+  const shown = keys.length === 0 ? 'no keys' : `keys: ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+  const what = objects.length === list.length ? `an array of ${list.length} objects` : `an array of ${list.length} (${objects.length} objects)`;
+  return `${what}, none with a 'role' (${shown})`;
 }
 
 const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
@@ -173,6 +207,10 @@ function importAs(format: SourceFormat, text: string, value: unknown, opts: Impo
       return importAider(text, opts);
     case 'claude-code':
       return importClaudeCode(text, opts);
+    case 'codex':
+      return importCodex(text, opts);
+    case 'copilot-chat':
+      return importCopilotChat(text, opts);
     case 'openai':
       return fromOpenAIValue(parsed(), opts);
     case 'anthropic':

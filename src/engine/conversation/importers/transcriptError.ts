@@ -3,6 +3,8 @@
 // print it as it is: "chat.jsonl: line 12, column 5: expected a JSON object with a 'type'
 // field, found a number".
 
+import { clip } from '../../text/clip';
+
 export interface TranscriptErrorDetails {
   /** The file it came from, when known. */
   file?: string;
@@ -30,9 +32,11 @@ export class TranscriptError extends Error {
   }
 }
 
+/** One line; what came from the file (the position's keys, the "found" text) is clipped, so a
+ *  5 MB key or line cannot make a 5 MB message. */
 export function formatTranscriptError(d: TranscriptErrorDetails): string {
-  const where = d.file ? `${d.file}: ${d.position}` : d.position;
-  const found = d.found ? `, found ${d.found}` : '';
+  const where = d.file ? `${d.file}: ${clip(d.position)}` : clip(d.position);
+  const found = d.found ? `, found ${clip(d.found)}` : '';
   return `${where}: expected ${d.expected}${found}`.replace(/[\r\n]+/g, ' ');
 }
 
@@ -53,7 +57,7 @@ export function describeJsonValue(v: unknown): string {
       return `${v}`;
     case 'object': {
       const keys = Object.keys(v as object);
-      return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+      return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).map((k) => clip(k, 40)).join(', ')}${keys.length > 5 ? ', …' : ''}`;
     }
     default:
       return typeof v;

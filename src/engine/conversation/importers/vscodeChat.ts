@@ -27,7 +27,8 @@ export function looksLikeVsCodeChat(v: unknown): boolean {
   return isObject(v) && Array.isArray(v['requests']);
 }
 
-export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}): ImportResult {
+/** `format`: 'copilot-chat' when the value was replayed from VS Code's chat session log. */
+export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}, format: 'vscode-chat' | 'copilot-chat' = 'vscode-chat'): ImportResult {
   const file = opts.sourcePath;
   const requests = isObject(value) ? arr(value, 'requests') : undefined;
   if (!requests) {
@@ -52,11 +53,11 @@ export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}): I
     const message = obj(req, 'message');
     const userText = message ? (str(message, 'text') ?? '') : '';
     const attachments = variableNames(req);
-    const userSrc = sourceMeta('vscode-chat', { index, sourceId: requestId, ...(attachments ? { extra: { attachments } } : {}) });
+    const userSrc = sourceMeta(format, { index, sourceId: requestId, ...(attachments ? { extra: { attachments } } : {}) });
     if (!message) warnings.push({ position: `${position}.message`, message: 'request without a message; kept empty' });
     drafts.push(plainDraft('user', 'USER_MESSAGE', textParts(userText), userSrc, timestamp));
 
-    const replySrc = sourceMeta('vscode-chat', { index, ...(requestId ? { sourceId: `${requestId}/response` } : {}) });
+    const replySrc = sourceMeta(format, { index, ...(requestId ? { sourceId: `${requestId}/response` } : {}) });
     const metadata = obj(obj(req, 'result') ?? {}, 'metadata');
     const rounds = metadata ? arr(metadata, 'toolCallRounds') : undefined;
     if (rounds && rounds.length > 0) {
@@ -75,7 +76,7 @@ export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}): I
         for (const c of calls) {
           const res = results[c.id];
           if (res === undefined) continue;
-          drafts.push(toolResultDraft(c.id, toolResultParts(res), false, sourceMeta('vscode-chat', { index }), { toolName: c.name }));
+          drafts.push(toolResultDraft(c.id, toolResultParts(res), false, sourceMeta(format, { index }), { toolName: c.name }));
         }
       });
     } else {
@@ -84,7 +85,7 @@ export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}): I
     }
   });
   if (requests.length === 0) warnings.push({ position: 'requests', message: 'the export holds no requests' });
-  return finishImport(drafts, { format: 'vscode-chat', meta, warnings });
+  return finishImport(drafts, { format, meta, warnings });
 }
 
 function variableNames(req: JsonObject): string | undefined {

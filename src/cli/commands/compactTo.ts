@@ -1,0 +1,54 @@
+// `ctxc compact FILE --to claude-code|codex [--cwd DIR]`: the compacted conversation written back
+// as a new session the agent resumes (src/sessions/writeSession.ts), then its id and the command
+// that resumes it on stdout (with --format json: one JSON object). The session's folder is --cwd,
+// else the one the transcript records, else the current folder.
+
+import { homedir } from 'node:os';
+import { basename, resolve } from 'node:path';
+import type { Conversation } from '../../engine/conversation/model';
+import type { CompactionResult } from '../../engine/result';
+import { NothingToWriteError, RESUME_TARGETS, writeCompactedSession, type ResumableAgent } from '../../sessions/writeSession';
+import { EXIT_OK, EXIT_WRITE_FAILED, UsageError, type CliIO } from '../io';
+
+export function parseTarget(value: string | undefined): ResumableAgent | undefined {
+  if (value === undefined) return undefined;
+  if ((RESUME_TARGETS as readonly string[]).includes(value)) return value as ResumableAgent;
+  throw new UsageError(`--to expects one of ${RESUME_TARGETS.join(', ')}, got '${value}'`);
+}
+
+export interface CompactToArgs {
+  to: ResumableAgent;
+  cwd?: string;
+  file: string;
+  json: boolean;
+}
+
+export async function writeResumableSession(io: CliIO, args: CompactToArgs, original: Conversation, result: CompactionResult): Promise<number> {
+  try {
+    const written = await writeCompactedSession(args.to, original, result, {
+      env: io.env,
+      home: io.env['HOME'] || homedir(),
+      ...(args.cwd !== undefined ? { cwd: resolve(io.cwd, args.cwd) } : {}),
+      fallbackCwd: io.cwd,
+      sourceFile: basename(args.file),
+    });
+    for (const n of written.notes) io.err(`note: ${n}\n`);
+    if (args.json) {
+      io.out(`${JSON.stringify({ ...written, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter }, null, 2)}\n`);
+    } else {
+      io.out(`session: ${written.id}\nfile: ${written.file}\nresume: ${written.command}\n`);
+    }
+    return EXIT_OK;
+  } catch (e) {
+    if (e instanceof NothingToWriteError) {
+      io.err(`ctxc compact: ${args.file}: ${e.message}; nothing was written\n`);
+      return EXIT_WRITE_FAILED;
+    }
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') {
+      io.err(`ctxc compact: cannot write the ${args.to} session: ${(e as Error).message}; nothing was written\n`);
+      return EXIT_WRITE_FAILED;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,60 @@
+// Stage 3: the target size and how it divides. Header items and pinned messages are fixed; the
+// summary message's skeleton (title, lead, headings, metadata) costs a known amount; what is left
+// is shared between the summary and the messages the strategy keeps, half each to start with
+// (the ratio loop moves the line).
+
+import { formatCount } from '../segments/formatNumber';
+import { emptySectionTexts, SECTION_NAMES } from '../sections';
+import { REPLY_PRIMING } from '../tokens/messageCounter';
+import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
+import type { CompactionInput } from './input';
+import { COMPACTION_DEFAULTS, SUMMARY_MIN_TOKENS, SUMMARY_RESERVE_SHARE, type ResolvedOptions } from './options';
+
+export interface Budget {
+  /** Target size of the whole result, in tokens. */
+  target: number;
+  /** The caller gave a budget or a ratio (else the default ratio applies). */
+  explicit: boolean;
+  /** Tokens that are in every result: header items, pinned and restored messages, reply priming. */
+  fixedTokens: number;
+  /** Room left for the summary and the kept messages. */
+  available: number;
+  /** Most the summary's sections may take. */
+  bodyCap: number;
+  /** What the summary is expected to take before the kept messages are chosen. */
+  reserve: number;
+  /** The least the summary's sections get: SUMMARY_MIN_TOKENS, or 0 at the emergency level,
+   *  where the target comes first and the sections take what is left. */
+  summaryMin: number;
+  warnings: string[];
+}
+
+/** The target in tokens: the budget, the ratio of the original, or the default ratio. */
+export function resolveTarget(options: Pick<ResolvedOptions, 'budget' | 'ratio'>, tokensBefore: number): { target: number; explicit: boolean } {
+  if (options.budget !== undefined) return { target: options.budget, explicit: true };
+  if (options.ratio !== undefined) return { target: Math.max(1, Math.round(options.ratio * tokensBefore)), explicit: true };
+  return { target: Math.max(1, Math.round(COMPACTION_DEFAULTS.targetRatio * tokensBefore)), explicit: false };
+}
+
+export function planBudget(input: CompactionInput, options: ResolvedOptions): Budget {
+  const { target, explicit } = resolveTarget(options, input.tokensBefore);
+  const summaryCap = options.summaryMaxTokens ?? (explicit ? Number.POSITIVE_INFINITY : COMPACTION_DEFAULTS.summaryMaxTokens);
+  let fixedTokens = REPLY_PRIMING;
+  input.messages.forEach((m, i) => {
+    if (input.header.has(i) || input.keptAlways.has(m.id)) fixedTokens += input.tokens[i]!;
+  });
+  const style = summaryStyleOf(options);
+  // The brief skeleton leaves empty sections out: count every heading, as if none were empty.
+  const skeletonSections = emptySectionTexts();
+  if (style.brief) for (const name of SECTION_NAMES) skeletonSections[name] = '-';
+  const skeleton = input.counter.countMessage(buildSummaryMessage(skeletonSections, SKELETON_METADATA, style));
+  const available = target - fixedTokens - skeleton;
+  const summaryMin = options.level === 'emergency' ? 0 : SUMMARY_MIN_TOKENS;
+  const bodyCap = Math.max(summaryMin, summaryCap - skeleton);
+  const reserve = Math.min(bodyCap, Math.max(summaryMin, Math.floor(available * SUMMARY_RESERVE_SHARE)));
+  const warnings: string[] = [];
+  if (available < Math.max(1, summaryMin)) {
+    warnings.push(`the target of ${formatCount(target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`);
+  }
+  return { target, explicit, fixedTokens, available, bodyCap, reserve, summaryMin, warnings };
+}

@@ -1,0 +1,93 @@
+// Stage 4: what happens to each message. The strategy decides; this stage enforces the
+// invariants whatever it said — header items and pinned or restored messages are kept
+// verbatim, and a tool block is present in the result as a whole or absent as a whole (a block
+// with any member present keeps all its members) — and names the span the summary replaces.
+
+import type { Decision } from '../result';
+import type { MessageDecision, StrategyContext, StrategyDecision } from '../strategies/strategy';
+import { finishTail } from '../strategies/tail';
+import type { Budget } from './budget';
+import type { CompactionInput } from './input';
+import type { ResolvedOptions } from './options';
+
+/** Decisions whose message (or its replacement) is in the result. */
+export const PRESENT: ReadonlySet<Decision> = new Set<Decision>(['kept', 'truncated', 'masked', 'offloaded']);
+
+export interface Decided {
+  /** What the strategy returned (chunks, where the summary goes, its warnings). */
+  strategy: StrategyDecision;
+  /** One per message, invariants enforced. */
+  decisions: MessageDecision[];
+  /** Indices of the summarized messages, in order. */
+  span: number[];
+  /** The room the strategy was given for the messages it keeps. */
+  keepRoom: number;
+}
+
+export function spanOf(decisions: readonly MessageDecision[]): number[] {
+  const out: number[] = [];
+  decisions.forEach((d, i) => {
+    if (d.decision === 'summarized') out.push(i);
+  });
+  return out;
+}
+
+function normalizeDecisions(decisions: readonly MessageDecision[], input: CompactionInput): MessageDecision[] {
+  const { messages, header, pinned, restored } = input;
+  if (decisions.length !== messages.length) throw new Error(`strategy returned ${decisions.length} decisions for ${messages.length} messages`);
+  const out = decisions.map((d, i): MessageDecision => {
+    const m = messages[i]!;
+    if (header.has(i) && (d.decision !== 'kept' || d.replacement)) return { decision: 'kept', reason: 'header item (always kept)' };
+    if (pinned.has(m.id) && (d.decision !== 'kept' || d.replacement)) return { decision: 'kept', reason: 'pinned' };
+    if (restored.has(m.id)) return { decision: 'kept', reason: 'restored in the inspector' };
+    return { ...d };
+  });
+  // Pinned/restored members pull their whole block in.
+  for (const b of input.blocks) {
+    const members = [b.assistantIndex, ...b.resultIndices];
+    const present = members.filter((i) => PRESENT.has(out[i]!.decision));
+    if (present.length > 0 && present.length < members.length) {
+      for (const i of members) if (!PRESENT.has(out[i]!.decision)) out[i] = { decision: 'kept', reason: 'kept with its tool block' };
+    }
+  }
+  return out;
+}
+
+/** Runs the strategy with `keepRoom` tokens for the messages it keeps. */
+export function decide(input: CompactionInput, options: ResolvedOptions, budget: Budget, keepRoom: number): Decided {
+  const ctx: StrategyContext = {
+    messages: input.messages,
+    analysis: input.analysis,
+    counter: input.counter,
+    tokens: input.tokens,
+    budget: { target: budget.target, keep: keepRoom, summary: budget.reserve },
+    keepRecentRounds: options.keepRecentRounds,
+    rounds: input.rounds,
+    toolBlocks: input.blocks,
+    blockOf: input.blockOf,
+    pinned: input.keptAlways,
+    header: input.header,
+    level: options.level,
+    focus: options.focus,
+    limits: options.limits,
+  };
+  const strategy = finishTail(ctx, options.strategy.decide(ctx));
+  const decisions = normalizeDecisions(strategy.decisions, input);
+  return { strategy, decisions, span: spanOf(decisions), keepRoom };
+}
+
+/** Tokens of the messages present besides header items and pinned/restored ones. */
+export function keptTokens(input: CompactionInput, decisions: readonly MessageDecision[]): number {
+  let t = 0;
+  decisions.forEach((d, i) => {
+    if (input.header.has(i) || input.keptAlways.has(input.messages[i]!.id) || !PRESENT.has(d.decision)) return;
+    t += d.replacement ? input.counter.countMessage(d.replacement) : input.tokens[i]!;
+  });
+  return t;
+}
+
+/** Decisions that keep every message as it is. */
+export function keepEverything(input: CompactionInput, reason: string): Decided {
+  const decisions: MessageDecision[] = input.messages.map(() => ({ decision: 'kept', reason }));
+  return { strategy: { decisions, warnings: [] }, decisions, span: [], keepRoom: 0 };
+}

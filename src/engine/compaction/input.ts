@@ -1,0 +1,103 @@
+// Stage 2: the conversation, checked and measured once — per-message tokens, the analysis, the
+// structure (rounds, tool blocks, header items) and what must stay verbatim (pins, inspector
+// restores). Later stages read this and never recompute it.
+
+import type { ConversationAnalysis } from '../analyze/analysis';
+import { analyzeConversation } from '../analyze/analyzeConversation';
+import { isHeaderItem, messageText, type Conversation, type Message } from '../conversation/model';
+import { blockIndexByMessage, computeRounds, computeToolBlocks, type Round, type ToolBlock } from '../conversation/views';
+import type { CompactionEdits } from '../result';
+import type { CachedTokenCounter } from '../tokens/messageCounter';
+import { CompactionInputError, type ResolvedOptions } from './options';
+
+export interface CompactionInput {
+  conv: Conversation;
+  messages: readonly Message[];
+  counter: CachedTokenCounter;
+  /** Tokens of each message, aligned with messages. */
+  tokens: readonly number[];
+  tokensBefore: number;
+  analysis: ConversationAnalysis;
+  rounds: readonly Round[];
+  blocks: readonly ToolBlock[];
+  blockOf: readonly (number | undefined)[];
+  /** Indices of header items (system prompt, tool definitions, memory): always kept. */
+  header: ReadonlySet<number>;
+  /** Ids kept verbatim whatever the strategy says: pinned… */
+  pinned: ReadonlySet<string>;
+  /** …and restored in the inspector. */
+  restored: ReadonlySet<string>;
+  /** Both of the above. */
+  keptAlways: ReadonlySet<string>;
+}
+
+const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
+
+export function checkConversation(conv: Conversation): void {
+  if (conv === null || typeof conv !== 'object') throw new CompactionInputError('conversation: expected an object with a messages array');
+  if (!Array.isArray(conv.messages)) throw new CompactionInputError('conversation.messages: expected an array of messages');
+  const ids = new Set<string>();
+  conv.messages.forEach((m, i) => {
+    const at = `conversation.messages[${i}]`;
+    if (m === null || typeof m !== 'object') throw new CompactionInputError(`${at}: expected a message object`);
+    if (typeof m.id !== 'string' || !m.id) throw new CompactionInputError(`${at}: expected a non-empty string id`);
+    if (ids.has(m.id)) throw new CompactionInputError(`${at}: id '${m.id}' is used twice; expected unique message ids`);
+    ids.add(m.id);
+    if (!ROLES.has(m.role)) throw new CompactionInputError(`${at} (id ${m.id}): expected role system|user|assistant|tool, got ${JSON.stringify(m.role)}`);
+    if (!Array.isArray(m.content)) throw new CompactionInputError(`${at} (id ${m.id}): expected content to be an array of parts`);
+    if (typeof m.itemType !== 'string') throw new CompactionInputError(`${at} (id ${m.id}): expected an itemType`);
+  });
+}
+
+const PIN_TAG = /<pin>[\s\S]*?<\/pin>/i;
+
+/** Ids kept verbatim whatever the strategy says: pinned (flag, <pin>…</pin>, inspector pin)
+ *  and restored in the inspector. */
+function pinnedIds(messages: readonly Message[], edits: CompactionEdits | undefined): { pinned: Set<string>; restored: Set<string> } {
+  const unpin = new Set(edits?.unpin ?? []);
+  const pinned = new Set<string>();
+  for (const m of messages) {
+    if (unpin.has(m.id)) continue;
+    if (m.pinned || PIN_TAG.test(messageText(m))) pinned.add(m.id);
+  }
+  for (const id of edits?.pin ?? []) pinned.add(id);
+  const restored = new Set((edits?.restore ?? []).filter((id) => !pinned.has(id)));
+  return { pinned, restored };
+}
+
+export function headerIndices(messages: readonly Message[]): Set<number> {
+  const header = new Set<number>();
+  messages.forEach((m, i) => {
+    if (isHeaderItem(m)) header.add(i);
+  });
+  return header;
+}
+
+/** The conversation measured: tokens, analysis, structure, pins. Expects a checked conversation. */
+export function measureInput(conv: Conversation, options: ResolvedOptions): CompactionInput {
+  const messages = conv.messages;
+  const counter = options.counter;
+  const tokens = messages.map((m) => counter.countMessage(m));
+  const tokensBefore = counter.countMessages(messages);
+  const analysis = analyzeConversation(messages, {
+    ...(options.focus !== undefined ? { focus: options.focus } : {}),
+    constants: options.limits.analyze,
+  });
+  const blocks = computeToolBlocks(messages);
+  const { pinned, restored } = pinnedIds(messages, options.edits);
+  return {
+    conv,
+    messages,
+    counter,
+    tokens,
+    tokensBefore,
+    analysis,
+    rounds: computeRounds(messages),
+    blocks,
+    blockOf: blockIndexByMessage(messages, blocks),
+    header: headerIndices(messages),
+    pinned,
+    restored,
+    keptAlways: new Set([...pinned, ...restored]),
+  };
+}

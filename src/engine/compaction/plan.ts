@@ -1,0 +1,98 @@
+// The synchronous pipeline, stage by stage: options → input checks and measures → budget →
+// decisions → span → the ratio loop over extractive attempts → final checks. planCompaction
+// returns its result as a preview; compactConversation continues from it with the summarizer,
+// the archive and the result objects.
+
+import { validateApiShape } from '../conversation/apiShape';
+import type { Conversation } from '../conversation/model';
+import type { DegradationStep } from '../result';
+import { formatCount } from '../segments/formatNumber';
+import { buildSectionMaterial, fitSectionMaterial } from '../segments/extractSections';
+import { emptySectionTexts } from '../sections';
+import { escalateLevels } from '../strategies/escalation';
+import { buildAttempt, type Attempt, type AttemptContext } from './attempt';
+import { planBudget, resolveTarget, type Budget } from './budget';
+import { decide, keepEverything } from './decisions';
+import { checkConversation, measureInput, type CompactionInput } from './input';
+import { COMPACTION_WARN_AFTER, resolveOptions, type PlanOptions, type ResolvedOptions } from './options';
+import { bestAttempt, minimumTokens } from './ratioLoop';
+import { spanContent } from './spanContent';
+
+export interface PlannedCompaction {
+  ctx: AttemptContext;
+  budget: Budget;
+  /** The chosen attempt (extractive sections). */
+  attempt: Attempt;
+  /** How many compactions the conversation has been through, this one included if it happens. */
+  compactionCount: number;
+  minimumTokens: number;
+  warnings: string[];
+  /** Each step taken to meet the target, in order: levels handed over, then what the chosen
+   *  attempt's summary and kept messages gave way (empty when nothing had to give). */
+  degradation: DegradationStep[];
+}
+
+/** The attempt that leaves the conversation as it is. */
+function unchanged(ctx: AttemptContext, reason: string): Attempt {
+  const decided = keepEverything(ctx.input, reason);
+  const material = buildSectionMaterial([], []);
+  const fit = fitSectionMaterial(material, 0);
+  const content = { span: [], messages: [], analyses: [], material, facts: [], importance: 0.5 };
+  return buildAttempt(ctx, decided, content, emptySectionTexts(), { tokens: fit.tokens, floor: fit.floor, need: fit.need, degradation: [] }, 0);
+}
+
+/** The pipeline at the level asked for, then — with an explicit target — at heavier levels while
+ *  the target is missed (strategies/escalation.ts); the hand-overs lead the degradation steps.
+ *  The input is measured once for all levels. */
+export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedCompaction {
+  checkConversation(conv);
+  const options = resolveOptions(opts);
+  const input = measureInput(conv, options);
+  const { target, explicit } = resolveTarget(options, input.tokensBefore);
+  const e = escalateLevels(options.level, explicit, target, (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input), (p) => p.attempt.tokensAfter);
+  return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
+}
+
+function planAtLevel(conv: Conversation, options: ResolvedOptions, input: CompactionInput): PlannedCompaction {
+  const budget = planBudget(input, options);
+  const first = decide(input, options, budget, Math.max(0, budget.available - budget.reserve));
+  const firstContent = spanContent(input, options, first);
+  const prior = Math.max(firstContent.material.previousCompactions, conv.meta?.compactions ?? 0);
+  const ctx: AttemptContext = { input, options, compactions: first.span.length > 0 ? prior + 1 : prior };
+  let attempt = bestAttempt(ctx, budget, first, firstContent);
+  const minimum = minimumTokens(ctx, budget, attempt);
+  let compactionCount = ctx.compactions;
+  let warnings = [...budget.warnings, ...attempt.decided.strategy.warnings];
+  if (attempt.decided.span.length > 0 && attempt.tokensAfter >= input.tokensBefore) {
+    // Summarizing would not make it smaller (a short conversation, a tight target): keep it as it is.
+    const message = `compacting would not make this conversation smaller (${formatCount(attempt.tokensAfter)} ≥ ${formatCount(input.tokensBefore)} tokens); it is left as it is`;
+    attempt = unchanged(ctx, 'compaction would not make the conversation smaller');
+    compactionCount = prior;
+    warnings = [message];
+  }
+  const summarizing = attempt.decided.span.length > 0;
+  if (summarizing && attempt.fit.floor > attempt.summaryBudget) {
+    warnings.push(
+      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.fit.floor)} tokens even in its shortest forms, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it`,
+    );
+  }
+  if (summarizing && attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE)) {
+    warnings.push(`the result (${formatCount(attempt.tokensAfter)} tokens) is over the target of ${formatCount(budget.target)}`);
+  }
+  if (!summarizing && attempt.decided.decisions.every((d) => d.decision === 'kept')) warnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
+  if (compactionCount > COMPACTION_WARN_AFTER) {
+    warnings.push(`this conversation has been compacted ${compactionCount} times; summary quality may degrade — consider starting a new session with the summary`);
+  }
+  warnings.push(...apiShapeWarnings(conv, attempt));
+  return { ctx, budget, attempt, compactionCount, minimumTokens: minimum, warnings, degradation: attempt.degradation };
+}
+
+/** Warnings for API-shape problems of the result; a problem the original did not have is a bug. */
+function apiShapeWarnings(conv: Conversation, attempt: Attempt): string[] {
+  const shape = validateApiShape(attempt.messages);
+  if (shape.ok) return [];
+  const before = new Set(validateApiShape(conv.messages).problems.map((p) => `${p.kind}:${p.id}`));
+  const fresh = shape.problems.filter((p) => !before.has(`${p.kind}:${p.id}`));
+  if (fresh.length > 0) throw new Error(`compaction produced a conversation the chat APIs reject: ${fresh[0]!.message}`);
+  return shape.problems.slice(0, 5).map((p) => `API shape (${p.api}): message ${p.id}: ${p.message}${before.has(`${p.kind}:${p.id}`) ? ' (already in the original)' : ''}`);
+}

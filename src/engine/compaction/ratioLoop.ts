@@ -1,0 +1,80 @@
+// Stage 6: the ratio loop. The first attempt gives the summary what the kept messages leave;
+// the ratio controller then shrinks or grows the summary, or gives the kept messages less room,
+// for at most RATIO_MAX_ATTEMPTS runs. The best attempt wins: within the target (with its
+// tolerance) beats over it; among those within, higher retention, then the fuller result; among
+// those over, the smaller. Edited sections are taken as they are (nothing to re-run).
+
+import { fitSectionMaterial } from '../segments/extractSections';
+import { controlRatio } from '../validate/ratioController';
+import type { ValidateConstants } from '../validate/constants';
+import { extractiveAttempt, hasEditedSections, type Attempt, type AttemptContext } from './attempt';
+import type { Budget } from './budget';
+import { decide, keptTokens, type Decided } from './decisions';
+import { extractOptions, materialOf, spanContent, type SpanContent } from './spanContent';
+import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
+
+function better(a: Attempt, b: Attempt, target: number, c: ValidateConstants): boolean {
+  const tol = target * (1 + c.RATIO_OVERSHOOT_TOLERANCE);
+  const aIn = a.tokensAfter <= tol;
+  const bIn = b.tokensAfter <= tol;
+  if (aIn !== bIn) return aIn;
+  if (aIn) return a.loss.overallRetention > b.loss.overallRetention || (a.loss.overallRetention === b.loss.overallRetention && a.tokensAfter > b.tokensAfter);
+  return a.tokensAfter < b.tokensAfter;
+}
+
+/** The summary's budget when the kept messages of `decided` take what they take. */
+function summaryBudgetFor(ctx: AttemptContext, budget: Budget, decided: Decided): number {
+  return Math.max(budget.summaryMin, Math.min(budget.bodyCap, budget.available - keptTokens(ctx.input, decided.decisions)));
+}
+
+export function bestAttempt(ctx: AttemptContext, budget: Budget, first: Decided, firstContent: SpanContent): Attempt {
+  const { input, options } = ctx;
+  const c = options.limits.validate;
+  const initialBudget = summaryBudgetFor(ctx, budget, first);
+  let attempt = extractiveAttempt(ctx, first, firstContent, initialBudget);
+  let best = attempt;
+  if (first.span.length === 0 || hasEditedSections(options.edits)) return best;
+  for (let k = 1; k < c.RATIO_MAX_ATTEMPTS; k++) {
+    const step = controlRatio(
+      {
+        target: budget.target,
+        tokensAfter: attempt.tokensAfter,
+        summaryBudget: attempt.summaryBudget,
+        summaryTokens: attempt.fit.tokens,
+        summaryFloor: attempt.fit.floor,
+        summaryNeed: attempt.fit.need,
+        summaryCap: budget.bodyCap,
+        initialSummaryBudget: initialBudget,
+        tailBudget: attempt.decided.keepRoom,
+        loss: attempt.loss,
+        importance: attempt.content.importance,
+      },
+      c,
+    );
+    if (step.action === 'accept') break;
+    if (step.action === 'shrink-tail') {
+      const next = decide(input, options, budget, step.tailBudget);
+      if (next.span.length === attempt.decided.span.length) break; // the tail cannot shrink further
+      attempt = extractiveAttempt(ctx, next, spanContent(input, options, next), summaryBudgetFor(ctx, budget, next));
+    } else {
+      attempt = extractiveAttempt(ctx, attempt.decided, attempt.content, step.summaryBudget);
+    }
+    if (better(attempt, best, budget.target, c)) best = attempt;
+  }
+  return best;
+}
+
+/** The smallest result the invariants allow: header and pinned messages, the strategy's tail
+ *  when it is given no room, and a summary holding only its required content. Exact when the
+ *  attempt is over the target (the minimal span is summarized for it); otherwise estimated
+ *  from the attempt's own span. */
+export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Attempt): number {
+  const { input, options } = ctx;
+  const minimal = decide(input, options, budget, 0);
+  const over = attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE);
+  const material = over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
+  const floorSections = fitSectionMaterial(material, 0, extractOptions(input, options)).sections;
+  const meta = { ...SKELETON_METADATA, compactions: ctx.compactions, summarizedMessages: minimal.span.length };
+  const summaryTokens = minimal.span.length > 0 ? input.counter.countMessage(buildSummaryMessage(floorSections, meta, summaryStyleOf(options))) : 0;
+  return budget.fixedTokens + keptTokens(input, minimal.decisions) + summaryTokens;
+}

@@ -1,0 +1,129 @@
+// A compacted conversation → the lines of a new Codex rollout that `codex resume <id>` continues.
+// Pure: ids and time come from the caller.
+//
+// Codex rebuilds what it sends by replaying the rollout: a `compacted` line replaces everything
+// before it with its `replacement_history`. So the rollout is:
+//   1. `session_meta` {id, timestamp, cwd, originator, cli_version} (Codex requires it first);
+//   2. an `event_msg` `user_message` (the session's first request: `codex resume`'s picker shows it,
+//      and `resume --last` skips a rollout that has none);
+//   3. a `compacted` line whose `message` is the summary and whose `replacement_history` is the
+//      summary as a user message followed by the recent turns as Responses items: user and
+//      assistant `message`s, each tool call a `function_call` {name, arguments, call_id} right
+//      where the assistant made it, each result a `function_call_output` {call_id, output}.
+// Reasoning goes back only when it came from Codex with its encrypted content (nothing else can be
+// verified by the API); thinking from other agents is left out. Every line has a timestamp (Codex
+// silently skips a compacted line without one), increasing by a millisecond from `now`.
+
+import type { Conversation, Message } from '../model';
+import { sessionParts } from './sessionParts';
+
+export interface CodexRolloutOptions {
+  /** The new session's id (a fresh UUID). */
+  sessionId: string;
+  cwd: string;
+  /** Codex version to record (the original's, when known). */
+  cliVersion: string;
+  originator?: string;
+  /** The text of the user_message event (the original's first request, when known). */
+  firstRequest?: string;
+  /** The session it came from, recorded in session_meta so a listing can show it under its original. */
+  from?: { sessionId?: string; file?: string; tokensBefore?: number; tokensAfter?: number };
+  now: Date;
+}
+
+export interface CodexRollout {
+  lines: Record<string, unknown>[];
+  text: string;
+  /** The replacement_history items, for checks. */
+  replacementHistory: Record<string, unknown>[];
+  notes: string[];
+}
+
+/** Where session_meta records the session's origin. */
+export const CODEX_PROVENANCE_FIELD = 'context_compactor';
+
+export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): CodexRollout | undefined {
+  const parts = sessionParts(conv, 'Codex');
+  if (!parts) return undefined;
+  const notes = [...parts.notes];
+  const history: Record<string, unknown>[] = [userItem(parts.summaryText)];
+  let droppedThinking = 0;
+  for (const m of parts.tail) {
+    const { items, dropped } = responseItems(m);
+    history.push(...items);
+    droppedThinking += dropped;
+  }
+  if (droppedThinking > 0) notes.push(`${droppedThinking} thinking block${droppedThinking === 1 ? '' : 's'} not from Codex left out (reasoning goes back only with Codex's encrypted content)`);
+
+  let tick = 0;
+  const stamp = () => new Date(opts.now.getTime() + tick++).toISOString();
+  const started = stamp();
+  const firstRequest = opts.firstRequest ?? lastUserText(parts.tail) ?? 'Continue from the summary.';
+  const lines: Record<string, unknown>[] = [
+    {
+      timestamp: started,
+      type: 'session_meta',
+      payload: {
+        id: opts.sessionId,
+        timestamp: started,
+        cwd: opts.cwd,
+        originator: opts.originator ?? 'codex_exec',
+        cli_version: opts.cliVersion,
+        ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact(opts.from) } : {}),
+      },
+    },
+    { timestamp: stamp(), type: 'event_msg', payload: { type: 'user_message', message: firstRequest, images: [], local_images: [], text_elements: [] } },
+    { timestamp: stamp(), type: 'compacted', payload: { message: parts.summaryText, replacement_history: history } },
+  ];
+  return { lines, text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', replacementHistory: history, notes };
+}
+
+function compact(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+function userItem(text: string): Record<string, unknown> {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
+}
+
+function textOf(m: Message): string {
+  return m.content
+    .map((p) => (p.type === 'text' ? p.text : p.type === 'image' ? p.placeholder : ''))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+function lastUserText(tail: readonly Message[]): string | undefined {
+  for (let i = tail.length - 1; i >= 0; i--) {
+    const m = tail[i]!;
+    if (m.itemType === 'USER_MESSAGE' && !m.toolResult) return textOf(m);
+  }
+  return undefined;
+}
+
+/** One message as Responses items, in the order the model produced them. */
+function responseItems(m: Message): { items: Record<string, unknown>[]; dropped: number } {
+  const items: Record<string, unknown>[] = [];
+  let dropped = 0;
+  if (m.toolResult) {
+    items.push({ type: 'function_call_output', call_id: m.toolResult.toolCallId, output: textOf(m) });
+    return { items, dropped };
+  }
+  if (m.role !== 'assistant') {
+    const text = textOf(m);
+    if (text !== '') items.push(userItem(text));
+    return { items, dropped };
+  }
+  for (const p of m.content) {
+    if (p.type !== 'thinking') continue;
+    if (m.source?.format === 'codex' && p.signature) {
+      items.push({ type: 'reasoning', summary: p.text ? [{ type: 'summary_text', text: p.text }] : [], encrypted_content: p.signature });
+    } else {
+      dropped++;
+    }
+  }
+  const text = textOf(m);
+  if (text !== '') items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  for (const c of m.toolCalls ?? []) items.push({ type: 'function_call', name: c.name, arguments: c.arguments, call_id: c.id });
+  return { items, dropped };
+}

@@ -1,0 +1,34 @@
+// What a session written back into an agent is made of, whichever agent: the compaction summary
+// (the last COMPACTION_SUMMARY message of the compacted conversation, introduced the way the agents
+// introduce their own) and the turns after it, kept verbatim. Header items (system prompt, tool
+// definitions, memory) are left out: the agent that resumes the session sends its own.
+
+import { messageText, isHeaderItem, type Conversation, type Message } from '../model';
+
+/** How the summary opens, as Claude Code opens the summary of its own compactions. */
+export const SESSION_SUMMARY_PREFIX = 'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n';
+
+export interface SessionParts {
+  /** The summary as the agent will read it (prefix + the 8 sections). */
+  summaryText: string;
+  /** The messages after the summary, in order. */
+  tail: Message[];
+  /** Header messages left out (the resuming agent sends its own). */
+  leftOut: number;
+  /** What changed on the way, in words, starting with the header messages left out. */
+  notes: string[];
+}
+
+/** The summary and the recent turns of a compacted conversation; undefined when it holds no
+ *  summary (nothing was compacted). */
+export function sessionParts(conv: Conversation, agentName: string): SessionParts | undefined {
+  let at = -1;
+  conv.messages.forEach((m, i) => {
+    if (m.itemType === 'COMPACTION_SUMMARY') at = i;
+  });
+  if (at === -1) return undefined;
+  const tail = conv.messages.slice(at + 1).filter((m) => !isHeaderItem(m));
+  const leftOut = conv.messages.length - at - 1 - tail.length + conv.messages.slice(0, at).filter(isHeaderItem).length;
+  const notes = leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
+  return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut, notes };
+}

@@ -1,0 +1,338 @@
+// Codex CLI rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, one
+// `{timestamp, type, payload}` per line (older rollouts wrote the items bare, after a first line
+// `{id, timestamp, instructions, git}`).
+//
+// What is read is what Codex sends when the session is resumed, replayed as Codex replays it:
+// - `response_item` lines append to the history: `message` (developer/system → SYSTEM_PROMPT; user;
+//   assistant), `reasoning` (thinking: its summary text, the encrypted content kept as the
+//   signature), `function_call` / `custom_tool_call` / `local_shell_call` (tool calls of the
+//   assistant turn they follow), `function_call_output` / `custom_tool_call_output` (their results;
+//   `success: false` is an error), `web_search_call` (a note in the assistant's text).
+// - A `compacted` line replaces the history with its `replacement_history` (the summary plus what
+//   Codex kept); without one (older rollouts) with the items before the first user turn, the user
+//   messages, and the summary text as a user message.
+// - An `event_msg` `thread_rolled_back` drops the last `num_turns` user turns.
+// Items a compaction replaced or a rollback dropped are ImportResult.history (counted, not sent).
+//
+// A user message is USER_MESSAGE when a person wrote it: the text of an `event_msg` `user_message`,
+// or any user text that is not one of the harness's own (environment context, AGENTS.md
+// instructions, shell command echoes, aborted-turn notes), which are SKILL_METADATA. A user message
+// holding a compaction summary (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
+// meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`,
+// reportedUsage from the last `token_count` event (Codex's own figures, kept as reported).
+
+import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ReportedUsage, ToolCall } from '../model';
+import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
+import { finishImport } from './finish';
+import type { ImportOptions } from './importOptions';
+import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
+import { arr, isObject, num, obj, str, type JsonObject } from './jsonShape';
+import { looksLikeCompactionSummary } from './summaryRecognition';
+import type { MessageDraft } from './toolPairing';
+import { describeJsonValue, TranscriptError } from './transcriptError';
+import { MAX_LINE_WARNINGS } from './claudeCode';
+
+/** Text Codex itself puts in user messages (not typed by the person). */
+const HARNESS_USER_TEXT = /^\s*(?:<(?:environment_context|user_instructions|user_shell_command|turn_aborted|subagent_notification|skills_instructions|permissions instructions|collaboration_mode)\b|# AGENTS\.md instructions for )/i;
+/** The opening of the summary message Codex writes when it compacts a session itself. */
+const CODEX_SUMMARY = /^\s*Another language model started to solve this problem/;
+/** Item types that belong to the assistant's turn. */
+const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
+const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+
+interface Item {
+  value: JsonObject;
+  line: number;
+  timestamp?: string;
+  /** Position inside a compacted line's replacement_history. */
+  index?: number;
+}
+
+/** Whether a parsed first line starts a Codex rollout. */
+export function looksLikeCodexRolloutLine(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  if (v['type'] === 'session_meta' && isObject(v['payload'])) return true;
+  // Older rollouts: a bare first line {id, timestamp, instructions?, git?}.
+  return typeof v['id'] === 'string' && typeof v['timestamp'] === 'string' && !('type' in v) && ('instructions' in v || 'git' in v);
+}
+
+export function importCodex(text: string, opts: ImportOptions = {}): ImportResult {
+  const file = opts.sourcePath;
+  const { lines, bad } = parseJsonl(stripBom(text));
+  if (lines.length === 0) {
+    const first = bad[0];
+    throw new TranscriptError({ file, position: first ? `line ${first.line}` : 'line 1', expected: 'JSON lines (a Codex rollout: {timestamp, type, payload} per line)', found: first ? first.message : 'no lines' });
+  }
+  const warnings: ImportWarning[] = [];
+  bad.slice(0, MAX_LINE_WARNINGS).forEach((b) => warnings.push({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
+  if (bad.length > MAX_LINE_WARNINGS) warnings.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
+
+  const meta: ConversationMeta = {};
+  if (file) meta.sourcePath = file;
+  const replay = replayRollout(lines, meta, warnings);
+  const live = toDrafts(replay.items, replay, warnings);
+  const result = finishImport(live, { format: 'codex', meta, warnings });
+  if (replay.history.length === 0) return result;
+  const historyMeta: ConversationMeta = { ...meta };
+  const history = finishImport(toDrafts(replay.history, replay, []), { format: 'codex', meta: historyMeta, warnings: [] });
+  const historyLines = new Set(replay.history.map((i) => i.line)).size;
+  warnings.push({
+    position: 'file',
+    message: `${replay.history.length} item${replay.history.length === 1 ? ' is' : 's are'} not sent when the session is resumed (${[
+      replay.beforeCompaction > 0 ? `${replay.beforeCompaction} replaced by a compaction` : '',
+      replay.rolledBack > 0 ? `${replay.rolledBack} rolled back` : '',
+    ]
+      .filter(Boolean)
+      .join(', ')}): read as history, not counted`,
+  });
+  return { ...result, history: { conversation: history.conversation, lines: historyLines, beforeBoundary: replay.beforeCompaction, otherBranches: replay.rolledBack } };
+}
+
+interface Replay {
+  items: Item[];
+  history: Item[];
+  beforeCompaction: number;
+  rolledBack: number;
+  /** Texts of `event_msg` user_message events: what the person typed. */
+  userTexts: Set<string>;
+  /** Summary texts of `compacted` lines. */
+  summaries: Set<string>;
+}
+
+function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warnings: ImportWarning[]): Replay {
+  let items: Item[] = [];
+  const history: Item[] = [];
+  let beforeCompaction = 0;
+  let rolledBack = 0;
+  const userTexts = new Set<string>();
+  const summaries = new Set<string>();
+  let notObjects = 0;
+
+  // Bookkeeping lines (world_state, token_usage_record, other event_msg kinds) carry nothing the
+  // model is sent, and pass silently.
+  for (const { line, value } of lines) {
+    if (!isObject(value)) {
+      if (notObjects++ < MAX_LINE_WARNINGS) warnings.push({ position: `line ${line}`, message: `expected a JSON object, found ${describeJsonValue(value)}; line skipped` });
+      continue;
+    }
+    const timestamp = str(value, 'timestamp');
+    const type = str(value, 'type');
+    const payload = obj(value, 'payload');
+    if (type === undefined && looksLikeCodexRolloutLine(value)) {
+      sessionMeta(value, meta);
+      continue;
+    }
+    if (payload === undefined) {
+      // Older rollouts wrote response items bare; their state lines ({record_type}) carry nothing.
+      if (type !== undefined && (type === 'message' || ASSISTANT_ITEMS.has(type) || OUTPUT_ITEMS.has(type))) items.push({ value, line, ...(timestamp ? { timestamp } : {}) });
+      continue;
+    }
+    switch (type) {
+      case 'session_meta':
+        sessionMeta(payload, meta);
+        break;
+      case 'turn_context': {
+        const model = str(payload, 'model');
+        if (model) meta.model = model;
+        break;
+      }
+      case 'response_item':
+        items.push({ value: payload, line, ...(timestamp ? { timestamp } : {}) });
+        break;
+      case 'compacted': {
+        const message = str(payload, 'message') ?? '';
+        if (message) summaries.add(message);
+        const replacement = arr(payload, 'replacement_history');
+        const before = items;
+        if (replacement) {
+          items = replacement.filter(isObject).map((v, index) => ({ value: v, line, index, ...(timestamp ? { timestamp } : {}) }));
+        } else {
+          const firstUser = before.findIndex((i) => isPersonTurn(i.value, userTexts));
+          const initial = firstUser === -1 ? before : before.slice(0, firstUser);
+          const users = before.filter((i) => isPersonTurn(i.value, userTexts));
+          const summary: Item = { value: { type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] }, line, ...(timestamp ? { timestamp } : {}) };
+          items = [...initial, ...users, summary];
+        }
+        const kept = new Set(items);
+        for (const i of before) {
+          if (kept.has(i)) continue;
+          history.push(i);
+          beforeCompaction++;
+        }
+        break;
+      }
+      case 'event_msg': {
+        const kind = str(payload, 'type');
+        if (kind === 'user_message') {
+          const m = str(payload, 'message');
+          if (m) userTexts.add(m.trim());
+        } else if (kind === 'token_count') {
+          const usage = reportedUsage(payload);
+          if (usage) meta.reportedUsage = usage;
+        } else if (kind === 'thread_rolled_back') {
+          const n = num(payload, 'num_turns') ?? 0;
+          const dropped = dropLastTurns(items, n, userTexts);
+          history.push(...dropped);
+          rolledBack += dropped.length;
+          items = items.slice(0, items.length - dropped.length);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (notObjects > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${notObjects - MAX_LINE_WARNINGS} more lines were not objects; skipped` });
+  if (items.length === 0 && history.length === 0) warnings.push({ position: 'file', message: 'the rollout holds no response items (nothing Codex would send)' });
+  return { items, history, beforeCompaction, rolledBack, userTexts, summaries };
+}
+
+function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
+  setSessionFacts(meta, { sessionId: str(p, 'id'), cwd: str(p, 'cwd'), agentVersion: str(p, 'cli_version') });
+  const model = str(p, 'model');
+  if (model) meta.model ??= model;
+}
+
+function reportedUsage(p: JsonObject): ReportedUsage | undefined {
+  const info = obj(p, 'info');
+  if (!info) return undefined;
+  const last = obj(info, 'last_token_usage') ?? {};
+  const total = obj(info, 'total_token_usage') ?? {};
+  const out: ReportedUsage = {};
+  const set = (k: keyof ReportedUsage, v: number | undefined) => {
+    if (v !== undefined) out[k] = v;
+  };
+  set('lastInputTokens', num(last, 'input_tokens'));
+  set('lastCachedInputTokens', num(last, 'cached_input_tokens'));
+  set('lastOutputTokens', num(last, 'output_tokens'));
+  set('totalInputTokens', num(total, 'input_tokens'));
+  set('totalOutputTokens', num(total, 'output_tokens'));
+  set('contextWindow', num(info, 'model_context_window'));
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The last `n` user turns (from a person's message to the end), as Codex's rollback drops them. */
+function dropLastTurns(items: readonly Item[], n: number, userTexts: Set<string>): Item[] {
+  if (n <= 0) return [];
+  const starts = items.map((i, k) => (isPersonTurn(i.value, userTexts) ? k : -1)).filter((k) => k >= 0);
+  if (starts.length === 0) return [];
+  const cut = n >= starts.length ? starts[0]! : starts[starts.length - n]!;
+  return items.slice(cut);
+}
+
+function messageText(item: JsonObject): string {
+  const content = item['content'];
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c) => (isObject(c) && typeof c['text'] === 'string' ? c['text'] : ''))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+/** A user message a person wrote (what starts a turn). */
+function isPersonTurn(item: JsonObject, userTexts: Set<string>): boolean {
+  if (str(item, 'type') !== 'message' || str(item, 'role') !== 'user') return false;
+  const text = messageText(item);
+  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text);
+}
+
+function contentParts(item: JsonObject): ContentPart[] {
+  const content = item['content'];
+  if (typeof content === 'string') return textParts(content);
+  const parts: ContentPart[] = [];
+  for (const c of Array.isArray(content) ? content : []) {
+    if (!isObject(c)) continue;
+    const type = str(c, 'type');
+    if (typeof c['text'] === 'string') parts.push(...textParts(c['text']));
+    else if (type === 'input_image') parts.push(imagePart(undefined));
+  }
+  return parts;
+}
+
+function userItemType(text: string, replay: Replay): ItemType {
+  const t = text.trim();
+  if (replay.userTexts.has(t)) return 'USER_MESSAGE';
+  if (CODEX_SUMMARY.test(t) || [...replay.summaries].some((s) => s.length > 0 && t.includes(s.trim())) || looksLikeCompactionSummary(t)) return 'COMPACTION_SUMMARY';
+  return HARNESS_USER_TEXT.test(t) ? 'SKILL_METADATA' : 'USER_MESSAGE';
+}
+
+/** A tool output as parts: a string, {content, success}, or a list of content items. */
+function outputParts(output: unknown): { parts: ContentPart[]; isError: boolean } {
+  if (typeof output === 'string') return { parts: textParts(output), isError: false };
+  if (Array.isArray(output)) return { parts: contentParts({ content: output }), isError: false };
+  if (isObject(output)) {
+    const inner = output['content'] ?? output['output'];
+    const { parts } = outputParts(inner);
+    return { parts, isError: output['success'] === false };
+  }
+  return { parts: [], isError: false };
+}
+
+function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarning[]): MessageDraft[] {
+  const drafts: MessageDraft[] = [];
+  let assistant: MessageDraft | undefined;
+  const skipped = new Map<string, number>();
+  const assistantDraft = (i: Item): MessageDraft => {
+    if (!assistant) {
+      assistant = { role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [], ...(i.timestamp ? { timestamp: i.timestamp } : {}), source: source(i) };
+      drafts.push(assistant);
+    }
+    return assistant;
+  };
+  const addCall = (i: Item, call: ToolCall) => {
+    const d = assistantDraft(i);
+    d.toolCalls = [...(d.toolCalls ?? []), call];
+  };
+
+  for (const i of items) {
+    const v = i.value;
+    const type = str(v, 'type') ?? '(no type)';
+    if (type === 'message') {
+      const role = str(v, 'role');
+      const parts = contentParts(v);
+      if (role === 'assistant') {
+        assistantDraft(i).content.push(...parts);
+        continue;
+      }
+      assistant = undefined;
+      if (role === 'developer' || role === 'system') {
+        drafts.push(plainDraft('system', 'SYSTEM_PROMPT', parts, { ...source(i), ...(role === 'developer' ? { role } : {}) }, i.timestamp));
+      } else {
+        drafts.push(plainDraft('user', userItemType(messageText(v), replay), parts, source(i), i.timestamp));
+      }
+    } else if (type === 'reasoning') {
+      const summary = (arr(v, 'summary') ?? []).map((s) => (isObject(s) ? (str(s, 'text') ?? '') : '')).filter(Boolean);
+      const content = (arr(v, 'content') ?? []).map((s) => (isObject(s) ? (str(s, 'text') ?? '') : '')).filter(Boolean);
+      const signature = str(v, 'encrypted_content');
+      const text = [...summary, ...content].join('\n');
+      if (text !== '' || signature) assistantDraft(i).content.push({ type: 'thinking', text, ...(signature ? { signature } : {}) });
+    } else if (type === 'function_call') {
+      addCall(i, { id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`, name: str(v, 'name') ?? 'function', arguments: argumentsText(v['arguments']) });
+    } else if (type === 'custom_tool_call') {
+      addCall(i, { id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`, name: str(v, 'name') ?? 'custom_tool', arguments: argumentsText(v['input']) });
+    } else if (type === 'local_shell_call') {
+      addCall(i, { id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`, name: 'local_shell', arguments: argumentsText(v['action'] ?? {}) });
+    } else if (type === 'web_search_call') {
+      const action = obj(v, 'action');
+      const query = action ? str(action, 'query') : undefined;
+      assistantDraft(i).content.push({ type: 'text', text: `[web search${query ? `: ${query}` : ''}]` });
+    } else if (OUTPUT_ITEMS.has(type)) {
+      assistant = undefined;
+      const { parts, isError } = outputParts(v['output']);
+      drafts.push(toolResultDraft(str(v, 'call_id') ?? '', parts, isError, source(i), i.timestamp ? { timestamp: i.timestamp } : {}));
+    } else {
+      skipped.set(type, (skipped.get(type) ?? 0) + 1);
+    }
+  }
+  for (const d of drafts) if (d.role === 'assistant') d.itemType = assistantItemType(d.content, (d.toolCalls?.length ?? 0) > 0);
+  if (skipped.size > 0) {
+    warnings.push({ position: 'file', message: `skipped items of types the conversation does not model: ${[...skipped].map(([t, n]) => `${t} (${n})`).join(', ')}` });
+  }
+  return drafts;
+}
+
+function source(i: Item) {
+  const id = str(i.value, 'id');
+  return sourceMeta('codex', { line: i.line, ...(i.index !== undefined ? { index: i.index } : {}), ...(id ? { sourceId: id } : {}) });
+}

@@ -1,0 +1,18 @@
+// The host globals the engine uses, as far as it uses them. Every host it runs in (Node, the
+// VS Code extension host, a browser) provides the full versions; only the engine's own type-check
+// (src/engine/tsconfig.json) reads this file, so a new global must be added here on purpose.
+
+interface TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare const TextEncoder: { new (): TextEncoder };
+
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+declare function setTimeout(callback: () => void, ms?: number): unknown;
+declare function clearTimeout(id: unknown): void;

@@ -1,0 +1,35 @@
+// One conversation the extension knows: its source (the imported transcript, or the messages
+// built from the chat history), which the extension never modifies, the stack of applied steps,
+// and the current view with its counts. The view is the last step's conversation plus whatever
+// the source gained since that step; with no steps it is the source.
+
+import type * as vscode from 'vscode';
+import type { Conversation, Message } from '../../engine/conversation/model';
+import type { CompactionResult } from '../../engine/result';
+import type { TokenLedger } from '../../engine/tokens/ledger';
+import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
+import type { TokenReport } from '../../engine/tokens/report';
+import type { PersistedStep } from '../persistence/conversationStateStore';
+
+/** Counts a chat session with the chat model's own tokenizer (see chat/lmTokenCounter.ts). */
+export type ReportProvider = (messages: readonly Message[]) => Promise<TokenReport>;
+
+export interface ConversationEntry {
+  key: string;
+  label: string;
+  kind: 'transcript' | 'chat';
+  uri?: vscode.Uri;
+  /** The counting model. */
+  model: string;
+  source: Conversation;
+  /** Applied steps, oldest first. */
+  steps: PersistedStep[];
+  current: Conversation;
+  counter: CachedTokenCounter;
+  ledger: TokenLedger;
+  report: TokenReport;
+  reportProvider?: ReportProvider;
+  lastResult?: CompactionResult;
+  /** Serializes work on this conversation. */
+  queue: Promise<unknown>;
+}

@@ -1,0 +1,61 @@
+// Counting for the store: one token counter per counting model and window (loading one reads a
+// tokenizer), the report of a view (the ledger counts only new messages; a chat session may be
+// counted by the chat model's own tokenizer instead), and a recount of everything when a
+// setting that changes counts (the model, the window) changes.
+
+import type { Message } from '../../engine/conversation/model';
+import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
+import type { TokenReport } from '../../engine/tokens/report';
+import type { CompactionEngine } from '../compactionEngine';
+import { Disposable } from '../lifecycle';
+import type { CompactorSettings, SettingsStore } from '../settings';
+import type { ConversationEntry } from './conversationEntry';
+
+/** The settings that change counts (not, e.g., the trigger ratio, which only changes colours). */
+function countingKey(s: CompactorSettings): string {
+  return `${s.model}\u0000${s.maxContextTokens}`;
+}
+
+export class TokenCounting extends Disposable {
+  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
+
+  constructor(
+    private readonly engine: CompactionEngine,
+    private readonly settings: SettingsStore,
+    /** Called when counts changed meaning: every conversation must be recounted. */
+    onCountingChanged: () => void,
+  ) {
+    super();
+    let counting = countingKey(settings.current);
+    this._register(
+      settings.onDidChange((s) => {
+        if (countingKey(s) === counting) return;
+        counting = countingKey(s);
+        onCountingChanged();
+      }),
+    );
+  }
+
+  /** The counting model of a conversation: the one asked for, else the source's own, else the setting. */
+  modelFor(asked: string | undefined, sourceModel: string | undefined): string {
+    return asked || sourceModel || this.settings.current.model;
+  }
+
+  counterFor(model: string): Promise<CachedTokenCounter> {
+    const override = { maxContextTokens: this.settings.current.maxContextTokens };
+    const cacheKey = `${model}\u0000${override.maxContextTokens}`;
+    let c = this.counters.get(cacheKey);
+    if (!c) {
+      c = this.engine.createCounter(model, override);
+      c.catch(() => this.counters.delete(cacheKey));
+      this.counters.set(cacheKey, c);
+    }
+    return c;
+  }
+
+  /** The report of `messages` as the conversation counts them. */
+  async report(e: Pick<ConversationEntry, 'ledger' | 'reportProvider'>, messages: readonly Message[]): Promise<TokenReport> {
+    e.ledger.sync(messages);
+    return e.reportProvider ? e.reportProvider(messages) : e.ledger.report();
+  }
+}

@@ -1,0 +1,74 @@
+// What the session listing knows about one agent session, whatever the agent. Plain data, so the
+// extension can keep it, post it to a view, or print it as JSON.
+
+/** The agents whose sessions are found on disk. */
+export const AGENTS = ['claude-code', 'codex', 'cline', 'roo-code', 'copilot-chat', 'aider'] as const;
+export type AgentId = (typeof AGENTS)[number];
+
+export function isAgentId(v: string): v is AgentId {
+  return (AGENTS as readonly string[]).includes(v);
+}
+
+/** Agents that resume a session from a file we write (the others get a handoff prompt). */
+export const RESUMABLE_AGENTS: readonly AgentId[] = ['claude-code', 'codex'];
+
+/** A session file found by a source, before it is read. */
+export interface FoundSession {
+  agent: AgentId;
+  /** The agent's id for it (file name or task id). */
+  id: string;
+  /** The file that holds its messages. */
+  file: string;
+  /** The working directory it records, when the source knows it without reading the whole file. */
+  cwd?: string;
+  /** The session it belongs under: a sub-agent's session, or the session a compaction came from. */
+  parent?: string;
+  relation?: 'subagent' | 'compacted';
+  /** A title the agent's own index gives (Cline's task text), used before the first user message. */
+  title?: string;
+  /** The format to read it as (else detected). */
+  format?: 'claude-code' | 'codex' | 'copilot-chat' | 'aider';
+  size: number;
+  mtimeMs: number;
+}
+
+export interface AgentSession {
+  agent: AgentId;
+  id: string;
+  file: string;
+  /** The first thing the person asked (one line, at most TITLE_CHARS), else the agent's own title. */
+  title: string;
+  model?: string;
+  /** Tokens of what the agent sends when the session is resumed. */
+  tokens: number;
+  /** The model's context window. */
+  window: number;
+  /** Tokens the file holds that are not sent (Claude Code rewinds and history before the last
+   *  compact boundary; Codex items a compaction replaced). */
+  historyTokens: number;
+  messages: number;
+  /** Last activity: the file's modification time, ISO 8601. */
+  updated: string;
+  cwd?: string;
+  parent?: string;
+  relation?: 'subagent' | 'compacted';
+  /** Ids of the sessions listed under this one (filled by the listing). */
+  children: string[];
+  /** Whether the agent resumes a compacted session written back into its files. */
+  resumable: boolean;
+  /** Import warnings (malformed lines skipped, …), counted. */
+  warnings: number;
+  /** Why the file could not be read: listed, never silently skipped. */
+  error?: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** How long a title may be. */
+export const TITLE_CHARS = 100;
+
+/** One line of untrusted text, at most TITLE_CHARS: control characters and line breaks become spaces. */
+export function titleText(text: string): string {
+  const one = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return one.length > TITLE_CHARS ? `${one.slice(0, TITLE_CHARS - 1)}…` : one;
+}

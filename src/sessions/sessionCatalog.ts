@@ -1,0 +1,243 @@
+// The sessions of a workspace across agents, metered: each source finds its files, each file is
+// read (asynchronously), imported as the agent resumes it, and counted. A catalog remembers what it
+// read, so a refresh re-reads only the files whose size or modification time changed; the extension
+// keeps one catalog and refreshes it when its file watcher fires. Every step can be cancelled
+// (AbortSignal) and yields between files, so a long listing never blocks the extension host.
+//
+// A file that cannot be read as its agent's format is listed with its error, never skipped; an
+// empty file (a session being created) is listed with no tokens.
+
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { importTranscript } from '../engine/conversation/importers/detect';
+import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
+import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
+import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
+import { tokenReport } from '../engine/tokens/report';
+import { decodeTranscript } from '../node/decodeText';
+import { AGENTS, RESUMABLE_AGENTS, titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
+import { findAiderSessions } from './sources/aiderSource';
+import { findClaudeCodeSessions } from './sources/claudeCodeSource';
+import { findClineSessions, findRooSessions } from './sources/clineSource';
+import { findCodexSessions } from './sources/codexSource';
+import { findCopilotChatSessions } from './sources/copilotChatSource';
+import type { SessionSource, SourceContext } from './sources/sourceContext';
+
+/** The same limit as the CLI's reader: larger than any real session, small enough to fail fast on
+ *  a mistaken file. */
+export const SESSION_MAX_BYTES = 64 * 1024 * 1024;
+
+const SOURCES: Record<AgentId, SessionSource> = {
+  'claude-code': findClaudeCodeSessions,
+  codex: findCodexSessions,
+  cline: findClineSessions,
+  'roo-code': findRooSessions,
+  'copilot-chat': findCopilotChatSessions,
+  aider: findAiderSessions,
+};
+
+export interface SessionQuery {
+  /** The workspace folders. */
+  folders: readonly string[];
+  /** Sources to leave out (the extension's settings turn each one off); all are on by default. */
+  agents?: Partial<Record<AgentId, boolean>>;
+  env?: Env;
+  home?: string;
+  /** VS Code-family globalStorage folders; default: the usual installs (Code, Insiders, VSCodium,
+   *  Cursor, code-server). The extension passes the parent of its own globalStorageUri. */
+  globalStorage?: readonly string[];
+  /** workspaceStorage folders, or a workspace's own storage folder; default: the usual installs. */
+  workspaceStorage?: readonly string[];
+  signal?: AbortSignal;
+  maxBytes?: number;
+  /** Called as each session is metered (in the order found), so a view can fill in as it goes. */
+  onSession?: (session: AgentSession, done: number, total: number) => void;
+}
+
+/** What the listing found, in one pass: the sessions, newest first. */
+export async function listSessions(q: SessionQuery): Promise<AgentSession[]> {
+  return new SessionCatalog().list(q);
+}
+
+export class SessionCatalog {
+  private readonly read = new Map<string, { key: string; session: AgentSession }>();
+  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
+
+  /** Finds the sessions and meters the new or changed ones; newest first, children linked. */
+  async list(q: SessionQuery): Promise<AgentSession[]> {
+    const found = await findSessions(q);
+    const out: AgentSession[] = [];
+    const seen = new Set<string>();
+    for (const f of found) {
+      q.signal?.throwIfAborted();
+      seen.add(f.file);
+      const session = await this.meter(f, q);
+      out.push(session);
+      q.onSession?.(session, out.length, found.length);
+    }
+    for (const file of this.read.keys()) if (!seen.has(file)) this.read.delete(file);
+    return linkChildren(out);
+  }
+
+  /** One session file, read again only when its size or modification time changed. */
+  async meter(found: FoundSession, q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {}): Promise<AgentSession> {
+    const key = `${found.size}:${found.mtimeMs}`;
+    const cached = this.read.get(found.file);
+    if (cached && cached.key === key) return { ...cached.session, children: [] };
+    const session = await meterSession(found, this.counterFor, q);
+    this.read.set(found.file, { key, session });
+    // Give the event loop a turn between files: importing and counting are synchronous.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { ...session, children: [] };
+  }
+
+  /** One counter per model, shared by every session of the catalog (and its live meters). */
+  readonly counterFor: CounterFor = (model) => {
+    const k = model ?? '';
+    let c = this.counters.get(k);
+    if (!c) {
+      c = createTokenCounter(model);
+      this.counters.set(k, c);
+    }
+    return c;
+  };
+}
+
+/** Every enabled source, run over the folders. */
+export async function findSessions(q: SessionQuery): Promise<FoundSession[]> {
+  const env = q.env ?? process.env;
+  const home = q.home ?? env['HOME'] ?? homedir();
+  const ctx: SourceContext = {
+    folders: q.folders,
+    env,
+    home,
+    globalStorage: q.globalStorage ?? guessGlobalStorageDirs(env, home),
+    workspaceStorage: q.workspaceStorage ?? guessWorkspaceStorageDirs(env, home),
+    ...(q.signal ? { signal: q.signal } : {}),
+  };
+  const out: FoundSession[] = [];
+  for (const agent of AGENTS) {
+    if (q.agents?.[agent] === false) continue;
+    q.signal?.throwIfAborted();
+    out.push(...(await SOURCES[agent](ctx)));
+  }
+  return out;
+}
+
+/** Reads, imports and counts one session. Never throws for a file it cannot read: the session
+ *  comes back with its error. */
+export async function meterSession(
+  found: FoundSession,
+  counterFor: CounterFor,
+  q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {},
+): Promise<AgentSession> {
+  const read = await readSession(found, q.maxBytes ?? SESSION_MAX_BYTES);
+  q.signal?.throwIfAborted();
+  return meterRead(found, read, counterFor);
+}
+
+export type CounterFor = (model: string | undefined) => Promise<CachedTokenCounter>;
+
+/** A session's file as read: its import, nothing (an empty file), or why it could not be read. */
+export type SessionRead = { result?: ImportResult } | { error: string };
+
+/** The listing's entry for a session from what was read of it. */
+export async function meterRead(found: FoundSession, read: SessionRead, counterFor: CounterFor): Promise<AgentSession> {
+  const base: AgentSession = {
+    agent: found.agent,
+    id: found.id,
+    file: found.file,
+    title: titleText(found.title ?? ''),
+    tokens: 0,
+    window: 0,
+    historyTokens: 0,
+    messages: 0,
+    updated: new Date(found.mtimeMs).toISOString(),
+    children: [],
+    resumable: RESUMABLE_AGENTS.includes(found.agent),
+    warnings: 0,
+    size: found.size,
+    mtimeMs: found.mtimeMs,
+    ...(found.cwd ? { cwd: found.cwd } : {}),
+    ...(found.parent ? { parent: found.parent } : {}),
+    ...(found.relation ? { relation: found.relation } : {}),
+  };
+  if ('error' in read) {
+    const counter = await counterFor(undefined);
+    return { ...base, window: counter.model.contextWindow, error: read.error };
+  }
+  if (!read.result) {
+    const counter = await counterFor(undefined);
+    return { ...base, window: counter.model.contextWindow };
+  }
+  const { conversation, history, warnings } = read.result;
+  const counter = await counterFor(conversation.meta.model);
+  const report = tokenReport(conversation.messages, counter);
+  const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
+  return {
+    ...base,
+    title: titleText(title),
+    ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
+    tokens: report.total,
+    window: report.window,
+    historyTokens: history ? counter.countMessages(history.conversation.messages) : 0,
+    messages: conversation.messages.length,
+    warnings: warnings.length,
+    ...(conversation.meta.cwd && !base.cwd ? { cwd: conversation.meta.cwd } : {}),
+  };
+}
+
+async function readSession(found: FoundSession, maxBytes: number): Promise<SessionRead> {
+  if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
+  try {
+    const buf = await readFile(found.file);
+    return importSessionText(found, () => decodeTranscript(buf, found.file));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: `${found.file}: cannot be read (${code ?? (e as Error).message})` };
+  }
+}
+
+/** Imports a session's text as its agent's format; a transcript error becomes the session's error. */
+export function importSessionText(found: FoundSession, text: () => string): SessionRead {
+  try {
+    const t = text();
+    if (t.trim() === '') return {};
+    return { result: importTranscript(t, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) }) };
+  } catch (e) {
+    if (isTranscriptError(e)) return { error: e.message };
+    throw e;
+  }
+}
+
+/** The first thing a person asked, in file order, among what is sent and the history. A
+ *  `/command` reads as the command line it was; one without arguments (`/clear`, `/init`, which
+ *  open many sessions) only when nothing else was asked. */
+function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
+  const at = (m: Message) => m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
+  const asked = [...history, ...live].filter((m) => isUserAuthored(m) && messageText(m).trim() !== '').sort((a, b) => at(a) - at(b));
+  const text = (m: Message) => {
+    const command = m.source?.extra?.['command'];
+    return command === undefined ? messageText(m) : `/${String(command).replace(/^\//, '')}`;
+  };
+  const request = asked.find((m) => !/^\/?\S+$/.test(String(m.source?.extra?.['command'] ?? ' ')));
+  const first = request ?? asked[0];
+  return first ? text(first) : undefined;
+}
+
+/** Sessions newest first, each child listed in its parent's `children`: the parent of the same
+ *  agent, else one of another agent (a Claude Code session compacted into a Codex rollout). */
+function linkChildren(sessions: AgentSession[]): AgentSession[] {
+  for (const s of sessions) {
+    const parent = parentOf(s, sessions);
+    if (parent) parent.children.push(s.id);
+  }
+  return sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+}
+
+/** The session a session is listed under, if it is in the list. */
+export function parentOf(s: AgentSession, sessions: readonly AgentSession[]): AgentSession | undefined {
+  if (!s.parent) return undefined;
+  return sessions.find((p) => p.id === s.parent && p.agent === s.agent) ?? sessions.find((p) => p.id === s.parent && p !== s);
+}

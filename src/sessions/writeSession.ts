@@ -1,0 +1,122 @@
+// Writing a compacted session back into the agent's own files, so the agent itself resumes it:
+// Claude Code, a new `<uuid>.jsonl` in the project folder of the session's working directory;
+// Codex, a new rollout under `$CODEX_HOME/sessions/YYYY/MM/DD/`. The lines come from the pure
+// exporters (engine/conversation/exporters); here they are placed and written.
+//
+// The original session file is never opened: only the compaction result is read. The new file has
+// a fresh UUID for a name, is refused if something is already there, and is written atomically
+// (a temporary file renamed into place): on any failure nothing is left half-written.
+
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { claudeCodeSession } from '../engine/conversation/exporters/claudeCodeSession';
+import { codexRollout } from '../engine/conversation/exporters/codexRollout';
+import { isUserAuthored, messageText, type Conversation } from '../engine/conversation/model';
+import type { CompactionResult } from '../engine/result';
+import { writeFileAtomic } from '../node/atomicWrite';
+import { statOf } from './diskReads';
+import { claudeProjectDir, codexSessionsDir, type Env } from './locations';
+
+/** The versions whose resume of what we write was checked with the real CLIs (npm run
+ *  test:agents); recorded when the original session does not name its own. */
+export const VERIFIED_CLAUDE_CODE_VERSION = '2.1.328';
+export const VERIFIED_CODEX_VERSION = '0.169.0';
+
+export type ResumableAgent = 'claude-code' | 'codex';
+export const RESUME_TARGETS: readonly ResumableAgent[] = ['claude-code', 'codex'];
+
+export interface WriteSessionOptions {
+  env: Env;
+  home: string;
+  /** The folder the session belongs to; default: the one the original records, else fallbackCwd. */
+  cwd?: string;
+  fallbackCwd: string;
+  /** The original's file, recorded as where the session came from. */
+  sourceFile?: string;
+  now?: Date;
+  newUuid?: () => string;
+}
+
+export interface WrittenSession {
+  agent: ResumableAgent;
+  id: string;
+  file: string;
+  /** The working directory to resume it from. */
+  cwd: string;
+  /** The agent's command that resumes it (run in cwd). */
+  resume: string;
+  /** The same, with the change of directory, quoted for a POSIX shell. */
+  command: string;
+  /** What had to change on the way (header messages left out, thinking without signature, …). */
+  notes: string[];
+}
+
+/** The compaction changed nothing: there is no summary to resume from. */
+export class NothingToWriteError extends Error {
+  override name = 'NothingToWriteError';
+}
+
+export async function writeCompactedSession(agent: ResumableAgent, original: Conversation, result: CompactionResult, opts: WriteSessionOptions): Promise<WrittenSession> {
+  const newUuid = opts.newUuid ?? randomUUID;
+  const now = opts.now ?? new Date();
+  const cwd = opts.cwd ?? original.meta.cwd ?? opts.fallbackCwd;
+  const id = newUuid();
+  const sameAgent = original.format === agent;
+  const fromId = original.meta.sessionId;
+  if (agent === 'claude-code') {
+    const lastUuid = [...original.messages].reverse().find((m) => m.source?.format === 'claude-code' && m.source.sourceId)?.source?.sourceId;
+    const session = claudeCodeSession(result.conversation, {
+      sessionId: id,
+      cwd,
+      version: (sameAgent ? original.meta.agentVersion : undefined) ?? VERIFIED_CLAUDE_CODE_VERSION,
+      ...(sameAgent && original.meta.model ? { model: original.meta.model } : {}),
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+      from: { ...(fromId ? { sessionId: fromId } : {}), ...(lastUuid ? { lastUuid } : {}), ...(opts.sourceFile ? { file: opts.sourceFile } : {}) },
+      now,
+      newUuid,
+    });
+    if (!session) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
+    const file = join(claudeProjectDir(opts.env, opts.home, cwd), `${id}.jsonl`);
+    await writeNew(file, session.text);
+    const resume = `claude --resume ${id}`;
+    return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: session.notes };
+  }
+  const firstRequest = original.messages.find((m) => isUserAuthored(m) && messageText(m).trim() !== '');
+  const rollout = codexRollout(result.conversation, {
+    sessionId: id,
+    cwd,
+    cliVersion: (sameAgent ? original.meta.agentVersion : undefined) ?? VERIFIED_CODEX_VERSION,
+    ...(firstRequest ? { firstRequest: messageText(firstRequest) } : {}),
+    from: { ...(fromId ? { sessionId: fromId } : {}), ...(opts.sourceFile ? { file: opts.sourceFile } : {}), tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter },
+    now,
+  });
+  if (!rollout) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
+  const file = join(codexSessionsDir(opts.env, opts.home), ...datePath(now), `rollout-${fileTime(now)}-${id}.jsonl`);
+  await writeNew(file, rollout.text);
+  const resume = `codex resume ${id}`;
+  return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: rollout.notes };
+}
+
+/** Writes a file that must not exist yet, atomically. */
+async function writeNew(file: string, text: string): Promise<void> {
+  if (await statOf(file)) throw Object.assign(new Error(`${file} already exists; nothing was written`), { code: 'EEXIST' });
+  await writeFileAtomic(file, text);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** YYYY/MM/DD in local time, as Codex names its folders. */
+function datePath(d: Date): string[] {
+  return [String(d.getFullYear()), pad(d.getMonth() + 1), pad(d.getDate())];
+}
+
+/** 2026-11-24T04-30-58, local time, as in Codex's rollout names. */
+function fileTime(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
+}
+
+/** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,251 @@
+// A compacted session written back into Claude Code's and Codex's own files: the shape each CLI
+// resumes (checked with the real CLIs by `npm run test:agents`), fresh ids, an unbroken chain, every
+// tool call with its result; the original untouched; nothing half-written on failure.
+
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryArchive } from '../src/engine/archive/memoryArchive';
+import { compactConversation } from '../src/engine/compactor';
+import { importClaudeCode } from '../src/engine/conversation/importers/claudeCode';
+import { importCodex } from '../src/engine/conversation/importers/codex';
+import { messageText, type Conversation } from '../src/engine/conversation/model';
+import type { CompactionResult } from '../src/engine/result';
+import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { claudeProjectName } from '../src/sessions/locations';
+import { NothingToWriteError, writeCompactedSession } from '../src/sessions/writeSession';
+import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
+
+// A switch for the atomic-write test: rename fails while it is set, as on a full disk.
+const fsFault = vi.hoisted(() => ({ failRename: false }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...real,
+    rename: async (from: string, to: string) => {
+      if (fsFault.failRename) throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
+      return real.rename(from, to);
+    },
+  };
+});
+
+const root = mkdtempSync(join(tmpdir(), 'ctxc-writers-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const home = join(root, 'home');
+const work = join(root, 'work');
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const TURNS: Turn[] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((t) => bigTurn(t, 60));
+
+async function compact(conv: Conversation): Promise<CompactionResult> {
+  const counter = await createTokenCounter(conv.meta.model);
+  return compactConversation(conv, { counter, archive: new MemoryArchive(), keepRecentRounds: 1 });
+}
+
+function readLines(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('Claude Code: a new session file in the project folder', () => {
+  const original = join(home, '.claude', 'projects', claudeProjectName(work), 'orig-session.jsonl');
+  let lines: Record<string, unknown>[];
+  let originalLines: Record<string, unknown>[];
+  let result: CompactionResult;
+  let written: Awaited<ReturnType<typeof writeCompactedSession>>;
+  let before: { bytes: Buffer; mtimeMs: number };
+
+  beforeAll(async () => {
+    originalLines = claudeLines({ sessionId: 'orig-session', cwd: work, turns: TURNS, version: '2.1.300' });
+    // The last turn's answer thinks first: once with a signature, once without.
+    const last = originalLines[originalLines.length - 1]!;
+    (last['message'] as { content: unknown[] }).content.unshift({ type: 'thinking', thinking: 'weigh the rows', signature: 'sig-abc' }, { type: 'thinking', thinking: 'unsigned musing' });
+    writeFileIn(original, jsonl(originalLines));
+    before = { bytes: readFileSync(original), mtimeMs: statSync(original).mtimeMs };
+    const conv = importClaudeCode(readFileSync(original, 'utf8'), { sourcePath: original }).conversation;
+    result = await compact(conv);
+    written = await writeCompactedSession('claude-code', conv, result, { env: {}, home, fallbackCwd: root, sourceFile: basename(original), now: new Date('2026-02-01T10:00:00.000Z') });
+    lines = readLines(written.file);
+  });
+
+  it('lands beside the original with a fresh UUID for a name, and says how to resume it', () => {
+    expect(written.id).toMatch(UUID_V4);
+    expect(written.file).toBe(join(dirname(original), `${written.id}.jsonl`));
+    expect(written.cwd).toBe(work);
+    expect(written.resume).toBe(`claude --resume ${written.id}`);
+    expect(written.command).toBe(`cd ${work} && claude --resume ${written.id}`);
+  });
+
+  it('starts with a compact boundary that remembers where it came from, then the summary', () => {
+    expect(lines[0]).toMatchObject({
+      type: 'system',
+      subtype: 'compact_boundary',
+      parentUuid: null,
+      logicalParentUuid: originalLines[originalLines.length - 1]!['uuid'],
+      compactMetadata: { trigger: 'manual', preTokens: result.tokensBefore },
+      contextCompactor: { from: 'orig-session', file: 'orig-session.jsonl', tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter },
+    });
+    expect(lines[1]).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: lines[0]!['uuid'] });
+    const summary = (lines[1]!['message'] as { content: string }).content;
+    expect(summary.startsWith('This session is being continued from a previous conversation that ran out of context.')).toBe(true);
+    for (const h of ['Primary Request and Intent', 'Key Technical Concepts', 'Files and Code Sections', 'Errors and fixes', 'Problem Solving', 'All user messages', 'Pending Tasks', 'Current Work']) expect(summary).toContain(`## ${h}`);
+  });
+
+  it('an unbroken chain of fresh uuids, each line with the session id, cwd, version and a later timestamp', () => {
+    const originalIds = new Set(originalLines.map((l) => l['uuid']));
+    const seen = new Set<unknown>();
+    lines.forEach((l, i) => {
+      expect(l['uuid']).toMatch(UUID_V4);
+      expect(originalIds.has(l['uuid'])).toBe(false);
+      expect(seen.has(l['uuid'])).toBe(false);
+      seen.add(l['uuid']);
+      if (i > 0) expect(l['parentUuid']).toBe(lines[i - 1]!['uuid']);
+      expect(l).toMatchObject({ sessionId: written.id, cwd: work, version: '2.1.300', isSidechain: false });
+      if (i > 0) expect(Date.parse(l['timestamp'] as string)).toBeGreaterThan(Date.parse(lines[i - 1]!['timestamp'] as string));
+    });
+  });
+
+  it('keeps the recent turns verbatim, every tool_use answered by the tool_result after it', () => {
+    const blocks = (l: Record<string, unknown>) => {
+      const c = (l['message'] as { content: unknown }).content;
+      return (Array.isArray(c) ? c : []) as Record<string, unknown>[];
+    };
+    const open = new Set<unknown>();
+    for (const l of lines.slice(2)) {
+      for (const b of blocks(l)) {
+        if (b['type'] === 'tool_use') open.add(b['id']);
+        if (b['type'] === 'tool_result') {
+          expect(open.has(b['tool_use_id'])).toBe(true);
+          open.delete(b['tool_use_id']);
+        }
+      }
+    }
+    expect(open.size).toBe(0);
+    const text = JSON.stringify(lines.slice(2));
+    expect(text).toContain('ECHO-LINE-60: row 60');
+    expect(text).toContain(TURNS[4]!.answer);
+    expect(text).not.toContain('ALPHA-LINE-30');
+  });
+
+  it('thinking goes back only with its signature', () => {
+    const text = JSON.stringify(lines);
+    expect(text).toContain('"signature":"sig-abc"');
+    expect(text).not.toContain('unsigned musing');
+    expect(written.notes).toContain('1 thinking block without a signature left out (the API accepts thinking only with its signature)');
+  });
+
+  it('reads back as the summary plus the recent turns', () => {
+    const back = importClaudeCode(readFileSync(written.file, 'utf8')).conversation;
+    expect(back.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
+    expect(back.meta.sessionId).toBe(written.id);
+    const tail = result.conversation.messages.slice(result.conversation.messages.findIndex((m) => m.itemType === 'COMPACTION_SUMMARY') + 1);
+    expect(back.messages.slice(1).map(messageText)).toEqual(tail.map(messageText));
+  });
+
+  it('never touched the original', () => {
+    expect(readFileSync(original).equals(before.bytes)).toBe(true);
+    expect(statSync(original).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('--cwd puts it in that folder’s project folder', async () => {
+    const elsewhere = join(root, 'elsewhere');
+    const conv = importClaudeCode(readFileSync(original, 'utf8')).conversation;
+    const w = await writeCompactedSession('claude-code', conv, result, { env: { CLAUDE_CONFIG_DIR: join(root, 'cfg') }, home, cwd: elsewhere, fallbackCwd: root });
+    expect(w.file).toBe(join(root, 'cfg', 'projects', claudeProjectName(elsewhere), `${w.id}.jsonl`));
+    expect(readLines(w.file)[0]).toMatchObject({ cwd: elsewhere });
+  });
+});
+
+describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
+  const codexHome = join(root, 'codex-home');
+  const original = join(codexHome, 'sessions', '2026', '01', '01', 'rollout-2026-01-01T00-00-00-33333333-3333-4333-8333-333333333333.jsonl');
+  let lines: Record<string, unknown>[];
+  let written: Awaited<ReturnType<typeof writeCompactedSession>>;
+  let result: CompactionResult;
+
+  beforeAll(async () => {
+    writeFileIn(original, jsonl(codexLines({ id: '33333333-3333-4333-8333-333333333333', cwd: work, turns: TURNS })));
+    const conv = importCodex(readFileSync(original, 'utf8')).conversation;
+    result = await compact(conv);
+    written = await writeCompactedSession('codex', conv, result, { env: { CODEX_HOME: codexHome }, home, fallbackCwd: root, sourceFile: basename(original), now: new Date(2026, 1, 3, 4, 5, 6) });
+    lines = readLines(written.file);
+  });
+
+  it('is named and placed as Codex names its rollouts, and says how to resume it', () => {
+    expect(written.id).toMatch(UUID_V4);
+    expect(written.file).toBe(join(codexHome, 'sessions', '2026', '02', '03', `rollout-2026-02-03T04-05-06-${written.id}.jsonl`));
+    expect(written.command).toBe(`cd ${work} && codex resume ${written.id}`);
+  });
+
+  it('session_meta, a user_message event, and a compacted line, each with a timestamp', () => {
+    expect(lines.map((l) => l['type'])).toEqual(['session_meta', 'event_msg', 'compacted']);
+    for (const l of lines) expect(typeof l['timestamp']).toBe('string');
+    expect(lines[0]!['payload']).toMatchObject({ id: written.id, cwd: work, originator: 'codex_exec', cli_version: '0.169.0', context_compactor: { sessionId: '33333333-3333-4333-8333-333333333333' } });
+    expect(lines[1]!['payload']).toMatchObject({ type: 'user_message', message: TURNS[0]!.user });
+  });
+
+  it('the replacement history: the summary, then the recent turns with each call followed by its output', () => {
+    const payload = lines[2]!['payload'] as { message: string; replacement_history: Record<string, unknown>[] };
+    const history = payload.replacement_history;
+    expect(history[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: payload.message }] });
+    expect(payload.message).toContain('## All user messages');
+    const calls = history.filter((i) => i['type'] === 'function_call');
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) {
+      const at = history.indexOf(c);
+      const out = history.findIndex((i) => i['type'] === 'function_call_output' && i['call_id'] === c['call_id']);
+      expect(out).toBeGreaterThan(at);
+      expect(history.slice(at + 1, out).every((i) => i['type'] === 'function_call' || i['type'] === 'function_call_output')).toBe(true);
+    }
+    expect(JSON.stringify(history)).not.toContain('<permissions instructions>');
+    expect(JSON.stringify(history)).not.toContain('ALPHA-LINE-30');
+  });
+
+  it('reads back as the summary plus the recent turns', () => {
+    const back = importCodex(readFileSync(written.file, 'utf8')).conversation;
+    expect(back.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
+    expect(back.meta.sessionId).toBe(written.id);
+    expect(messageText(back.messages[back.messages.length - 1]!)).toBe(TURNS[4]!.answer);
+  });
+
+  it('a Claude Code session can go to Codex too (its tool ids become call ids)', async () => {
+    const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 'x', cwd: work, turns: TURNS }))).conversation;
+    const r = await compact(conv);
+    const w = await writeCompactedSession('codex', conv, r, { env: { CODEX_HOME: codexHome }, home, fallbackCwd: root });
+    const history = (readLines(w.file)[2]!['payload'] as { replacement_history: Record<string, unknown>[] }).replacement_history;
+    const call = history.find((i) => i['type'] === 'function_call')!;
+    expect(String(call['call_id'])).toMatch(/^toolu_/);
+    expect(history.some((i) => i['type'] === 'function_call_output' && i['call_id'] === call['call_id'])).toBe(true);
+  });
+});
+
+describe('safety', () => {
+  it('nothing is written when the compaction changed nothing', async () => {
+    const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 'tiny', cwd: work, turns: [bigTurn('one', 1)] }))).conversation;
+    const r = await compact(conv);
+    const dir = join(root, 'tiny-home');
+    await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home: dir, fallbackCwd: root })).rejects.toThrow(NothingToWriteError);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('an existing file is never replaced', async () => {
+    const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 's', cwd: work, turns: TURNS }))).conversation;
+    const r = await compact(conv);
+    const taken = join(home, '.claude', 'projects', claudeProjectName(work), 'taken-id.jsonl');
+    writeFileIn(taken, 'keep me\n');
+    await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home, fallbackCwd: root, newUuid: () => 'taken-id' })).rejects.toThrow(/already exists; nothing was written/);
+    expect(readFileSync(taken, 'utf8')).toBe('keep me\n');
+  });
+
+  it('a write that fails leaves nothing behind: no session, no temporary file', async () => {
+    const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 's', cwd: work, turns: TURNS }))).conversation;
+    const r = await compact(conv);
+    const dir = join(root, 'full-disk', '.claude', 'projects', claudeProjectName(work));
+    fsFault.failRename = true;
+    try {
+      await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root })).rejects.toThrow(/ENOSPC/);
+    } finally {
+      fsFault.failRename = false;
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
