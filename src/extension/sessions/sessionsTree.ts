@@ -1,0 +1,96 @@
+// The Sessions view's tree: this workspace's sessions grouped by agent (the group of the newest
+// session first), newest first within a group, with the sub-agents and compacted sessions of a
+// session under it (a Claude Code session compacted into a Codex rollout too). A row shows the
+// title, the meter's numbers and the last activity; its contextValue says which actions apply.
+
+import * as vscode from 'vscode';
+import type { AgentId, AgentSession } from '../../sessions/agentSession';
+import { parentOf } from '../../sessions/sessionCatalog';
+import { Disposable } from '../lifecycle';
+import { resumableAgent } from './sessionWriteBack';
+import { AGENT_NAMES, sessionDescription, sessionTitle, sessionTooltip } from './sessionText';
+
+export type SessionsNode = { kind: 'agent'; agent: AgentId } | { kind: 'session'; file: string };
+
+/** The row's actions (package.json menus match on it): resumable sessions compact into a new
+ *  session and resume in a terminal, the others compact into a handoff; sub-agents and unreadable
+ *  sessions only reveal their file (and a sub-agent inspects). */
+export function sessionContextValue(s: AgentSession): string {
+  if (s.error) return 'session.error';
+  if (s.relation === 'subagent') return 'session.subagent';
+  return resumableAgent(s) ? 'session.resumable' : 'session.handoff';
+}
+
+export interface SessionsSource {
+  readonly sessions: readonly AgentSession[];
+  byFile(file: string): AgentSession | undefined;
+}
+
+export class SessionsTree extends Disposable implements vscode.TreeDataProvider<SessionsNode> {
+  private readonly emitter = this._register(new vscode.EventEmitter<SessionsNode | undefined>());
+  readonly onDidChangeTreeData = this.emitter.event;
+  /** One node object per row, so the view keeps selection and expansion across refreshes. */
+  private readonly agentNodes = new Map<AgentId, SessionsNode>();
+  private readonly sessionNodes = new Map<string, SessionsNode>();
+
+  constructor(
+    private readonly source: SessionsSource,
+    /** The session the meter follows: its row carries the meter's icon. */
+    private readonly followed: () => string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(node?: SessionsNode): SessionsNode[] {
+    const list = this.source.sessions;
+    if (!node) {
+      const agents: AgentId[] = [];
+      for (const s of list) if (!parentOf(s, list) && !agents.includes(s.agent)) agents.push(s.agent);
+      return agents.map((a) => this.agentNode(a));
+    }
+    if (node.kind === 'agent') return list.filter((s) => s.agent === node.agent && !parentOf(s, list)).map((s) => this.sessionNode(s.file));
+    const parent = this.source.byFile(node.file);
+    return parent ? list.filter((s) => parentOf(s, list) === parent).map((s) => this.sessionNode(s.file)) : [];
+  }
+
+  getTreeItem(node: SessionsNode): vscode.TreeItem {
+    if (node.kind === 'agent') {
+      const item = new vscode.TreeItem(AGENT_NAMES[node.agent], vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `agent:${node.agent}`;
+      const count = this.getChildren(node).length;
+      item.description = count === 1 ? vscode.l10n.t('1 session') : vscode.l10n.t('{0} sessions', count);
+      item.contextValue = 'agent';
+      return item;
+    }
+    const s = this.source.byFile(node.file);
+    if (!s) return new vscode.TreeItem(node.file);
+    const hasChildren = this.getChildren(node).length > 0;
+    const item = new vscode.TreeItem(sessionTitle(s), hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = `session:${s.file}`;
+    item.description = sessionDescription(s, this.now());
+    item.tooltip = sessionTooltip(s);
+    item.contextValue = sessionContextValue(s);
+    item.iconPath = new vscode.ThemeIcon(
+      s.error ? 'warning' : s.file === this.followed() ? 'pulse' : s.relation === 'compacted' ? 'fold' : s.relation === 'subagent' ? 'hubot' : 'comment-discussion',
+    );
+    item.accessibilityInformation = { label: `${AGENT_NAMES[s.agent]}: ${sessionTitle(s)}, ${item.description}` };
+    return item;
+  }
+
+  private agentNode(agent: AgentId): SessionsNode {
+    let n = this.agentNodes.get(agent);
+    if (!n) this.agentNodes.set(agent, (n = { kind: 'agent', agent }));
+    return n;
+  }
+
+  private sessionNode(file: string): SessionsNode {
+    let n = this.sessionNodes.get(file);
+    if (!n) this.sessionNodes.set(file, (n = { kind: 'session', file }));
+    return n;
+  }
+}
