@@ -319,13 +319,18 @@ describe('compacting a session back into its agent', () => {
     const file = claudeSession(CLAUDE_ID, ['alpha', 'bravo', 'charlie', 'delta']);
     start();
     await vi.waitFor(() => expect(meterTotal()).toBeDefined(), HOST_SETTLES);
+    const key = host!.api.store.active()!.key;
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.compact')!();
     expect(projectFiles()).toHaveLength(2);
-    expect(meterTotal()).toBe(await claudeTokens(file));
     expect(fake.messages.some((m) => m.message.startsWith('Compacted into a new Claude Code session'))).toBe(true);
-    // Nothing to undo: the original was never changed.
-    expect(host!.api.store.canUndo(host!.api.store.active()!.key)).toBe(false);
+    // The original's conversation is as the file says, with nothing to undo: it was never changed.
+    expect(host!.api.store.get(key)!.report.total).toBe(await claudeTokens(file));
+    expect(host!.api.store.canUndo(key)).toBe(false);
+    // The new session is now the newest of the workspace: the meter follows it.
+    const written = join(claudeProjectDir({}, home, work), projectFiles().find((f) => !f.startsWith(CLAUDE_ID))!);
+    const writtenTokens = await claudeTokens(written);
+    await vi.waitFor(() => expect(meterTotal()).toBe(writtenTokens), HOST_SETTLES);
   });
 
   it('Resume in Terminal runs `codex resume <id>` in the folder the rollout records', async () => {

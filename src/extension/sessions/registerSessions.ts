@@ -62,7 +62,7 @@ export class SessionsFeature extends Disposable {
     const sources = () => sessionSourcesOf(deps.settings.current);
     this.sessions = this._register(new WorkspaceSessions(places, sources, deps.log));
     this.conversations = new SessionConversations(deps.store, this.sessions, (s) =>
-      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: () => this.sessions.refresh() }),
+      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: (w) => this.showWritten(w.file) }),
     );
     this.follower = this._register(new LiveSessionFollower(deps.store, this.sessions, this.conversations, deps.settings, deps.log));
     this.tree = this._register(new SessionsTree(this.sessions, () => this.follower.session?.file));
@@ -106,6 +106,15 @@ export class SessionsFeature extends Disposable {
     if (!this.started || this.isDisposed) return;
     this.watchers.watch(watchRoots(sessionPlaces(this.context), sessionSourcesOf(this.deps.settings.current)));
     void this.sessions.refresh();
+  }
+
+  /** A session just written: listed at once, and its row shown (under the one it came from). */
+  private async showWritten(file: string): Promise<void> {
+    await this.sessions.refresh();
+    if (!this.sessions.byFile(file) || !this.view.visible) return;
+    await Promise.resolve(this.view.reveal(this.tree.nodeOf(file), { select: false, focus: false, expand: true })).catch((err: unknown) =>
+      this.deps.log.warn(`showing ${file} in the Sessions view failed: ${(err as Error).message}`),
+    );
   }
 
   // ───────────── commands ─────────────

@@ -23,6 +23,16 @@ export function sessionTitle(s: Pick<AgentSession, 'title' | 'id'>): string {
   return s.title || s.id;
 }
 
+/** How much of a title a row of the view shows, so the numbers after it stay in sight (the
+ *  tooltip has all of it). */
+const ROW_TITLE_CHARS = 64;
+
+/** The title on a row of the Sessions view. */
+export function rowTitle(s: Pick<AgentSession, 'title' | 'id'>): string {
+  const t = sessionTitle(s);
+  return t.length > ROW_TITLE_CHARS ? `${t.slice(0, ROW_TITLE_CHARS - 1).trimEnd()}…` : t;
+}
+
 /** "Claude Code: fix the loader" — the conversation's label in the meter and the inspector. */
 export function sessionLabel(s: Pick<AgentSession, 'agent' | 'title' | 'id'>): string {
   return `${AGENT_NAMES[s.agent]}: ${sessionTitle(s)}`;

@@ -8,7 +8,7 @@ import type { AgentId, AgentSession } from '../../sessions/agentSession';
 import { parentOf } from '../../sessions/sessionCatalog';
 import { Disposable } from '../lifecycle';
 import { resumableAgent } from './sessionWriteBack';
-import { AGENT_NAMES, sessionDescription, sessionTitle, sessionTooltip } from './sessionText';
+import { AGENT_NAMES, rowTitle, sessionDescription, sessionTitle, sessionTooltip } from './sessionText';
 
 export type SessionsNode = { kind: 'agent'; agent: AgentId } | { kind: 'session'; file: string };
 
@@ -58,11 +58,25 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return parent ? list.filter((s) => parentOf(s, list) === parent).map((s) => this.sessionNode(s.file)) : [];
   }
 
+  /** Lets the view reveal a row (a session just written, under the one it came from). */
+  getParent(node: SessionsNode): SessionsNode | undefined {
+    if (node.kind === 'agent') return undefined;
+    const s = this.source.byFile(node.file);
+    if (!s) return undefined;
+    const parent = parentOf(s, this.source.sessions);
+    return parent ? this.sessionNode(parent.file) : this.agentNode(s.agent);
+  }
+
+  /** The row of the session in `file`. */
+  nodeOf(file: string): SessionsNode {
+    return this.sessionNode(file);
+  }
+
   getTreeItem(node: SessionsNode): vscode.TreeItem {
     if (node.kind === 'agent') {
       const item = new vscode.TreeItem(AGENT_NAMES[node.agent], vscode.TreeItemCollapsibleState.Expanded);
       item.id = `agent:${node.agent}`;
-      const count = this.getChildren(node).length;
+      const count = this.source.sessions.filter((s) => s.agent === node.agent).length;
       item.description = count === 1 ? vscode.l10n.t('1 session') : vscode.l10n.t('{0} sessions', count);
       item.contextValue = 'agent';
       return item;
@@ -70,7 +84,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const s = this.source.byFile(node.file);
     if (!s) return new vscode.TreeItem(node.file);
     const hasChildren = this.getChildren(node).length > 0;
-    const item = new vscode.TreeItem(sessionTitle(s), hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(rowTitle(s), hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.file}`;
     item.description = sessionDescription(s, this.now());
     item.tooltip = sessionTooltip(s);
