@@ -379,4 +379,38 @@ describe('compacting a session back into its agent', () => {
     expect(readdirSync(join(cline, 'tasks'))).toEqual(['1700000000001']);
     expect(existsSync(join(home, '.claude'))).toBe(false);
   });
+
+  it('a Copilot Chat session becomes a handoff in a new chat, its prompt in the input and not sent', async () => {
+    const h = start();
+    // The workspace's own storage folder holds its chat sessions.
+    const requests = ['alpha', 'bravo', 'charlie', 'delta'].map((t, i) => ({ requestId: `r${i}`, message: { text: bigTurn(t).user }, response: [{ kind: 'markdownContent', value: { value: bigTurn(t).answer } }] }));
+    const chat = writeFileIn(join(h.profile.storageDir, 'chatSessions', 'chat-1.json'), JSON.stringify({ version: 3, sessionId: 'chat-1', requests }));
+    const opened: unknown[] = [];
+    commands.registerCommand('workbench.action.chat.newChat', () => opened.push('new'));
+    commands.registerCommand('workbench.action.chat.open', (arg: unknown) => opened.push(arg));
+    fake.fileEvent(chat, 'create');
+    await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('Copilot Chat'), HOST_SETTLES);
+    fake.answers.warning.push('Compact');
+    await fake.command('contextCompactor.sessions.compact')!(flat(await rows()).find((r) => r.context === 'session.handoff')!.row.element);
+    expect(opened[0]).toBe('new');
+    expect(opened[1]).toEqual({ query: fake.state.clipboard, isPartialQuery: true });
+    expect(fake.state.clipboard).toContain('Current Work');
+    expect(fake.messages.at(-1)!.message).toMatch(/^Copilot Chat cannot resume a session from a file\. A new chat is open with the handoff/);
+  });
+});
+
+describe('Reveal File', () => {
+  it('shows the session file in the system file manager on the desktop, else opens it in an editor', async () => {
+    const file = claudeSession(CLAUDE_ID, ['alpha']);
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
+    const row = (await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element;
+    await fake.command('contextCompactor.sessions.reveal')!(row);
+    expect(fake.state.shownDocuments.map((d) => d.uri.fsPath)).toEqual([file]);
+    const revealed: unknown[] = [];
+    commands.registerCommand('revealFileInOS', (uri: unknown) => revealed.push(uri));
+    await fake.command('contextCompactor.sessions.reveal')!(row);
+    expect(revealed.map((u) => (u as { fsPath: string }).fsPath)).toEqual([file]);
+    expect(fake.state.shownDocuments).toHaveLength(1);
+  });
 });

@@ -98,7 +98,7 @@ export class LiveSessionFollower extends Disposable {
   private async show(update: LiveMeterUpdate): Promise<void> {
     const session = update.session;
     if (!update.result || this.mode !== 'auto' || this.isDisposed) return;
-    this.followed = { ...(this.followed ?? session), ...session, children: this.followed?.children ?? [] };
+    if (session.file === this.followed?.file) this.followed = session;
     await this.conversations.put(session, update.result, { activate: this.mayTakeMeter(session) });
   }
 

@@ -18,7 +18,7 @@ import { LiveSessionFollower } from './liveSessionFollower';
 import { resumeInTerminal } from './resumeTerminal';
 import { SessionConversations } from './sessionConversations';
 import { SessionsTree, type SessionsNode } from './sessionsTree';
-import { AGENT_NAMES } from './sessionText';
+import { AGENT_NAMES, sessionLabel } from './sessionText';
 import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
 import { resumableAgent, writeBackFor } from './sessionWriteBack';
 import { WorkspaceSessions } from './workspaceSessions';
@@ -135,7 +135,7 @@ export class SessionsFeature extends Disposable {
 
   async compact(arg: unknown): Promise<unknown> {
     const session = this.sessionOf(arg);
-    if (session.error) throw new UserFacingError(vscode.l10n.t('{0} cannot be read: {1}', AGENT_NAMES[session.agent], session.error));
+    if (session.error) throw new UserFacingError(vscode.l10n.t('{0} cannot be read: {1}', sessionLabel(session), session.error));
     const target = await this.conversations.open(session);
     return compactConversationFlow(this.deps, target);
   }

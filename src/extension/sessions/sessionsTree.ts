@@ -21,6 +21,17 @@ export function sessionContextValue(s: AgentSession): string {
   return resumableAgent(s) ? 'session.resumable' : 'session.handoff';
 }
 
+/** The list, newest first, arranged as the tree shows it. */
+interface TreeIndex {
+  list: readonly AgentSession[];
+  /** Agents in the order of their newest session. */
+  agents: AgentId[];
+  topLevel: Map<AgentId, AgentSession[]>;
+  /** Sessions listed under a session, by its file. */
+  children: Map<string, AgentSession[]>;
+  parents: Map<string, AgentSession>;
+}
+
 export interface SessionsSource {
   readonly sessions: readonly AgentSession[];
   byFile(file: string): AgentSession | undefined;
@@ -32,6 +43,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** One node object per row, so the view keeps selection and expansion across refreshes. */
   private readonly agentNodes = new Map<AgentId, SessionsNode>();
   private readonly sessionNodes = new Map<string, SessionsNode>();
+  private indexed: TreeIndex | undefined;
 
   constructor(
     private readonly source: SessionsSource,
@@ -47,15 +59,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] {
-    const list = this.source.sessions;
-    if (!node) {
-      const agents: AgentId[] = [];
-      for (const s of list) if (!parentOf(s, list) && !agents.includes(s.agent)) agents.push(s.agent);
-      return agents.map((a) => this.agentNode(a));
-    }
-    if (node.kind === 'agent') return list.filter((s) => s.agent === node.agent && !parentOf(s, list)).map((s) => this.sessionNode(s.file));
-    const parent = this.source.byFile(node.file);
-    return parent ? list.filter((s) => parentOf(s, list) === parent).map((s) => this.sessionNode(s.file)) : [];
+    const index = this.index();
+    if (!node) return index.agents.map((a) => this.agentNode(a));
+    const list = node.kind === 'agent' ? (index.topLevel.get(node.agent) ?? []) : (index.children.get(node.file) ?? []);
+    return list.map((s) => this.sessionNode(s.file));
   }
 
   /** Lets the view reveal a row (a session just written, under the one it came from). */
@@ -63,7 +70,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (node.kind === 'agent') return undefined;
     const s = this.source.byFile(node.file);
     if (!s) return undefined;
-    const parent = parentOf(s, this.source.sessions);
+    const parent = this.index().parents.get(s.file);
     return parent ? this.sessionNode(parent.file) : this.agentNode(s.agent);
   }
 
@@ -94,6 +101,27 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     );
     item.accessibilityInformation = { label: `${AGENT_NAMES[s.agent]}: ${sessionTitle(s)}, ${item.description}` };
     return item;
+  }
+
+  /** Who is under whom, computed once per list (a list of hundreds of sessions is drawn often). */
+  private index(): TreeIndex {
+    const list = this.source.sessions;
+    if (this.indexed?.list === list) return this.indexed;
+    const byId = new Map<string, AgentSession[]>();
+    for (const s of list) byId.set(s.id, [...(byId.get(s.id) ?? []), s]);
+    const index: TreeIndex = { list, agents: [], topLevel: new Map(), children: new Map(), parents: new Map() };
+    for (const s of list) {
+      const parent = s.parent ? parentOf(s, byId.get(s.parent) ?? []) : undefined;
+      if (parent) {
+        index.parents.set(s.file, parent);
+        index.children.set(parent.file, [...(index.children.get(parent.file) ?? []), s]);
+        continue;
+      }
+      if (!index.agents.includes(s.agent)) index.agents.push(s.agent);
+      index.topLevel.set(s.agent, [...(index.topLevel.get(s.agent) ?? []), s]);
+    }
+    this.indexed = index;
+    return index;
   }
 
   private agentNode(agent: AgentId): SessionsNode {
