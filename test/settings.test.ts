@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { COMPACTION_DEFAULTS } from '../src/engine/compactor';
 import { DEFAULT_TOOL_LIMITS } from '../src/engine/limits';
 import { toCompactOptions } from '../src/extension/engineModules';
+import { SETTINGS } from '../src/extension/ids';
 import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore, toolLimitsOf } from '../src/extension/settings';
 import { repoRoot } from './helpers/transcripts';
 import { fake, resetFake } from './fakes/vscode';
@@ -29,7 +30,11 @@ describe('settings accessor', () => {
     fake.setConfig('contextCompactor.requireConfirmation', 'yes');
     fake.setConfig('contextCompactor.summaryMaxLength', 10);
     fake.setConfig('contextCompactor.model', '');
+    fake.setConfig('contextCompactor.follow', 'sometimes');
+    fake.setConfig('contextCompactor.sessions.codex', 'no');
     const s = readSettings();
+    expect(s.follow).toBe('auto');
+    expect(s.sessionsCodex).toBe(true);
     expect(s.triggerRatio).toBe(1);
     expect(s.maxContextTokens).toBe(0);
     expect(s.summarizer).toBe('extractive');
@@ -84,8 +89,7 @@ describe('settings defaults and the engine defaults', () => {
   });
 
   it('declares the same defaults in package.json as the accessor', () => {
-    const keyOf: Record<string, string> = { openaiBaseUrl: 'openai.baseUrl', openaiModel: 'openai.model', vscodeLmModel: 'vscodeLm.model' };
-    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(keyOf[field] ?? field), field).toEqual(value);
+    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(SETTINGS[field as keyof typeof SETTINGS]), field).toEqual(value);
   });
 
   it('does not freeze the strategy list into the manifest: the engine’s registry grows', () => {

@@ -6,11 +6,18 @@ import * as vscode from 'vscode';
 import type { CompactionLevel } from '../engine/compactor';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import { LEVELS } from '../engine/strategies/levelStrategy';
+import type { AgentId } from '../sessions/agentSession';
 import { CONFIG_SECTION, SETTINGS } from './ids';
 import { Disposable } from './lifecycle';
 
 export type SummarizerKind = 'extractive' | 'openai' | 'vscode-lm';
 export const SUMMARIZER_KINDS: readonly SummarizerKind[] = ['extractive', 'openai', 'vscode-lm'];
+
+/** What the meter follows: `auto`, the focused transcript editor, else the agent session of this
+ *  workspace that was active last; `editor`, transcripts open in editors only; `off`, only what is
+ *  opened explicitly (Open Transcript…, the chat, a session's Inspect). */
+export type FollowMode = 'auto' | 'editor' | 'off';
+export const FOLLOW_MODES: readonly FollowMode[] = ['auto', 'editor', 'off'];
 
 export type { CompactionLevel } from '../engine/compactor';
 
@@ -40,6 +47,14 @@ export interface CompactorSettings extends ToolLimits {
   summaryMaxLength: number;
   /** The counting model when a transcript does not name one. */
   model: string;
+  follow: FollowMode;
+  /** Each agent's sessions are looked for (the Sessions view, the meter's live session). */
+  sessionsClaudeCode: boolean;
+  sessionsCodex: boolean;
+  sessionsCline: boolean;
+  sessionsRooCode: boolean;
+  sessionsCopilotChat: boolean;
+  sessionsAider: boolean;
 }
 
 /** Defaults: the same values package.json declares (test/settings.test.ts holds them equal). */
@@ -58,6 +73,13 @@ export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   summaryMaxLength: 3000,
   ...DEFAULT_TOOL_LIMITS,
   model: 'gpt-4o',
+  follow: 'auto',
+  sessionsClaudeCode: true,
+  sessionsCodex: true,
+  sessionsCline: true,
+  sessionsRooCode: true,
+  sessionsCopilotChat: true,
+  sessionsAider: true,
 };
 
 /** Lowest and highest trigger ratio accepted: below 0.1 the meter would be red all the time, and
@@ -118,6 +140,13 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
     keepRecentToolBlocks: int(cfg, SETTINGS.keepRecentToolBlocks, d.keepRecentToolBlocks, 0),
     offloadTokens: int(cfg, SETTINGS.offloadTokens, d.offloadTokens, 1),
     model: str(cfg, SETTINGS.model, d.model) || d.model,
+    follow: oneOf(cfg, SETTINGS.follow, FOLLOW_MODES, d.follow),
+    sessionsClaudeCode: bool(cfg, SETTINGS.sessionsClaudeCode, d.sessionsClaudeCode),
+    sessionsCodex: bool(cfg, SETTINGS.sessionsCodex, d.sessionsCodex),
+    sessionsCline: bool(cfg, SETTINGS.sessionsCline, d.sessionsCline),
+    sessionsRooCode: bool(cfg, SETTINGS.sessionsRooCode, d.sessionsRooCode),
+    sessionsCopilotChat: bool(cfg, SETTINGS.sessionsCopilotChat, d.sessionsCopilotChat),
+    sessionsAider: bool(cfg, SETTINGS.sessionsAider, d.sessionsAider),
   };
 }
 
@@ -157,6 +186,18 @@ export function toolLimitsOf(s: CompactorSettings): ToolLimits {
     previewTokens: s.previewTokens,
     keepRecentToolBlocks: s.keepRecentToolBlocks,
     offloadTokens: s.offloadTokens,
+  };
+}
+
+/** Which agents' sessions are looked for: the contextCompactor.sessions.* settings. */
+export function sessionSourcesOf(s: CompactorSettings): Record<AgentId, boolean> {
+  return {
+    'claude-code': s.sessionsClaudeCode,
+    codex: s.sessionsCodex,
+    cline: s.sessionsCline,
+    'roo-code': s.sessionsRooCode,
+    'copilot-chat': s.sessionsCopilotChat,
+    aider: s.sessionsAider,
   };
 }
 
