@@ -75,8 +75,11 @@ describe.each(SAMPLES)('ctxc compact %s', (rel) => {
     // The last original message is always kept verbatim; its text is in the output.
     const lastText = original.messages.at(-1)!.content.find((p) => p.type === 'text');
     if (lastText && lastText.type === 'text' && lastText.text.trim()) expect(r.out).toContain(lastText.text.trim().split('\n')[0]);
-    // The one-line summary on stderr: before → after, ratio, retention, loss level.
-    expect(r.err).toMatch(/: [\d,]+ → [\d,]+ tokens \([\d.]+x, \d+% of the original\), retention \d+% \((minimal|acceptable|moderate|severe) loss\)\n$/);
+    // The one-line summary on stderr: before → after, ratio, retention, loss level; when the
+    // transcript reports usage, as the agent will send them, with what the file does not hold.
+    expect(r.err).toMatch(/: [\d,]+ → [\d,]+ tokens (as the agent will send them )?\([\d.]+x, \d+% of the original(; [\d,]+ of each not in the file: system prompt, tools)?\), retention \d+% \((minimal|acceptable|moderate|severe) loss\)\n$/);
+    const reported = original.meta.reportedUsage !== undefined;
+    expect(r.err.includes('as the agent will send them'), 'the figures include the overhead exactly when usage is reported').toBe(reported);
   });
 
   it('json: tokensBefore/tokensAfter at top level, equal to a compaction run as the extension runs it', async () => {
