@@ -216,8 +216,9 @@ describe('exports and rollouts with usage', () => {
     }
   });
 
-  /** A Codex rollout as Codex writes it: a token_count after each response (its tool output comes
-   *  after it), `last_token_usage` being that one request and `total_token_usage` the running sum. */
+  /** A Codex rollout in the order Codex 0.169.0 writes one (checked with the real CLI against the
+   *  fake model server): a response's items, the outputs of its tool calls, then its token_count,
+   *  whose `last_token_usage` is that one request and `total_token_usage` the running sum. */
   function rollout(): Record<string, unknown>[] {
     let t = 0;
     const ts = () => new Date(Date.UTC(2026, 0, 1, 0, 0, t++)).toISOString();
@@ -234,9 +235,9 @@ describe('exports and rollouts with usage', () => {
       { timestamp: ts(), type: 'event_msg', payload: { type: 'user_message', message: 'count the lines of main.rs', images: [] } },
       item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'count the lines of main.rs' }] }),
       item({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Use wc.' }], encrypted_content: 'gAAAA' }),
-      item({ type: 'function_call', name: 'shell', arguments: '{"command":["wc","-l","src/main.rs"]}', call_id: 'call_1' }),
-      count(9_120, 0, 9_120),
+      item({ type: 'function_call', name: 'exec_command', arguments: '{"cmd":"wc -l src/main.rs"}', call_id: 'call_1' }),
       item({ type: 'function_call_output', call_id: 'call_1', output: '{"output":"212 src/main.rs\\n","metadata":{"exit_code":0}}' }),
+      count(9_120, 0, 9_120),
       item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'src/main.rs has 212 lines.' }] }),
       count(9_410, 9_088, 18_530),
     ];
@@ -250,7 +251,7 @@ describe('exports and rollouts with usage', () => {
     const answer = conversation.messages.find((m) => m.id === usage.atMessageId)!;
     expect(answer.content.some((p) => p.type === 'text' && p.text === 'src/main.rs has 212 lines.')).toBe(true);
     await expectTotalFromUsage(conversation, usage);
-    // The request before it: its response is the function call, whose output came after the count.
+    // The request before it: its response is the function call (its output came before the count).
     const earlier = importCodex(jsonl(lines.slice(0, 9))).conversation;
     expect(earlier.meta.reportedUsage).toMatchObject({ tokens: 9_120 });
     expect(earlier.messages.find((m) => m.id === earlier.meta.reportedUsage!.atMessageId)!.toolCalls?.[0]?.id).toBe('call_1');

@@ -22,7 +22,8 @@
 // meta.reportedUsage: the last `token_count` event written after a response of the history read.
 // Its `info.last_token_usage` is that one request's usage (Codex adds it to `total_token_usage`, the
 // running sum over the session, which is no context size): `input_tokens`, the cached share
-// included, is what the model read. A token_count that follows no response since the last
+// included, is what the model read. Codex 0.169 writes it after the tool outputs of that response,
+// so its answer is the last assistant message before it. A token_count that follows no response since the last
 // compaction or rollback (the compaction's own request, a context-window error Codex fills in
 // itself) is passed over.
 
@@ -224,6 +225,7 @@ function usageRecord(p: JsonObject, line: number): UsageRecord | undefined {
   const input = tokenField(last, 'input_tokens');
   if (input === undefined || input === 0) return undefined;
   const cached = tokenField(last, 'cached_input_tokens');
+  const written = tokenField(last, 'cache_write_input_tokens');
   const output = tokenField(last, 'output_tokens');
   const total = obj(info, 'total_token_usage') ?? {};
   const totalIn = tokenField(total, 'input_tokens');
@@ -234,7 +236,7 @@ function usageRecord(p: JsonObject, line: number): UsageRecord | undefined {
       tokens: input,
       source: 'codex',
       line,
-      parts: { input, ...(cached !== undefined ? { cacheRead: cached } : {}), ...(output !== undefined ? { output } : {}) },
+      parts: { input, ...(written ? { cacheWrite: written } : {}), ...(cached !== undefined ? { cacheRead: cached } : {}), ...(output !== undefined ? { output } : {}) },
       ...(window !== undefined ? { contextWindow: window } : {}),
       ...(totalIn !== undefined ? { totalInputTokens: totalIn } : {}),
       ...(totalOut !== undefined ? { totalOutputTokens: totalOut } : {}),
