@@ -183,6 +183,7 @@ describe('meter on every shared transcript format, with the real importers', () 
     'mini-swe-agent/pytest-dev__pytest-7490.traj.json',
     'openhands/basic_gui_mode.json',
     join(fixturesDir, 'cline-task', 'api_conversation_history.json'),
+    join(fixturesDir, 'logscan.aider.chat.history.md'),
   ])('%s: focusing it makes it active, counted as `ctxc count` counts it', async (rel) => {
     const path = rel.startsWith('/') ? rel : transcriptPath(rel);
     const doc = await workspace.openTextDocument(Uri.file(path));
