@@ -49,7 +49,7 @@ const INSPECT_FIRST_BUTTON = 'Inspect First…';
 const CANCEL_BUTTON = 'Cancel';
 const NOTHING_TO_UNDO = 'Nothing to undo';
 /** The meter picture for the README: the status bar's right end and the hover above it. */
-const README_CLIP = { width: 760, height: 420 };
+const README_CLIP = { width: 760, height: 500 };
 /**
  * What the chat steps tell @compactor before asking for /usage and /compact. The test model
  * answers each with one line per word (scripts/e2e/chatModel.mjs): four long rounds to
