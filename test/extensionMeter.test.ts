@@ -229,6 +229,20 @@ describe('meter on every shared transcript format, with the real importers', () 
     expect(meter().accessibilityInformation!.label).toBe(`Context Compactor: ${grown.total} / 200000 tokens (${grown.percent.toFixed(1)}%)`);
   });
 
+  it('a figure below our count of the same messages: the overhead row is negative, named so, and the usage list shows it', async () => {
+    // aider's usage for a local qwen model is below our o200k count of its messages.
+    const doc = await workspace.openTextDocument(Uri.file(transcriptPath('aider/AlexShchuka__mozgoslav.aider.chat.history.md')));
+    fake.setActiveEditor(doc);
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
+    const report = host.api.store.active()!.report;
+    expect(report.overhead).toBeLessThan(0);
+    expect(tooltip()).toContain(`| In the file, not sent (or counted high) | ${report.overhead.toLocaleString('en')} |`);
+    fake.answers.quickPick.push(() => undefined);
+    await fake.command('contextCompactor.showUsage')!();
+    const row = fake.state.quickPicks.at(-1)!.items.find((i) => i.label === 'In the file, not sent (or counted high)')!;
+    expect(row.detail).toBe('░'.repeat(20));
+  });
+
   it('no usage recorded: our count, and an estimate when another tokenizer stands in for the model’s', async () => {
     const doc = await workspace.openTextDocument(Uri.file(transcriptPath('openhands/basic_gui_mode.json')));
     fake.setActiveEditor(doc);
