@@ -26,6 +26,11 @@
 // original), the share of "fixed" claims backed by evidence and the share of Pending Tasks
 // still open at the end of the conversation (bench/quality/precision.ts).
 //
+// Then the meter against what the API counted (bench/quality/meter.ts): on every transcript that
+// records the usage of its requests, our count of the file (the meter before it used the agents'
+// records) and the meter as it is (the previous reported figure plus what came after it), each set
+// against the figure the API reported for the next request.
+//
 // Options:
 //   --ratio R          target size as a share of the original (default 0.1)
 //   --strategy NAME    a strategy column (repeatable; default: every listStrategies() entry)
@@ -44,6 +49,7 @@ import { listStrategies } from '../src/engine/strategies/strategy';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { findTranscriptsDir, listTranscripts } from './lib/corpus';
 import { BASELINES, baselineConversation } from './quality/baselines';
+import { meterFixtures, meterRow, meterTable, METER_HEADER, type MeterRow } from './quality/meter';
 import { expectedFacts, type ExpectedFacts } from './quality/rawFacts';
 import { scorePrecision, type PrecisionScore } from './quality/precision';
 import { FACT_KINDS, FACT_LABELS, indexOutput, scoreFacts, type FactKind, type KindScore } from './quality/retention';
@@ -338,7 +344,26 @@ async function main(argv: string[]): Promise<number> {
     console.log(targetVerdicts(runs, s).join('\n'));
     if (s === first) console.log(sizeVerdicts(runs, first, opts.ratio).join('\n'));
   }
+  await meterSection(dir, files);
   return 0;
+}
+
+/** The meter's error against the usage the agents recorded, before and after using it. */
+async function meterSection(dir: string, files: readonly string[]): Promise<void> {
+  const counters = new Map<string, Promise<CachedTokenCounter>>();
+  const counterFor = (model: string | undefined) => {
+    const k = model ?? '';
+    if (!counters.has(k)) counters.set(k, createTokenCounter(model));
+    return counters.get(k)!;
+  };
+  const rows: MeterRow[] = [];
+  const sources = [...files.map((rel) => ({ name: rel, path: join(dir, rel) })), ...meterFixtures(join(__dirname, '..', '..'))];
+  for (const { name, path } of sources) {
+    const row = await meterRow(name, path, counterFor).catch(() => undefined);
+    if (row) rows.push(row);
+  }
+  console.log('\nthe meter against what the API counted (each request from the one before; the last one shown)\n');
+  console.log(table(METER_HEADER, meterTable(rows)));
 }
 
 main(process.argv.slice(2)).then(

@@ -30,7 +30,7 @@ const ROUNDS = 14;
 /** Question/answer pairs from a real aider session: each user message and the assistant's reply. */
 function realTurns(): [string, string][] {
   const file = transcriptPath(SOURCE);
-  const messages = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation.messages;
+  const messages = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation.messages;
   const turns: [string, string][] = [];
   for (let i = 0; i < messages.length - 1 && turns.length < ROUNDS; i++) {
     const q = messages[i]!;

@@ -75,8 +75,11 @@ describe.each(SAMPLES)('ctxc compact %s', (rel) => {
     // The last original message is always kept verbatim; its text is in the output.
     const lastText = original.messages.at(-1)!.content.find((p) => p.type === 'text');
     if (lastText && lastText.type === 'text' && lastText.text.trim()) expect(r.out).toContain(lastText.text.trim().split('\n')[0]);
-    // The one-line summary on stderr: before → after, ratio, retention, loss level.
-    expect(r.err).toMatch(/: [\d,]+ → [\d,]+ tokens \([\d.]+x, \d+% of the original\), retention \d+% \((minimal|acceptable|moderate|severe) loss\)\n$/);
+    // The one-line summary on stderr: before → after, ratio, retention, loss level; when the
+    // transcript reports usage, as the agent will send them, with what the file does not hold.
+    expect(r.err).toMatch(/: [\d,]+ → [\d,]+ tokens (as the agent will send them )?\([\d.]+x, \d+% of the original(; [\d,]+ of each not in the file: system prompt, tools)?\), retention \d+% \((minimal|acceptable|moderate|severe) loss\)\n$/);
+    const reported = original.meta.reportedUsage !== undefined;
+    expect(r.err.includes('as the agent will send them'), 'the figures include the overhead exactly when usage is reported').toBe(reported);
   });
 
   it('json: tokensBefore/tokensAfter at top level, equal to a compaction run as the extension runs it', async () => {
@@ -367,7 +370,9 @@ describe('ctxc demo', () => {
     const fixture = join(repoRoot, 'test', 'fixtures', 'afi-core.aider.chat.history.md');
     const j = JSON.parse((await run(['compact', fixture, '--format', 'json'])).out);
     const fmt = (n: number) => n.toLocaleString('en-US');
-    expect(part).toContain(`${fmt(j.tokensBefore)} → ${fmt(j.tokensAfter)} tokens (${j.ratio}`);
+    // The shipped session's last chat session records aider's usage: the figures add its overhead.
+    expect(j.overhead).toBeGreaterThan(0);
+    expect(part).toContain(`${fmt(j.tokensBefore + j.overhead)} → ${fmt(j.tokensAfter + j.overhead)} tokens as the agent will send them (`);
     expect(part).toMatch(/retention \d+% \(\w+ loss\)\n$/);
     // As the README says: the compacted conversation as `ctxc compact` prints it, the summary
     // followed by the most recent turns (the session's last message, "/exit", among them).

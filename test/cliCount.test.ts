@@ -65,8 +65,22 @@ describe('ctxc count --json', () => {
     for (const k of ['total', 'window', 'percent', 'exact', 'model', 'encoding', 'byCategory', 'method', 'messageCount', 'warnings', 'file']) expect(j).toHaveProperty(k);
     const { conversation } = importTranscript(readFileSync(path, 'utf8'), { sourcePath: path });
     expect(j.messageCount).toBe(conversation.messages.length);
-    expect(j.total).toBe(independentTotal(conversation.messages, j.encoding));
+    // Our count is exact; the total adds what the reported usage shows the file does not hold.
+    expect(j['counted']).toBe(independentTotal(conversation.messages, j.encoding));
+    expect(j.total).toBe((j['counted'] as number) + (j['overhead'] as number));
+    const reported = j['reported'] as { tokens: number; messageId: string; countedAsOf: number } | null;
+    if (reported) {
+      const k = conversation.messages.findIndex((m) => m.id === reported.messageId);
+      expect(k).toBeGreaterThan(0);
+      expect(reported.countedAsOf).toBe(independentTotal(conversation.messages.slice(0, k), j.encoding));
+      expect(j['countedSince']).toBe(independentTotal(conversation.messages.slice(k), j.encoding) - REPLY_PRIMING);
+      expect(j.total).toBe(reported.tokens + (j['countedSince'] as number));
+    } else {
+      expect(j['overhead']).toBe(0);
+      expect(j['countedSince']).toBeNull();
+    }
     expect(Object.values(j.byCategory).reduce((a, b) => a + b, 0)).toBe(j.total);
+    expect(j.byCategory['unseen']).toBe(j['overhead']);
     expect(j.percent).toBeCloseTo((j.total / (j.window as number)) * 100, 1);
   });
 
@@ -93,13 +107,24 @@ describe('ctxc count, for a person', () => {
     const j = JSON.parse((await run(['count', path, '--json'])).out);
     const { code, out, err } = await run(['count', path]);
     expect(code).toBe(0);
-    expect(err).toBe('');
-    expect(out).toContain(`Total:  ${j.total.toLocaleString('en-US')} tokens of 128,000 (${j.percent.toFixed(1)}%)`);
-    expect(out).toContain('Model:  gpt-4o · o200k_base (exact)');
+    // The live chat session is the last of nine: the warning says so.
+    expect(err).toMatch(/: lines 1-1233: 8 earlier chat sessions are not sent \(aider starts each session afresh\)/);
+    expect(out).toContain(`Total:  ${j.total.toLocaleString('en-US')} tokens of 1,047,576 (${j.percent.toFixed(1)}%)\n`);
+    // Where the number comes from: aider's last "Tokens: 18k sent" plus what came after it.
+    expect(out).toContain(`Source: 18,000 as reported by the API (aider, line 2041) (printed rounded, ±500) + ${j.countedSince.toLocaleString('en-US')} counted since\n`);
+    expect(out).toContain('Model:  gpt-4.1 · o200k_base (exact)');
     expect(out).toMatch(/^Category\s+Tokens\s+Share$/m);
     expect(out).toMatch(new RegExp(`^User\\s+${j.byCategory.user.toLocaleString('en-US')}\\s+\\d+\\.\\d%$`, 'm'));
     expect(out).toMatch(/^Tool results\s+[\d,]+\s+\d+\.\d%$/m);
+    expect(out).toMatch(new RegExp(`^Not in the file \\(system prompt, tools\\)\\s+${j.overhead.toLocaleString('en-US')}\\s+\\d+\\.\\d%$`, 'm'));
     expect(out).not.toMatch(/^Thinking/m);
+  });
+
+  it('says when the number is our own count, and an estimate where another tokenizer stands in', async () => {
+    const proxied = await run(['count', transcriptPath('openhands/basic_gui_mode.json')]);
+    expect(proxied.out).toContain("Source: an estimate: counted with o200k_base as a proxy for claude-3-5-sonnet-20241022's tokenizer; the file records no usage\n");
+    const exact = await run(['count', transcriptPath('openhands/basic_gui_mode.json'), '--model', 'gpt-4o']);
+    expect(exact.out).toContain("Source: counted with gpt-4o's own tokenizer (o200k_base); the file records no usage\n");
   });
 
   it('labels proxies and estimates', async () => {
@@ -153,9 +178,9 @@ describe('ctxc demo', () => {
   it('prints the token report of the shipped aider session', async () => {
     const { code, out, err } = await run(['demo']);
     expect(code).toBe(0);
-    expect(err).toBe('');
+    expect(err).toMatch(/^warning: .*afi-core\.aider\.chat\.history\.md: lines 1-1233: 8 earlier chat sessions are not sent/);
     expect(out).toMatch(/^── Token report ──\ntest\/fixtures\/afi-core\.aider\.chat\.history\.md — aider, \d+ messages\nTotal: /);
-    expect(out).toContain('Model:  gpt-4o · o200k_base (exact)');
+    expect(out).toContain('Model:  gpt-4.1 · o200k_base (exact)');
   });
 
   it('runs on another transcript when given one', async () => {

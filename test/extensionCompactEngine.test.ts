@@ -17,8 +17,10 @@ import type { Conversation } from '../src/engine/conversation/model';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { escapeMarkdown } from '../src/engine/text/markdownEscape';
 import { listStrategies } from '../src/engine/strategies/strategy';
+import { calibrate } from '../src/engine/tokens/calibration';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
+import { confirmationFigures, confirmationMessage } from '../src/extension/confirmation/confirmCompaction';
 import { createEngine } from '../src/extension/engineModules';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptPath } from './helpers/transcripts';
@@ -37,15 +39,17 @@ const TRANSCRIPTS = [
   'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
 ];
 
-/** What `ctxc compact FILE --archive DIR --format json` computes with default settings: the
- *  import, the transcript's own model else gpt-4o, and the engine's defaults for everything else.
+/** What `ctxc compact FILE --archive DIR --format json` computes with default settings: the import, the
+ *  transcript's own model else gpt-4o, and the engine's defaults for everything else; before and
+ *  after as the agent will see them (the overhead its reported usage shows added, as the meter does).
  *  With an archive on disk, as the extension always has: the summary then says undo restores it. */
-async function cliReference(file: string): Promise<{ conversation: Conversation; tokensBefore: number; tokensAfter: number; model: string }> {
+async function cliReference(file: string): Promise<{ conversation: Conversation; tokensBefore: number; tokensAfter: number; overhead: number; model: string }> {
   const conversation = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
   const model = conversation.meta.model || 'gpt-4o';
   const counter = await createTokenCounter(model);
   const result = await compactConversation(conversation, { counter, archive: new MemoryArchive(true) });
-  return { conversation, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, model };
+  const overhead = calibrate(conversation.messages, conversation.meta.reportedUsage, counter)?.overhead ?? 0;
+  return { conversation, tokensBefore: result.tokensBefore + overhead, tokensAfter: result.tokensAfter + overhead, overhead, model };
 }
 
 /** The number in the meter's accessibility label (what the end-to-end test reads). */
@@ -95,13 +99,14 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
 
     expect(active().compactions).toBe(1);
     expect(modal.detail).toContain(`Strategy: ${active().lastResult!.strategy} · `);
-    expect(active().lastResult!.tokensAfter).toBe(ref.tokensAfter);
+    expect(active().lastResult!.tokensAfter + ref.overhead).toBe(ref.tokensAfter);
     expect(meterTotal(meter())).toBe(ref.tokensAfter);
     expect(active().report.total).toBe(ref.tokensAfter);
     expect(ref.tokensAfter).toBeLessThan(ref.tokensBefore);
-    // An independent count of the compacted view agrees with the meter.
+    // An independent count of the compacted view, plus the overhead, agrees with the meter.
     const counter = await createTokenCounter(ref.model);
-    expect(tokenReport(active().conversation.messages, counter).total).toBe(ref.tokensAfter);
+    expect(tokenReport(active().conversation.messages, counter).total + ref.overhead).toBe(ref.tokensAfter);
+    expect(active().report.overhead).toBe(ref.overhead);
     expect(apiShapeProblems(active().conversation.messages)).toEqual([]);
     expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${grouped(ref.tokensBefore)} → ${grouped(ref.tokensAfter)} tokens`))).toBe(true);
     expect(readFileSync(file).equals(original)).toBe(true);
@@ -115,12 +120,12 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
   it('agrees with `ctxc compact FILE --archive DIR --format json` itself', async () => {
     const io: CliIO & { stdout: string } = { stdout: '', env: {}, cwd: dir, out: (t) => void (io.stdout += t), err: () => undefined };
     expect(await main(['compact', file, '--format', 'json', '--archive', join(dir, 'cli-archive')], io)).toBe(0);
-    const cli = JSON.parse(io.stdout) as { tokensBefore: number; tokensAfter: number };
-    expect(meterTotal(meter())).toBe(cli.tokensBefore);
+    const cli = JSON.parse(io.stdout) as { tokensBefore: number; tokensAfter: number; overhead: number };
+    expect(meterTotal(meter())).toBe(cli.tokensBefore + cli.overhead);
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.compact')!();
-    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${grouped(cli.tokensBefore)} → ${grouped(cli.tokensAfter)} tokens`);
-    expect(meterTotal(meter())).toBe(cli.tokensAfter);
+    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${grouped(cli.tokensBefore + cli.overhead)} → ${grouped(cli.tokensAfter + cli.overhead)} tokens`);
+    expect(meterTotal(meter())).toBe(cli.tokensAfter + cli.overhead);
   });
 
   it('Cancel on the progress notification reaches the engine: nothing changes, nothing is written', async () => {
@@ -337,5 +342,25 @@ describe('the real engine behind the extension', () => {
     const engine = createEngine();
     expect(engine.listStrategies()).toEqual(listStrategies());
     expect(engine.defaults).toEqual({ strategy: COMPACTION_DEFAULTS.strategy, keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds, level: COMPACTION_DEFAULTS.level });
+  });
+});
+
+describe('the confirmation’s figures are what the agent will see', () => {
+  it('on the kiliman session: the dry run plus the overhead its reported usage shows, checked against the trigger', async () => {
+    const file = transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl');
+    const conversation = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
+    const counter = await createTokenCounter(conversation.meta.model);
+    const report = tokenReport(conversation.messages, counter, conversation.meta.reportedUsage);
+    const preview = await compactConversation(conversation, { counter, archive: new MemoryArchive() });
+    const input = { label: 'kiliman', report, preview, summarizer: 'extractive', summarizerIsLlm: false, keepRecentRounds: 2, triggerRatio: 0.8 };
+    expect(report.overhead).toBeGreaterThan(25_000);
+    expect(confirmationFigures(report, preview)).toEqual({ before: report.total, after: preview.tokensAfter + report.overhead, overhead: report.overhead });
+    const shown = confirmationMessage(input);
+    expect(shown.message).toBe(`Compact this conversation? ${grouped(report.total)} → ${grouped(preview.tokensAfter + report.overhead)} tokens (estimated)`);
+    expect(shown.detail).toContain(`Both include ${grouped(report.overhead)} tokens the agent sends that the file does not hold`);
+    expect(shown.detail).not.toContain('still at or above the trigger');
+    // With a trigger at 20% of the window (40,000), the overhead alone keeps the session near it.
+    const low = confirmationMessage({ ...input, triggerRatio: 0.2 });
+    expect(low.detail).toContain('After compaction the conversation is still at or above the trigger (40,000 tokens).');
   });
 });

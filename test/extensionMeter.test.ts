@@ -8,14 +8,23 @@ import { formatTokenCount, meterAccessibilityLabel, meterText } from '../src/ext
 import { contextPressure } from '../src/extension/trigger';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
-import { transcriptPath } from './helpers/transcripts';
+import { fixturesDir, repoRoot, transcriptPath } from './helpers/transcripts';
+import type { CliIO } from '../src/cli/io';
+import { main } from '../src/cli/main';
 import { standInEngine, standInImport } from './fakes/compactionEngine';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, workspace, type FakeStatusBarItem, type MarkdownString, type ThemeColor } from './fakes/vscode';
 import { createEngine } from '../src/extension/engineModules';
-import { importTranscript } from '../src/engine/conversation/importers/detect';
 
 const TRANSCRIPT = 'mini-swe-agent/django__django-11138.traj.json';
+
+/** What `ctxc count --json` prints for a file: the numbers the meter must show. */
+async function countJson(path: string): Promise<{ total: number; window: number; percent: number; model: string; reported: { tokens: number } | null }> {
+  let out = '';
+  const io: CliIO = { out: (t) => void (out += t), err: () => undefined, env: {}, cwd: repoRoot };
+  expect(await main(['count', path, '--json'], io)).toBe(0);
+  return JSON.parse(out);
+}
 
 describe('meter text', () => {
   it('abbreviates counts as the contract says', () => {
@@ -169,20 +178,77 @@ describe('meter on every shared transcript format, with the real importers', () 
 
   it.each([
     'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+    'claude-code/kiliman__claude-transcript__test2.jsonl',
     'aider/AFI-Protocol__afi-core.aider.chat.history.md',
     'mini-swe-agent/pytest-dev__pytest-7490.traj.json',
     'openhands/basic_gui_mode.json',
+    join(fixturesDir, 'cline-task', 'api_conversation_history.json'),
+    join(fixturesDir, 'logscan.aider.chat.history.md'),
   ])('%s: focusing it makes it active, counted as `ctxc count` counts it', async (rel) => {
-    const path = transcriptPath(rel);
-    const text = readFileSync(path, 'utf8');
+    const path = rel.startsWith('/') ? rel : transcriptPath(rel);
     const doc = await workspace.openTextDocument(Uri.file(path));
     fake.setActiveEditor(doc);
     await vi.waitFor(() => expect(host.api.store.active()?.key).toBe(doc.uri.toString()), HOST_SETTLES);
     // The CLI's rule: the transcript's own model when it records one, else gpt-4o.
-    const conv = importTranscript(text, { sourcePath: path }).conversation;
-    const expected = tokenReport(conv.messages, await createTokenCounter(conv.meta.model ?? 'gpt-4o'));
+    const j = await countJson(path);
     const label = fake.statusBarItem('contextCompactor.meter')!.accessibilityInformation!.label;
-    expect(label).toBe(`Context Compactor: ${expected.total} / ${expected.window} tokens (${expected.percent.toFixed(1)}%)`);
-    expect(host.api.store.active()!.model).toBe(conv.meta.model ?? 'gpt-4o');
+    expect(label).toBe(`Context Compactor: ${j.total} / ${j.window} tokens (${j.percent.toFixed(1)}%)`);
+    expect(host.api.store.active()!.model).toBe(j.model);
+    // Where a figure is recorded, the meter shows it (plus what came after), not our count of the file.
+    if (j.reported) expect(host.api.store.active()!.report.reported?.usage.tokens).toBe(j.reported.tokens);
+  });
+
+  // Where the meter's number comes from.
+  const meter = () => fake.statusBarItem('contextCompactor.meter')!;
+  const tooltip = () => (meter().tooltip as MarkdownString).value.replace(/\\/g, '');
+
+  it('a Claude Code session: the API’s figure, what was counted since and what the file does not show; appending keeps the calibration', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-usage-'));
+    const path = join(dir, 'session.jsonl');
+    copyFileSync(transcriptPath('claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'), path);
+    const doc = await workspace.openTextDocument(Uri.file(path));
+    fake.setActiveEditor(doc);
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
+    const report = host.api.store.active()!.report;
+    expect(report.reported).toMatchObject({ usage: { tokens: 21_552, source: 'claude-code', line: 438 } });
+    const since = report.reported!.countedSince!;
+    expect(report.total).toBe(21_552 + since);
+    expect(tooltip()).toContain(`As reported by the API (Claude Code, line 438), +${since} since.`);
+    expect(tooltip()).toContain(`Reported: 21,552 · counted since: ${since} · not in the file (system prompt, tools): ${report.overhead.toLocaleString('en')}`);
+    expect(tooltip()).toContain(`| Not in the file (system prompt, tools) | ${report.overhead.toLocaleString('en')} |`);
+    // The agent appends a turn: the overhead stays, the new message is counted on top.
+    const lines = doc.getText().trimEnd().split('\n');
+    const last = JSON.parse([...lines].reverse().find((l) => l.includes('"uuid"') && !l.includes('"isSidechain":true'))!) as { uuid: string; sessionId: string };
+    const turn = { parentUuid: last.uuid, isSidechain: false, type: 'user', sessionId: last.sessionId, uuid: 'aaaaaaaa-0000-4000-8000-000000000001', timestamp: '2025-07-01T00:00:00.000Z', message: { role: 'user', content: 'Also add a dark mode toggle to the header, and keep the tests green.' } };
+    fake.editDocument(doc, `${doc.getText()}${JSON.stringify(turn)}\n`);
+    await vi.waitFor(() => expect(host.api.store.active()!.report.messageCount).toBe(report.messageCount + 1), HOST_SETTLES);
+    const grown = host.api.store.active()!.report;
+    expect(grown.overhead).toBe(report.overhead);
+    expect(grown.reported!.countedSince).toBeGreaterThan(since);
+    expect(grown.total).toBe(21_552 + grown.reported!.countedSince!);
+    expect(meter().accessibilityInformation!.label).toBe(`Context Compactor: ${grown.total} / 200000 tokens (${grown.percent.toFixed(1)}%)`);
+  });
+
+  it('a figure below our count of the same messages: the overhead row is negative, named so, and the usage list shows it', async () => {
+    // aider's usage for a local qwen model is below our o200k count of its messages.
+    const doc = await workspace.openTextDocument(Uri.file(transcriptPath('aider/AlexShchuka__mozgoslav.aider.chat.history.md')));
+    fake.setActiveEditor(doc);
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
+    const report = host.api.store.active()!.report;
+    expect(report.overhead).toBeLessThan(0);
+    expect(tooltip()).toContain(`| In the file, not sent (or counted high) | ${report.overhead.toLocaleString('en')} |`);
+    fake.answers.quickPick.push(() => undefined);
+    await fake.command('contextCompactor.showUsage')!();
+    const row = fake.state.quickPicks.at(-1)!.items.find((i) => i.label === 'In the file, not sent (or counted high)')!;
+    expect(row.detail).toBe('░'.repeat(20));
+  });
+
+  it('no usage recorded: our count, and an estimate when another tokenizer stands in for the model’s', async () => {
+    const doc = await workspace.openTextDocument(Uri.file(transcriptPath('openhands/basic_gui_mode.json')));
+    fake.setActiveEditor(doc);
+    await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
+    expect(host.api.store.active()!.report.overhead).toBe(0);
+    expect(tooltip()).toContain("An estimate: o200k_base stands in for this model's tokenizer; no usage reported.");
+    expect(tooltip()).not.toContain('Not in the file');
   });
 });

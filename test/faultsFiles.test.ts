@@ -59,6 +59,8 @@ beforeEach(() => {
 });
 
 const aider = join(fixturesDir, 'afi-core.aider.chat.history.md');
+/** Read every chat session of it: no warning about the earlier ones on stderr. */
+const WHOLE = '--whole-file';
 const isRoot = process.getuid?.() === 0;
 
 type Run = { code: number; out: string; err: string };
@@ -263,7 +265,7 @@ describe('ctxc --out: never over the input, never over a device', () => {
 
   it('says what really failed: a folder that takes no files is not "a folder that does not exist"', async () => {
     if (!existsSync('/proc/self')) return;
-    const r = await run(['compact', aider, '--out', '/proc/x']);
+    const r = await run(['compact', aider, WHOLE, '--out', '/proc/x']);
     expect(r.code).toBe(EXIT_WRITE_FAILED);
     expect(r.err).toBe('ctxc compact: cannot write /proc/x: the folder /proc does not accept new files (ENOENT); nothing was written\n');
   });
@@ -273,7 +275,7 @@ describe('ctxc --out: never over the input, never over a device', () => {
     mkdirSync(perm);
     // The temporary file beside the target cannot be created (a read-only folder, as non-root sees it).
     fsHooks.openFails.set(join(perm, '.out.md.*'), 'EACCES');
-    const p = await run(['compact', aider, '--out', join(perm, 'out.md')]);
+    const p = await run(['compact', aider, WHOLE, '--out', join(perm, 'out.md')]);
     expect(p.code).toBe(EXIT_WRITE_FAILED);
     expect(p.err).toBe(`ctxc compact: cannot write ${join(perm, 'out.md')}: permission denied writing in the folder ${perm} (EACCES); nothing was written\n`);
     fsHooks.openFails.set(join(perm, '.out.md.*'), 'ENOSPC');

@@ -34,7 +34,8 @@ beforeAll(async () => {
 
 function load(rel: string): Conversation {
   const file = transcriptPath(rel);
-  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
+  // Every chat session of an aider history: the facts are read from the whole raw file.
+  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation;
 }
 
 /** Cut points splitting the messages into `parts` pieces, never inside a tool block. */

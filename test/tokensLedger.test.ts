@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { conversationFrom, transcriptTexts } from '../bench/lib/corpus';
-import type { Message } from '../src/engine/conversation/model';
+import type { Message, ReportedUsage } from '../src/engine/conversation/model';
+import { calibrate } from '../src/engine/tokens/calibration';
 import { TokenLedger } from '../src/engine/tokens/ledger';
 import { createTokenCounter, type CachedTokenCounter, MESSAGE_OVERHEAD, REPLY_PRIMING, sameBilledContent } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
@@ -151,6 +152,73 @@ describe('TokenLedger', () => {
       }),
       { numRuns: 60, seed: 11 },
     );
+  });
+});
+
+describe('the calibration against a reported usage', () => {
+  let counter: CachedTokenCounter;
+  beforeAll(async () => {
+    counter = await createTokenCounter('claude-sonnet-4-5');
+  });
+  const conversation = (): Message[] => [
+    message('u1', texts[0]!),
+    message('a1', texts[1]!, 'ASSISTANT_MESSAGE'),
+    message('u2', texts[2]!),
+    message('a2', texts[3]!, 'ASSISTANT_MESSAGE'),
+  ];
+  /** The API counted 12,000 tokens for the request a2 answered (system prompt and tools included). */
+  const usage: ReportedUsage = { tokens: 12_000, source: 'anthropic', atMessageId: 'a2', index: 3, parts: { input: 12_000 } };
+
+  it('the overhead is the figure less our count of the messages that request held; total = figure + counted since', () => {
+    const messages = conversation();
+    const cal = calibrate(messages, usage, counter)!;
+    const asOf = counter.countMessages(messages.slice(0, 3));
+    expect(cal).toEqual({ usage, countedAsOf: asOf, overhead: 12_000 - asOf });
+    const r = new TokenLedger(counter, messages).report(cal);
+    expect(r.total).toBe(12_000 + counter.countMessage(messages[3]!));
+    expect(r.counted).toBe(counter.countMessages(messages));
+    expect(r.overhead).toBe(cal.overhead);
+    expect(r.byCategory.unseen).toBe(cal.overhead);
+    expect(Object.values(r.byCategory).reduce((a, b) => a + b, 0)).toBe(r.total);
+    expect(r.percent).toBe(Math.round((r.total / r.window) * 1000) / 10);
+    expect(r.reported).toEqual({ usage, countedAsOf: asOf, countedSince: counter.countMessage(messages[3]!) });
+    // The ledger and a full report agree.
+    expect(tokenReport(messages, counter, usage)).toEqual(r);
+  });
+
+  it('messages appended since are counted on top; the overhead stays', () => {
+    const messages = conversation();
+    const ledger = new TokenLedger(counter, messages);
+    const cal = calibrate(messages, usage, counter)!;
+    const before = ledger.report(cal);
+    const added = message('u3', texts[4]!);
+    ledger.append(added);
+    const after = ledger.report(cal);
+    expect(after.overhead).toBe(before.overhead);
+    expect(after.total - before.total).toBe(counter.countMessage(added));
+    expect(after.reported!.countedSince).toBe(before.reported!.countedSince! + counter.countMessage(added));
+  });
+
+  it('a view without the answer (compacted) is our count plus the overhead; no figure, no change', () => {
+    const messages = conversation();
+    const cal = calibrate(messages, usage, counter)!;
+    const compacted = [message('k', 'Summary of the first turns.', 'COMPACTION_SUMMARY'), message('u3', texts[4]!)];
+    const r = new TokenLedger(counter, compacted).report(cal);
+    expect(r.total).toBe(counter.countMessages(compacted) + cal.overhead);
+    expect(r.reported!.countedSince).toBeUndefined();
+    expect(calibrate(compacted, usage, counter)).toBeUndefined();
+    expect(calibrate(messages, undefined, counter)).toBeUndefined();
+    const plain = new TokenLedger(counter, messages).report();
+    expect(plain).toMatchObject({ total: plain.counted, overhead: 0 });
+    expect(plain.reported).toBeUndefined();
+  });
+
+  it('a figure below our count gives a negative overhead (the file holds more than was sent)', () => {
+    const messages = conversation();
+    const low: ReportedUsage = { ...usage, tokens: 10 };
+    const r = tokenReport(messages, counter, low);
+    expect(r.overhead).toBeLessThan(0);
+    expect(r.total).toBe(10 + counter.countMessage(messages[3]!));
   });
 });
 

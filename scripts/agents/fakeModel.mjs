@@ -7,8 +7,12 @@
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-/** The usage a reply reports when the script gives none: small, so no CLI decides to auto-compact. */
-const DEFAULT_INPUT_TOKENS = 1000;
+/** The usage a reply reports when the script gives none: what the request holds (characters / 4, as
+ *  the count_tokens route answers), so the sessions the CLIs write record how big each request was,
+ *  as real ones do; far under any window, so no CLI decides to auto-compact. */
+function requestTokens(body) {
+  return Math.ceil(JSON.stringify(body ?? {}).length / 4);
+}
 
 export async function startFakeModel({ reply, logFile }) {
   const requests = [];
@@ -52,7 +56,7 @@ export async function startFakeModel({ reply, logFile }) {
 function route(req, res, body, reply) {
   const path = (req.url || '').split('?')[0];
   if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
-    json(res, { input_tokens: Math.ceil(JSON.stringify(body ?? {}).length / 4) });
+    json(res, { input_tokens: requestTokens(body) });
   } else if (req.method === 'POST' && path === '/v1/messages') {
     anthropic(res, body, reply(body, 'anthropic') ?? { text: 'ok' });
   } else if (req.method === 'POST' && path === '/v1/responses') {
@@ -81,7 +85,7 @@ function sse(res) {
 /** Anthropic Messages, streamed: message_start, one content block (text or tool_use), message_delta, message_stop. */
 function anthropic(res, body, r) {
   const model = (body && body.model) || 'claude-fake';
-  const inputTokens = r.inputTokens ?? DEFAULT_INPUT_TOKENS;
+  const inputTokens = r.inputTokens ?? requestTokens(body);
   const message = { id: nextId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } };
   if (body && body.stream === false) {
     const content = r.tool ? [{ type: 'tool_use', id: nextId('toolu'), name: r.tool.name, input: r.tool.input }] : [{ type: 'text', text: r.text }];
@@ -126,7 +130,7 @@ function responses(res, body, r) {
     send('response.output_text.done', { type: 'response.output_text.done', output_index: 0, item_id: item.id, content_index: 0, text: r.text });
     send('response.output_item.done', { type: 'response.output_item.done', output_index: 0, item });
   }
-  const inputTokens = r.inputTokens ?? DEFAULT_INPUT_TOKENS;
+  const inputTokens = r.inputTokens ?? requestTokens(body);
   send('response.completed', {
     type: 'response.completed',
     response: { ...base, status: 'completed', output: [item], usage: { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + 10 } },

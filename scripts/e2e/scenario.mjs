@@ -4,7 +4,7 @@
 // (`ctxc count`, `ctxc compact`, `ctxc sessions`), so the test checks that the editor and the
 // command line agree. The agent sessions steps (sessions.mjs) run first, before any file is open.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import {
@@ -52,7 +52,7 @@ const INSPECT_FIRST_BUTTON = 'Inspect First…';
 const CANCEL_BUTTON = 'Cancel';
 const NOTHING_TO_UNDO = 'Nothing to undo';
 /** The meter picture for the README: the status bar's right end and the hover above it. */
-const README_CLIP = { width: 760, height: 420 };
+const README_CLIP = { width: 760, height: 500 };
 /**
  * What the chat steps tell @compactor before asking for /usage and /compact. The test model
  * answers each with one line per word (scripts/e2e/chatModel.mjs): four long rounds to
@@ -72,26 +72,15 @@ const CHAT_WIDTH = 600;
 /**
  * The transcripts copied into the workspace, relative to the shared transcripts folder: a small
  * OpenHands run and an aider history (opened, counted), and a mid-size Claude Code session
- * (1.2 MB, ~41k tokens, 274 messages: big enough that compaction has something to do). They
- * keep their folder in the workspace, so the Quick Pick shows it as the item's description.
+ * (1.2 MB, 268 messages: ~41k tokens counted, ~70k as its last request reported; big enough that
+ * compaction has something to do). They keep their folder in the workspace, so the Quick Pick
+ * shows it as the item's description.
  */
 export const TRANSCRIPTS = {
   small: 'openhands/basic_gui_mode.json',
   aider: 'aider/AFI-Protocol__afi-core.aider.chat.history.md',
   compacted: 'claude-code/kiliman__claude-transcript__test2.jsonl',
 };
-
-/**
- * The Claude Code session as far as its last assistant message. The meter and compaction read the
- * chain Claude Code sends on resume, the one ending at the file's last line; this session ends
- * with /export commands that Claude Code chained to its first line, which would leave three lines.
- */
-function withoutTrailingCommands(text) {
-  const lines = text.split('\n');
-  let last = lines.length - 1;
-  while (last >= 0 && !/"type":"assistant"/.test(lines[last])) last--;
-  return `${lines.slice(0, last + 1).join('\n')}\n`;
-}
 
 /** The shared transcripts (scripts/transcripts.mjs). */
 export function transcriptsDir() {
@@ -127,8 +116,9 @@ export const compactorScenario = {
       for (const [key, rel] of Object.entries(TRANSCRIPTS)) {
         const target = join(sandbox.workspace, rel);
         mkdirSync(dirname(target), { recursive: true });
-        if (key === 'compacted') writeFileSync(target, withoutTrailingCommands(readFileSync(join(source, rel), 'utf8')));
-        else copyFileSync(join(source, rel), target);
+        // The Claude Code session as it is: it ends with local commands chained to its first line,
+        // which the importer sets aside (the meter reads it through its last request, as ctxc does).
+        copyFileSync(join(source, rel), target);
         out[key] = { rel, path: target, name: basename(rel), folder: dirname(rel) };
       }
       return out;
@@ -198,13 +188,13 @@ export const compactorScenario = {
     });
 
     await step('expected compaction from the CLI (ctxc compact --format json)', () => {
-      // With an archive, as the extension always archives: the summary then says undo restores it.
+      // As the meter and the confirmation show it: the compacted messages plus the overhead the
+      // session's reported usage shows (its system prompt and tools, which compaction keeps); with
+      // an archive, as the extension always archives: the summary then says undo restores it.
       const archiveDir = mkdtempSync(join(tmpdir(), 'ctxc-e2e-archive-'));
-      const after = numberField(
-        ctxcJson(['compact', files.compacted.path, '--format', 'json', '--archive', archiveDir]),
-        'tokensAfter',
-        `ctxc compact ${files.compacted.rel} --format json`,
-      );
+      const compacted = ctxcJson(['compact', files.compacted.path, '--format', 'json', '--archive', archiveDir]);
+      const what = `ctxc compact ${files.compacted.rel} --format json`;
+      const after = numberField(compacted, 'tokensAfter', what) + numberField(compacted, 'overhead', what);
       if (!(after < expected.before)) {
         throw new E2eError('ctxc compact does not shrink the mid-size transcript', {
           expected: `tokensAfter < ${expected.before}`,

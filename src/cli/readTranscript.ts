@@ -10,6 +10,7 @@ import { TranscriptError } from '../engine/conversation/importers/transcriptErro
 import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
 import type { CliIO } from './io';
 import { decodeTranscript } from '../node/decodeText';
+import { siblingUsage } from '../node/siblingUsage';
 
 export { decodeTranscript, firstInvalidUtf8 } from '../node/decodeText';
 
@@ -129,7 +130,9 @@ export interface LoadedTranscript extends ImportResult {
 export async function loadTranscript(path: string, opts: LoadOptions = {}): Promise<LoadedTranscript> {
   const { text, bytes, raw } = await readTranscriptFile(path, opts);
   const { maxBytes: _maxBytes, stdin: _stdin, ...importOpts } = opts;
-  const result = importTranscript(text, { ...importOpts, sourcePath: inputName(path) });
+  // Usage kept beside the transcript (Cline's ui_messages.json); standard input has no folder.
+  const usage = path === STDIN_FILE ? undefined : await siblingUsage(path);
+  const result = importTranscript(text, { ...importOpts, sourcePath: inputName(path), ...(usage ? { usage } : {}) });
   return { ...result, bytes, raw };
 }
 

@@ -6,6 +6,7 @@
 import type { ArchiveStore } from '../engine/archive/archiveStore';
 import type { CompactionLevel } from '../engine/compactor';
 import type { MarkdownExportOptions } from '../engine/conversation/exporters/markdown';
+import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import type { Conversation, ImportResult } from '../engine/conversation/model';
 import type { ToolLimits } from '../engine/limits';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
@@ -47,9 +48,10 @@ export interface EngineDefaults {
 }
 
 export interface CompactionEngine {
-  /** Imports a transcript of any supported format. Bad input throws an error whose message
-   *  names the file, the position and what was expected (the importers' TranscriptError). */
-  importTranscript(text: string, sourcePath: string): ImportResult;
+  /** Imports a transcript of any supported format, with the usage kept beside it (Cline's
+   *  ui_messages.json, read by the caller). Bad input throws an error whose message names the file,
+   *  the position and what was expected (the importers' TranscriptError). */
+  importTranscript(text: string, sourcePath: string, usage?: readonly UsageRecord[]): ImportResult;
   createCounter(model: string, override: ModelOverride): Promise<CachedTokenCounter>;
   /** A dry run: the same computation as compact, archived only in memory. */
   preview(conversation: Conversation, opts: EngineCompactOptions): Promise<CompactionResult>;

@@ -308,17 +308,18 @@ export class ConversationStore extends Disposable implements ConversationService
     const { view, reset } = await this.steps.viewOf(owner);
     if (reset) this.resetEmitter.fire(opts.label);
     if (owner.steps.length > 0) this.deps.log.info(`restored ${owner.steps.length} compaction step(s) of ${opts.label}`);
-    const ledger = new TokenLedger(counter);
     const reportProvider = opts.reportProvider;
-    const report = await this.counting.report({ ledger, ...(reportProvider ? { reportProvider } : {}) }, view.messages);
+    const counts: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'calibration'> = { ledger: new TokenLedger(counter), source, ...(reportProvider ? { reportProvider } : {}) };
+    const report = await this.counting.report(counts, view.messages);
     const entry: ConversationEntry = {
       ...owner,
       model,
       current: view,
       counter,
-      ledger,
+      ledger: counts.ledger,
       report,
       queue: Promise.resolve(),
+      ...(counts.calibration ? { calibration: counts.calibration } : {}),
       ...(opts.uri ? { uri: opts.uri } : {}),
       ...(reportProvider ? { reportProvider } : {}),
       ...(opts.applyElsewhere ? { applyElsewhere: opts.applyElsewhere } : {}),
@@ -349,6 +350,7 @@ export class ConversationStore extends Disposable implements ConversationService
         e.model = e.kind === 'transcript' ? this.counting.modelFor(undefined, e.source.meta.model) : e.model;
         e.counter = await this.counting.counterFor(e.model);
         e.ledger = new TokenLedger(e.counter);
+        delete e.calibration;
         e.report = await this.counting.report(e, e.current.messages);
       }).catch((err) => this.deps.log.error(`recounting ${e.label} failed`, err));
       if (e.key === this.activeKey) this.changeEmitter.fire(this.get(e.key)!);

@@ -71,7 +71,7 @@ async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
 
 export function createEngine(): CompactionEngine {
   return {
-    importTranscript: (text, sourcePath) => importTranscript(text, { sourcePath }),
+    importTranscript: (text, sourcePath, usage) => importTranscript(text, { sourcePath, ...(usage ? { usage } : {}) }),
     createCounter: (model, override) => createTokenCounter(model, { override }),
     // The dry run is the real computation with the extractive summarizer, archived only in
     // memory (standing for the real archive, so the summary reads as the applied one will):

@@ -39,8 +39,13 @@ export interface AgentSession {
   /** The first thing the person asked (one line, at most TITLE_CHARS), else the agent's own title. */
   title: string;
   model?: string;
-  /** Tokens of what the agent sends when the session is resumed. */
+  /** Tokens of what the agent sends when the session is resumed: the usage it reported for its last
+   *  request plus our count of what came after, else our count (as `ctxc count`'s total). */
   tokens: number;
+  /** The usage the agent reported for its last request, when `tokens` builds on it. */
+  reportedTokens?: number;
+  /** Of `tokens`, what the file does not show (system prompt, tools), from that usage. */
+  overhead?: number;
   /** The model's context window. */
   window: number;
   /** Tokens the file holds that are not sent (Claude Code rewinds and history before the last

@@ -10,11 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { importTranscript } from '../engine/conversation/importers/detect';
+import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
 import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
 import { tokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
+import { siblingUsage } from '../node/siblingUsage';
 import { AGENTS, RESUMABLE_AGENTS, titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
 import { findAiderSessions } from './sources/aiderSource';
@@ -173,13 +175,15 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   }
   const { conversation, history, warnings } = read.result;
   const counter = await counterFor(conversation.meta.model);
-  const report = tokenReport(conversation.messages, counter);
+  // The same total `ctxc count` prints: the reported usage plus what came after it, else our count.
+  const report = tokenReport(conversation.messages, counter, conversation.meta.reportedUsage);
   const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
   return {
     ...base,
     title: titleText(title),
     ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
     tokens: report.total,
+    ...(report.reported ? { reportedTokens: report.reported.usage.tokens, overhead: report.overhead } : {}),
     window: report.window,
     historyTokens: history ? counter.countMessages(history.conversation.messages) : 0,
     messages: conversation.messages.length,
@@ -193,19 +197,21 @@ export async function readSession(found: FoundSession, maxBytes: number): Promis
   if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {
     const buf = await readFile(found.file);
-    return importSessionText(found, () => decodeTranscript(buf, found.file));
+    const usage = await siblingUsage(found.file);
+    return importSessionText(found, () => decodeTranscript(buf, found.file), usage);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { error: `${found.file}: cannot be read (${code ?? (e as Error).message})` };
   }
 }
 
-/** Imports a session's text as its agent's format; a transcript error becomes the session's error. */
-export function importSessionText(found: FoundSession, text: () => string): SessionRead {
+/** Imports a session's text as its agent's format (with the usage kept beside it, if any); a
+ *  transcript error becomes the session's error. */
+export function importSessionText(found: FoundSession, text: () => string, usage?: readonly UsageRecord[]): SessionRead {
   try {
     const t = text();
     if (t.trim() === '') return {};
-    return { result: importTranscript(t, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) }) };
+    return { result: importTranscript(t, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}), ...(usage ? { usage } : {}) }) };
   } catch (e) {
     if (isTranscriptError(e)) return { error: e.message };
     throw e;

@@ -4,8 +4,9 @@
 //
 // Parity with the extension: with no options the engine gets nothing but the counter and the
 // archive (COMPACTION_DEFAULTS apply), and the counter follows `ctxc count`'s rule (--model,
-// else the transcript's own model, else gpt-4o), so `--format json`'s tokensAfter is the
-// number the extension's confirmation shows. No clock is passed: the output is the same bytes
+// else the transcript's own model, else gpt-4o), so `--format json`'s tokensAfter plus its
+// overhead (what the agent sends that the file does not hold, from the usage it reported; 0 when
+// it reports none) is the number the extension's confirmation shows. No clock is passed: the output is the same bytes
 // on every run (stats.timestamp is the transcript's last timestamp). With --summarizer openai,
 // --model names the LLM (src/summarizers/README.md) and the count follows the transcript.
 
@@ -18,6 +19,7 @@ import type { Conversation } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
 import { listStrategies, UnknownStrategyError } from '../../engine/strategies/strategy';
+import { calibrate } from '../../engine/tokens/calibration';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
 import { checkWriteTarget, isAtomicWriteError, writeFileAtomic, type AtomicWriteError } from '../../node/atomicWrite';
@@ -75,13 +77,14 @@ export function renderConversation(conv: Conversation, format: OutputFormat): st
 }
 
 /** What `--format json` prints: the CompactionResult with the headline figures first. */
-export function compactJson(file: string, model: string, result: CompactionResult, summaryMarkdown: string | undefined): Record<string, unknown> {
+export function compactJson(file: string, model: string, result: CompactionResult, summaryMarkdown: string | undefined, overhead = 0): Record<string, unknown> {
   const { tokensBefore, tokensAfter, ...rest } = result;
   return {
     file,
     model,
     tokensBefore,
     tokensAfter,
+    overhead,
     ratio: result.stats.ratio,
     retention: result.loss.overallRetention,
     lossLevel: result.loss.lossLevel,
@@ -92,10 +95,21 @@ export function compactJson(file: string, model: string, result: CompactionResul
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** The one line on stderr: tokens before → after, ratio, retention, loss level. */
-export function summaryLine(file: string, r: CompactionResult): string {
-  const pct = r.tokensBefore > 0 ? Math.round((r.tokensAfter / r.tokensBefore) * 100) : 100;
-  return `${file}: ${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} tokens (${r.stats.ratio}, ${pct}% of the original), retention ${Math.round(r.loss.overallRetention * 100)}% (${r.loss.lossLevel} loss)`;
+/** The one line on stderr: tokens before → after, ratio, retention, loss level. With `overhead`
+ *  (what the agent sends that the file does not hold, from the usage it reported: `ctxc count`'s
+ *  overhead) both figures are what the agent will send, as `ctxc count` and the meter show them. */
+export function summaryLine(file: string, r: CompactionResult, overhead = 0): string {
+  const retention = `retention ${Math.round(r.loss.overallRetention * 100)}% (${r.loss.lossLevel} loss)`;
+  if (overhead === 0) {
+    const pct = r.tokensBefore > 0 ? Math.round((r.tokensAfter / r.tokensBefore) * 100) : 100;
+    return `${file}: ${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} tokens (${r.stats.ratio}, ${pct}% of the original), ${retention}`;
+  }
+  const before = r.tokensBefore + overhead;
+  const after = r.tokensAfter + overhead;
+  const pct = before > 0 ? Math.round((after / before) * 100) : 100;
+  const ratio = after > 0 ? `${(before / after).toFixed(1)}x` : '∞x';
+  const unseen = overhead > 0 ? `${fmt(overhead)} of each not in the file: system prompt, tools` : `${fmt(-overhead)} fewer than the file holds`;
+  return `${file}: ${fmt(before)} → ${fmt(after)} tokens as the agent will send them (${ratio}, ${pct}% of the original; ${unseen}), ${retention}`;
 }
 
 interface CompactArgs {
@@ -220,6 +234,8 @@ export const compactCommand: CliCommand = {
         const archive = archiveDir !== undefined ? new FileArchive(resolve(io.cwd, archiveDir)) : new MemoryArchive();
         if (parsed.options.summarizer) io.err(`summarizer: ${parsed.summarizerDescription}\n`);
         const result = await compactConversation(conv, { counter, archive, ...parsed.options });
+        // The overhead `ctxc count` adds (the usage the agent reported, less our count of the same messages).
+        const overhead = calibrate(conv.messages, conv.meta.reportedUsage, counter)?.overhead ?? 0;
         if (archiveDir !== undefined) {
           // The file's own bytes too, so undo can give back the file and not only the conversation
           // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
@@ -243,16 +259,16 @@ export const compactCommand: CliCommand = {
         if (to !== undefined) {
           const cwd = stringFlag(args, 'cwd');
           const code = await writeResumableSession(io, { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, result);
-          if (code === EXIT_OK) io.err(`${summaryLine(name, result)}\n`);
+          if (code === EXIT_OK) io.err(`${summaryLine(name, result, overhead)}\n`);
           return code;
         }
         const text =
           format === 'json'
-            ? `${JSON.stringify(compactJson(name, counter.model.id, result, summaryTextOf(result.conversation)), null, 2)}\n`
+            ? `${JSON.stringify(compactJson(name, counter.model.id, result, summaryTextOf(result.conversation), overhead), null, 2)}\n`
             : renderConversation(result.conversation, format);
         const written = await emit(io, 'compact', text, out, readFrom);
         if (written !== EXIT_OK) return written;
-        io.err(`${summaryLine(name, result)}\n`);
+        io.err(`${summaryLine(name, result, overhead)}\n`);
         if (archiveDir !== undefined) io.err(`archive: ${result.archiveId} (restore with: ctxc undo ${result.archiveId} --archive ${archiveDir})\n`);
         return EXIT_OK;
       },

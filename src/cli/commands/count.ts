@@ -1,6 +1,9 @@
-// `ctxc count FILE`: how many tokens a transcript holds, of which window, and what fills it.
+// `ctxc count FILE`: how many tokens the agent's next request will hold, of which window, and what
+// fills it. When the transcript records what the API counted for a request, the total is that figure
+// plus our count of what came after it, and the difference between the figure and our count of the
+// same messages — what the file does not show — is its own category; else it is our count.
 
-import type { Conversation } from '../../engine/conversation/model';
+import type { Conversation, ReportedUsage, UsageParts, UsageSource } from '../../engine/conversation/model';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { tokenReport, type TokenReport } from '../../engine/tokens/report';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
@@ -26,7 +29,11 @@ export const CATEGORY_LABELS: Record<TokenCategory, string> = {
   toolResults: 'Tool results',
   thinking: 'Thinking',
   summary: 'Summary',
+  unseen: 'Not in the file (system prompt, tools)',
 };
+
+/** The `unseen` row when the overhead is negative: the file holds more than the agent sent. */
+export const UNSENT_LABEL = 'In the file, not sent (or counted high)';
 
 export const countCommand: CliCommand = {
   name: 'count',
@@ -42,10 +49,25 @@ export const countCommand: CliCommand = {
   },
 };
 
-/** The token report for a conversation, with the model asked for, else the one it names. */
+/** The token report for a conversation, with the model asked for, else the one it names; built on
+ *  the usage the transcript reports, when it reports one. */
 export async function countConversation(conv: Conversation, model?: string): Promise<TokenReport> {
   const counter = await createTokenCounter(model ?? conv.meta.model);
-  return tokenReport(conv.messages, counter);
+  return tokenReport(conv.messages, counter, conv.meta.reportedUsage);
+}
+
+/** Where a reported figure came from, as `count --json` prints it. */
+export interface ReportedJson {
+  tokens: number;
+  source: UsageSource;
+  messageId: string;
+  line?: number;
+  index?: number;
+  file?: string;
+  parts: UsageParts;
+  rounding?: number;
+  /** Our count of the messages that request held. */
+  countedAsOf: number;
 }
 
 export interface CountJson {
@@ -55,13 +77,28 @@ export interface CountJson {
   encoding: string;
   method: string;
   exact: boolean;
+  /** The best estimate of the next request: `reported.tokens + countedSince`, or our count. */
   total: number;
+  /** Our own count of the messages. */
+  counted: number;
+  /** The usage the transcript records for its last request, or null. */
+  reported: ReportedJson | null;
+  /** Our count of the messages from the answer to that request on, or null. */
+  countedSince: number | null;
+  /** total − counted: what the file does not show (system prompt, tools) and our tokenizer's error. */
+  overhead: number;
   window: number;
   outputReserve: number;
   percent: number;
   messageCount: number;
   byCategory: Record<TokenCategory, number>;
   warnings: number;
+}
+
+export function reportedJson(r: TokenReport): ReportedJson | null {
+  if (!r.reported) return null;
+  const { atMessageId, contextWindow: _w, totalInputTokens: _i, totalOutputTokens: _o, ...where } = r.reported.usage;
+  return { ...where, messageId: atMessageId, countedAsOf: r.reported.countedAsOf };
 }
 
 export function countJson(file: string, conv: Conversation, r: TokenReport, warnings: number): CountJson {
@@ -73,6 +110,10 @@ export function countJson(file: string, conv: Conversation, r: TokenReport, warn
     method: r.method,
     exact: r.exact,
     total: r.total,
+    counted: r.counted,
+    reported: reportedJson(r),
+    countedSince: r.reported?.countedSince ?? null,
+    overhead: r.overhead,
     window: r.window,
     outputReserve: r.outputReserve,
     percent: r.percent,
@@ -91,17 +132,54 @@ export function methodLabel(r: TokenReport): string {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** The human report: totals, model, and a table of what fills the window. */
+/** Who reported a figure, for people. */
+export const USAGE_SOURCE_LABELS: Record<UsageSource, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  cline: 'Cline',
+  'roo-code': 'Roo Code',
+  aider: 'aider',
+  anthropic: 'the export',
+  openai: 'the export',
+};
+
+/** "line 501", "ui_messages.json[212]", "messages[40]". */
+export function usageWhere(u: Pick<ReportedUsage, 'line' | 'index' | 'file'>): string {
+  if (u.line !== undefined) return `${u.file ? `${u.file} ` : ''}line ${u.line}`;
+  if (u.index !== undefined) return u.file ? `${u.file}[${u.index}]` : `messages[${u.index}]`;
+  return u.file ?? 'the file';
+}
+
+/** Where the total comes from, in one line. */
+export function sourceText(r: TokenReport): string {
+  if (r.reported) {
+    const u = r.reported.usage;
+    const rounding = u.rounding ? ` (printed rounded, ±${fmt(u.rounding)})` : '';
+    const since = r.reported.countedSince !== undefined ? ` + ${fmt(r.reported.countedSince)} counted since` : `; the messages it covered were replaced: ${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file`;
+    return `${fmt(u.tokens)} as reported by the API (${USAGE_SOURCE_LABELS[u.source]}, ${usageWhere(u)})${rounding}${since}`;
+  }
+  if (r.method === 'exact') return `counted with ${r.model}'s own tokenizer (${r.encoding}); the file records no usage`;
+  if (r.method === 'proxy') return `an estimate: counted with ${r.encoding} as a proxy for ${r.model}'s tokenizer; the file records no usage`;
+  return 'an estimate from the characters; the file records no usage';
+}
+
+/** The breakdown's label for a category (the overhead's depends on its sign). */
+export function categoryText(c: TokenCategory, tokens: number): string {
+  return c === 'unseen' && tokens < 0 ? UNSENT_LABEL : CATEGORY_LABELS[c];
+}
+
+/** The human report: totals, where they come from, model, and a table of what fills the window. */
 export function reportText(file: string, conv: Conversation, r: TokenReport): string {
   const lines: string[] = [];
   lines.push(`${file} — ${conv.format}, ${fmt(r.messageCount)} messages`);
-  lines.push(`Total:  ${fmt(r.total)} tokens of ${fmt(r.window)} (${r.percent.toFixed(1)}%)${r.method === 'exact' ? '' : r.method === 'estimate' ? ' (estimate)' : ' (approximate)'}`);
+  lines.push(`Total:  ${fmt(r.total)} tokens of ${fmt(r.window)} (${r.percent.toFixed(1)}%)${r.reported || r.method === 'exact' ? '' : r.method === 'estimate' ? ' (estimate)' : ' (approximate)'}`);
+  lines.push(`Source: ${sourceText(r)}`);
   lines.push(`Model:  ${r.model} · ${r.encoding} (${methodLabel(r)})`);
   lines.push('');
-  const rows = TOKEN_CATEGORIES.filter((c) => r.byCategory[c] > 0).map((c) => {
+  const rows = TOKEN_CATEGORIES.filter((c) => (c === 'unseen' ? r.byCategory[c] !== 0 : r.byCategory[c] > 0)).map((c) => {
     const n = r.byCategory[c];
     const pct = r.total > 0 ? (n / r.total) * 100 : 0;
-    return [CATEGORY_LABELS[c], fmt(n), `${pct.toFixed(1)}%`] as const;
+    return [categoryText(c, n), fmt(n), `${pct.toFixed(1)}%`] as const;
   });
   const w0 = Math.max('Category'.length, ...rows.map((x) => x[0].length));
   const w1 = Math.max('Tokens'.length, ...rows.map((x) => x[1].length));

@@ -52,7 +52,8 @@ export const compactionStep: DemoStep = {
     const kept = result.plan.filter((p) => p.decision === 'kept').length;
     io.out(renderConversation(result.conversation, 'md'));
     io.out(`\nSummary + ${kept} of ${result.plan.length} messages kept verbatim.\n`);
-    io.out(`${summaryLine(ctx.file, result)}\n`);
+    // As `ctxc compact` prints it: with the overhead the transcript's reported usage shows.
+    io.out(`${summaryLine(ctx.file, result, ctx.report?.overhead ?? 0)}\n`);
   },
 };
 

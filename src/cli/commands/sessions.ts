@@ -72,6 +72,8 @@ export function sessionJson(s: AgentSession): Record<string, unknown> {
     file: s.file,
     title: s.title,
     tokens: s.tokens,
+    reportedTokens: s.reportedTokens ?? null,
+    overhead: s.overhead ?? 0,
     window: s.window,
     updated: s.updated,
     model: s.model ?? null,

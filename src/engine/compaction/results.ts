@@ -99,10 +99,12 @@ export function statsOf(planned: PlannedCompaction, attempt: Attempt, now: strin
   };
 }
 
-/** The result's conversation: a new object, the input's meta with the compaction count. */
+/** The result's conversation: a new object, the input's meta with the compaction count. The usage
+ *  the agent reported is left out: it measured the messages before compaction, not these. */
 export function conversationOf(planned: PlannedCompaction, messages: Message[]): Conversation {
   const conv = planned.ctx.input.conv;
-  return { ...conv, messages, meta: { ...conv.meta, compactions: planned.compactionCount } };
+  const { reportedUsage: _measuredBefore, ...meta } = conv.meta;
+  return { ...conv, messages, meta: { ...meta, compactions: planned.compactionCount } };
 }
 
 export function previewOf(planned: PlannedCompaction, now: string | undefined): CompactionPreview {

@@ -153,21 +153,51 @@ export interface ConversationMeta {
   sessionId?: string;
   /** Agent sessions: the version of the agent that wrote it (Claude Code `version`, Codex `cli_version`). */
   agentVersion?: string;
-  /** Token figures the agent itself recorded (Codex token_count events), as it reported them. */
+  /** What the API counted for the last request the agent recorded (Claude Code `usage`, Codex
+   *  `token_count`, Cline `api_req_started`, aider `Tokens: … sent`, `usage` in an export), tied to
+   *  the message that answered it. Absent when the transcript records none that can be tied. */
   reportedUsage?: ReportedUsage;
 }
 
-/** Usage an agent wrote into its session, kept as reported (never mixed with our own counts). */
+/** Who wrote a reported figure. */
+export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai';
+
+/** The parts of a reported figure, as its source recorded them. */
+export interface UsageParts {
+  /** Input tokens. Anthropic and Cline count here only those neither read from nor written to the
+   *  prompt cache; OpenAI, Codex and aider count all of them. */
+  input: number;
+  /** Tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`, Cline `cacheWrites`). */
+  cacheWrite?: number;
+  /** Tokens read from the prompt cache (Anthropic `cache_read_input_tokens`, Cline `cacheReads`; for
+   *  OpenAI and Codex the cached share of `input`, already counted there). */
+  cacheRead?: number;
+  /** Tokens of the answer. */
+  output?: number;
+}
+
+/** Usage an agent wrote into its session, kept as reported (never mixed with our own counts): the
+ *  whole input of one request — the context the model read then, system prompt and tool definitions
+ *  included — and the message that answered it, so every message before that one is what the
+ *  figure covers. */
 export interface ReportedUsage {
-  /** Input tokens of the last request the agent made. */
-  lastInputTokens?: number;
-  lastCachedInputTokens?: number;
-  lastOutputTokens?: number;
-  /** Totals over the session. */
+  /** Input tokens of that request: cached and uncached, cache writes included. */
+  tokens: number;
+  source: UsageSource;
+  /** The message that answered the request (the figure covers the messages before it). */
+  atMessageId: string;
+  /** Where the figure is written: a line of the file (1-based), or an entry of a JSON list. */
+  line?: number;
+  index?: number;
+  /** The file it is written in, when it is not the transcript itself (Cline's ui_messages.json). */
+  file?: string;
+  parts: UsageParts;
+  /** The figure was printed rounded (aider's "4.6k"): the true one is within ± this many tokens. */
+  rounding?: number;
+  /** Codex: the window the agent says the model has, and its totals over the session. */
+  contextWindow?: number;
   totalInputTokens?: number;
   totalOutputTokens?: number;
-  /** The context window the agent said the model has. */
-  contextWindow?: number;
 }
 
 export interface Conversation {
@@ -192,7 +222,7 @@ export interface ImportResult {
 
 /** The part of an agent session file that is not sent on resume: a Claude Code file's abandoned
  *  branches (rewinds) and lines before its last compact boundary, a Codex rollout's items before
- *  its last compaction. Read so it can be counted and shown, never compacted with the live part. */
+ *  its last compaction, an aider history's earlier chat sessions. Read so it can be counted and shown, never compacted with the live part. */
 export interface ImportHistory {
   /** Those messages, as a conversation of their own. */
   conversation: Conversation;
@@ -202,6 +232,8 @@ export interface ImportHistory {
   beforeBoundary: number;
   /** Of those, lines on branches the agent left (rewinds, forks). */
   otherBranches: number;
+  /** aider: the earlier chat sessions of the file (each `# aider chat started at …`). */
+  earlierSessions?: number;
 }
 
 /** Text of a message as the model reads it (text parts only, joined by newlines). */

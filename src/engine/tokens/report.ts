@@ -1,10 +1,14 @@
-// The token report behind the status bar and `ctxc count`.
+// The token report behind the status bar and `ctxc count`: our count of the messages, and — when
+// the agent recorded what the API counted (conversation.meta.reportedUsage) — that figure plus our
+// count of what came after it (calibration.ts), which is the best estimate of the next request.
 
-import type { Message } from '../conversation/model';
+import type { Message, ReportedUsage } from '../conversation/model';
+import { applyCalibration, calibrate, percentOf } from './calibration';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
 import { TOKEN_CATEGORIES, type CountMethod, type TokenCategory } from './tokenCounter';
 
 export interface TokenReport {
+  /** The best estimate of the next request: `counted` plus `overhead`. */
   total: number;
   /** The model's context window (input + output). */
   window: number;
@@ -16,13 +20,32 @@ export interface TokenReport {
   method: CountMethod;
   model: string;
   encoding: string;
+  /** Tokens by category; they add up to `total` (`unseen` holds the overhead). */
   byCategory: Record<TokenCategory, number>;
   messageCount: number;
   /** Tokens per message, in message order (overhead included). */
   perMessage: number[];
+  /** Our own count of the messages, reply priming included. */
+  counted: number;
+  /** What the agent sends that the messages do not show (system prompt, tool definitions) plus our
+   *  tokenizer's error, from the usage it reported; negative when the messages hold more than it
+   *  sent. 0 without reported usage. */
+  overhead: number;
+  /** The reported usage the total builds on. */
+  reported?: ReportedBasis;
 }
 
-export function tokenReport(messages: readonly Message[], counter: CachedTokenCounter): TokenReport {
+export interface ReportedBasis {
+  usage: ReportedUsage;
+  /** Our count of the messages that request held (those before its answer), reply priming included. */
+  countedAsOf: number;
+  /** Our count of the messages from its answer on. Undefined when the answer is no longer among the
+   *  messages (a compacted view): the total is then our count plus the overhead. */
+  countedSince?: number;
+}
+
+/** The report of `messages`; with `usage` (the conversation's meta.reportedUsage) the total builds on it. */
+export function tokenReport(messages: readonly Message[], counter: CachedTokenCounter, usage?: ReportedUsage): TokenReport {
   const byCategory = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, 0])) as Record<TokenCategory, number>;
   const perMessage: number[] = [];
   let total = 0;
@@ -37,7 +60,8 @@ export function tokenReport(messages: readonly Message[], counter: CachedTokenCo
     total += REPLY_PRIMING;
     byCategory.assistant += REPLY_PRIMING;
   }
-  return assembleReport(counter, perMessage, byCategory, total);
+  const report = assembleReport(counter, perMessage, byCategory, total);
+  return usage ? applyCalibration(report, messages, calibrate(messages, usage, counter)) : report;
 }
 
 /** A report from counts already made (tokenReport above, or the TokenLedger's running totals). */
@@ -52,7 +76,7 @@ export function assembleReport(
     total,
     window,
     outputReserve: counter.model.outputReserve,
-    percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
+    percent: percentOf(total, window),
     exact: counter.method === 'exact',
     method: counter.method,
     model: counter.model.id,
@@ -60,5 +84,7 @@ export function assembleReport(
     byCategory,
     messageCount: perMessage.length,
     perMessage,
+    counted: total,
+    overhead: 0,
   };
 }

@@ -17,7 +17,10 @@ export type TokenCategory =
   | 'toolCalls'
   | 'toolResults'
   | 'thinking'
-  | 'summary';
+  | 'summary'
+  /** What the agent sends that the transcript does not show (its system prompt, tool definitions),
+   *  from the usage it reported; never a message's. */
+  | 'unseen';
 
 export const TOKEN_CATEGORIES: readonly TokenCategory[] = [
   'system',
@@ -28,6 +31,7 @@ export const TOKEN_CATEGORIES: readonly TokenCategory[] = [
   'toolResults',
   'thinking',
   'summary',
+  'unseen',
 ];
 
 export interface TextCounter {

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import { messageText, type Message } from '../../engine/conversation/model';
 import { MESSAGE_OVERHEAD, REPLY_PRIMING } from '../../engine/tokens/messageCounter';
+import { percentOf } from '../../engine/tokens/calibration';
 import type { TokenReport } from '../../engine/tokens/report';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
 
@@ -73,7 +74,7 @@ export class LmTokenCounter {
       total,
       window,
       outputReserve: 0,
-      percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
+      percent: percentOf(total, window),
       exact: true,
       method: 'exact',
       model: this.model.name || this.model.id,
@@ -81,6 +82,8 @@ export class LmTokenCounter {
       byCategory,
       messageCount: messages.length,
       perMessage,
+      counted: total,
+      overhead: 0,
     };
   }
 }

@@ -42,11 +42,13 @@ export function applyWithProgress(deps: CommandDeps, target: ActiveConversation,
   );
 }
 
-export function describeResult(result: CompactionResult): string {
+/** The result in one sentence; `overhead` (what the agent sends that the file does not hold, from
+ *  its reported usage) is added to both figures, as the confirmation and the meter show them. */
+export function describeResult(result: CompactionResult, overhead = 0): string {
   return vscode.l10n.t(
     'Compacted: {0} → {1} tokens ({2}), retention {3}% ({4}).',
-    groupedNumber(result.tokensBefore),
-    groupedNumber(result.tokensAfter),
+    groupedNumber(result.tokensBefore + overhead),
+    groupedNumber(result.tokensAfter + overhead),
     result.stats.ratio,
     Math.round(result.loss.overallRetention * 100),
     result.loss.lossLevel,
@@ -60,7 +62,8 @@ async function announce(deps: CommandDeps, key: string, result: CompactionResult
   // The one note that matters most: an LLM summary that was not used, else the engine's first warning.
   const fallback = result.summarizer.fallbackReason;
   const note = fallback ? vscode.l10n.t('The LLM summary was not used ({0}); the extractive summary was used instead.', fallback) : result.warnings[0];
-  const text = note ? `${describeResult(result)} ${note}` : describeResult(result);
+  const described = describeResult(result, deps.store.get(key)?.report.overhead ?? 0);
+  const text = note ? `${described} ${note}` : described;
   // The fallback reason and the warnings quote servers and models: no link may come from them.
   const choice = fallback
     ? await vscode.window.showWarningMessage(notificationText(text), undo, inspect)
@@ -91,6 +94,7 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
       summarizerIsLlm: settings.summarizer !== 'extractive',
       keepRecentRounds: settings.keepRecentRounds,
       ...(elsewhere ? { effect: elsewhere.effect } : {}),
+      triggerRatio: settings.triggerRatio,
     });
   }
   switch (choice) {

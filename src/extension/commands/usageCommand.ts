@@ -11,8 +11,9 @@ import { targetConversation } from './activeConversation';
 /** Width of the proportion bar in the usage list. */
 const BAR_WIDTH = 20;
 
+/** A row's share as a bar; a negative row (the file holds more than the agent sent) is empty. */
 function bar(part: number, total: number): string {
-  const filled = total > 0 ? Math.round((part / total) * BAR_WIDTH) : 0;
+  const filled = total > 0 ? Math.min(BAR_WIDTH, Math.max(0, Math.round((part / total) * BAR_WIDTH))) : 0;
   return '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
 }
 

@@ -4,11 +4,16 @@
 // nothing. When the conversation no longer fits its window, the two alternatives to compaction
 // are offered as well: drop the oldest messages, or start a new session with the summary as a
 // handoff.
+//
+// Before and after are what the agent will see, the meter's figures: our count plus the overhead
+// its reported usage shows (the system prompt and tools the file does not hold, which a compaction
+// does not shrink). So "after" is compared with the same trigger the meter colours by.
 
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';
 import type { TokenReport } from '../../engine/tokens/report';
 import { groupedNumber } from '../statusBar/meterText';
+import { contextPressure } from '../trigger';
 
 export type ConfirmationChoice = 'compact' | 'inspect' | 'dropOldest' | 'newSession' | 'cancel';
 
@@ -26,11 +31,19 @@ export interface ConfirmationInput {
    *  a new session is written, or a handoff made), said instead of the line about Undo; the
    *  alternatives to compaction are then not offered. */
   effect?: string;
+  /** The share of the window at which compaction is proposed (the meter's trigger). */
+  triggerRatio: number;
+}
+
+/** Tokens before → after as the agent will see them: the dry run's counts plus the overhead. */
+export function confirmationFigures(report: TokenReport, preview: Pick<CompactionResult, 'tokensBefore' | 'tokensAfter'>): { before: number; after: number; overhead: number } {
+  return { before: preview.tokensBefore + report.overhead, after: preview.tokensAfter + report.overhead, overhead: report.overhead };
 }
 
 export function confirmationMessage(input: ConfirmationInput): { message: string; detail: string } {
   const { preview, report } = input;
-  const message = vscode.l10n.t('Compact this conversation? {0} → {1} tokens (estimated)', groupedNumber(preview.tokensBefore), groupedNumber(preview.tokensAfter));
+  const { before, after, overhead } = confirmationFigures(report, preview);
+  const message = vscode.l10n.t('Compact this conversation? {0} → {1} tokens (estimated)', groupedNumber(before), groupedNumber(after));
   const retention = Math.round(preview.loss.overallRetention * 100);
   const lines = [
     vscode.l10n.t('Strategy: {0} · Summarizer: {1} · Expected retention: {2}% ({3})', preview.strategy, input.summarizer, retention, preview.loss.lossLevel),
@@ -42,6 +55,13 @@ export function confirmationMessage(input: ConfirmationInput): { message: string
       : `${vscode.l10n.t('Kept verbatim: the system prompt, tool definitions, pinned messages and the last {0} rounds.', input.keepRecentRounds)} ${input.effect}`,
   ];
   if (input.summarizerIsLlm) lines.push(vscode.l10n.t('The figures are estimated with the extractive summarizer; the LLM summary may differ slightly.'));
+  if (overhead > 0) {
+    lines.push(vscode.l10n.t('Both include {0} tokens the agent sends that the file does not hold (its system prompt and tools, from the usage it reported); compaction does not shrink them.', groupedNumber(overhead)));
+  }
+  const threshold = contextPressure({ total: after, window: report.window }, input.triggerRatio);
+  if (threshold.level === 'trigger') {
+    lines.push(vscode.l10n.t('After compaction the conversation is still at or above the trigger ({0} tokens).', groupedNumber(threshold.thresholdTokens)));
+  }
   if (offersAlternatives(input)) {
     lines.push(vscode.l10n.t('This conversation is over its {0}-token window. You can also drop the oldest messages or start a new session from a summary.', String(report.window)));
   }

@@ -2,6 +2,7 @@
 // the accessibility label) are tested without a status bar.
 
 import * as vscode from 'vscode';
+import type { ReportedUsage, UsageSource } from '../../engine/conversation/model';
 import type { TokenReport } from '../../engine/tokens/report';
 import type { TokenCategory } from '../../engine/tokens/tokenCounter';
 import { TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
@@ -63,7 +64,73 @@ export function categoryLabel(c: TokenCategory): string {
       return vscode.l10n.t('Thinking');
     case 'summary':
       return vscode.l10n.t('Summary');
+    case 'unseen':
+      return vscode.l10n.t('Not in the file (system prompt, tools)');
   }
+}
+
+/** A breakdown row's label: the overhead's depends on its sign (negative: the file holds more than
+ *  the agent sent, or our tokenizer counts high). */
+function rowLabel(c: TokenCategory, tokens: number): string {
+  return c === 'unseen' && tokens < 0 ? vscode.l10n.t('In the file, not sent (or counted high)') : categoryLabel(c);
+}
+
+/** Who reported a figure, for people. */
+export function usageSourceLabel(source: UsageSource): string {
+  switch (source) {
+    case 'claude-code':
+      return 'Claude Code';
+    case 'codex':
+      return 'Codex';
+    case 'cline':
+      return 'Cline';
+    case 'roo-code':
+      return 'Roo Code';
+    case 'aider':
+      return 'aider';
+    case 'anthropic':
+    case 'openai':
+      return vscode.l10n.t('the export');
+  }
+}
+
+/** "line 501", "ui_messages.json[212]", "messages[40]": where a reported figure is written. */
+export function usageWhere(u: Pick<ReportedUsage, 'line' | 'index' | 'file'>): string {
+  if (u.line !== undefined) return u.file ? vscode.l10n.t('{0} line {1}', u.file, u.line) : vscode.l10n.t('line {0}', u.line);
+  if (u.index !== undefined) return u.file ? `${u.file}[${u.index}]` : `messages[${u.index}]`;
+  return u.file ?? '';
+}
+
+/** Where the meter's number comes from, as Markdown: the API's figure and what was counted since,
+ *  with the split (reported · counted since · not in the file); or our count, labelled an estimate
+ *  when another tokenizer stands in for the model's. */
+export function basisMarkdown(report: TokenReport): string {
+  const basis = report.reported;
+  if (basis) {
+    const u = basis.usage;
+    const from = escapeMarkdown(`${usageSourceLabel(u.source)}, ${usageWhere(u)}`);
+    const rounded = u.rounding ? ` ${vscode.l10n.t('(printed rounded, ±{0})', groupedNumber(u.rounding))}` : '';
+    if (basis.countedSince !== undefined) {
+      return [
+        `${vscode.l10n.t('As reported by the API ({0}), +{1} since.', from, formatTokenCount(basis.countedSince))}${rounded}`,
+        vscode.l10n.t(
+          'Reported: {0} · counted since: {1} · not in the file (system prompt, tools): {2}',
+          groupedNumber(u.tokens),
+          groupedNumber(basis.countedSince),
+          groupedNumber(report.overhead),
+        ),
+      ].join('\n\n');
+    }
+    return vscode.l10n.t(
+      'Counted: {0} · not in the file (system prompt, tools), from the usage the agent reported ({1}): {2}',
+      groupedNumber(report.counted),
+      from,
+      groupedNumber(report.overhead),
+    );
+  }
+  if (report.method === 'exact') return vscode.l10n.t("Counted with the model's own tokenizer; no usage reported.");
+  if (report.method === 'proxy') return vscode.l10n.t("An estimate: {0} stands in for this model's tokenizer; no usage reported.", escapeMarkdown(clip(report.encoding)));
+  return vscode.l10n.t('An estimate from the characters; no usage reported.');
 }
 
 export function methodLabel(report: Pick<TokenReport, 'method' | 'encoding'>): string {
@@ -109,10 +176,11 @@ export interface MeterTooltipInput {
   compactions: number;
 }
 
-/** Rows of the breakdown that hold tokens, largest first. */
+/** Rows of the breakdown that hold tokens, largest first (the overhead also when negative, last). */
 export function breakdownRows(report: TokenReport): { category: TokenCategory; label: string; tokens: number; share: string }[] {
-  return TOKEN_CATEGORIES.filter((c) => report.byCategory[c] > 0)
-    .map((c) => ({ category: c, label: categoryLabel(c), tokens: report.byCategory[c], share: percentOf(report.byCategory[c], report.total) }))
+  return TOKEN_CATEGORIES.map((c) => ({ c, tokens: report.byCategory[c] ?? 0 }))
+    .filter(({ c, tokens }) => (c === 'unseen' ? tokens !== 0 : tokens > 0))
+    .map(({ c, tokens }) => ({ category: c, label: rowLabel(c, tokens), tokens, share: percentOf(tokens, report.total) }))
     .sort((a, b) => b.tokens - a.tokens);
 }
 
@@ -130,6 +198,7 @@ export function meterTooltip(input: MeterTooltipInput, commands: { compact: stri
   md.appendMarkdown(
     `${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}\n\n`,
   );
+  md.appendMarkdown(`${basisMarkdown(report)}\n\n`);
   md.appendMarkdown(`| ${vscode.l10n.t('Category')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |\n|---|---:|---:|\n`);
   for (const row of breakdownRows(report)) md.appendMarkdown(`| ${row.label} | ${groupedNumber(row.tokens)} | ${row.share} |\n`);
   md.appendMarkdown('\n');

@@ -6,6 +6,7 @@
 import type * as vscode from 'vscode';
 import type { Conversation, Message } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
+import type { Calibration } from '../../engine/tokens/calibration';
 import type { TokenLedger } from '../../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
 import type { TokenReport } from '../../engine/tokens/report';
@@ -37,6 +38,8 @@ export interface ConversationEntry {
   current: Conversation;
   counter: CachedTokenCounter;
   ledger: TokenLedger;
+  /** The overhead the source's reported usage shows, made once per reported figure (with `counter`). */
+  calibration?: Calibration;
   report: TokenReport;
   reportProvider?: ReportProvider;
   applyElsewhere?: ApplyElsewhere;

@@ -1,9 +1,13 @@
 // Counting for the store: one token counter per counting model and window (loading one reads a
 // tokenizer), the report of a view (the ledger counts only new messages; a chat session may be
 // counted by the chat model's own tokenizer instead), and a recount of everything when a
-// setting that changes counts (the model, the window) changes.
+// setting that changes counts (the model, the window) changes. When the source records what the
+// API counted (meta.reportedUsage), the report builds on it: the session's calibration (the
+// overhead the file does not show) is made once per reported figure, from the source, and added to
+// every view of it — as the agent appends, and after a compaction.
 
 import type { Message } from '../../engine/conversation/model';
+import { calibrate, sameUsage } from '../../engine/tokens/calibration';
 import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
 import type { TokenReport } from '../../engine/tokens/report';
 import type { CompactionEngine } from '../compactionEngine';
@@ -53,9 +57,17 @@ export class TokenCounting extends Disposable {
     return c;
   }
 
-  /** The report of `messages` as the conversation counts them. */
-  async report(e: Pick<ConversationEntry, 'ledger' | 'reportProvider'>, messages: readonly Message[]): Promise<TokenReport> {
+  /** The report of `messages` (a view of `e.source`) as the conversation counts them. */
+  async report(e: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'calibration'>, messages: readonly Message[]): Promise<TokenReport> {
     e.ledger.sync(messages);
-    return e.reportProvider ? e.reportProvider(messages) : e.ledger.report();
+    if (e.reportProvider) return e.reportProvider(messages);
+    const usage = e.source.meta.reportedUsage;
+    if (!usage) delete e.calibration;
+    else if (!e.calibration || !sameUsage(e.calibration.usage, usage)) {
+      const made = calibrate(e.source.messages, usage, e.ledger.counter);
+      if (made) e.calibration = made;
+      else delete e.calibration;
+    }
+    return e.ledger.report(e.calibration);
   }
 }

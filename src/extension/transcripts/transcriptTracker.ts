@@ -8,6 +8,7 @@ import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import type { Logger } from '../log';
 import { UserFacingError } from '../log';
+import { siblingUsage } from '../../node/siblingUsage';
 import { looksLikeTranscript } from './transcriptDetection';
 
 /** Quiet time after the last change before a document is re-imported: typing or an agent
@@ -87,8 +88,10 @@ export class TranscriptTracker implements vscode.Disposable {
     const version = doc.version;
     const label = fileLabel(doc.uri);
     let result;
+    // Usage kept beside the transcript (Cline's ui_messages.json), for files on disk.
+    const usage = doc.uri.scheme === 'file' ? await siblingUsage(doc.uri.fsPath) : undefined;
     try {
-      result = this.engine.importTranscript(doc.getText(), doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString());
+      result = this.engine.importTranscript(doc.getText(), doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(), usage);
     } catch (err) {
       if (explicit) throw err instanceof Error && err.name === 'TranscriptError' ? err : new UserFacingError(vscode.l10n.t('{0} is not a transcript Context Compactor can read: {1}', label, (err as Error).message));
       this.log.info(`not importing ${label}: ${(err as Error).message}`);

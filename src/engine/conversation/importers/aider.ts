@@ -13,12 +13,21 @@
 // right before is not an assistant's (the startup banner, output of a /command), a synthetic
 // assistant message holding only that call is inserted (source.extra.synthetic). Token counts
 // therefore include a few tokens of call overhead per output run.
-// conversation.meta.model: the first `Main model: <id> with …` (or `Model: <id> with …`) line.
+//
+// What is read is the last chat session: aider sends a new session none of the earlier ones (they
+// are only restored with --restore-chat-history, and then summarized). Earlier sessions are
+// ImportResult.history, with a warning that counts them; `wholeFile` reads every session.
+// conversation.meta.model: the live session's first `Main model: <id> with …` (or `Model: <id>
+// with …`) line, else the last one of an earlier session.
+// conversation.meta.reportedUsage: the live session's last `> Tokens: 4.6k sent, …` line — what
+// aider sent for the request its assistant message before that line answers (system prompt, repo
+// map and the files in the chat included), printed rounded (±50 under 10k, ±500 above).
 
 import type { ConversationMeta, ImportResult, ImportWarning } from '../model';
 import { plainDraft, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
+import { withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 
 const SESSION = /^# aider chat started at (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})/;
@@ -27,16 +36,52 @@ const OUTPUT = /^>(?: |$)/;
 /** aider prints "Main model: <id> with …" (or "Model: <id> with …" when there is no weak model). */
 const MAIN_MODEL = /^(?:Main )?[Mm]odel: (\S+) with /;
 const TRAILING_BREAK = / {2}$/;
+/** `Tokens: 4.6k sent, 1.2k cache write, 3.4k cache hit, 520 received.` (older versions: `1,234 sent`). */
+const TOKENS = /^Tokens: ([\d.,]+k?) sent(?:, ([\d.,]+k?) cache write)?(?:, ([\d.,]+k?) cache hit)?(?:, ([\d.,]+k?) received)?/;
 export const AIDER_TOOL_NAME = 'aider';
 
 type Kind = 'user' | 'assistant' | 'output';
 
 export function importAider(text: string, opts: ImportOptions = {}): ImportResult {
-  const warnings: ImportWarning[] = [];
+  const lines = text.split(/\r?\n/);
+  const starts = lines.flatMap((l, i) => (SESSION.test(l) ? [i] : []));
+  const cut = opts.wholeFile ? 0 : (starts[starts.length - 1] ?? 0);
+  const live = readSessions(lines.slice(cut), cut, !opts.wholeFile);
   const meta: ConversationMeta = {};
   if (opts.sourcePath) meta.sourcePath = opts.sourcePath;
+  const warnings: ImportWarning[] = [];
+  if (cut === 0) {
+    if (live.models[0]) meta.model = live.models[0];
+    if (live.drafts.length === 0) warnings.push({ position: 'file', message: 'no aider messages found' });
+    return withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
+  }
+  const earlier = readSessions(lines.slice(0, cut), 0, false);
+  const model = live.models[0] ?? earlier.models[earlier.models.length - 1];
+  if (model) meta.model = model;
+  const sessions = starts.filter((i) => i < cut).length + (lines.slice(0, starts[0]).some((l) => l.trim() !== '') ? 1 : 0);
+  warnings.push({
+    position: `lines 1-${cut}`,
+    message: `${sessions} earlier chat session${sessions === 1 ? ' is' : 's are'} not sent (aider starts each session afresh): read as history, not counted; --whole-file reads every session`,
+  });
+  if (live.drafts.length === 0) warnings.push({ position: `line ${cut + 1}`, message: 'the last chat session holds no messages yet' });
+  const result = withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
+  const historyMeta: ConversationMeta = { ...(opts.sourcePath ? { sourcePath: opts.sourcePath } : {}), ...(earlier.models[0] ? { model: earlier.models[0] } : {}) };
+  const history = finishImport(earlier.drafts, { format: 'aider', meta: historyMeta, warnings: [] });
+  return { ...result, history: { conversation: history.conversation, lines: cut, beforeBoundary: cut, otherBranches: 0, earlierSessions: sessions } };
+}
+
+interface ReadSessions {
+  drafts: MessageDraft[];
+  /** The models the banners name, in order. */
+  models: string[];
+  usage: UsageRecord[];
+}
+
+/** The messages of `lines`, which start at 0-based line `offset` of the file. */
+function readSessions(lines: readonly string[], offset: number, readUsage: boolean): ReadSessions {
   const drafts: MessageDraft[] = [];
-  const lines = text.split(/\r?\n/);
+  const models: string[] = [];
+  const usage: UsageRecord[] = [];
   let timestamp: string | undefined;
   let kind: Kind | undefined;
   let buf: string[] = [];
@@ -62,10 +107,12 @@ export function importAider(text: string, opts: ImportOptions = {}): ImportResul
       } else {
         drafts.push({ role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [], toolCalls: [call], ...(timestamp ? { timestamp } : {}), source: sourceMeta('aider', { line: at, extra: { synthetic: true } }) });
       }
-      for (const l of buf) {
+      buf.forEach((l, k) => {
         const m = MAIN_MODEL.exec(l);
-        if (m && !meta.model) meta.model = m[1]!;
-      }
+        if (m) models.push(m[1]!);
+        const record = readUsage ? tokensRecord(l, at + k) : undefined;
+        if (record) usage.push(record);
+      });
       drafts.push(toolResultDraft(id, textParts(body), false, sourceMeta('aider', { line: at }), { toolName: AIDER_TOOL_NAME, ...(timestamp ? { timestamp } : {}) }));
     }
     kind = undefined;
@@ -81,7 +128,7 @@ export function importAider(text: string, opts: ImportOptions = {}): ImportResul
   };
 
   lines.forEach((line, i) => {
-    const lineNo = i + 1;
+    const lineNo = offset + i + 1;
     const session = SESSION.exec(line);
     if (session) {
       flush();
@@ -109,8 +156,40 @@ export function importAider(text: string, opts: ImportOptions = {}): ImportResul
     buf.push(line);
   });
   flush();
-  if (drafts.length === 0) warnings.push({ position: 'file', message: 'no aider messages found' });
-  return finishImport(drafts, { format: 'aider', meta, warnings });
+  return { drafts, models, usage };
+}
+
+/** A `Tokens: … sent` line of an output run (at file line `line`) as a record answered by the
+ *  assistant message before it; the figures are aider's rounded ones. */
+function tokensRecord(text: string, line: number): UsageRecord | undefined {
+  const m = TOKENS.exec(text);
+  if (!m) return undefined;
+  const sent = aiderTokens(m[1]!);
+  if (!sent || sent.value === 0) return undefined;
+  const write = m[2] ? aiderTokens(m[2]) : undefined;
+  const hit = m[3] ? aiderTokens(m[3]) : undefined;
+  const received = m[4] ? aiderTokens(m[4]) : undefined;
+  return {
+    usage: {
+      tokens: sent.value,
+      source: 'aider',
+      line,
+      parts: { input: sent.value, ...(write ? { cacheWrite: write.value } : {}), ...(hit ? { cacheRead: hit.value } : {}), ...(received ? { output: received.value } : {}) },
+      ...(sent.rounding > 0 ? { rounding: sent.rounding } : {}),
+    },
+    answer: { line, match: 'atOrBefore' },
+  };
+}
+
+/** aider's token figures: `950`, `1,234`, `4.6k` (±50), `18k` (±500). */
+export function aiderTokens(text: string): { value: number; rounding: number } | undefined {
+  const k = text.endsWith('k');
+  const digits = (k ? text.slice(0, -1) : text).replace(/,/g, '');
+  if (!/^\d+(?:\.\d+)?$/.test(digits)) return undefined;
+  const n = Number(digits);
+  if (!k) return { value: Math.round(n), rounding: 0 };
+  const decimals = digits.includes('.') ? digits.length - digits.indexOf('.') - 1 : 0;
+  return { value: Math.round(n * 1000), rounding: 500 / 10 ** decimals };
 }
 
 export function looksLikeAider(text: string): boolean {

@@ -7,6 +7,8 @@
 // (role 'tool', source.role 'user'), placed first as the API requires; the remaining text and
 // images stay one USER_MESSAGE — unless the text is harness boilerplate such as Claude Code's
 // "[Request interrupted by user]", which becomes a SKILL_METADATA note (not user-authored).
+// An assistant message that carries the API's `usage` (a saved response: `messages.push(response)`)
+// records what its request cost: the last one is meta.reportedUsage (see reportedUsage.ts).
 
 import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ToolDefinition } from '../model';
 import { assistantBlocks, contentBlocks, userBlocks } from './anthropicBlocks';
@@ -18,6 +20,7 @@ import { parseJsonDocument, stripBom } from './jsonText';
 import { arr, isObject, str } from './jsonShape';
 import { messagesOf, toolDefinition } from './openai';
 import { looksLikeCompactionSummary } from './summaryRecognition';
+import { messageUsage, withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue } from './transcriptError';
 import type { SourceFormat, SourceMeta } from '../model';
@@ -47,6 +50,7 @@ export function fromAnthropicValue(value: unknown, opts: ImportOptions = {}): Im
   }
 
   let previousAssistant: MessageDraft | undefined;
+  const usage: UsageRecord[] = [];
   list.forEach((raw, index) => {
     const position = `messages[${index}]`;
     if (!isObject(raw)) {
@@ -64,6 +68,8 @@ export function fromAnthropicValue(value: unknown, opts: ImportOptions = {}): Im
       if (format === 'cline' && calls.length === 0) d = withClineToolCalls(d, index, list[index + 1]);
       drafts.push(d);
       previousAssistant = d;
+      const record = messageUsage(raw, index);
+      if (record) usage.push(record);
     } else if (role === 'user') {
       if (format === 'cline') {
         drafts.push(...clineUserDrafts(blocks, src, previousAssistant, warnings));
@@ -80,7 +86,7 @@ export function fromAnthropicValue(value: unknown, opts: ImportOptions = {}): Im
     }
   });
   if (list.length === 0) warnings.push({ position: 'top level', message: 'the transcript holds no messages' });
-  return finishImport(drafts, { format, meta, warnings });
+  return withReportedUsage(finishImport(drafts, { format, meta, warnings }), usage);
 }
 
 /** A user turn: its tool results first (one message each), then the user's own text and images,

@@ -18,16 +18,23 @@
 // or any user text that is not one of the harness's own (environment context, AGENTS.md
 // instructions, shell command echoes, aborted-turn notes), which are SKILL_METADATA. A user message
 // holding a compaction summary (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
-// meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`,
-// reportedUsage from the last `token_count` event (Codex's own figures, kept as reported).
+// meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`.
+// meta.reportedUsage: the last `token_count` event written after a response of the history read.
+// Its `info.last_token_usage` is that one request's usage (Codex adds it to `total_token_usage`, the
+// running sum over the session, which is no context size): `input_tokens`, the cached share
+// included, is what the model read. Codex 0.169 writes it after the tool outputs of that response,
+// so its answer is the last assistant message before it. A token_count that follows no response since the last
+// compaction or rollback (the compaction's own request, a context-window error Codex fills in
+// itself) is passed over.
 
-import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ReportedUsage, ToolCall } from '../model';
+import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
 import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
 import { arr, isObject, num, obj, str, type JsonObject } from './jsonShape';
 import { looksLikeCompactionSummary } from './summaryRecognition';
+import { tokenField, withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { MAX_LINE_WARNINGS } from './claudeCode';
@@ -71,9 +78,9 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
   if (file) meta.sourcePath = file;
   const replay = replayRollout(lines, meta, warnings);
   const live = toDrafts(replay.items, replay, warnings);
-  const result = finishImport(live, { format: 'codex', meta, warnings });
+  const result = withReportedUsage(finishImport(live, { format: 'codex', meta, warnings }), replay.usage);
   if (replay.history.length === 0) return result;
-  const historyMeta: ConversationMeta = { ...meta };
+  const { reportedUsage: _live, ...historyMeta } = meta;
   const history = finishImport(toDrafts(replay.history, replay, []), { format: 'codex', meta: historyMeta, warnings: [] });
   const historyLines = new Set(replay.history.map((i) => i.line)).size;
   warnings.push({
@@ -97,6 +104,8 @@ interface Replay {
   userTexts: Set<string>;
   /** Summary texts of `compacted` lines. */
   summaries: Set<string>;
+  /** token_count events that follow a response, in file order. */
+  usage: UsageRecord[];
 }
 
 function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warnings: ImportWarning[]): Replay {
@@ -106,6 +115,9 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
   let rolledBack = 0;
   const userTexts = new Set<string>();
   const summaries = new Set<string>();
+  const usage: UsageRecord[] = [];
+  /** A response came since the last compaction or rollback: a token_count now is its usage. */
+  let answered = false;
   let notObjects = 0;
 
   // Bookkeeping lines (world_state, token_usage_record, other event_msg kinds) carry nothing the
@@ -124,7 +136,10 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
     }
     if (payload === undefined) {
       // Older rollouts wrote response items bare; their state lines ({record_type}) carry nothing.
-      if (type !== undefined && (type === 'message' || ASSISTANT_ITEMS.has(type) || OUTPUT_ITEMS.has(type))) items.push({ value, line, ...(timestamp ? { timestamp } : {}) });
+      if (type !== undefined && (type === 'message' || ASSISTANT_ITEMS.has(type) || OUTPUT_ITEMS.has(type))) {
+        items.push({ value, line, ...(timestamp ? { timestamp } : {}) });
+        if (isAnswerItem(value)) answered = true;
+      }
       continue;
     }
     switch (type) {
@@ -138,6 +153,7 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
       }
       case 'response_item':
         items.push({ value: payload, line, ...(timestamp ? { timestamp } : {}) });
+        if (isAnswerItem(payload)) answered = true;
         break;
       case 'compacted': {
         const message = str(payload, 'message') ?? '';
@@ -159,6 +175,7 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
           history.push(i);
           beforeCompaction++;
         }
+        answered = false;
         break;
       }
       case 'event_msg': {
@@ -167,14 +184,15 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
           const m = str(payload, 'message');
           if (m) userTexts.add(m.trim());
         } else if (kind === 'token_count') {
-          const usage = reportedUsage(payload);
-          if (usage) meta.reportedUsage = usage;
+          const record = answered ? usageRecord(payload, line) : undefined;
+          if (record) usage.push(record);
         } else if (kind === 'thread_rolled_back') {
           const n = num(payload, 'num_turns') ?? 0;
           const dropped = dropLastTurns(items, n, userTexts);
           history.push(...dropped);
           rolledBack += dropped.length;
           items = items.slice(0, items.length - dropped.length);
+          answered = false;
         }
         break;
       }
@@ -184,7 +202,13 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
   }
   if (notObjects > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${notObjects - MAX_LINE_WARNINGS} more lines were not objects; skipped` });
   if (items.length === 0 && history.length === 0) warnings.push({ position: 'file', message: 'the rollout holds no response items (nothing Codex would send)' });
-  return { items, history, beforeCompaction, rolledBack, userTexts, summaries };
+  return { items, history, beforeCompaction, rolledBack, userTexts, summaries, usage };
+}
+
+/** An item the model produced (what a response is made of). */
+function isAnswerItem(v: JsonObject): boolean {
+  const type = str(v, 'type');
+  return type !== undefined && (ASSISTANT_ITEMS.has(type) || (type === 'message' && str(v, 'role') === 'assistant'));
 }
 
 function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
@@ -193,22 +217,32 @@ function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
   if (model) meta.model ??= model;
 }
 
-function reportedUsage(p: JsonObject): ReportedUsage | undefined {
+/** A token_count event as a record answered by the last assistant message before its line. */
+function usageRecord(p: JsonObject, line: number): UsageRecord | undefined {
   const info = obj(p, 'info');
-  if (!info) return undefined;
-  const last = obj(info, 'last_token_usage') ?? {};
+  const last = info ? obj(info, 'last_token_usage') : undefined;
+  if (!info || !last) return undefined;
+  const input = tokenField(last, 'input_tokens');
+  if (input === undefined || input === 0) return undefined;
+  const cached = tokenField(last, 'cached_input_tokens');
+  const written = tokenField(last, 'cache_write_input_tokens');
+  const output = tokenField(last, 'output_tokens');
   const total = obj(info, 'total_token_usage') ?? {};
-  const out: ReportedUsage = {};
-  const set = (k: keyof ReportedUsage, v: number | undefined) => {
-    if (v !== undefined) out[k] = v;
+  const totalIn = tokenField(total, 'input_tokens');
+  const totalOut = tokenField(total, 'output_tokens');
+  const window = tokenField(info, 'model_context_window');
+  return {
+    usage: {
+      tokens: input,
+      source: 'codex',
+      line,
+      parts: { input, ...(written ? { cacheWrite: written } : {}), ...(cached !== undefined ? { cacheRead: cached } : {}), ...(output !== undefined ? { output } : {}) },
+      ...(window !== undefined ? { contextWindow: window } : {}),
+      ...(totalIn !== undefined ? { totalInputTokens: totalIn } : {}),
+      ...(totalOut !== undefined ? { totalOutputTokens: totalOut } : {}),
+    },
+    answer: { line, match: 'atOrBefore' },
   };
-  set('lastInputTokens', num(last, 'input_tokens'));
-  set('lastCachedInputTokens', num(last, 'cached_input_tokens'));
-  set('lastOutputTokens', num(last, 'output_tokens'));
-  set('totalInputTokens', num(total, 'input_tokens'));
-  set('totalOutputTokens', num(total, 'output_tokens'));
-  set('contextWindow', num(info, 'model_context_window'));
-  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The last `n` user turns (from a person's message to the end), as Codex's rollback drops them. */

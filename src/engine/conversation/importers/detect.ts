@@ -22,6 +22,7 @@ import { fromMiniSweAgentValue, looksLikeMiniSweAgent } from './miniSweAgent';
 import { fromOpenAIValue } from './openai';
 import { fromOpenHandsValue, looksLikeOpenHands } from './openHands';
 import { fromSweAgentValue, looksLikeSweAgent } from './sweAgent';
+import { withReportedUsage } from './reportedUsage';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { fromVsCodeChatValue, looksLikeVsCodeChat } from './vscodeChat';
 
@@ -35,9 +36,9 @@ export function detectFormat(text: string, fileName?: string): SourceFormat {
 
 export function importTranscript(text: string, opts: ImportOptions = {}): ImportResult {
   const clean = stripBom(text);
-  if (opts.format) return importAs(opts.format, clean, undefined, opts);
-  const { format, value } = sniff(clean, opts.sourcePath);
-  return importAs(format, clean, value, opts);
+  const sniffed = opts.format ? { format: opts.format } : sniff(clean, opts.sourcePath);
+  const result = importAs(sniffed.format, clean, sniffed.value, opts);
+  return opts.usage && opts.usage.length > 0 ? withReportedUsage(result, opts.usage) : result;
 }
 
 interface Sniffed {

@@ -7,6 +7,8 @@
 // leading system messages. A user or system message shaped like our own 8-section summary is a
 // COMPACTION_SUMMARY again. Messages that are not objects, or have an unknown role, are warned
 // about; unknown roles are kept as SKILL_METADATA notes (never as something the user wrote).
+// An assistant message that carries `usage` (or LangChain's `usage_metadata`) records what its
+// request cost: the last one is meta.reportedUsage (see reportedUsage.ts).
 
 import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ToolCall, ToolDefinition } from '../model';
 import { argumentsText, assistantItemType, imagePart, plainDraft, sourceMeta, textParts, toolDefinitionsDraft, toolResultDraft } from './contentParts';
@@ -15,6 +17,7 @@ import type { ImportOptions } from './importOptions';
 import { parseJsonDocument, stripBom } from './jsonText';
 import { arr, isObject, obj, str, type JsonObject } from './jsonShape';
 import { looksLikeCompactionSummary } from './summaryRecognition';
+import { messageUsage, withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 
@@ -54,6 +57,7 @@ export function fromOpenAIValue(value: unknown, opts: ImportOptions = {}): Impor
   const drafts: MessageDraft[] = [];
   /** Legacy function_call ids waiting for their role 'function' answer, by function name. */
   const legacyPending = new Map<string, string[]>();
+  const usage: UsageRecord[] = [];
 
   list.forEach((raw, index) => {
     const src = sourceMeta('openai', { index });
@@ -99,6 +103,8 @@ export function fromOpenAIValue(value: unknown, opts: ImportOptions = {}): Impor
       const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
       if (calls.length === 0 && looksLikeCompactionSummary(text)) d.itemType = 'COMPACTION_SUMMARY';
       drafts.push(named(d));
+      const record = messageUsage(raw, index);
+      if (record) usage.push(record);
     } else if (role === 'tool') {
       const id = str(raw, 'tool_call_id') ?? '';
       if (!id) warnings.push({ position: `messages[${index}]`, message: "tool message without 'tool_call_id'" });
@@ -120,7 +126,7 @@ export function fromOpenAIValue(value: unknown, opts: ImportOptions = {}): Impor
     drafts.splice(at, 0, toolDefinitionsDraft(defs, sourceMeta('openai', { extra: { tools: true } })));
   }
   if (list.length === 0) warnings.push({ position: 'top level', message: 'the transcript holds no messages' });
-  return finishImport(drafts, { format: 'openai', meta, warnings });
+  return withReportedUsage(finishImport(drafts, { format: 'openai', meta, warnings }), usage);
 }
 
 /** OpenAI content: a string, null, or an array of parts (text, image_url, input_audio, file, refusal). */
