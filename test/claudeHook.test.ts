@@ -204,6 +204,7 @@ describe('the hook run', () => {
     expect(await runClaudeCodeHook(input('PreCompact', { trigger: 'manual' }), opts({ now: at(5) }))).toEqual({});
     const blocked = await runClaudeCodeHook(input('PreCompact', { trigger: 'auto' }), opts({ now: at(6) }));
     expect(blocked.output?.['decision']).toBe('block');
+    expect(blocked.output?.['systemMessage']).toBe(blocked.output?.['reason']);
     expect(String(blocked.output?.['reason'])).toMatch(/^Context Compactor stopped this automatic compaction: it would be the 4th in 10 minutes .*Run \/compact yourself/);
     expect(logText()).toMatch(/blocked an automatic compaction .*3 already in the last 10 minutes/);
     // A manual /compact is the person's choice.

@@ -80,6 +80,13 @@ describe('the settings.json entry', () => {
     expect(() => addClaudeHooks(value, command)).toThrow(why);
   });
 
+  it("is the README's snippet for setting it up by hand (which npm run test:agents installs in the real Claude Code)", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const block = /<!-- claude-code-hooks -->\n```json\n([\s\S]*?)\n```/.exec(readme);
+    expect(block).not.toBeNull();
+    expect(JSON.parse(block![1]!)).toEqual({ hooks: hooksEntry(hookCommandLine('/path/to/context-compactor/dist/cli.js')) });
+  });
+
   it('writes back with the indentation the file had', () => {
     expect(jsonIndent('{\n    "a": 1\n}')).toBe('    ');
     expect(jsonIndent('{\n\t"a": 1\n}')).toBe('\t');

@@ -20,6 +20,7 @@ import { basename, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
+import { hookScenarios } from './hookScenarios.mjs';
 import { ensureAgents } from './tools.mjs';
 
 const ARTIFACTS = join(repoRoot, 'test-artifacts', 'agents');
@@ -476,7 +477,8 @@ async function main() {
       .sort()
       .map((f) => [`Claude Code: the shared session ${f}, compacted and resumed`, () => sharedTranscript(agents, join('claude-code', f), figures)]),
     ['Codex: the shared kiliman Claude Code session compacted into a Codex rollout, resumed', () => sharedIntoCodex(agents, 'claude-code/kiliman__claude-transcript__test2.jsonl', figures)],
-  ];
+    ...hookScenarios({ agents, repoRoot, CLI, transcriptsDir: findTranscriptsDir(repoRoot), log, check, run, mustRun, inSandbox, claudeEnv, onlyFile, requestsSince, saveBody, includes, placeTranscript }),
+  ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
   const failures = [];
   for (const [what, fn] of scenarios) {
     const ts = Date.now();

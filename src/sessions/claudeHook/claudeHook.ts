@@ -29,7 +29,7 @@ import { planFactRestore } from '../../engine/validate/restoreFacts';
 import { decodeTranscript } from '../../node/decodeText';
 import { SESSION_MAX_BYTES } from '../sessionCatalog';
 import { readLastCompaction, type CompactionRecord } from './compactionInTranscript';
-import { appendLog, readSessionState, writeSessionState, type CompactionEntry, type SessionState } from './hookState';
+import { appendLog, readSessionState, writeRepairDetails, writeSessionState, type CompactionEntry, type SessionState } from './hookState';
 
 export interface HookSettings {
   /** Most tokens a repair puts back. */
@@ -124,15 +124,15 @@ function ordinal(n: number): string {
   return `${n}${s}`;
 }
 
-/** The reason Claude Code shows when the loop guard blocks. */
+/** The reason the loop guard gives (Claude Code 2.1.328 prints it for a manual /compact; for an
+ *  automatic compaction it shows only its own "Context limit reached · /compact or /clear to
+ *  continue", and the reason is in its debug log and ours). */
 export function loopGuardReason(recent: readonly CompactionEntry[], settings: HookSettings, now: Date): string {
-  const tokens = recent.map((c) => c.tokens).filter((t): t is number => t !== undefined);
-  const size = tokens.length > 0 ? `; before each the conversation held about ${fmt(Math.round(Math.max(...tokens) / 1000) * 1000)} tokens` : '';
   const oldest = recent[0] ? new Date(recent[0].at).getTime() : now.getTime();
   const lifts = new Date(oldest + settings.loopMinutes * 60_000).toISOString();
   return (
     `Context Compactor stopped this automatic compaction: it would be the ${ordinal(recent.length + 1)} in ${settings.loopMinutes} minutes ` +
-    `(the others at ${recent.map((c) => hhmm(c.at)).join(', ')}${size}). The context fills up again as fast as it is compacted, ` +
+    `(the others at ${recent.map((c) => hhmm(c.at)).join(', ')}). The context fills up again as fast as it is compacted, ` +
     'so a large file or tool output is probably read back every turn. Run /compact yourself (a manual compaction is never stopped), ' +
     `or /clear and start afresh. Automatic compactions are let through again from ${hhmm(lifts)}.`
   );
@@ -178,7 +178,10 @@ async function preCompact(input: HookInput, state: SessionState, opts: HookRunOp
     if (recent.length >= opts.loopLimit) {
       state.compactions.push({ ...entry, blocked: true });
       say(`blocked an automatic compaction (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes`);
-      return { output: { decision: 'block', reason: loopGuardReason(recent, opts, now) } };
+      const reason = loopGuardReason(recent, opts, now);
+      // systemMessage: the documented field for a warning shown to the person, for a Claude Code
+      // that shows it (2.1.328 does not, for an automatic compaction).
+      return { output: { decision: 'block', reason, systemMessage: reason } };
     }
   }
   state.compactions.push(entry);
@@ -241,14 +244,27 @@ function thisCompaction(state: SessionState, now: Date): CompactionEntry | undef
 }
 
 /** The restore text for a compaction ('' when the summary kept everything), recorded in the state. */
-async function repair(c: CompactionRecord, state: SessionState, opts: HookSettings, now: Date, say: (msg: string) => void): Promise<string> {
+async function repair(c: CompactionRecord, state: SessionState, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<string> {
   const counter = await createTokenCounter(c.model);
   const plan = planFactRestore(c.summarized, c.contextText, { maxTokens: opts.maxTokens, counter });
-  state.repaired = { at: now.toISOString(), boundary: c.boundary, missing: plan.missing.length, restored: plan.restored.length, tokens: plan.tokens };
+  state.repaired = { at: now.toISOString(), boundary: c.boundary, missing: plan.missing.length, restored: plan.restored.length + plan.covered.length, tokens: plan.tokens };
   delete state.pending;
+  await writeRepairDetails(opts.stateDir, {
+    session: state.session,
+    at: state.repaired.at,
+    boundary: c.boundary,
+    summarizedMessages: c.summarized.length,
+    facts: plan.facts.length,
+    missing: plan.missing.length,
+    tokens: plan.tokens,
+    lines: plan.restored.map((i) => ({ category: i.category, line: i.line })),
+    covered: plan.covered.map((i) => i.fact.value),
+    omitted: plan.omitted.map((i) => i.line),
+    text: plan.text,
+  });
   say(
     `compaction at line ${c.line} (${c.trigger ?? 'unknown'} trigger): ${plan.facts.length} must-keep facts in ${c.summarized.length} summarized messages, ` +
-      `${plan.missing.length} missing from the summary, ${plan.restored.length} restored in ${fmt(plan.tokens)} tokens` +
+      `${plan.missing.length} missing from the summary, ${plan.restored.length + plan.covered.length} restored in ${fmt(plan.tokens)} tokens` +
       (plan.omitted.length > 0 ? `, ${plan.omitted.length} left out by the ${fmt(opts.maxTokens)}-token cap` : ''),
   );
   return plan.text;

@@ -5,6 +5,8 @@
 //   claude-code/<session id>.json   the session's compactions (time, trigger, tokens before,
 //                                   the transcript's line count then), a repair waiting for the
 //                                   next prompt, and the last repair made
+//   claude-code/<id>.repair.json    that last repair in full: each fact missing from the summary,
+//                                   put back (the line), held by another line, or left out
 //   hook.log                        one line per run that did something or gave up, and why;
 //                                   moved to hook.log.1 past LOG_MAX_BYTES
 //
@@ -106,6 +108,30 @@ export async function readSessionState(stateDir: string, session: string): Promi
 export async function writeSessionState(stateDir: string, state: SessionState): Promise<void> {
   const trimmed: SessionState = { ...state, compactions: state.compactions.slice(-MAX_REMEMBERED_COMPACTIONS) };
   await writeFileAtomic(sessionStatePath(stateDir, state.session), `${JSON.stringify(trimmed, null, 2)}\n`);
+}
+
+/** The last repair of a session in full (what was missing, put back, left out), for whoever wants
+ *  to know why the agent was told something: claude-code/<session id>.repair.json. */
+export interface RepairDetails {
+  session: string;
+  at: string;
+  boundary: string;
+  summarizedMessages: number;
+  facts: number;
+  missing: number;
+  tokens: number;
+  lines: { category: string; line: string }[];
+  covered: string[];
+  omitted: string[];
+  text: string;
+}
+
+export function repairDetailsPath(stateDir: string, session: string): string {
+  return sessionStatePath(stateDir, session).replace(/\.json$/, '.repair.json');
+}
+
+export async function writeRepairDetails(stateDir: string, details: RepairDetails): Promise<void> {
+  await writeFileAtomic(repairDetailsPath(stateDir, details.session), `${JSON.stringify(details, null, 2)}\n`);
 }
 
 export function logPath(stateDir: string): string {
