@@ -46,16 +46,6 @@ function isCompaction(body) {
   return COMPACTION_PROMPT.test(lastUserText(body));
 }
 
-function userTexts(body) {
-  const out = [];
-  for (const m of body.messages ?? []) {
-    if (m.role !== 'user') continue;
-    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
-    for (const b of blocks) if (b.type === 'text') out.push(b.text);
-  }
-  return out;
-}
-
 /** The turn a request belongs to (its last TURN-<name> prompt) and how many tool results came since. */
 function turnStep(body) {
   const msgs = body.messages ?? [];
