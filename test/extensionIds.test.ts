@@ -55,6 +55,8 @@ describe('manifest and ids agree', () => {
       'contextCompactor.copySummary': 'Context Compactor: Copy Summary',
       'contextCompactor.setApiKey': 'Context Compactor: Set API Key',
       'contextCompactor.selectSummarizer': 'Context Compactor: Select Summarizer and Model',
+      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Claude Code Hooks',
+      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Claude Code Hooks',
     });
   });
 

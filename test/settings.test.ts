@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { COMPACTION_DEFAULTS } from '../src/engine/compactor';
 import { DEFAULT_TOOL_LIMITS } from '../src/engine/limits';
 import { toCompactOptions } from '../src/extension/engineModules';
+import { SETTINGS } from '../src/extension/ids';
 import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore, toolLimitsOf } from '../src/extension/settings';
 import { repoRoot } from './helpers/transcripts';
 import { fake, resetFake } from './fakes/vscode';
@@ -84,8 +85,7 @@ describe('settings defaults and the engine defaults', () => {
   });
 
   it('declares the same defaults in package.json as the accessor', () => {
-    const keyOf: Record<string, string> = { openaiBaseUrl: 'openai.baseUrl', openaiModel: 'openai.model', vscodeLmModel: 'vscodeLm.model' };
-    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(keyOf[field] ?? field), field).toEqual(value);
+    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(SETTINGS[field as keyof typeof SETTINGS]), field).toEqual(value);
   });
 
   it('does not freeze the strategy list into the manifest: the engine’s registry grows', () => {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { CompactionLevel } from '../engine/compactor';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import { LEVELS } from '../engine/strategies/levelStrategy';
+import { HOOK_DEFAULTS } from '../sessions/claudeHook/claudeHook';
 import { CONFIG_SECTION, SETTINGS } from './ids';
 import { Disposable } from './lifecycle';
 
@@ -40,6 +41,11 @@ export interface CompactorSettings extends ToolLimits {
   summaryMaxLength: number;
   /** The counting model when a transcript does not name one. */
   model: string;
+  /** Claude Code hooks (written into the command the install command adds): the repair's token
+   *  cap, and the loop guard's limit and window. */
+  claudeHookMaxTokens: number;
+  claudeHookLoopLimit: number;
+  claudeHookLoopMinutes: number;
 }
 
 /** Defaults: the same values package.json declares (test/settings.test.ts holds them equal). */
@@ -58,6 +64,9 @@ export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   summaryMaxLength: 3000,
   ...DEFAULT_TOOL_LIMITS,
   model: 'gpt-4o',
+  claudeHookMaxTokens: HOOK_DEFAULTS.maxTokens,
+  claudeHookLoopLimit: HOOK_DEFAULTS.loopLimit,
+  claudeHookLoopMinutes: HOOK_DEFAULTS.loopMinutes,
 };
 
 /** Lowest and highest trigger ratio accepted: below 0.1 the meter would be red all the time, and
@@ -118,6 +127,9 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
     keepRecentToolBlocks: int(cfg, SETTINGS.keepRecentToolBlocks, d.keepRecentToolBlocks, 0),
     offloadTokens: int(cfg, SETTINGS.offloadTokens, d.offloadTokens, 1),
     model: str(cfg, SETTINGS.model, d.model) || d.model,
+    claudeHookMaxTokens: int(cfg, SETTINGS.claudeHookMaxTokens, d.claudeHookMaxTokens, 1),
+    claudeHookLoopLimit: int(cfg, SETTINGS.claudeHookLoopLimit, d.claudeHookLoopLimit, 1),
+    claudeHookLoopMinutes: int(cfg, SETTINGS.claudeHookLoopMinutes, d.claudeHookLoopMinutes, 1),
   };
 }
 
