@@ -11,6 +11,7 @@ import { addClaudeHooks, hasClaudeHooks, hookCommandLine, hooksEntry, jsonIndent
 import { jsonl } from './helpers/agentSessions';
 import { compactedSession, FACTS } from './helpers/claudeCompaction';
 import { repoRoot } from './helpers/transcripts';
+import { README_CLI_PLACEHOLDER, readmeBlock } from '../scripts/agents/readme.mjs';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-hook-setup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -81,10 +82,7 @@ describe('the settings.json entry', () => {
   });
 
   it("is the README's snippet for setting it up by hand (which npm run test:agents installs in the real Claude Code)", () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    const block = /<!-- claude-code-hooks -->\n```json\n([\s\S]*?)\n```/.exec(readme);
-    expect(block).not.toBeNull();
-    expect(JSON.parse(block![1]!)).toEqual({ hooks: hooksEntry(hookCommandLine('/path/to/context-compactor/dist/cli.js')) });
+    expect(JSON.parse(readmeBlock(repoRoot, 'claude-code-hooks', 'json'))).toEqual({ hooks: hooksEntry(hookCommandLine(README_CLI_PLACEHOLDER)) });
   });
 
   it('writes back with the indentation the file had', () => {

@@ -13,21 +13,16 @@ import { claudeProjectName } from '../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { compactedSession, FACTS } from './helpers/claudeCompaction';
 import { repoRoot } from './helpers/transcripts';
+import { README_CLI_PLACEHOLDER as PLACEHOLDER, readmeBlock as readmeBlockIn } from '../scripts/agents/readme.mjs';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-mcp-'));
 const home = join(root, 'home');
 const work = join(root, 'work');
 const cli = join(repoRoot, 'dist', 'cli.js');
-const PLACEHOLDER = '/path/to/context-compactor/dist/cli.js';
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 const CLAUDE_ID = '11111111-1111-4111-8111-111111111111';
 const CODEX_ID = '44444444-4444-4444-8444-444444444444';
 
-function readmeBlock(mark: string, lang: string): string {
-  const m = new RegExp(`<!-- ${mark} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
-  if (!m) throw new Error(`README.md has no ${lang} block after <!-- ${mark} -->`);
-  return m[1]!;
-}
+const readmeBlock = (mark: string, lang: string) => readmeBlockIn(repoRoot, mark, lang);
 
 let client: Client;
 let stderr = '';

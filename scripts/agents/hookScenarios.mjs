@@ -15,11 +15,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { README_CLI_PLACEHOLDER, readmeBlock } from './readme.mjs';
 
-/** Where the README's hooks block starts. */
-const README_MARK = '<!-- claude-code-hooks -->';
-/** The path the README's snippet names, replaced by the real one. */
-const README_CLI_PATH = '/path/to/context-compactor/dist/cli.js';
 /** Claude Code's compaction request ends with its summary prompt. */
 const COMPACTION_PROMPT = /CRITICAL: Respond with TEXT ONLY|create a detailed summary of the conversation so far/;
 /** What the restore starts with (src/engine/validate/restoreFacts.ts RESTORE_LEAD). */
@@ -28,11 +25,7 @@ const LOSSY_SUMMARY = '<analysis>Short.</analysis>\n<summary>LOSSY-SUMMARY: the 
 
 /** The README's settings.json entry for the hooks, with `cliPath` in place of the placeholder. */
 export function readmeHookSettings(repoRoot, cliPath) {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const at = readme.indexOf(README_MARK);
-  const m = at < 0 ? null : /```json\n([\s\S]*?)\n```/.exec(readme.slice(at));
-  if (!m) throw new Error(`README.md has no \`\`\`json block after ${README_MARK}`);
-  const text = m[1].split(README_CLI_PATH).join(cliPath.replace(/\\/g, '\\\\'));
+  const text = readmeBlock(repoRoot, 'claude-code-hooks', 'json').split(README_CLI_PLACEHOLDER).join(cliPath.replace(/\\/g, '\\\\'));
   return JSON.parse(text);
 }
 

@@ -8,17 +8,9 @@
 //   Codex: the README's `[mcp_servers.context-compactor]` table in config.toml; Codex 0.169.0 lists
 //     an MCP server's tools in a namespace (mcp__context_compactor), and the model calls
 //     list_sessions there; the function_call_output must carry this very rollout.
-import { readFileSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-
-const PLACEHOLDER = '/path/to/context-compactor/dist/cli.js';
-
-function readmeBlock(repoRoot, mark, lang) {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const m = new RegExp(`<!-- ${mark} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
-  if (!m) throw new Error(`README.md has no ${lang} block after <!-- ${mark} -->`);
-  return m[1];
-}
+import { README_CLI_PLACEHOLDER as PLACEHOLDER, readmeBlock } from './readme.mjs';
 
 function toolResults(body) {
   const out = [];
