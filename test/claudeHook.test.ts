@@ -158,8 +158,18 @@ describe('standing instructions', () => {
     const { lines } = compactedSession({ withoutCompaction: true });
     lines.push({ parentUuid: null, type: 'user', message: { role: 'user', content: '<user-memory-input>Use conventional commits for every message</user-memory-input>' }, uuid: 'mem-1', timestamp: '2026-01-01T01:00:00Z' });
     lines.push({ parentUuid: 'mem-1', type: 'user', message: { role: 'user', content: 'Do you always do that? 以后都用中文回答。' }, uuid: 'q-1', timestamp: '2026-01-01T01:00:01Z' });
-    const values = standingInstructions(importClaudeCode(jsonl(lines), { wholeFile: true }).conversation.messages).map((f) => f.value);
+    const span = importClaudeCode(jsonl(lines), { wholeFile: true }).conversation.messages;
+    const values = standingInstructions(span).map((f) => f.value);
     expect(values).toEqual([FACTS.instruction, FACTS.lateInstruction, 'Use conventional commits for every message', '以后都用中文回答。']);
+  });
+
+  it('lists a # memory note once, with the instructions, not again as a request', async () => {
+    const { lines } = compactedSession({ withoutCompaction: true });
+    lines.push({ parentUuid: null, type: 'user', message: { role: 'user', content: '<user-memory-input>Use conventional commits for every message</user-memory-input>' }, uuid: 'mem-1', timestamp: '2026-01-01T01:00:00Z' });
+    const span = importClaudeCode(jsonl(lines), { wholeFile: true }).conversation.messages;
+    const p = planFactRestore(span, '', { maxTokens: 2000, counter: await createTokenCounter('claude-sonnet-4-5') });
+    expect(p.text.match(/Use conventional commits for every message/g)).toHaveLength(1);
+    expect(p.restored.find((i) => i.line.includes('conventional commits'))!.category).toBe('instruction');
   });
 });
 

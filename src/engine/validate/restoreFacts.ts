@@ -84,6 +84,7 @@ export interface RestoreOptions {
 
 const TAG = /<(\/?[A-Za-z][\w:-]*)/g;
 const BARE_COMMAND = /^\/\S+\s*$/;
+const MEMORY_NOTE = /^\s*<user-memory-input>[\s\S]*<\/user-memory-input>\s*$/;
 
 /** One line of transcript text, with markup-like tags defused ("<system-reminder>" → "‹system-reminder>"). */
 function asData(text: string, max: number): string {
@@ -126,8 +127,9 @@ export function mustKeepItems(span: readonly Message[]): RestoreItem[] {
       case 'userMessage': {
         const m = byId.get(f.sourceId);
         const text = m ? readableUserText(messageText(m)) : f.value;
-        // A bare command (/compact, /clear) asked for nothing the agent still has to do.
-        if (BARE_COMMAND.test(text)) break;
+        // A bare command (/compact, /clear) asked for nothing the agent still has to do; a `#`
+        // memory note is listed with the standing instructions.
+        if (BARE_COMMAND.test(text) || MEMORY_NOTE.test(text)) break;
         items.push({ category: 'request', fact: f, line: `- ${asData(text, REQUEST_LINE_CHARS)}`, at: at(f) });
         break;
       }
