@@ -139,7 +139,8 @@ export interface SessionFact {
   line: string;
 }
 
-/** Messages of the whole session: what is not sent any more (before a compaction) first. */
+/** Messages of the whole session: what the file holds but the agent no longer sends (before a
+ *  compaction, and branches left by a rewind) first, then what it sends. */
 function wholeSession(result: ImportResult): Message[] {
   return [...(result.history?.conversation.messages ?? []), ...result.conversation.messages];
 }
