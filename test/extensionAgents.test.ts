@@ -9,16 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as vscode from 'vscode';
 import { LM_TOOLS, MCP_PROVIDER_ID } from '../src/extension/ids';
+import { HOOK_DEFAULTS, runClaudeCodeHook } from '../src/sessions/claudeHook/claudeHook';
 import { hookCommandLine, hooksEntry } from '../src/sessions/claudeHook/hookSettings';
 import { claudeProjectName } from '../src/sessions/locations';
 import { bigTurn, claudeLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { repoRoot } from './helpers/transcripts';
 import { standInEngine } from './fakes/compactionEngine';
-import { activateHost, type ActivatedHost } from './fakes/extensionHost';
-import { CancellationTokenSource, fake, McpStdioServerDefinition, resetFake, type LanguageModelTextPart, type LanguageModelToolResult, type MarkdownString } from './fakes/vscode';
+import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
+import { CancellationTokenSource, fake, McpStdioServerDefinition, RelativePattern, resetFake, Uri, type LanguageModelTextPart, type LanguageModelToolResult, type MarkdownString } from './fakes/vscode';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-ext-agents-'));
 const home = join(root, 'home');
@@ -26,7 +27,8 @@ const work = join(root, 'work');
 const cli = join(repoRoot, 'dist', 'cli.js');
 const SESSION = '22222222-2222-4222-8222-222222222222';
 const sessionFile = join(home, '.claude', 'projects', claudeProjectName(work), `${SESSION}.jsonl`);
-const saved = { HOME: process.env['HOME'], CLAUDE_CONFIG_DIR: process.env['CLAUDE_CONFIG_DIR'], XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'], XDG_DATA_HOME: process.env['XDG_DATA_HOME'] };
+const saved = { HOME: process.env['HOME'], CLAUDE_CONFIG_DIR: process.env['CLAUDE_CONFIG_DIR'], XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'], XDG_DATA_HOME: process.env['XDG_DATA_HOME'], XDG_STATE_HOME: process.env['XDG_STATE_HOME'] };
+const stateDir = join(root, 'state', 'context-compactor');
 
 beforeAll(() => {
   // The tools read the sessions of HOME; none of this machine's own may leak in or be touched.
@@ -34,6 +36,7 @@ beforeAll(() => {
   process.env['CLAUDE_CONFIG_DIR'] = join(home, '.claude');
   process.env['XDG_CONFIG_HOME'] = join(root, 'xdg');
   process.env['XDG_DATA_HOME'] = join(root, 'xdg-data');
+  process.env['XDG_STATE_HOME'] = join(root, 'state');
   mkdirSync(work, { recursive: true });
   const turns = ['alpha', 'bravo', 'charlie', 'delta'].map((t) => bigTurn(t, 60));
   turns[0]!.user = 'TURN-alpha: read notes-alpha.txt and restate it. | <b>not markup</b>';
@@ -126,6 +129,31 @@ describe('Install / Remove Claude Code Hooks', () => {
     // Nothing of ours is left to remove.
     await fake.command('contextCompactor.removeClaudeHooks')!();
     expect(fake.messages.at(-1)!.message).toMatch(/No Context Compactor hooks were found/);
+  });
+});
+
+describe("the loop guard's reason in VS Code", () => {
+  it('shows it once when the hook records a blocked automatic compaction (Claude Code does not)', async () => {
+    mkdirSync(join(stateDir, 'claude-code'), { recursive: true });
+    host = activateHost(standInEngine());
+    const watcher = fake.state.watchers.find((w) => w.glob instanceof RelativePattern && w.glob.base === join(stateDir, 'claude-code'))!;
+    expect(watcher).toBeDefined();
+    const input = JSON.stringify({ session_id: 'sess-loop-1', transcript_path: sessionFile, hook_event_name: 'PreCompact', trigger: 'auto' });
+    const state = join(stateDir, 'claude-code', 'sess-loop-1.json');
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    await runClaudeCodeHook(input, { ...HOOK_DEFAULTS, loopLimit: 1, stateDir });
+    watcher.changed.fire(Uri.file(state));
+    await settle();
+    expect(fake.messages.filter((m) => m.kind === 'warning')).toEqual([]);
+    const blocked = await runClaudeCodeHook(input, { ...HOOK_DEFAULTS, loopLimit: 1, stateDir });
+    expect(blocked.output?.['decision']).toBe('block');
+    watcher.changed.fire(Uri.file(state));
+    watcher.changed.fire(Uri.file(state));
+    await vi.waitFor(() => expect(fake.messages.filter((m) => m.kind === 'warning')).toHaveLength(1), HOST_SETTLES);
+    await settle();
+    const warnings = fake.messages.filter((m) => m.kind === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toBe(`Claude Code session sess-loo: ${String(blocked.output?.['reason'])}`);
   });
 });
 

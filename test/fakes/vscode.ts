@@ -196,6 +196,18 @@ export class MarkdownString {
   }
 }
 
+export class RelativePattern {
+  readonly baseUri: Uri;
+  readonly base: string;
+  constructor(
+    base: Uri | string | { uri: Uri },
+    public pattern: string,
+  ) {
+    this.baseUri = base instanceof Uri ? base : typeof base === 'string' ? Uri.file(base) : base.uri;
+    this.base = this.baseUri.fsPath;
+  }
+}
+
 export class Position {
   constructor(
     readonly line: number,
@@ -306,6 +318,14 @@ export interface FakeOutputChannel {
   dispose(): void;
 }
 
+/** A watcher the extension created: fire its emitters to play a file change. */
+export interface FakeWatcher {
+  glob: unknown;
+  created: EventEmitter<Uri>;
+  changed: EventEmitter<Uri>;
+  deleted: EventEmitter<Uri>;
+}
+
 export interface FakeTextDocument {
   uri: Uri;
   fileName: string;
@@ -366,6 +386,8 @@ function freshState() {
     lmModels: [] as LanguageModelChatLike[],
     /** Tools registered with lm.registerTool, by name. */
     lmTools: new Map<string, vscode.LanguageModelTool<unknown>>(),
+    /** File system watchers created, with the emitters a test fires. */
+    watchers: [] as FakeWatcher[],
     /** MCP server definition providers (VS Code 1.101's API, on only after fake.setMcpApi(true)). */
     mcpProviders: new Map<string, { provideMcpServerDefinitions(token: CancellationToken): unknown }>(),
     workspaceRoot: undefined as string | undefined,
@@ -864,10 +886,11 @@ export const workspace = {
       renameSync(from.fsPath, to.fsPath);
     },
   },
-  createFileSystemWatcher(_glob: unknown) {
+  createFileSystemWatcher(glob: unknown) {
     const created = new EventEmitter<Uri>();
     const changed = new EventEmitter<Uri>();
     const deleted = new EventEmitter<Uri>();
+    state.watchers.push({ glob, created, changed, deleted });
     return {
       onDidCreate: created.event,
       onDidChange: changed.event,
@@ -1301,6 +1324,7 @@ export type FakeMatchesRealApi = [
   Fits<ThemeIcon, vscode.ThemeIcon>,
   Fits<MarkdownString, vscode.MarkdownString>,
   Fits<Position, vscode.Position>,
+  Fits<RelativePattern, vscode.RelativePattern>,
   Fits<Range, vscode.Range>,
   Fits<LanguageModelTextPart, vscode.LanguageModelTextPart>,
   Fits<LanguageModelToolCallPart, vscode.LanguageModelToolCallPart>,

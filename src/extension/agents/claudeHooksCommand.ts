@@ -26,6 +26,8 @@ export interface HookCommandDeps {
   log: Logger;
   /** The extension's folder (its dist/cli.js is what the hooks run). */
   extensionPath: string;
+  /** Called once the hooks are written (the loop guard's notices start watching). */
+  onInstalled?: () => void;
 }
 
 interface SettingsTarget extends vscode.QuickPickItem {
@@ -93,6 +95,7 @@ export async function installClaudeHooksCommand(deps: HookCommandDeps): Promise<
   if (answer !== install) return;
   await write(target.path, change.settings, text);
   deps.log.info(`Claude Code hooks installed in ${target.path}: ${command}`);
+  deps.onInstalled?.();
   void vscode.window.showInformationMessage(vscode.l10n.t('Claude Code hooks installed in {0}. Claude Code reads them when a session starts.', target.path));
 }
 

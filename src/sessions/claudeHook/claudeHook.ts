@@ -176,11 +176,12 @@ async function preCompact(input: HookInput, state: SessionState, opts: HookRunOp
     const since = now.getTime() - opts.loopMinutes * 60_000;
     const recent = state.compactions.filter((c) => c.trigger === 'auto' && !c.blocked && new Date(c.at).getTime() > since);
     if (recent.length >= opts.loopLimit) {
-      state.compactions.push({ ...entry, blocked: true });
-      say(`blocked an automatic compaction (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes`);
       const reason = loopGuardReason(recent, opts, now);
+      state.compactions.push({ ...entry, blocked: true, reason });
+      say(`blocked an automatic compaction (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes`);
       // systemMessage: the documented field for a warning shown to the person, for a Claude Code
-      // that shows it (2.1.328 does not, for an automatic compaction).
+      // that shows it (2.1.328 does not, for an automatic compaction: the extension shows the
+      // reason it finds in the state file instead).
       return { output: { decision: 'block', reason, systemMessage: reason } };
     }
   }

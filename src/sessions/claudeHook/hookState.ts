@@ -32,8 +32,9 @@ export interface CompactionEntry {
   tokens?: number;
   /** Lines the transcript had then: a boundary after them belongs to this compaction. */
   lines: number;
-  /** The loop guard blocked it. */
+  /** The loop guard blocked it, and why (the reason Claude Code was given). */
   blocked?: boolean;
+  reason?: string;
 }
 
 export interface PendingRepair {
