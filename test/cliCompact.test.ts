@@ -135,6 +135,20 @@ describe('ctxc compact options', () => {
     expect(kept(none)).toBeLessThanOrEqual(kept(loose));
   });
 
+  it('reports each step taken to meet the target, on stderr and in the JSON (degradation)', async () => {
+    const small = transcriptPath('openhands/basic_gui_mode.json');
+    const r = await run(['compact', small, '--ratio', '0.1']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^to fit the target \(heavier-level\): the normal level gave [\d,]+ tokens, over the target of 347: compacted again at the heavy level$/m);
+    expect(r.err).toMatch(/^to fit the target \(shorten-recent\): \d+ recent messages? kept verbatim shortened to previews/m);
+    const j = JSON.parse((await run(['compact', small, '--ratio', '0.1', '--format', 'json'])).out) as { tokensAfter: number; target: number; level: string; degradation: { step: string; detail: string }[] };
+    expect(j.level).toBe('emergency');
+    expect(j.tokensAfter).toBeLessThanOrEqual(j.target * 1.05);
+    expect(j.degradation.map((d) => d.step)).toContain('heavier-level');
+    // Nothing had to give at the default target.
+    expect(JSON.parse((await run(['compact', file, '--format', 'json'])).out).degradation).toEqual([]);
+  });
+
   it('--model counts with that model', async () => {
     const j = JSON.parse((await run(['compact', file, '--format', 'json', '--model', 'gpt-4'])).out);
     expect(j.model).toBe('gpt-4');

@@ -61,7 +61,15 @@ describe('what is kept and what is summarized', () => {
     const pinned = conv.messages.find((m) => messageText(m).includes('<pin>'))!;
     expect(out).toContain(pinned);
     const lastRounds = conv.messages.slice(conv.messages.findIndex((m) => messageText(m).startsWith('Round 4')));
-    expect(out.slice(out.length - lastRounds.length)).toEqual(lastRounds);
+    // Verbatim, except that a tool output's 20 identical lines collapse to one line and a count
+    // (recorded on the message; the archive keeps the original).
+    const tail = out.slice(out.length - lastRounds.length);
+    expect(tail.map((m) => m.id)).toEqual(lastRounds.map((m) => m.id));
+    tail.forEach((m, k) => {
+      if (m.truncation?.by === 'collapse') expect(messageText(m)).toContain('… 19 more identical lines');
+      else expect(m).toEqual(lastRounds[k]);
+    });
+    expect(tail.filter((m) => m.truncation?.by === 'collapse')).toHaveLength(2);
     expect(validateApiShape(out).ok).toBe(true);
     const plan = new Map(r.plan.map((p) => [p.id, p]));
     expect(plan.get(pinned.id)!.decision).toBe('kept');
@@ -244,7 +252,9 @@ describe('re-compaction', () => {
     b.tool('Bash', { command: 'npm test' }, 'ok');
     b.user('Round 8: done for today.');
     conv = { ...conv, messages: [...conv.messages, ...b.messages.map((m) => ({ ...m, id: `n-${m.id}`, ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, id: `n-${c.id}` })) } : {}), ...(m.toolResult ? { toolResult: { ...m.toolResult, toolCallId: `n-${m.toolResult.toolCallId}` } } : {}) }))] };
-    const r2 = await compactConversation(conv, opts({ ratio: 0.4 }));
+    // A target the merged required content fits: a tighter one escalates to the emergency level,
+    // whose cut may leave entries out (reported, see segmentsDegrade.test.ts).
+    const r2 = await compactConversation(conv, opts({ ratio: 0.8 }));
     expect(r2.compactionCount).toBe(2);
     expect(r2.conversation.meta.compactions).toBe(2);
     const md = summaryTextOf(r2.conversation)!;

@@ -19,7 +19,7 @@ import { bigTurn, claudeLines, jsonl, writeFileIn } from './helpers/agentSession
 import { repoRoot } from './helpers/transcripts';
 import { standInEngine } from './fakes/compactionEngine';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
-import { CancellationTokenSource, fake, McpStdioServerDefinition, RelativePattern, resetFake, Uri, type LanguageModelTextPart, type LanguageModelToolResult, type MarkdownString } from './fakes/vscode';
+import { CancellationTokenSource, fake, McpStdioServerDefinition, resetFake, type LanguageModelTextPart, type LanguageModelToolResult, type MarkdownString } from './fakes/vscode';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-ext-agents-'));
 const home = join(root, 'home');
@@ -136,19 +136,18 @@ describe("the loop guard's reason in VS Code", () => {
   it('shows it once when the hook records a blocked automatic compaction (Claude Code does not)', async () => {
     mkdirSync(join(stateDir, 'claude-code'), { recursive: true });
     host = activateHost(standInEngine());
-    const watcher = fake.state.watchers.find((w) => w.glob instanceof RelativePattern && w.glob.base === join(stateDir, 'claude-code'))!;
-    expect(watcher).toBeDefined();
     const input = JSON.stringify({ session_id: 'sess-loop-1', transcript_path: sessionFile, hook_event_name: 'PreCompact', trigger: 'auto' });
     const state = join(stateDir, 'claude-code', 'sess-loop-1.json');
     const settle = () => new Promise((r) => setTimeout(r, 50));
     await runClaudeCodeHook(input, { ...HOOK_DEFAULTS, loopLimit: 1, stateDir });
-    watcher.changed.fire(Uri.file(state));
+    // The hook's state folder is watched: the change reaches the extension.
+    expect(fake.fileEvent(state, 'change')).toBe(1);
     await settle();
     expect(fake.messages.filter((m) => m.kind === 'warning')).toEqual([]);
     const blocked = await runClaudeCodeHook(input, { ...HOOK_DEFAULTS, loopLimit: 1, stateDir });
     expect(blocked.output?.['decision']).toBe('block');
-    watcher.changed.fire(Uri.file(state));
-    watcher.changed.fire(Uri.file(state));
+    fake.fileEvent(state, 'change');
+    fake.fileEvent(state, 'change');
     await vi.waitFor(() => expect(fake.messages.filter((m) => m.kind === 'warning')).toHaveLength(1), HOST_SETTLES);
     await settle();
     const warnings = fake.messages.filter((m) => m.kind === 'warning');

@@ -37,13 +37,14 @@ const TRANSCRIPTS = [
   'claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
 ];
 
-/** What `ctxc compact FILE --format json` computes with default settings: the import, the
- *  transcript's own model else gpt-4o, and the engine's defaults for everything else. */
+/** What `ctxc compact FILE --archive DIR --format json` computes with default settings: the
+ *  import, the transcript's own model else gpt-4o, and the engine's defaults for everything else.
+ *  With an archive on disk, as the extension always has: the summary then says undo restores it. */
 async function cliReference(file: string): Promise<{ conversation: Conversation; tokensBefore: number; tokensAfter: number; model: string }> {
   const conversation = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
   const model = conversation.meta.model || 'gpt-4o';
   const counter = await createTokenCounter(model);
-  const result = await compactConversation(conversation, { counter, archive: new MemoryArchive() });
+  const result = await compactConversation(conversation, { counter, archive: new MemoryArchive(true) });
   return { conversation, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, model };
 }
 
@@ -111,9 +112,9 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     expect(active().compactions).toBe(0);
   });
 
-  it('agrees with `ctxc compact FILE --format json` itself', async () => {
+  it('agrees with `ctxc compact FILE --archive DIR --format json` itself', async () => {
     const io: CliIO & { stdout: string } = { stdout: '', env: {}, cwd: dir, out: (t) => void (io.stdout += t), err: () => undefined };
-    expect(await main(['compact', file, '--format', 'json'], io)).toBe(0);
+    expect(await main(['compact', file, '--format', 'json', '--archive', join(dir, 'cli-archive')], io)).toBe(0);
     const cli = JSON.parse(io.stdout) as { tokensBefore: number; tokensAfter: number };
     expect(meterTotal(meter())).toBe(cli.tokensBefore);
     fake.answers.warning.push('Compact');

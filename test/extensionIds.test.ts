@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHAT_COMMANDS, CHAT_PARTICIPANT_ID, CHAT_PARTICIPANT_NAME, COMMANDS, CONFIG_SECTION, INSPECTOR_VIEW_TYPE, INTERNAL_COMMANDS, SETTINGS } from '../src/extension/ids';
+import { CHAT_COMMANDS, CHAT_PARTICIPANT_ID, CHAT_PARTICIPANT_NAME, COMMANDS, CONFIG_SECTION, INSPECTOR_VIEW_TYPE, INTERNAL_COMMANDS, SESSION_COMMANDS, SESSIONS_VIEW_ID, SETTINGS, VIEW_CONTAINER_ID } from '../src/extension/ids';
 import { DEFAULT_SETTINGS, type CompactorSettings } from '../src/extension/settings';
 import { loadedEncoding } from '../src/engine/tokens/encoders';
 import { repoRoot } from './helpers/transcripts';
@@ -15,7 +15,10 @@ import { fake, resetFake } from './fakes/vscode';
 interface Manifest {
   activationEvents: string[];
   contributes: {
-    commands: { command: string; title: string; category: string }[];
+    commands: { command: string; title: string; category: string; icon?: string }[];
+    viewsContainers: { activitybar: { id: string; title: string; icon: string }[] };
+    views: Record<string, { id: string; name: string }[]>;
+    menus: Record<string, { command: string; when?: string; group?: string }[]>;
     configuration: { properties: Record<string, { default: unknown; enum?: string[] }> };
     chatParticipants: { id: string; name: string; isSticky: boolean; commands: { name: string }[] }[];
   };
@@ -41,9 +44,12 @@ describe('manifest and ids agree', () => {
   });
   afterEach(() => host.deactivate());
 
-  it('contributes exactly the palette commands, with the titles the end-to-end test types', () => {
+  it('contributes exactly the palette commands and the Sessions view’s, with the titles the end-to-end test types', () => {
     const contributed = manifest.contributes.commands.map((c) => c.command).sort();
-    expect(contributed).toEqual(Object.values(COMMANDS).sort());
+    expect(contributed).toEqual([...Object.values(COMMANDS), ...Object.values(SESSION_COMMANDS)].sort());
+    // The view's commands act on the row they are run on: out of the palette, but Refresh.
+    const hidden = manifest.contributes.menus['commandPalette']!.filter((m) => m.when === 'false').map((m) => m.command).sort();
+    expect(hidden).toEqual(Object.values(SESSION_COMMANDS).filter((c) => c !== SESSION_COMMANDS.refresh).sort());
     const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${resolveNls(c.category)}: ${resolveNls(c.title)}`]));
     expect(titles).toEqual({
       'contextCompactor.openTranscript': 'Context Compactor: Open Transcript…',
@@ -55,14 +61,34 @@ describe('manifest and ids agree', () => {
       'contextCompactor.copySummary': 'Context Compactor: Copy Summary',
       'contextCompactor.setApiKey': 'Context Compactor: Set API Key',
       'contextCompactor.selectSummarizer': 'Context Compactor: Select Summarizer and Model',
+      'contextCompactor.sessions.refresh': 'Context Compactor: Refresh Sessions',
+      'contextCompactor.sessions.inspect': 'Context Compactor: Inspect',
+      'contextCompactor.sessions.compact': 'Context Compactor: Compact…',
+      'contextCompactor.sessions.resume': 'Context Compactor: Resume in Terminal',
+      'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
       'contextCompactor.installClaudeHooks': 'Context Compactor: Install Claude Code Hooks',
       'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Claude Code Hooks',
     });
   });
 
+  it('contributes the Sessions view in its own activity-bar container, with its actions on the rows', () => {
+    const [container] = manifest.contributes.viewsContainers.activitybar;
+    expect(container!.id).toBe(VIEW_CONTAINER_ID);
+    expect(readFileSync(join(repoRoot, container!.icon), 'utf8')).toMatch(/^<svg /);
+    expect(manifest.contributes.views[VIEW_CONTAINER_ID]!.map((v) => v.id)).toEqual([SESSIONS_VIEW_ID]);
+    expect(fake.treeView(SESSIONS_VIEW_ID)).toBeDefined();
+    const rowMenu = manifest.contributes.menus['view/item/context']!;
+    const inline = rowMenu.filter((m) => m.group?.startsWith('inline')).map((m) => m.command);
+    expect(inline.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume].sort());
+    const context = rowMenu.filter((m) => !m.group?.startsWith('inline')).map((m) => m.command);
+    expect(context.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume, SESSION_COMMANDS.reveal].sort());
+    for (const m of rowMenu) expect(m.when).toContain(`view == ${SESSIONS_VIEW_ID}`);
+    expect(manifest.contributes.menus['view/title']!.map((m) => m.command)).toEqual([SESSION_COMMANDS.refresh]);
+  });
+
   it('registers every contributed command and the internal ones on activation, and nothing else under our prefix', () => {
     const registered = [...fake.state.commands.keys()].filter((c) => c.startsWith('contextCompactor.')).sort();
-    expect(registered).toEqual([...Object.values(COMMANDS), ...Object.values(INTERNAL_COMMANDS)].sort());
+    expect(registered).toEqual([...Object.values(COMMANDS), ...Object.values(SESSION_COMMANDS), ...Object.values(INTERNAL_COMMANDS)].sort());
     // Internal commands need arguments and stay out of the palette.
     for (const id of Object.values(INTERNAL_COMMANDS)) expect(manifest.contributes.commands.map((c) => c.command)).not.toContain(id);
   });
@@ -85,9 +111,9 @@ describe('manifest and ids agree', () => {
     expect(fake.chatParticipant(CHAT_PARTICIPANT_ID)).toBeDefined();
   });
 
-  it('activates through contributions only, never on startup', () => {
+  it('activates through contributions, and after start-up (never during it) so the meter can follow the live agent session', () => {
     expect(manifest.activationEvents).not.toContain('*');
-    expect(manifest.activationEvents).not.toContain('onStartupFinished');
+    expect(manifest.activationEvents).toContain('onStartupFinished');
     expect(manifest.activationEvents).toContain(`onWebviewPanel:${INSPECTOR_VIEW_TYPE}`);
     expect(manifest.activationEvents).toContain(`onChatParticipant:${CHAT_PARTICIPANT_ID}`);
     expect(manifest.activationEvents).toEqual(expect.arrayContaining(['onLanguage:json', 'onLanguage:jsonl', 'onLanguage:markdown']));
@@ -117,5 +143,7 @@ describe('manifest and ids agree', () => {
     expect([...fake.state.commands.keys()].filter((c) => c.startsWith('contextCompactor.'))).toEqual([]);
     expect(fake.statusBarItem('contextCompactor.meter')).toBeUndefined();
     expect(fake.chatParticipant(CHAT_PARTICIPANT_ID)).toBeUndefined();
+    expect(fake.treeView(SESSIONS_VIEW_ID)).toBeUndefined();
+    expect(fake.state.watchers.filter((w) => !w.disposed)).toEqual([]);
   });
 });

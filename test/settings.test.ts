@@ -30,7 +30,11 @@ describe('settings accessor', () => {
     fake.setConfig('contextCompactor.requireConfirmation', 'yes');
     fake.setConfig('contextCompactor.summaryMaxLength', 10);
     fake.setConfig('contextCompactor.model', '');
+    fake.setConfig('contextCompactor.follow', 'sometimes');
+    fake.setConfig('contextCompactor.sessions.codex', 'no');
     const s = readSettings();
+    expect(s.follow).toBe('auto');
+    expect(s.sessionsCodex).toBe(true);
     expect(s.triggerRatio).toBe(1);
     expect(s.maxContextTokens).toBe(0);
     expect(s.summarizer).toBe('extractive');

@@ -125,7 +125,11 @@ describe('key-events', () => {
     expect(error.decision).toBe('kept');
     expect(p.plan.find((x) => x.role === 'user')!.decision).toBe('kept');
     expect(p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value0 = 0'))!.decision).toBe('summarized');
-    expect(p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value17'))!.decision).toBe('kept');
+    // Kept verbatim, but for its 20 identical lines, which collapse to one line and a count.
+    const recent = p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value17'))!;
+    expect(recent.decision).toBe('truncated');
+    expect(recent.reason).toContain('19 repeated output lines collapsed into counts');
+    expect(messageText(p.conversation.messages.find((m) => m.id === recent.id)!)).toMatch(/^export const value17 = 17;\n… 19 more identical lines \[the full output is message r\d+ in this compaction's archive\]\n?$/);
   });
 });
 
@@ -150,9 +154,11 @@ describe('levels', () => {
   ] as const)('%s keeps the %i most recent messages', (level, n) => {
     const conv = longChat(12);
     const { p } = decisionsOf(conv, 'levels', { level });
-    const kept = p.plan.filter((x) => x.decision === 'kept' && x.itemType !== 'SYSTEM_PROMPT');
+    // At the emergency level a kept message over the room the target leaves is cut to a preview.
+    const kept = p.plan.filter((x) => (x.decision === 'kept' || (level === 'emergency' && x.decision === 'truncated')) && x.itemType !== 'SYSTEM_PROMPT');
     expect(kept).toHaveLength(n);
     expect(kept.every((x) => x.index >= conv.messages.length - n)).toBe(true);
+    for (const x of kept) if (x.decision === 'truncated') expect(x.reason).toMatch(/^shortened to fit the emergency budget/);
     expect(p.level).toBe(level);
   });
   it('normal: big topic groups summarized together, small ones shortened one by one at a sentence', () => {
@@ -238,7 +244,7 @@ describe('masking', () => {
     const read = results[0]!;
     expect(read.decision).toBe('masked');
     const rep = p.conversation.messages.find((m) => m.id === read.id)!;
-    expect(messageText(rep)).toMatch(/^\[output of Read masked: [\d,]+ tokens; the full text is message r\d+ in this compaction's archive\]$/);
+    expect(messageText(rep)).toMatch(/^\[output of Read masked: [\d,]+ tokens; the full text is message r\d+ in this compaction's archive\]\n?$/);
     expect(results.slice(-3).every((x) => x.decision === 'kept')).toBe(true);
     for (const x of p.plan) if (x.itemType !== 'TOOL_RESULT') expect(x.decision).toBe('kept');
   });

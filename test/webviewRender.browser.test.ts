@@ -100,6 +100,22 @@ describe('inspector on a real transcript', () => {
     await h.close();
   });
 
+  it('says what gave way to meet the target, step by step, and nothing when nothing did', async () => {
+    const degradation = [
+      { step: 'heavier-level' as const, detail: 'the normal level gave 1,334 tokens, over the target of 509: compacted again at the heavy level' },
+      { step: 'gist-user-messages' as const, detail: '134 user messages as one-line gists; the first request and the 3 most recent kept (required content 5600 → 4701 tokens)' },
+    ];
+    const h = await openHarness(browser);
+    await h.send({ type: 'init', model: { ...fx.model, header: { ...fx.model.header, degradation } } });
+    await h.page.waitForSelector('dl.stats dd.degradation');
+    expect(await h.page.textContent('dl.stats dd.degradation')).toBe(degradation.map((d) => d.detail).join('; '));
+    await h.close();
+    const plain = await showFixture('dark');
+    expect(fx.model.header.degradation).toEqual([]);
+    expect(await plain.page.$('dl.stats dd.degradation')).toBeNull();
+    await plain.close();
+  });
+
   it('diffs the whole conversation: removed messages, the added summary, shortened ones line by line', async () => {
     const h = await showFixture('dark');
     const removed = fx.model.messages.filter((m) => m.decision === 'summarized' || m.decision === 'dropped').length;

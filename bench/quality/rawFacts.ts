@@ -3,7 +3,8 @@
 // importers or src/engine/analyze, so the benchmark can disagree with the engine.
 //
 //   userRequests  what the person typed (not tool output, not harness boilerplate)
-//   files         paths the assistant read, created or edited
+//   files         paths the assistant read, created or edited (for shell commands: the paths on
+//                 the command line, not those inside a heredoc's body or a quoted script)
 //   errors        error signatures ("Type: message") found in tool output
 //   answers       LongMemEval's answers to its probe questions
 
@@ -240,6 +241,40 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
 /** A path-like token in a shell command: has a directory part, or ends in a source/text extension. */
 const SHELL_PATH = /(?<![\w./-])((?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z]\w{0,5}|[\w-]+\.(?:py|pyi|js|ts|tsx|json|toml|cfg|ini|txt|md|rst|sh|yaml|yml|c|h|cpp|rs|go|java))(?![\w/-])/g;
 
+/** A heredoc's body (`cat <<'EOF' > x.py` … `EOF`): the contents of a file, not commands. */
+const HEREDOC_BODY = /<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1[ \t]*(?=\n|$)/g;
+/** A quoted argument with a space in it: code (`python -c "…"`, a sed script), a pattern or prose. */
+const QUOTED_TEXT = /'[^'\n]*\s[^'\n]*'|"(?:[^"\\\n]|\\.)*\s(?:[^"\\\n]|\\.)*"/g;
+
+/** A shell block as the files it acts on are named in it: heredoc bodies and quoted text out. */
+function commandWords(block: string): string {
+  return block.replace(HEREDOC_BODY, '<<$1$2').replace(QUOTED_TEXT, ' ');
+}
+
+/** The bodies of the fenced shell blocks (```bash or ```sh: mini-swe-agent's actions; a bare
+ *  fence quotes output), fences paired in order: the prose between one block's closing fence and
+ *  the next opening one is not a command. */
+function shellBlocks(text: string): string[] {
+  const out: string[] = [];
+  let body: string[] | undefined;
+  let shell = false;
+  for (const line of text.split('\n')) {
+    const fence = /^\s*```\s*(\w*)\s*$/.exec(line);
+    if (!fence) {
+      body?.push(line);
+      continue;
+    }
+    if (body === undefined) {
+      body = [];
+      shell = fence[1] === 'bash' || fence[1] === 'sh';
+    } else {
+      if (shell) out.push(body.join('\n'));
+      body = undefined;
+    }
+  }
+  return out;
+}
+
 function miniSweAgentFacts(doc: unknown): Facts {
   const messages = isObj(doc) && Array.isArray(doc['messages']) ? doc['messages'].filter(isObj) : [];
   const userRequests: string[] = [];
@@ -257,8 +292,8 @@ function miniSweAgentFacts(doc: unknown): Facts {
         errors.push(...errorSignatures(text));
       }
     } else if (m['role'] === 'assistant') {
-      for (const block of text.matchAll(/```(?:bash|sh)?\n([\s\S]*?)```/g)) {
-        for (const p of block[1]!.matchAll(SHELL_PATH)) files.push(p[1]!);
+      for (const block of shellBlocks(text)) {
+        for (const p of commandWords(block).matchAll(SHELL_PATH)) files.push(p[1]!);
       }
     }
   }

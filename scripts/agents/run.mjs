@@ -22,6 +22,7 @@ import { basename, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
+import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
 import { ensureAgents } from './tools.mjs';
@@ -30,8 +31,6 @@ const ARTIFACTS = join(repoRoot, 'test-artifacts', 'agents');
 const CLI = join(repoRoot, 'dist', 'cli.js');
 /** One CLI run; the fake model answers at once, so a minute means something hangs. */
 const RUN_TIMEOUT_MS = 90_000;
-/** The summary's eight headings, as the compacted session writes them. */
-const SECTIONS = ['Primary Request and Intent', 'Key Technical Concepts', 'Files and Code Sections', 'Errors and fixes', 'Problem Solving', 'All user messages', 'Pending Tasks', 'Current Work'];
 /** The turns of the sessions the CLIs write: each reads its own notes file and answers at length. */
 const TURNS = ['alpha', 'bravo', 'charlie', 'delta'];
 /** Text deep inside the first turn's tool output and answer: the summary names the command and the
@@ -86,23 +85,6 @@ async function mustRun(name, cmd, args, opts) {
 
 function ctxc(name, args, env, cwd) {
   return mustRun(name, process.execPath, [CLI, ...args], { cwd, env });
-}
-
-/** A minimal environment: nothing of the machine's agent configuration leaks in. */
-function baseEnv(home) {
-  return { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR || tmpdir(), LANG: 'C.UTF-8', NO_COLOR: '1' };
-}
-
-function claudeEnv(home, server) {
-  return {
-    ...baseEnv(home),
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'sk-test',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
 }
 
 function codexEnv(home, codexHome) {
@@ -224,13 +206,9 @@ async function tokensOf(name, file, env, cwd) {
   return JSON.parse(r.stdout).total;
 }
 
-function includes(haystack, needle) {
-  return haystack.includes(needle) || haystack.includes(JSON.stringify(needle).slice(1, -1));
-}
-
 /** What every compacted resume must show, checked on the request the CLI sent. */
 function checkCompactedRequest(what, raw, summaryText, recent, gone) {
-  check(includes(raw, 'This session is being continued from a previous conversation'), `${what}: the resumed request does not carry the summary's opening`);
+  check(includes(raw, SUMMARY_OPENING), `${what}: the resumed request does not carry the summary's opening`);
   for (const s of SECTIONS) check(includes(raw, `## ${s}`), `${what}: the resumed request lacks the summary section "${s}"`);
   check(includes(raw, summaryText.slice(0, 2000)), `${what}: the summary was not sent as written`);
   for (const r of recent) check(includes(raw, r), `${what}: a recent turn is missing from the resumed request`, JSON.stringify(r.slice(0, 120)));
@@ -346,57 +324,6 @@ async function agentSession(name, agents, figures) {
     const tokens = spec.countTokens ? { tokensBefore: await tokensOf(`${name}-original`, saved[0], env, work), tokensAfter: await tokensOf(`${name}-compacted`, saved[1], env, work) } : {};
     figures.push({ what: `${spec.target} session written by the real CLI`, before: original.bytes, after: after.bytes, ...tokens, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: spec.messagesOf(original.body), messagesAfter: spec.messagesOf(after.body) });
   });
-}
-
-/**
- * A shared real session placed where Claude Code looks for it. What had to change for the CLI to
- * take it: every line's sessionId (the new file's name) and cwd (the fake project folder), and the
- * lines after the last assistant message of the main chain are left out (in kiliman's session,
- * /export commands that Claude Code chained to the session's first line: a resume would send only
- * them).
- */
-function placeTranscript(text, id, work) {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  let last = lines.length - 1;
-  while (last >= 0) {
-    const o = JSON.parse(lines[last]);
-    if (o.type === 'assistant' && o.isSidechain !== true) break;
-    last--;
-  }
-  const out = lines.slice(0, last + 1).map((l) => {
-    const o = JSON.parse(l);
-    if ('sessionId' in o) o.sessionId = id;
-    if ('cwd' in o) o.cwd = work;
-    return JSON.stringify(o);
-  });
-  return { text: `${out.join('\n')}\n`, dropped: lines.length - last - 1 };
-}
-
-/** A long tool result of the session's first half: text the compaction summarizes away. */
-function earlyToolText(fileText) {
-  const lines = fileText.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((o) => o.type === 'user' && o.isSidechain !== true);
-  const half = lines.slice(0, Math.ceil(lines.length / 2));
-  let best = '';
-  for (const o of half) {
-    for (const b of Array.isArray(o.message?.content) ? o.message.content : []) {
-      if (b.type !== 'tool_result') continue;
-      const t = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => c.text ?? '').join('\n');
-      if (t.length > best.length) best = t;
-    }
-  }
-  const mid = Math.floor(best.length / 2);
-  return best.slice(mid, mid + 80);
-}
-
-function lastAssistantText(fileText) {
-  const lines = fileText.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const o = lines[i];
-    if (o.type !== 'assistant' || o.isSidechain === true) continue;
-    const t = (o.message?.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
-    if (t.length > 40) return t.slice(0, 200);
-  }
-  return '';
 }
 
 async function sharedTranscript(agents, rel, figures) {

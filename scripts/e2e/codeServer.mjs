@@ -40,6 +40,11 @@ export const WORKBENCH_SETTINGS = {
   'chat.byokUtilityModelDefault': 'mainAgent',
   'git.enabled': false,
   'git.openRepositoryInParentFolders': 'never',
+  // For the sessions steps: the terminal draws its text into the DOM (readable by the test), keeps
+  // no sessions across reloads, and asks nothing when a terminal with a running agent is killed.
+  'terminal.integrated.gpuAcceleration': 'off',
+  'terminal.integrated.enablePersistentSessions': false,
+  'terminal.integrated.confirmOnKill': 'never',
 };
 
 /** A fresh temp layout: user data (with settings.json), extensions, workspace, XDG homes. */
@@ -61,7 +66,9 @@ export function makeSandbox(prefix = 'ctxc-e2e-') {
   return dirs;
 }
 
-function codeServerEnv(sandbox) {
+/** code-server's environment; `extra` (a scenario's, e.g. a temporary HOME and an agent's model
+ *  server) reaches the extension host and every terminal. */
+function codeServerEnv(sandbox, extra = {}) {
   const env = {};
   // Nothing from `npm run` (npm_*), and no editor hooks from a developer's shell.
   for (const [k, v] of Object.entries(process.env)) {
@@ -69,6 +76,7 @@ function codeServerEnv(sandbox) {
   }
   return {
     ...env,
+    ...extra,
     XDG_CONFIG_HOME: join(sandbox.xdg, 'config'),
     XDG_DATA_HOME: join(sandbox.xdg, 'data'),
     XDG_CACHE_HOME: join(sandbox.xdg, 'cache'),
@@ -110,7 +118,7 @@ export function installExtension(tools, sandbox, vsix) {
  * Starts code-server on 127.0.0.1 with a port the kernel picks (bind-addr :0), and resolves once
  * its log names the address. The log goes to `logFile` for the failure report.
  */
-export async function startCodeServer(tools, sandbox, logFile) {
+export async function startCodeServer(tools, sandbox, logFile, extraEnv = {}) {
   const args = [
     ...baseArgs(tools, sandbox),
     '--bind-addr',
@@ -125,7 +133,7 @@ export async function startCodeServer(tools, sandbox, logFile) {
     sandbox.workspace,
   ];
   const child = spawnGroup('code-server', tools.node.bin, args, {
-    env: codeServerEnv(sandbox),
+    env: codeServerEnv(sandbox, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = createWriteStream(logFile);

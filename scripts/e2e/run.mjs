@@ -53,7 +53,7 @@ const options = {
 const scenario = options.probe ? probeScenario : compactorScenario;
 const artifacts = join(repoRoot, 'test-artifacts', 'e2e');
 
-const state = { sandbox: null, server: null, context: null, page: null };
+const state = { sandbox: null, server: null, context: null, page: null, prepared: null };
 
 function rel(p) {
   return relative(process.cwd(), p) || p;
@@ -80,6 +80,8 @@ function teardown() {
   teardownPromise ??= (async () => {
     if (state.context) await withTimeout(state.context.close().catch(() => {}), CLOSE_TIMEOUT_MS);
     await stopAllGroups();
+    // What the scenario started in this process (a fake model server).
+    if (state.prepared?.close) await withTimeout(state.prepared.close().catch(() => {}), CLOSE_TIMEOUT_MS);
     if (state.server && existsSync(state.server.logFile)) copyFileSync(state.server.logFile, join(artifacts, 'code-server.log'));
     if (state.sandbox) {
       const logs = join(state.sandbox.userData, 'logs');
@@ -151,7 +153,8 @@ async function main() {
   }, RUN_TIMEOUT_MS);
 
   state.sandbox = makeSandbox();
-  const prepared = await scenario.prepare({ sandbox: state.sandbox, step, options });
+  const prepared = await scenario.prepare({ sandbox: state.sandbox, step, options, artifacts });
+  state.prepared = prepared;
 
   await step('install the .vsix into a temporary extensions dir', () => {
     const out = installExtension(tools, state.sandbox, prepared.vsix);
@@ -166,7 +169,7 @@ async function main() {
   }
 
   state.server = await step('start code-server on 127.0.0.1', async () => {
-    const server = await startCodeServer(tools, state.sandbox, join(state.sandbox.root, 'code-server.log'));
+    const server = await startCodeServer(tools, state.sandbox, join(state.sandbox.root, 'code-server.log'), prepared.env);
     console.log(`[e2e]   ${server.url} (pid ${server.pid})`);
     return server;
   });

@@ -1,9 +1,11 @@
 // The end-to-end scenario for the packaged Context Compactor extension, written against the UI
-// contract (commands, meter label, confirmation dialog, inspector) rather than its internals. The
-// numbers the UI must show come from the CLI built from the same sources (`ctxc count` and
-// `ctxc compact`), so the test checks that the editor and the command line agree.
+// contract (commands, meter label, confirmation dialog, inspector, Sessions view) rather than its
+// internals. The numbers the UI must show come from the CLI built from the same sources
+// (`ctxc count`, `ctxc compact`, `ctxc sessions`), so the test checks that the editor and the
+// command line agree. The agent sessions steps (sessions.mjs) run first, before any file is open.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import {
   E2eError,
@@ -16,7 +18,6 @@ import {
   UI_TIMEOUT_MS,
   waitForActiveTab,
   waitForMeter,
-  waitForMeterHidden,
   waitForNotification,
   webviewFrame,
 } from './page.mjs';
@@ -24,6 +25,8 @@ import { CHAT_MODEL, buildChatModelVsix } from './chatModel.mjs';
 import { groupedInt, openChat, sendChat, waitForChatModel, widenChat } from './chatView.mjs';
 import { repoRoot } from './tools.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
+import { ctxcJson, numberField } from './ctxc.mjs';
+import { prepareSessions, sessionSteps } from './sessions.mjs';
 
 const CATEGORY = 'Context Compactor';
 const COMMANDS = {
@@ -95,29 +98,6 @@ export function transcriptsDir() {
   return findTranscriptsDir(repoRoot);
 }
 
-/** Runs the CLI built by `npm run package` and parses its JSON output. */
-function ctxcJson(args) {
-  const cli = join(repoRoot, 'dist', 'cli.js');
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
-  const shown = `node dist/cli.js ${args.join(' ')}`;
-  if (r.status !== 0) {
-    throw new Error(`${shown} failed (${r.error ? r.error.message : `exit ${r.status}`}):\n${(r.stderr || r.stdout || '').trim()}`);
-  }
-  try {
-    return JSON.parse(r.stdout);
-  } catch {
-    throw new Error(`${shown} did not print JSON; it printed:\n${r.stdout.slice(0, 500)}`);
-  }
-}
-
-function numberField(obj, field, command) {
-  const value = obj && obj[field];
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new Error(`${command} printed no integer .${field}; its top-level keys are ${JSON.stringify(Object.keys(obj || {}))}`);
-  }
-  return value;
-}
-
 function extensionIdOf(pkg) {
   return `${pkg.publisher}.${pkg.name}`;
 }
@@ -126,7 +106,7 @@ export const compactorScenario = {
   name: 'context-compactor',
   extensionId: extensionIdOf(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))),
 
-  async prepare({ sandbox, step, options }) {
+  async prepare({ sandbox, step, options, artifacts }) {
     const vsix = join(repoRoot, 'dist', 'context-compactor.vsix');
     if (options.skipPackage) {
       if (!existsSync(vsix)) throw new Error(`--no-package given but ${vsix} does not exist; run npm run package`);
@@ -165,16 +145,26 @@ export const compactorScenario = {
     const chatModelVsix = await step('build the test-only chat model extension (scripts/e2e/chatModel.mjs, never shipped)', () =>
       buildChatModelVsix(join(sandbox.root, 'e2e-chat-model')),
     );
-    return { vsix, files, expected, extraVsix: [{ label: 'the test-only chat model extension', vsix: chatModelVsix }] };
+    const sessions = await prepareSessions({ sandbox, step, artifacts });
+    return {
+      vsix,
+      files,
+      expected,
+      extraVsix: [{ label: 'the test-only chat model extension', vsix: chatModelVsix }],
+      sessions,
+      // code-server (so its extension host and terminals) runs with the temporary HOME and the
+      // real Claude Code pointed at the fake model server.
+      env: sessions.env,
+      close: sessions.close,
+    };
   },
 
   async run({ page, step, shots, prepared }) {
     const { files, expected } = prepared;
     const meterIs = (total, what) => waitForMeter(page, (m) => m.total === total, { expected: `${what}: total ${total} tokens` });
 
-    await step('no meter while no conversation is active', async () => {
-      await waitForMeterHidden(page);
-    });
+    // Before any file is opened: the live Claude Code session of the temporary HOME.
+    await sessionSteps({ page, step, shots, prepared: prepared.sessions });
 
     await step('Open Transcript… lists the workspace transcripts and Browse…; the small one opens with the CLI count', async () => {
       await runCommand(page, COMMANDS.openTranscript.title, { id: COMMANDS.openTranscript.id });
@@ -208,8 +198,10 @@ export const compactorScenario = {
     });
 
     await step('expected compaction from the CLI (ctxc compact --format json)', () => {
+      // With an archive, as the extension always archives: the summary then says undo restores it.
+      const archiveDir = mkdtempSync(join(tmpdir(), 'ctxc-e2e-archive-'));
       const after = numberField(
-        ctxcJson(['compact', files.compacted.path, '--format', 'json']),
+        ctxcJson(['compact', files.compacted.path, '--format', 'json', '--archive', archiveDir]),
         'tokensAfter',
         `ctxc compact ${files.compacted.rel} --format json`,
       );

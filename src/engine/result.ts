@@ -131,6 +131,33 @@ export interface SummarizerInfo {
   retries?: number;
 }
 
+/** What was given up to meet the target, in the order it was done: the result reports every step
+ *  (the CLI prints them, the inspector shows them). */
+export type DegradationStepName =
+  /** The target was not met at the level asked for: the next heavier level was run. */
+  | 'heavier-level'
+  /** Long user messages shortened to their opening and closing words, names kept. */
+  | 'shorten-user-messages'
+  /** Acknowledgements and near-duplicate user messages merged into single lines. */
+  | 'merge-repeats'
+  /** User messages other than the first request and the most recent ones as one-line gists. */
+  | 'gist-user-messages'
+  /** Emergency: the summary's required content cut further, to fit the target. */
+  | 'cut-required'
+  /** Emergency: messages a strategy kept beyond the most recent ones summarized instead. */
+  | 'summarize-kept'
+  /** Emergency: the messages kept verbatim shortened to fit the target. */
+  | 'shorten-recent';
+
+export interface DegradationStep {
+  step: DegradationStepName;
+  /** One line: what was done, with counts. */
+  detail: string;
+  /** heavier-level: the level that missed the target, and the tokens it gave. */
+  level?: string;
+  tokensAfter?: number;
+}
+
 export interface CompactionResult {
   /** The compacted conversation (a new object; the input is never mutated). */
   conversation: Conversation;
@@ -154,6 +181,8 @@ export interface CompactionResult {
   /** The smallest result the invariants allow (header, pinned, the summary's required content,
    *  the last tool block): a target below it cannot be met. */
   minimumTokens?: number;
+  /** Each step taken to meet the target, in order (empty when nothing had to give). */
+  degradation: DegradationStep[];
 }
 
 /** Edits a person made in the inspector, applied on top of a computed plan. */

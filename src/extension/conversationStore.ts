@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
+import { MemoryArchive } from '../engine/archive/memoryArchive';
 import { hash64 } from '../engine/text/hash';
 import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
@@ -25,14 +26,14 @@ import { ConversationStateStore } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
 import type { SettingsStore } from './settings';
 import { CompactionSteps } from './store/compactionSteps';
-import type { ConversationEntry, ReportProvider } from './store/conversationEntry';
+import type { ApplyElsewhere, ConversationEntry, ReportProvider } from './store/conversationEntry';
 import { abortOnCancel, engineOptions } from './store/engineOptions';
 import { LlmCooldown } from './store/llmCooldown';
 import { TokenCounting } from './store/tokenCounting';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
 import { notificationText } from './notificationText';
 
-export type { ReportProvider } from './store/conversationEntry';
+export type { ApplyElsewhere, ReportProvider } from './store/conversationEntry';
 
 export interface SourceOptions {
   label: string;
@@ -43,6 +44,8 @@ export interface SourceOptions {
   reportProvider?: ReportProvider;
   uri?: vscode.Uri;
   activate?: boolean;
+  /** Applying a compaction writes it elsewhere (an agent session) instead of adding a step. */
+  applyElsewhere?: ApplyElsewhere;
 }
 
 export interface StoreDependencies {
@@ -136,7 +139,8 @@ export class ConversationStore extends Disposable implements ConversationService
         const choice = this.cooldown.choose(made);
         const run = {
           counter: e.counter,
-          archive: this.deps.archive,
+          // A compaction applied elsewhere leaves the original where it is: nothing to archive.
+          archive: e.applyElsewhere ? new MemoryArchive() : this.deps.archive,
           signal: cancel.signal,
           now: this.now(),
           ...(edits ? { edits } : {}),
@@ -150,6 +154,11 @@ export class ConversationStore extends Disposable implements ConversationService
         throwIfCancelled(token);
         // A compaction that changes nothing is not a step: nothing to undo, no "compacted" report.
         throwIfNothingChanged(before, result);
+        if (e.applyElsewhere) {
+          await e.applyElsewhere.apply(result, before);
+          this.deps.log.info(`compacted ${e.label} elsewhere: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}); the conversation is left as it is`);
+          return result;
+        }
         const view = await this.steps.pushStep(e, {
           kind: 'compaction',
           archiveId: result.archiveId,
@@ -189,6 +198,11 @@ export class ConversationStore extends Disposable implements ConversationService
 
   canUndo(key: string): boolean {
     return (this.entries.get(key)?.steps.length ?? 0) > 0;
+  }
+
+  /** Where applying a compaction to this conversation goes, when not onto its own steps. */
+  applyElsewhere(key: string): ApplyElsewhere | undefined {
+    return this.entries.get(key)?.applyElsewhere;
   }
 
   /** The Markdown of the current summary, when the conversation has been compacted. */
@@ -235,6 +249,7 @@ export class ConversationStore extends Disposable implements ConversationService
     await this.serialize(entry, async () => {
       entry.label = opts.label;
       if (opts.reportProvider) entry.reportProvider = opts.reportProvider;
+      if (opts.applyElsewhere) entry.applyElsewhere = opts.applyElsewhere;
       if (source !== entry.source) {
         entry.source = source;
         await this.rebase(entry);
@@ -306,6 +321,7 @@ export class ConversationStore extends Disposable implements ConversationService
       queue: Promise.resolve(),
       ...(opts.uri ? { uri: opts.uri } : {}),
       ...(reportProvider ? { reportProvider } : {}),
+      ...(opts.applyElsewhere ? { applyElsewhere: opts.applyElsewhere } : {}),
     };
     this.entries.set(key, entry);
     return entry;

@@ -74,10 +74,11 @@ export function createEngine(): CompactionEngine {
     importTranscript: (text, sourcePath) => importTranscript(text, { sourcePath }),
     createCounter: (model, override) => createTokenCounter(model, { override }),
     // The dry run is the real computation with the extractive summarizer, archived only in
-    // memory: exact for the extractive summarizer, an estimate for an LLM one.
+    // memory (standing for the real archive, so the summary reads as the applied one will):
+    // exact for the extractive summarizer, an estimate for an LLM one.
     preview: (conversation: Conversation, opts: EngineCompactOptions): Promise<CompactionResult> => {
       const { summarizer: _llm, ...rest } = opts;
-      return engineCall(() => compactConversation(conversation, toCompactOptions({ ...rest, archive: new MemoryArchive() })));
+      return engineCall(() => compactConversation(conversation, toCompactOptions({ ...rest, archive: new MemoryArchive(opts.archive.durable === true) })));
     },
     compact: (conversation, opts) => engineCall(() => compactConversation(conversation, toCompactOptions(opts))),
     undo: (archiveId, archive) => undoCompaction(archiveId, archive),

@@ -28,6 +28,20 @@ export const INTERNAL_COMMANDS = {
   undoSession: 'contextCompactor.undoSession',
 } as const;
 
+/** The Sessions view's commands: contributed for its menus (title bar, inline, context menu) and
+ *  run with the row they were clicked on; only Refresh Sessions shows in the palette. */
+export const SESSION_COMMANDS = {
+  refresh: 'contextCompactor.sessions.refresh',
+  inspect: 'contextCompactor.sessions.inspect',
+  compact: 'contextCompactor.sessions.compact',
+  resume: 'contextCompactor.sessions.resume',
+  reveal: 'contextCompactor.sessions.reveal',
+} as const;
+
+/** The view container in the activity bar, and the Sessions view in it. */
+export const VIEW_CONTAINER_ID = 'contextCompactor';
+export const SESSIONS_VIEW_ID = 'contextCompactor.sessions';
+
 /** The section every setting lives under. */
 export const CONFIG_SECTION = 'contextCompactor';
 
@@ -51,6 +65,13 @@ export const SETTINGS = {
   keepRecentToolBlocks: 'keepRecentToolBlocks',
   offloadTokens: 'offloadTokens',
   model: 'model',
+  follow: 'follow',
+  sessionsClaudeCode: 'sessions.claudeCode',
+  sessionsCodex: 'sessions.codex',
+  sessionsCline: 'sessions.cline',
+  sessionsRooCode: 'sessions.rooCode',
+  sessionsCopilotChat: 'sessions.copilotChat',
+  sessionsAider: 'sessions.aider',
   claudeHookMaxTokens: 'claudeHook.maxTokens',
   claudeHookLoopLimit: 'claudeHook.loopLimit',
   claudeHookLoopMinutes: 'claudeHook.loopMinutes',

@@ -6,12 +6,19 @@ import * as vscode from 'vscode';
 import type { CompactionLevel } from '../engine/compactor';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import { LEVELS } from '../engine/strategies/levelStrategy';
+import type { AgentId } from '../sessions/agentSession';
 import { HOOK_DEFAULTS } from '../sessions/claudeHook/claudeHook';
 import { CONFIG_SECTION, SETTINGS } from './ids';
 import { Disposable } from './lifecycle';
 
 export type SummarizerKind = 'extractive' | 'openai' | 'vscode-lm';
 export const SUMMARIZER_KINDS: readonly SummarizerKind[] = ['extractive', 'openai', 'vscode-lm'];
+
+/** What the meter follows: `auto`, the focused transcript editor, else the agent session of this
+ *  workspace that was active last; `editor`, transcripts open in editors only; `off`, only what is
+ *  opened explicitly (Open Transcript…, the chat, a session's Inspect). */
+export type FollowMode = 'auto' | 'editor' | 'off';
+export const FOLLOW_MODES: readonly FollowMode[] = ['auto', 'editor', 'off'];
 
 export type { CompactionLevel } from '../engine/compactor';
 
@@ -41,6 +48,14 @@ export interface CompactorSettings extends ToolLimits {
   summaryMaxLength: number;
   /** The counting model when a transcript does not name one. */
   model: string;
+  follow: FollowMode;
+  /** Each agent's sessions are looked for (the Sessions view, the meter's live session). */
+  sessionsClaudeCode: boolean;
+  sessionsCodex: boolean;
+  sessionsCline: boolean;
+  sessionsRooCode: boolean;
+  sessionsCopilotChat: boolean;
+  sessionsAider: boolean;
   /** Claude Code hooks (written into the command the install command adds): the repair's token
    *  cap, and the loop guard's limit and window. */
   claudeHookMaxTokens: number;
@@ -64,6 +79,13 @@ export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   summaryMaxLength: 3000,
   ...DEFAULT_TOOL_LIMITS,
   model: 'gpt-4o',
+  follow: 'auto',
+  sessionsClaudeCode: true,
+  sessionsCodex: true,
+  sessionsCline: true,
+  sessionsRooCode: true,
+  sessionsCopilotChat: true,
+  sessionsAider: true,
   claudeHookMaxTokens: HOOK_DEFAULTS.maxTokens,
   claudeHookLoopLimit: HOOK_DEFAULTS.loopLimit,
   claudeHookLoopMinutes: HOOK_DEFAULTS.loopMinutes,
@@ -127,6 +149,13 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
     keepRecentToolBlocks: int(cfg, SETTINGS.keepRecentToolBlocks, d.keepRecentToolBlocks, 0),
     offloadTokens: int(cfg, SETTINGS.offloadTokens, d.offloadTokens, 1),
     model: str(cfg, SETTINGS.model, d.model) || d.model,
+    follow: oneOf(cfg, SETTINGS.follow, FOLLOW_MODES, d.follow),
+    sessionsClaudeCode: bool(cfg, SETTINGS.sessionsClaudeCode, d.sessionsClaudeCode),
+    sessionsCodex: bool(cfg, SETTINGS.sessionsCodex, d.sessionsCodex),
+    sessionsCline: bool(cfg, SETTINGS.sessionsCline, d.sessionsCline),
+    sessionsRooCode: bool(cfg, SETTINGS.sessionsRooCode, d.sessionsRooCode),
+    sessionsCopilotChat: bool(cfg, SETTINGS.sessionsCopilotChat, d.sessionsCopilotChat),
+    sessionsAider: bool(cfg, SETTINGS.sessionsAider, d.sessionsAider),
     claudeHookMaxTokens: int(cfg, SETTINGS.claudeHookMaxTokens, d.claudeHookMaxTokens, 1),
     claudeHookLoopLimit: int(cfg, SETTINGS.claudeHookLoopLimit, d.claudeHookLoopLimit, 1),
     claudeHookLoopMinutes: int(cfg, SETTINGS.claudeHookLoopMinutes, d.claudeHookLoopMinutes, 1),
@@ -169,6 +198,18 @@ export function toolLimitsOf(s: CompactorSettings): ToolLimits {
     previewTokens: s.previewTokens,
     keepRecentToolBlocks: s.keepRecentToolBlocks,
     offloadTokens: s.offloadTokens,
+  };
+}
+
+/** Which agents' sessions are looked for: the contextCompactor.sessions.* settings. */
+export function sessionSourcesOf(s: CompactorSettings): Record<AgentId, boolean> {
+  return {
+    'claude-code': s.sessionsClaudeCode,
+    codex: s.sessionsCodex,
+    cline: s.sessionsCline,
+    'roo-code': s.sessionsRooCode,
+    'copilot-chat': s.sessionsCopilotChat,
+    aider: s.sessionsAider,
   };
 }
 

@@ -24,6 +24,8 @@ export function strictArchiveFileName(key: string): string {
 }
 
 export class FileArchive implements ArchiveStore {
+  readonly durable = true;
+
   constructor(
     readonly dir: string,
     private readonly fileName: ArchiveFileName = strictArchiveFileName,

@@ -188,7 +188,8 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   };
 }
 
-async function readSession(found: FoundSession, maxBytes: number): Promise<SessionRead> {
+/** Reads and imports one session file; a file it cannot read comes back as its error. */
+export async function readSession(found: FoundSession, maxBytes: number): Promise<SessionRead> {
   if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {
     const buf = await readFile(found.file);

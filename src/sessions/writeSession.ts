@@ -79,7 +79,7 @@ export async function writeCompactedSession(agent: ResumableAgent, original: Con
     if (!session) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
     const file = join(claudeProjectDir(opts.env, opts.home, cwd), `${id}.jsonl`);
     await writeNew(file, session.text);
-    const resume = `claude --resume ${id}`;
+    const resume = resumeCommand(agent, id);
     return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: session.notes };
   }
   const firstRequest = original.messages.find((m) => isUserAuthored(m) && messageText(m).trim() !== '');
@@ -94,8 +94,14 @@ export async function writeCompactedSession(agent: ResumableAgent, original: Con
   if (!rollout) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
   const file = join(codexSessionsDir(opts.env, opts.home), ...datePath(now), `rollout-${fileTime(now)}-${id}.jsonl`);
   await writeNew(file, rollout.text);
-  const resume = `codex resume ${id}`;
+  const resume = resumeCommand(agent, id);
   return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: rollout.notes };
+}
+
+/** The agent's command that resumes session `id`, run in the session's folder; the id quoted for a
+ *  POSIX shell (a UUID needs no quotes). */
+export function resumeCommand(agent: ResumableAgent, id: string): string {
+  return agent === 'claude-code' ? `claude --resume ${shellQuote(id)}` : `codex resume ${shellQuote(id)}`;
 }
 
 /** Writes a file that must not exist yet, atomically. */

@@ -10,7 +10,7 @@
 // Notifications (no id) go either way and are never answered.
 
 import type { Role, ItemType } from '../engine/conversation/model';
-import type { Decision, FactKind, ImportanceMetrics, LossLevel, ContentType } from '../engine/result';
+import type { Decision, DegradationStep, FactKind, ImportanceMetrics, LossLevel, ContentType } from '../engine/result';
 import type { SectionName } from '../engine/sections';
 
 // ───────────────────────────── what the webview shows ─────────────────────────────
@@ -79,6 +79,8 @@ export interface HeaderView {
   countMethod?: 'exact' | 'proxy' | 'estimate';
   compactionCount: number;
   warnings: string[];
+  /** What gave way to meet the target, in order (empty when nothing did). */
+  degradation: DegradationStep[];
 }
 
 /** `preview`: nothing has changed yet. `applied`: this compaction replaced the conversation. */

@@ -123,6 +123,7 @@ export function standInEngine(): StandInEngine {
       compactionCount: compacted.meta.compactions ?? 1,
       warnings: [],
       durationMs: 0,
+      degradation: [],
     };
   }
 

@@ -196,18 +196,6 @@ export class MarkdownString {
   }
 }
 
-export class RelativePattern {
-  readonly baseUri: Uri;
-  readonly base: string;
-  constructor(
-    base: Uri | string | { uri: Uri },
-    public pattern: string,
-  ) {
-    this.baseUri = base instanceof Uri ? base : typeof base === 'string' ? Uri.file(base) : base.uri;
-    this.base = this.baseUri.fsPath;
-  }
-}
-
 export class Position {
   constructor(
     readonly line: number,
@@ -220,6 +208,45 @@ export class Range {
     readonly start: Position,
     readonly end: Position,
   ) {}
+}
+
+export class RelativePattern {
+  baseUri: Uri;
+  pattern: string;
+  constructor(base: { uri: Uri } | Uri | string, pattern: string) {
+    this.baseUri = typeof base === 'string' ? Uri.file(base) : base instanceof Uri ? base : base.uri;
+    this.pattern = pattern;
+  }
+  get base(): string {
+    return this.baseUri.fsPath;
+  }
+  set base(value: string) {
+    this.baseUri = Uri.file(value);
+  }
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  label?: string;
+  id?: string;
+  description?: string | boolean;
+  tooltip?: string | MarkdownString;
+  iconPath?: ThemeIcon | Uri;
+  contextValue?: string;
+  resourceUri?: Uri;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  accessibilityInformation?: { label: string; role?: string };
+  collapsibleState?: TreeItemCollapsibleState;
+  constructor(labelOrUri: string | Uri, collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None) {
+    if (typeof labelOrUri === 'string') this.label = labelOrUri;
+    else this.resourceUri = labelOrUri;
+    this.collapsibleState = collapsibleState;
+  }
 }
 
 export enum StatusBarAlignment {
@@ -262,6 +289,11 @@ export enum ExtensionMode {
 export enum QuickPickItemKind {
   Separator = -1,
   Default = 0,
+}
+
+export enum UIKind {
+  Desktop = 1,
+  Web = 2,
 }
 
 export enum LogLevel {
@@ -316,14 +348,6 @@ export interface FakeOutputChannel {
   hide(): void;
   replace(v: string): void;
   dispose(): void;
-}
-
-/** A watcher the extension created: fire its emitters to play a file change. */
-export interface FakeWatcher {
-  glob: unknown;
-  created: EventEmitter<Uri>;
-  changed: EventEmitter<Uri>;
-  deleted: EventEmitter<Uri>;
 }
 
 export interface FakeTextDocument {
@@ -386,14 +410,15 @@ function freshState() {
     lmModels: [] as LanguageModelChatLike[],
     /** Tools registered with lm.registerTool, by name. */
     lmTools: new Map<string, vscode.LanguageModelTool<unknown>>(),
-    /** File system watchers created, with the emitters a test fires. */
-    watchers: [] as FakeWatcher[],
     /** MCP server definition providers (VS Code 1.101's API, on only after fake.setMcpApi(true)). */
     mcpProviders: new Map<string, { provideMcpServerDefinitions(token: CancellationToken): unknown }>(),
     workspaceRoot: undefined as string | undefined,
     language: 'en',
     webviewPanels: [] as FakeWebviewPanel[],
     webviewSerializers: new Map<string, unknown>(),
+    treeViews: [] as FakeTreeView[],
+    terminals: [] as FakeTerminal[],
+    watchers: [] as FakeFileSystemWatcher[],
   };
 }
 
@@ -405,6 +430,7 @@ const changeDocEmitter = new EventEmitter<{ document: FakeTextDocument; contentC
 const openDocEmitter = new EventEmitter<FakeTextDocument>();
 const closeDocEmitter = new EventEmitter<FakeTextDocument>();
 const lmModelsEmitter = new EventEmitter<void>();
+const workspaceFoldersEmitter = new EventEmitter<{ added: unknown[]; removed: unknown[] }>();
 
 let activeEditor: FakeTextEditor | undefined;
 
@@ -501,6 +527,27 @@ export const fake = {
   /** The chat participant registered under `id`. */
   chatParticipant(id: string): FakeChatParticipant | undefined {
     return state.chatParticipants.find((p) => p.id === id && !p.disposed);
+  },
+  /** The tree view registered under `id`. */
+  treeView(id: string): FakeTreeView | undefined {
+    return state.treeViews.find((v) => v.id === id && !v.disposed);
+  },
+  /** Reports a file event to the watchers whose pattern covers `path`, as VS Code's file watcher
+   *  does after the disk changed (tests write the file first). Returns how many watchers heard it. */
+  fileEvent(path: string, kind: 'create' | 'change' | 'delete'): number {
+    const uri = Uri.file(path);
+    let heard = 0;
+    for (const w of state.watchers) {
+      if (w.disposed || !w.covers(uri.fsPath)) continue;
+      heard++;
+      w.fire(kind, uri);
+    }
+    return heard;
+  },
+  /** Replaces the workspace folders (one, or none) and fires onDidChangeWorkspaceFolders. */
+  changeWorkspaceRoot(dir: string | undefined): void {
+    state.workspaceRoot = dir;
+    workspaceFoldersEmitter.fire({ added: [], removed: [] });
   },
   /** The language model tool registered under `name`. */
   lmTool(name: string): vscode.LanguageModelTool<unknown> | undefined {
@@ -712,6 +759,118 @@ function createWebviewPanel(viewType: string, title: string, showOptions: unknow
   return panel;
 }
 
+// ── Tree views and terminals ──
+
+export interface FakeTreeView {
+  id: string;
+  provider: { getChildren(element?: unknown): unknown; getTreeItem(element: unknown): unknown; onDidChangeTreeData?: Event<unknown> };
+  visible: boolean;
+  message: string | undefined;
+  title: string | undefined;
+  description: string | undefined;
+  disposed: boolean;
+  onDidChangeVisibility: Event<{ visible: boolean }>;
+  onDidChangeSelection: Event<unknown>;
+  onDidExpandElement: Event<unknown>;
+  onDidCollapseElement: Event<unknown>;
+  selection: readonly unknown[];
+  /** Test hook: shows or hides the view, as opening its container does. */
+  setVisible(visible: boolean): void;
+  reveal(element: unknown, options?: unknown): Promise<void>;
+  dispose(): void;
+}
+
+/** One row of a tree as a person sees it: its item and its children, resolved. */
+export interface FakeTreeRow {
+  element: unknown;
+  item: TreeItem;
+  children: FakeTreeRow[];
+}
+
+/** The whole tree of a view, every level resolved. */
+export async function treeRows(view: FakeTreeView, element?: unknown): Promise<FakeTreeRow[]> {
+  const elements = ((await view.provider.getChildren(element)) ?? []) as unknown[];
+  const rows: FakeTreeRow[] = [];
+  for (const e of elements) {
+    const item = (await view.provider.getTreeItem(e)) as TreeItem;
+    const children = item.collapsibleState ? await treeRows(view, e) : [];
+    rows.push({ element: e, item, children });
+  }
+  return rows;
+}
+
+function createTreeView(viewId: string, options: { treeDataProvider: FakeTreeView['provider'] }): FakeTreeView {
+  const visibility = new EventEmitter<{ visible: boolean }>();
+  const none = new EventEmitter<unknown>();
+  const view: FakeTreeView = {
+    id: viewId,
+    provider: options.treeDataProvider,
+    visible: false,
+    message: undefined,
+    title: undefined,
+    description: undefined,
+    disposed: false,
+    onDidChangeVisibility: visibility.event,
+    onDidChangeSelection: none.event,
+    onDidExpandElement: none.event,
+    onDidCollapseElement: none.event,
+    selection: [],
+    setVisible(visible: boolean) {
+      if (this.visible === visible) return;
+      this.visible = visible;
+      visibility.fire({ visible });
+    },
+    async reveal() {},
+    dispose() {
+      this.disposed = true;
+    },
+  };
+  state.treeViews.push(view);
+  return view;
+}
+
+export interface FakeTerminal {
+  name: string;
+  creationOptions: Readonly<vscode.TerminalOptions>;
+  processId: Promise<number | undefined>;
+  exitStatus: undefined;
+  /** Test hook: every text sent, in order. */
+  sent: string[];
+  shown: boolean;
+  disposed: boolean;
+  sendText(text: string, shouldExecute?: boolean): void;
+  show(preserveFocus?: boolean): void;
+  hide(): void;
+  dispose(): void;
+}
+
+function createTerminal(nameOrOptions?: string | vscode.TerminalOptions | vscode.ExtensionTerminalOptions, _shellPath?: string, _shellArgs?: readonly string[] | string): FakeTerminal {
+  const options: vscode.TerminalOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : nameOrOptions && !('pty' in nameOrOptions) ? nameOrOptions : {};
+  const terminal: FakeTerminal = {
+    name: options.name ?? 'bash',
+    creationOptions: options,
+    processId: Promise.resolve(undefined),
+    exitStatus: undefined,
+    sent: [],
+    shown: false,
+    disposed: false,
+    sendText(text: string, shouldExecute = true) {
+      this.sent.push(shouldExecute ? `${text}\n` : text);
+    },
+    show() {
+      this.shown = true;
+    },
+    hide() {
+      this.shown = false;
+    },
+    dispose() {
+      this.disposed = true;
+    },
+  };
+  state.terminals.push(terminal);
+  return terminal;
+}
+
 export const window = {
   get activeTextEditor(): FakeTextEditor | undefined {
     return activeEditor;
@@ -748,6 +907,11 @@ export const window = {
     return new Disposable(() => state.webviewSerializers.delete(viewType));
   },
   tabGroups: { all: [] as unknown[] },
+  createTreeView,
+  createTerminal,
+  get terminals(): readonly FakeTerminal[] {
+    return state.terminals.filter((t) => !t.disposed);
+  },
 } satisfies FakeOf<typeof vscode.window>;
 
 // ───────────────────────────── workspace ─────────────────────────────
@@ -886,19 +1050,50 @@ export const workspace = {
       renameSync(from.fsPath, to.fsPath);
     },
   },
-  createFileSystemWatcher(glob: unknown) {
-    const created = new EventEmitter<Uri>();
-    const changed = new EventEmitter<Uri>();
-    const deleted = new EventEmitter<Uri>();
-    state.watchers.push({ glob, created, changed, deleted });
-    return {
-      onDidCreate: created.event,
-      onDidChange: changed.event,
-      onDidDelete: deleted.event,
-      dispose() {},
-    };
+  /** A watcher that hears fake.fileEvent for the paths its pattern covers: a RelativePattern
+   *  anywhere on disk (recursive when the pattern has a '/' or '**'), a string glob in the
+   *  workspace folder only, as in VS Code. */
+  createFileSystemWatcher(glob: string | RelativePattern, ignoreCreateEvents?: boolean, ignoreChangeEvents?: boolean, ignoreDeleteEvents?: boolean): FakeFileSystemWatcher {
+    const watcher = new FakeFileSystemWatcher(glob, { create: !!ignoreCreateEvents, change: !!ignoreChangeEvents, delete: !!ignoreDeleteEvents });
+    state.watchers.push(watcher);
+    return watcher;
   },
+  onDidChangeWorkspaceFolders: workspaceFoldersEmitter.event,
 } satisfies FakeOf<typeof vscode.workspace>;
+
+export class FakeFileSystemWatcher {
+  private readonly emitters = { create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() };
+  readonly onDidCreate = this.emitters.create.event;
+  readonly onDidChange = this.emitters.change.event;
+  readonly onDidDelete = this.emitters.delete.event;
+  readonly ignoreCreateEvents: boolean;
+  readonly ignoreChangeEvents: boolean;
+  readonly ignoreDeleteEvents: boolean;
+  disposed = false;
+  constructor(
+    readonly glob: string | RelativePattern,
+    ignore: { create: boolean; change: boolean; delete: boolean },
+  ) {
+    this.ignoreCreateEvents = ignore.create;
+    this.ignoreChangeEvents = ignore.change;
+    this.ignoreDeleteEvents = ignore.delete;
+  }
+  /** Whether an event for `path` reaches this watcher. */
+  covers(path: string): boolean {
+    const base = typeof this.glob === 'string' ? state.workspaceRoot : this.glob.baseUri.fsPath;
+    if (!base) return false;
+    const rel = relative(resolve(base), resolve(path)).split(sep).join('/');
+    if (rel === '' || rel.startsWith('..')) return false;
+    return globToRegExp(typeof this.glob === 'string' ? this.glob : this.glob.pattern).test(rel);
+  }
+  fire(kind: 'create' | 'change' | 'delete', uri: Uri): void {
+    if ((kind === 'create' && this.ignoreCreateEvents) || (kind === 'change' && this.ignoreChangeEvents) || (kind === 'delete' && this.ignoreDeleteEvents)) return;
+    this.emitters[kind].fire(uri);
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+}
 
 // ───────────────────────────── commands, env, l10n ─────────────────────────────
 
@@ -933,6 +1128,8 @@ export const env = {
     return state.language;
   },
   appName: 'Visual Studio Code (fake)',
+  remoteName: undefined as string | undefined,
+  uiKind: UIKind.Desktop,
   machineId: 'fake-machine',
   sessionId: 'fake-session',
   uriScheme: 'vscode',
@@ -1308,6 +1505,9 @@ type StatusBarItemHooks = 'visible' | 'disposed';
 type WebviewHooks = 'posted' | 'receive';
 type WebviewPanelHooks = 'disposed' | 'reveals';
 type EventEmitterHooks = 'listenerCount';
+type TreeViewHooks = 'id' | 'provider' | 'disposed' | 'setVisible';
+type TerminalHooks = 'sent' | 'shown' | 'disposed';
+type WatcherHooks = 'glob' | 'covers' | 'fire' | 'disposed';
 
 export type FakeMatchesRealApi = [
   // Classes: the constructor side (static members) and the instances.
@@ -1324,7 +1524,6 @@ export type FakeMatchesRealApi = [
   Fits<ThemeIcon, vscode.ThemeIcon>,
   Fits<MarkdownString, vscode.MarkdownString>,
   Fits<Position, vscode.Position>,
-  Fits<RelativePattern, vscode.RelativePattern>,
   Fits<Range, vscode.Range>,
   Fits<LanguageModelTextPart, vscode.LanguageModelTextPart>,
   Fits<LanguageModelToolCallPart, vscode.LanguageModelToolCallPart>,
@@ -1338,6 +1537,10 @@ export type FakeMatchesRealApi = [
   Fits<ChatResponseMarkdownPart, vscode.ChatResponseMarkdownPart>,
   Fits<ChatResponseCommandButtonPart, vscode.ChatResponseCommandButtonPart>,
   Fits<ChatResponseTurn, vscode.ChatResponseTurn>,
+  Fits<typeof RelativePattern, typeof vscode.RelativePattern>,
+  Fits<RelativePattern, vscode.RelativePattern>,
+  Fits<typeof TreeItem, typeof vscode.TreeItem>,
+  Fits<TreeItem, vscode.TreeItem>,
   // Objects the fake hands out.
   Fits<Omit<FakeStatusBarItem, StatusBarItemHooks>, vscode.StatusBarItem>,
   Fits<Omit<FakeOutputChannel, 'lines'>, vscode.LogOutputChannel>,
@@ -1346,6 +1549,9 @@ export type FakeMatchesRealApi = [
   Fits<QuickPickItemLike, vscode.QuickPickItem>,
   Fits<Omit<FakeWebview, WebviewHooks>, vscode.Webview>,
   Fits<Omit<FakeWebviewPanel, WebviewPanelHooks>, vscode.WebviewPanel>,
+  Fits<Omit<FakeTreeView, TreeViewHooks>, vscode.TreeView<unknown>>,
+  Fits<Omit<FakeTerminal, TerminalHooks>, vscode.Terminal>,
+  Fits<Omit<FakeFileSystemWatcher, WatcherHooks>, vscode.FileSystemWatcher>,
   Fits<LanguageModelChatLike, vscode.LanguageModelChat>,
   Fits<Omit<FakeChatParticipant, 'disposed'>, vscode.ChatParticipant>,
   Fits<Omit<FakeChatResponseStream, 'parts' | 'text' | 'buttons'>, vscode.ChatResponseStream>,
@@ -1360,6 +1566,8 @@ export type FakeMatchesRealApi = [
   SameEnum<ConfigurationTarget, vscode.ConfigurationTarget>,
   SameEnum<ExtensionMode, vscode.ExtensionMode>,
   SameEnum<QuickPickItemKind, vscode.QuickPickItemKind>,
+  SameEnum<TreeItemCollapsibleState, vscode.TreeItemCollapsibleState>,
   SameEnum<LogLevel, vscode.LogLevel>,
+  SameEnum<UIKind, vscode.UIKind>,
   SameEnum<LanguageModelChatMessageRole, vscode.LanguageModelChatMessageRole>,
 ];

@@ -152,6 +152,7 @@ export function fixtureResult(conv: Conversation, counter: CachedTokenCounter, r
     compactionCount: 1,
     warnings: [],
     durationMs: 0,
+    degradation: [],
   };
 }
 

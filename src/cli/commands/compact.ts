@@ -234,6 +234,7 @@ export const compactCommand: CliCommand = {
           }
         }
         for (const w of result.warnings) io.err(`warning: ${clip(w, 2 * MAX_ECHO_CHARS)}\n`);
+        for (const d of result.degradation) io.err(`to fit the target (${d.step}): ${clip(d.detail, 2 * MAX_ECHO_CHARS)}\n`);
         if (parsed.requireLlm && result.summarizer.fallbackReason !== undefined) {
           io.err(`ctxc compact: --require-llm: the LLM summary was not used (${clip(result.summarizer.fallbackReason, 2 * MAX_ECHO_CHARS)}); nothing was written\n`);
           return EXIT_LLM_FALLBACK;

@@ -131,6 +131,13 @@ export const ACKNOWLEDGEMENT_WORDS: KeywordSpec = {
     'very much',
     'so much',
     'a lot',
+    // Go-aheads ("yes do it", "go ahead", "continue"): they say "carry on", nothing more.
+    'do it',
+    'go ahead',
+    'go for it',
+    'go on',
+    'proceed',
+    'continue',
   ],
 };
 

@@ -1,10 +1,14 @@
 // An ArchiveStore in memory: tests, previews (planCompaction's dry runs) and the CLI when no
-// archive folder is given. Lost when the process ends.
+// archive folder is given. Lost when the process ends, so not durable — unless it stands in
+// for a durable store in a dry run of a compaction that will archive for real (the
+// extension's preview), where the summary must read as the applied one will.
 
 import type { ArchiveStore } from './archiveStore';
 
 export class MemoryArchive implements ArchiveStore {
   private readonly entries = new Map<string, string>();
+
+  constructor(readonly durable = false) {}
 
   async put(key: string, data: string): Promise<void> {
     // Content-addressed: a key always names the same bytes, so the first copy stays.

@@ -4,7 +4,7 @@
 // the ratio loop go through buildAttempt, so they cannot drift apart.
 
 import type { Message } from '../conversation/model';
-import type { CompactionEdits, LossReport } from '../result';
+import type { CompactionEdits, DegradationStep, LossReport } from '../result';
 import { fitSectionMaterial } from '../segments/extractSections';
 import { renderSections, type CompressionMetadata } from '../segments/renderSummary';
 import { SECTION_NAMES, type SectionTexts } from '../sections';
@@ -16,7 +16,7 @@ import type { CompactionInput } from './input';
 import type { ResolvedOptions } from './options';
 import type { SpanContent } from './spanContent';
 import { extractOptions } from './spanContent';
-import { buildSummaryMessage, messageAsText, round2 } from './summaryMessage';
+import { buildSummaryMessage, messageAsText, round2, summaryStyleOf } from './summaryMessage';
 
 /** How the extractive sections fitted their budget (the ratio controller reads these). */
 export interface FitFigures {
@@ -26,6 +26,8 @@ export interface FitFigures {
   floor: number;
   /** Tokens every item in its fullest form would take. */
   need: number;
+  /** The steps the required content took to fit (segments/degrade.ts). */
+  degradation: DegradationStep[];
 }
 
 export interface Attempt {
@@ -40,6 +42,8 @@ export interface Attempt {
   messages: Message[];
   tokensAfter: number;
   loss: LossReport;
+  /** What gave way to meet the target: the sections' required content, the kept messages. */
+  degradation: DegradationStep[];
 }
 
 /** What every attempt of one compaction shares. */
@@ -71,6 +75,7 @@ export function buildAttempt(ctx: AttemptContext, decided: Decided, content: Spa
   const { messages, counter, header } = input;
   const limits = options.limits.validate;
   const readability = checkReadability(sections, limits);
+  const style = summaryStyleOf(options);
   const summaryBefore = decided.strategy.summaryBefore;
   let summaryMessage: Message | undefined;
   let loss: LossReport;
@@ -85,19 +90,20 @@ export function buildAttempt(ctx: AttemptContext, decided: Decided, content: Spa
       compactions: ctx.compactions,
       summarizedMessages: content.material.previousSummarized + decided.span.filter((i) => messages[i]!.itemType !== 'COMPACTION_SUMMARY').length,
     };
-    const draft = assemble(messages, decided.decisions, header, buildSummaryMessage(sections, provisional), summaryBefore);
+    const draft = assemble(messages, decided.decisions, header, buildSummaryMessage(sections, provisional, style), summaryBefore);
     loss = detectLoss({ facts: content.facts, resultText: draft.map(messageAsText).join('\n'), importance: content.importance, readability }, limits);
-    summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) });
+    summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style);
   } else {
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);
   }
   const result = assemble(messages, decided.decisions, header, summaryMessage, summaryBefore);
-  return { decided, content, sections, fit, summaryBudget, summaryMessage, messages: result, tokensAfter: counter.countMessages(result), loss };
+  const degradation = decided.span.length > 0 ? [...fit.degradation, ...(decided.strategy.degradation ?? [])] : [];
+  return { decided, content, sections, fit, summaryBudget, summaryMessage, messages: result, tokensAfter: counter.countMessages(result), loss, degradation };
 }
 
 /** The extractive sections of the span fitted to `summaryBudget`, edits applied, as an attempt. */
 export function extractiveAttempt(ctx: AttemptContext, decided: Decided, content: SpanContent, summaryBudget: number): Attempt {
   const extracted = fitSectionMaterial(content.material, summaryBudget, extractOptions(ctx.input, ctx.options));
   const sections = applySectionEdits(extracted.sections, ctx.options.edits);
-  return buildAttempt(ctx, decided, content, sections, { tokens: extracted.tokens, floor: extracted.floor, need: extracted.need }, summaryBudget);
+  return buildAttempt(ctx, decided, content, sections, { tokens: extracted.tokens, floor: extracted.floor, need: extracted.need, degradation: extracted.degradation }, summaryBudget);
 }

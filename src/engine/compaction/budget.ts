@@ -4,9 +4,9 @@
 // (the ratio loop moves the line).
 
 import { formatCount } from '../segments/formatNumber';
-import { emptySectionTexts } from '../sections';
+import { emptySectionTexts, SECTION_NAMES } from '../sections';
 import { REPLY_PRIMING } from '../tokens/messageCounter';
-import { buildSummaryMessage, SKELETON_METADATA } from './summaryMessage';
+import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
 import type { CompactionInput } from './input';
 import { COMPACTION_DEFAULTS, SUMMARY_MIN_TOKENS, SUMMARY_RESERVE_SHARE, type ResolvedOptions } from './options';
 
@@ -23,6 +23,9 @@ export interface Budget {
   bodyCap: number;
   /** What the summary is expected to take before the kept messages are chosen. */
   reserve: number;
+  /** The least the summary's sections get: SUMMARY_MIN_TOKENS, or 0 at the emergency level,
+   *  where the target comes first and the sections take what is left. */
+  summaryMin: number;
   warnings: string[];
 }
 
@@ -40,13 +43,18 @@ export function planBudget(input: CompactionInput, options: ResolvedOptions): Bu
   input.messages.forEach((m, i) => {
     if (input.header.has(i) || input.keptAlways.has(m.id)) fixedTokens += input.tokens[i]!;
   });
-  const skeleton = input.counter.countMessage(buildSummaryMessage(emptySectionTexts(), SKELETON_METADATA));
+  const style = summaryStyleOf(options);
+  // The brief skeleton leaves empty sections out: count every heading, as if none were empty.
+  const skeletonSections = emptySectionTexts();
+  if (style.brief) for (const name of SECTION_NAMES) skeletonSections[name] = '-';
+  const skeleton = input.counter.countMessage(buildSummaryMessage(skeletonSections, SKELETON_METADATA, style));
   const available = target - fixedTokens - skeleton;
-  const bodyCap = Math.max(SUMMARY_MIN_TOKENS, summaryCap - skeleton);
-  const reserve = Math.min(bodyCap, Math.max(SUMMARY_MIN_TOKENS, Math.floor(available * SUMMARY_RESERVE_SHARE)));
+  const summaryMin = options.level === 'emergency' ? 0 : SUMMARY_MIN_TOKENS;
+  const bodyCap = Math.max(summaryMin, summaryCap - skeleton);
+  const reserve = Math.min(bodyCap, Math.max(summaryMin, Math.floor(available * SUMMARY_RESERVE_SHARE)));
   const warnings: string[] = [];
-  if (available < SUMMARY_MIN_TOKENS) {
+  if (available < Math.max(1, summaryMin)) {
     warnings.push(`the target of ${formatCount(target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`);
   }
-  return { target, explicit, fixedTokens, available, bodyCap, reserve, warnings };
+  return { target, explicit, fixedTokens, available, bodyCap, reserve, summaryMin, warnings };
 }

@@ -5,6 +5,7 @@
 
 import type { Decision } from '../result';
 import type { MessageDecision, StrategyContext, StrategyDecision } from '../strategies/strategy';
+import { finishTail } from '../strategies/tail';
 import type { Budget } from './budget';
 import type { CompactionInput } from './input';
 import type { ResolvedOptions } from './options';
@@ -70,7 +71,7 @@ export function decide(input: CompactionInput, options: ResolvedOptions, budget:
     focus: options.focus,
     limits: options.limits,
   };
-  const strategy = options.strategy.decide(ctx);
+  const strategy = finishTail(ctx, options.strategy.decide(ctx));
   const decisions = normalizeDecisions(strategy.decisions, input);
   return { strategy, decisions, span: spanOf(decisions), keepRoom };
 }

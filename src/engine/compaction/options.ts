@@ -110,6 +110,8 @@ export interface ResolvedOptions {
   /** The summary's limit the caller gave (undefined: the default rule of CompactOptions). */
   summaryMaxTokens: number | undefined;
   limits: CompactionLimits;
+  /** The original goes to a durable archive (undo can restore it): only then does the summary say so. */
+  archived: boolean;
 }
 
 export function positiveInt(name: string, v: number | undefined): number | undefined {
@@ -140,6 +142,7 @@ export function resolveOptions(opts: PlanOptions): ResolvedOptions {
     edits: opts.edits,
     summaryMaxTokens: positiveInt('summaryMaxTokens', opts.summaryMaxTokens),
     limits: resolveLimits(opts.limits),
+    archived: opts.archive?.durable === true,
   };
 }
 

@@ -5,14 +5,16 @@
 
 import { validateApiShape } from '../conversation/apiShape';
 import type { Conversation } from '../conversation/model';
+import type { DegradationStep } from '../result';
 import { formatCount } from '../segments/formatNumber';
 import { buildSectionMaterial, fitSectionMaterial } from '../segments/extractSections';
 import { emptySectionTexts } from '../sections';
+import { escalateLevels } from '../strategies/escalation';
 import { buildAttempt, type Attempt, type AttemptContext } from './attempt';
-import { planBudget, type Budget } from './budget';
+import { planBudget, resolveTarget, type Budget } from './budget';
 import { decide, keepEverything } from './decisions';
-import { checkConversation, measureInput } from './input';
-import { COMPACTION_WARN_AFTER, resolveOptions, type PlanOptions } from './options';
+import { checkConversation, measureInput, type CompactionInput } from './input';
+import { COMPACTION_WARN_AFTER, resolveOptions, type PlanOptions, type ResolvedOptions } from './options';
 import { bestAttempt, minimumTokens } from './ratioLoop';
 import { spanContent } from './spanContent';
 
@@ -25,6 +27,9 @@ export interface PlannedCompaction {
   compactionCount: number;
   minimumTokens: number;
   warnings: string[];
+  /** Each step taken to meet the target, in order: levels handed over, then what the chosen
+   *  attempt's summary and kept messages gave way (empty when nothing had to give). */
+  degradation: DegradationStep[];
 }
 
 /** The attempt that leaves the conversation as it is. */
@@ -33,13 +38,22 @@ function unchanged(ctx: AttemptContext, reason: string): Attempt {
   const material = buildSectionMaterial([], []);
   const fit = fitSectionMaterial(material, 0);
   const content = { span: [], messages: [], analyses: [], material, facts: [], importance: 0.5 };
-  return buildAttempt(ctx, decided, content, emptySectionTexts(), { tokens: fit.tokens, floor: fit.floor, need: fit.need }, 0);
+  return buildAttempt(ctx, decided, content, emptySectionTexts(), { tokens: fit.tokens, floor: fit.floor, need: fit.need, degradation: [] }, 0);
 }
 
+/** The pipeline at the level asked for, then — with an explicit target — at heavier levels while
+ *  the target is missed (strategies/escalation.ts); the hand-overs lead the degradation steps.
+ *  The input is measured once for all levels. */
 export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedCompaction {
   checkConversation(conv);
   const options = resolveOptions(opts);
   const input = measureInput(conv, options);
+  const { target, explicit } = resolveTarget(options, input.tokensBefore);
+  const e = escalateLevels(options.level, explicit, target, (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input), (p) => p.attempt.tokensAfter);
+  return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
+}
+
+function planAtLevel(conv: Conversation, options: ResolvedOptions, input: CompactionInput): PlannedCompaction {
   const budget = planBudget(input, options);
   const first = decide(input, options, budget, Math.max(0, budget.available - budget.reserve));
   const firstContent = spanContent(input, options, first);
@@ -59,7 +73,7 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
   const summarizing = attempt.decided.span.length > 0;
   if (summarizing && attempt.fit.floor > attempt.summaryBudget) {
     warnings.push(
-      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.fit.floor)} tokens, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it; it is kept whole`,
+      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.fit.floor)} tokens even in its shortest forms, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it`,
     );
   }
   if (summarizing && attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE)) {
@@ -70,7 +84,7 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
     warnings.push(`this conversation has been compacted ${compactionCount} times; summary quality may degrade — consider starting a new session with the summary`);
   }
   warnings.push(...apiShapeWarnings(conv, attempt));
-  return { ctx, budget, attempt, compactionCount, minimumTokens: minimum, warnings };
+  return { ctx, budget, attempt, compactionCount, minimumTokens: minimum, warnings, degradation: attempt.degradation };
 }
 
 /** Warnings for API-shape problems of the result; a problem the original did not have is a bug. */

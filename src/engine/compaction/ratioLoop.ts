@@ -10,9 +10,8 @@ import type { ValidateConstants } from '../validate/constants';
 import { extractiveAttempt, hasEditedSections, type Attempt, type AttemptContext } from './attempt';
 import type { Budget } from './budget';
 import { decide, keptTokens, type Decided } from './decisions';
-import { SUMMARY_MIN_TOKENS } from './options';
 import { extractOptions, materialOf, spanContent, type SpanContent } from './spanContent';
-import { buildSummaryMessage, SKELETON_METADATA } from './summaryMessage';
+import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
 
 function better(a: Attempt, b: Attempt, target: number, c: ValidateConstants): boolean {
   const tol = target * (1 + c.RATIO_OVERSHOOT_TOLERANCE);
@@ -25,7 +24,7 @@ function better(a: Attempt, b: Attempt, target: number, c: ValidateConstants): b
 
 /** The summary's budget when the kept messages of `decided` take what they take. */
 function summaryBudgetFor(ctx: AttemptContext, budget: Budget, decided: Decided): number {
-  return Math.max(SUMMARY_MIN_TOKENS, Math.min(budget.bodyCap, budget.available - keptTokens(ctx.input, decided.decisions)));
+  return Math.max(budget.summaryMin, Math.min(budget.bodyCap, budget.available - keptTokens(ctx.input, decided.decisions)));
 }
 
 export function bestAttempt(ctx: AttemptContext, budget: Budget, first: Decided, firstContent: SpanContent): Attempt {
@@ -76,6 +75,6 @@ export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Atte
   const material = over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
   const floorSections = fitSectionMaterial(material, 0, extractOptions(input, options)).sections;
   const meta = { ...SKELETON_METADATA, compactions: ctx.compactions, summarizedMessages: minimal.span.length };
-  const summaryTokens = minimal.span.length > 0 ? input.counter.countMessage(buildSummaryMessage(floorSections, meta)) : 0;
+  const summaryTokens = minimal.span.length > 0 ? input.counter.countMessage(buildSummaryMessage(floorSections, meta, summaryStyleOf(options))) : 0;
   return budget.fixedTokens + keptTokens(input, minimal.decisions) + summaryTokens;
 }

@@ -2,7 +2,7 @@
 // every message (the inspector's timeline), the stats block, the preview and the full result.
 
 import { messageText, type Conversation, type Message, type Role } from '../conversation/model';
-import type { CompactionStats, LossReport, MessagePlan } from '../result';
+import type { CompactionStats, DegradationStep, LossReport, MessagePlan } from '../result';
 import { SECTION_NAMES, type SectionTexts, type Summary } from '../sections';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import type { Attempt } from './attempt';
@@ -31,6 +31,8 @@ export interface CompactionPreview {
   /** The extractive sections (also in summary), and what the span was. */
   sections: SectionTexts;
   summarizedIds: string[];
+  /** Each step taken to meet the target, in order (empty when nothing had to give). */
+  degradation: DegradationStep[];
 }
 
 export function summaryOf(sections: SectionTexts, summaryMessage: Message | undefined, counter: CachedTokenCounter): Summary {
@@ -122,5 +124,6 @@ export function previewOf(planned: PlannedCompaction, now: string | undefined): 
     warnings: planned.warnings,
     sections: attempt.sections,
     summarizedIds: attempt.decided.span.map((i) => input.messages[i]!.id),
+    degradation: planned.degradation,
   };
 }

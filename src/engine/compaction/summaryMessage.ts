@@ -2,9 +2,10 @@
 // as a COMPACTION_SUMMARY user message whose id is derived from its text.
 
 import { messageText, thinkingText, type Message } from '../conversation/model';
-import { renderSummaryMarkdown, type CompressionMetadata } from '../segments/renderSummary';
+import { renderSummaryMarkdown, type CompressionMetadata, type SummaryStyle } from '../segments/renderSummary';
 import type { SectionTexts } from '../sections';
 import { hash64 } from '../text/hash';
+import type { ResolvedOptions } from './options';
 
 /** Metadata of the widest figures, to measure what a summary's skeleton costs at most. */
 export const SKELETON_METADATA: CompressionMetadata = {
@@ -24,8 +25,14 @@ function summaryId(count: number, text: string): string {
   return `compaction-${count}-${hash64(text).slice(0, 12)}`;
 }
 
-export function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata): Message {
-  const text = renderSummaryMarkdown(sections, meta);
+/** How the summary is written: the lead promises undo only with a durable archive; the
+ *  emergency level writes the brief skeleton (no empty sections, short metadata). */
+export function summaryStyleOf(options: Pick<ResolvedOptions, 'archived' | 'level'>): SummaryStyle {
+  return { archived: options.archived, brief: options.level === 'emergency' };
+}
+
+export function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle): Message {
+  const text = renderSummaryMarkdown(sections, meta, style);
   return {
     id: summaryId(meta.compactions, text),
     role: 'user',

@@ -111,7 +111,7 @@ export interface SourceMeta {
 
 /** How a message was shortened, so it is never shortened twice. */
 export interface TruncationRecord {
-  by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate';
+  by: 'importer' | 'formatter' | 'selective' | 'mask' | 'offload' | 'truncate' | 'collapse';
   originalTokens: number;
   keptTokens: number;
   /** Archive reference holding the full original, when one was written. */

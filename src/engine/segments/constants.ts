@@ -82,6 +82,25 @@ export const SEGMENT_CONSTANTS = {
   USER_MESSAGE_MAX_CHARS: 3000,
   /** Informative sentences (numbers, names, first-person facts) added to a shortened message. */
   USER_MESSAGE_FACT_SENTENCES: 3,
+  /** When the required content does not fit (degrade.ts): a message longer than this is
+   *  shortened to its opening and closing words… */
+  USER_MESSAGE_SHORTEN_MIN_CHARS: 240,
+  /** …the opening words: at least this many characters, to a word boundary… */
+  USER_MESSAGE_OPENING_CHARS: 90,
+  /** …the closing words: at most this many characters, from a word boundary… */
+  USER_MESSAGE_CLOSING_CHARS: 60,
+  /** …and at most this many of the paths, identifiers and error names of the part left out. */
+  USER_MESSAGE_KEPT_NAMES: 8,
+  /** A one-line gist: the opening words, at least this many characters, to a word boundary. */
+  USER_MESSAGE_GIST_CHARS: 90,
+  /** Gists leave the first request and this many of the most recent user messages as they are. */
+  USER_MESSAGE_RECENT_KEPT: 3,
+  /** At the emergency level a gist is cut to this many characters, and any other required
+   *  entry to one line of ENTRY_EMERGENCY_CHARS. */
+  USER_MESSAGE_EMERGENCY_CHARS: 40,
+  ENTRY_EMERGENCY_CHARS: 80,
+  /** Two user messages at least this similar (Jaccard of word shingles) are near-duplicates. */
+  USER_MESSAGE_SIMILARITY: 0.8,
 
   // ── Pending Tasks ──────────────────────────────────────────────────────────────────────
   /** Most TODO / next-step sentences kept. */

@@ -1,8 +1,11 @@
-// "Errors and fixes": each error signature the session met (exception type and
+// "Errors and fixes": each error signature the span met (exception type and
 // message, failing test, compiler error, non-zero exit), with the command that produced it and
-// what fixed it — or marked unresolved. A signature is fixed when, after its last occurrence,
-// a file was edited and the same command later ran clean (or the assistant said it was
-// fixed and the error did not come back); "fix attempted" when only the edit is seen.
+// its state. "fixed" needs evidence after its last occurrence — in the span or in the messages
+// kept after it: the same command (an identifying one: a shell line, or a tool call with
+// arguments) ran clean, or a file the error names (its traceback, its compiler line) was edited
+// and the error did not occur again, or the person said it works. The assistant saying it
+// fixed something is not evidence. Without evidence an error is "seen, then not repeated" when
+// the session went on without it, else "unresolved".
 // Generic exit codes are listed only as optional items: the specific error says more.
 // On re-compaction an error keeps its latest state (same signature → new entry wins).
 
@@ -14,7 +17,9 @@ import type { BuilderContext } from './sectionBuilder';
 import { recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import { describeCall, type SpanToolCall } from './spanView';
+import { extractFilePaths } from '../analyze/refs';
+import { userConfirmsAfter } from './evidence';
+import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from './textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
@@ -31,9 +36,11 @@ interface ErrorGroup {
   call: SpanToolCall | undefined;
   sourceIds: string[];
   fromUser: boolean;
+  /** Files the error names (its signature, traceback frames, compiler lines). */
+  files: string[];
 }
 
-type Status = { label: 'fixed' | 'fix attempted' | 'unresolved'; detail: string; explanation: string | undefined };
+type Status = { label: 'fixed' | 'seen, then not repeated' | 'unresolved'; detail: string; explanation: string | undefined };
 
 /** Most error signatures listed as required items; beyond it they are optional. */
 const REQUIRED_ERRORS_MAX = 80;
@@ -63,27 +70,54 @@ function flaggedSignature(raw: string): string | undefined {
   return line.length >= FLAGGED_MIN_CHARS && !DECLINED.test(line) ? line : undefined;
 }
 
+/** Arguments that say nothing about what a call did (aider's output runs are all `aider {}`). */
+const NO_ARGUMENTS = /^\s*(?:\{\s*\}|\[\s*\]|null|"")?\s*$/;
+
+/** The same command run again: the same shell line, or the same tool with the same arguments —
+ *  when those arguments identify something (two argument-less calls are not "the same run"). */
 function sameCommand(a: SpanToolCall | undefined, b: SpanToolCall): boolean {
   if (!a) return false;
   if (a.command !== undefined && b.command !== undefined) return collapseWhitespace(a.command) === collapseWhitespace(b.command);
-  return a.name === b.name && a.call.arguments === b.call.arguments;
+  return a.name === b.name && a.call.arguments === b.call.arguments && !NO_ARGUMENTS.test(a.call.arguments);
+}
+
+/** Error signatures of one result (or user message): the analysis' patterns, else the line of a
+ *  result the harness flagged as an error; a search that found nothing is not an error. */
+function errorsOf(sm: SpanMessage, call: SpanToolCall | undefined): string[] {
+  let errors = sm.analysis?.refs.errors ?? [];
+  if (errors.length === 0 && sm.message.toolResult?.isError) {
+    const flagged = flaggedSignature(sm.text);
+    if (flagged) errors = [flagged];
+  }
+  // grep, find, diff: exit code 1 means "nothing found" or "they differ", not a failure.
+  if (call?.kind === 'search') errors = errors.filter((e) => e !== NO_MATCH_EXIT);
+  return errors;
+}
+
+/** Traceback frames (`File "x.py", line 3`) and compiler lines (`src/a.ts:4:5`, `a.rs --> …`). */
+const NAMING_LINE = /^.*(?:File "[^"\n]+", line \d+|\S+\.\w+:\d+|-->\s*\S+:\d+).*$/gm;
+
+/** Files an error names: in its signature, its traceback frames and its compiler lines. */
+function filesNamed(signature: string, output: string): string[] {
+  const lines = [signature, ...(output.slice(0, 20000).match(NAMING_LINE) ?? [])];
+  return [...new Set(lines.flatMap((l) => extractFilePaths(l)))];
+}
+
+/** Two paths for the same file: equal, or one is the other with leading folders. */
+function samePath(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
 }
 
 export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
-  const { view, c } = ctx;
+  const { view, timeline, c } = ctx;
+  const spanEnd = view.messages.length;
   const groups = new Map<string, ErrorGroup>();
-  /** Span positions of results that carried at least one error signature. */
+  /** Timeline positions of results that carried at least one error signature. */
   const failed = new Set<number>();
-  for (const sm of view.messages) {
+  for (const sm of timeline.messages) {
     if (sm.summary || sm.assistant) continue;
-    let errors = sm.analysis?.refs.errors ?? [];
-    if (errors.length === 0 && sm.message.toolResult?.isError) {
-      const flagged = flaggedSignature(sm.text);
-      if (flagged) errors = [flagged];
-    }
-    const call = view.callOfResult.get(sm.pos);
-    // grep, find, diff: exit code 1 means "nothing found" or "they differ", not a failure.
-    if (call?.kind === 'search') errors = errors.filter((e) => e !== NO_MATCH_EXIT);
+    const call = timeline.callOfResult.get(sm.pos);
+    const errors = errorsOf(sm, call);
     if (errors.length === 0) continue;
     if (sm.message.toolResult) failed.add(sm.pos);
     const specific = errors.filter((e) => !GENERIC.test(e));
@@ -93,14 +127,17 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       const key = collapseWhitespace(sig);
       const g = groups.get(key);
       if (g) {
-        g.count++;
+        // A recurrence after the span counts for the status; the entry describes the span.
         g.lastPos = sm.pos;
+        for (const f of filesNamed(sig, sm.text)) if (!g.files.includes(f)) g.files.push(f);
+        if (sm.pos >= spanEnd) continue;
+        g.count++;
         if (call) {
           g.call = call;
           g.command = describeCall(call);
         }
         if (!g.sourceIds.includes(sm.message.id)) g.sourceIds.push(sm.message.id);
-      } else {
+      } else if (sm.pos < spanEnd) {
         groups.set(key, {
           signature: key,
           firstPos: sm.pos,
@@ -110,6 +147,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
           call,
           sourceIds: [sm.message.id],
           fromUser: sm.userAuthored,
+          files: filesNamed(sig, sm.text),
         });
       }
     }
@@ -125,33 +163,34 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   }
 
   const status = (g: ErrorGroup): Status => {
-    let editAt: number | undefined;
     const edited: string[] = [];
-    for (const call of view.calls) {
+    let namedEdit: string | undefined;
+    for (const call of timeline.calls) {
       if (call.pos <= g.lastPos) continue;
-      const writes = call.files.filter((f) => f.action === 'edited' || f.action === 'created');
-      if (call.kind === 'edit' || writes.length > 0) {
-        if (editAt === undefined) editAt = call.pos;
-        for (const f of writes) if (!edited.includes(f.path) && edited.length < 3) edited.push(f.path);
+      for (const f of call.files) {
+        if (f.action !== 'edited' && f.action !== 'created') continue;
+        if (!edited.includes(f.path) && edited.length < 3) edited.push(f.path);
+        if (namedEdit === undefined && g.files.some((n) => samePath(n, f.path))) namedEdit = f.path;
       }
     }
+    const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : '';
+    const cmd = g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command';
+    const explanation = fixSentences.find((f) => f.pos > g.lastPos)?.sentence;
     let cleanRun = false;
-    for (const call of view.calls) {
+    for (const call of timeline.calls) {
       if (call.pos <= g.lastPos || call.resultPos === undefined || failed.has(call.resultPos)) continue;
-      if (view.messages[call.resultPos]!.message.toolResult?.isError) continue;
+      if (timeline.messages[call.resultPos]!.message.toolResult?.isError) continue;
       if (sameCommand(g.call, call)) {
         cleanRun = true;
         break;
       }
     }
-    const after = fixSentences.find((f) => f.pos > g.lastPos);
-    const explanation = after?.sentence;
-    const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : 'a later edit';
-    if (editAt !== undefined && cleanRun) return { label: 'fixed', detail: `${editedText}; ${g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command'} ran clean afterwards`, explanation };
-    if (cleanRun) return { label: 'fixed', detail: `${g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command'} ran clean afterwards`, explanation };
-    if (explanation !== undefined && editAt !== undefined) return { label: 'fixed', detail: editedText, explanation };
-    if (editAt !== undefined) return { label: 'fix attempted', detail: editedText, explanation };
-    return { label: 'unresolved', detail: '', explanation };
+    if (cleanRun) return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
+    if (namedEdit !== undefined) return { label: 'fixed', detail: `edited ${inlineCode(namedEdit)}, which the error names; it did not occur again`, explanation };
+    if (userConfirmsAfter(timeline, g.lastPos)) return { label: 'fixed', detail: 'the user said it works', explanation };
+    const laterActivity = timeline.messages.some((m) => m.pos > g.lastPos && (m.message.toolResult !== undefined || m.userAuthored));
+    if (laterActivity) return { label: 'seen, then not repeated', detail: editedText ? `${editedText} afterwards, no re-run shown` : '', explanation: undefined };
+    return { label: 'unresolved', detail: '', explanation: undefined };
   };
 
   const items: SectionItem[] = [];
@@ -165,7 +204,8 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
     const short = `${sig} — ${st.label}`;
     const long = `${sig}${times}${from} — ${st.label}${st.detail ? `: ${st.detail}` : ''}`;
     const forms = [listItem(short), listItem(long)];
-    if (st.explanation) forms.push(listItem(`${long}\n${st.explanation}`));
+    // The assistant's words about a fix only beside evidence of one.
+    if (st.explanation && st.label === 'fixed') forms.push(listItem(`${long}\n${st.explanation}`));
     const isRequired = !generic && required < REQUIRED_ERRORS_MAX;
     if (isRequired) required++;
     items.push({

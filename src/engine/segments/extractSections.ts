@@ -7,6 +7,7 @@
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
 import type { Message } from '../conversation/model';
+import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
 import { SECTION_NAMES, emptySectionTexts, type SectionName, type SectionTexts } from '../sections';
 import { estimateCounter } from '../tokens/estimate';
@@ -14,6 +15,7 @@ import type { TextCounter } from '../tokens/tokenCounter';
 import { allocateSectionBudgets, type SectionDemand } from './allocateBudget';
 import { SEGMENT_CONSTANTS, type SegmentConstants } from './constants';
 import { buildCurrentWork } from './currentWork';
+import { degradeItems, leftOutLine } from './degrade';
 import { buildErrorsAndFixes } from './errorsAndFixes';
 import { buildFilesAndCode } from './filesAndCode';
 import { mergeSectionTexts, previousSections } from './mergeSections';
@@ -22,7 +24,7 @@ import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
 import { fitItems, measureItems, sectionFloor, sectionNeed, type MeasuredItem, type SectionItem } from './sectionItems';
-import { buildSpanView } from './spanView';
+import { buildSpanView, viewPrefix } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
 
@@ -67,6 +69,11 @@ export interface ExtractOptions {
   focus?: string;
   /** The section builders' numbers (default SEGMENT_CONSTANTS). */
   limits?: SegmentConstants;
+  /** The emergency level: when the required content does not fit, it may be cut (degrade.ts). */
+  emergency?: boolean;
+  /** The messages after the span that the result keeps (the verbatim tail), with their analyses:
+   *  evidence for what the summary claims (an error fixed later, a task submitted), never content. */
+  after?: { messages: readonly Message[]; analyses: readonly (MessageAnalysis | undefined)[] };
 }
 
 export interface SectionStats {
@@ -85,8 +92,11 @@ export interface ExtractedSections {
   stats: Record<SectionName, SectionStats>;
   /** Tokens of all section bodies together. */
   tokens: number;
-  /** Sum of the section floors: when above the budget, the required content did not fit. */
+  /** Sum of the section floors (after any degradation): when above the budget, the required
+   *  content did not fit even in its reduced forms. */
   floor: number;
+  /** The steps taken because the required content did not fit the budget (degrade.ts). */
+  degradation: DegradationStep[];
   /** Tokens every item in its fullest form would take. */
   need: number;
   /** How many compactions the merged earlier summaries record (0 when none). */
@@ -118,7 +128,13 @@ export function buildSectionMaterial(
   opts: ExtractOptions = {},
 ): SectionMaterial {
   const c = opts.limits ?? SEGMENT_CONSTANTS;
-  const view = buildSpanView(span, alignedAnalyses(span, analysis));
+  const analyses = alignedAnalyses(span, analysis);
+  const after = opts.after && opts.after.messages.length > 0 ? opts.after : undefined;
+  if (after && after.analyses.length !== after.messages.length) {
+    throw new RangeError(`extractSections: expected one analysis per later message (${after.messages.length}), got ${after.analyses.length}`);
+  }
+  const timeline = after ? buildSpanView([...span, ...after.messages], [...analyses, ...after.analyses]) : buildSpanView(span, analyses);
+  const view = viewPrefix(timeline, span.length);
   const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
   const fromSpan = previousSections(summaries);
   let previous = fromSpan?.sections;
@@ -127,20 +143,22 @@ export function buildSectionMaterial(
   }
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
-    const ctx: BuilderContext = { view, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
+    const ctx: BuilderContext = { view, timeline, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
     items[name] = SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }
 
-/** Fits prepared material into `budget` tokens (section bodies only). */
+/** Fits prepared material into `budget` tokens (section bodies only). When the required content
+ *  alone is over the budget, it is reduced first, in the steps degrade.ts describes. */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
   const c = opts.limits ?? SEGMENT_CONSTANTS;
   const counter = opts.counter ?? estimateCounter;
+  const degraded = degradeItems(material.items, { budget: Math.max(0, budget), emergency: opts.emergency === true, counter, c });
   const measured = {} as Record<SectionName, MeasuredItem[]>;
   const demands: SectionDemand[] = [];
   for (const name of SECTION_NAMES) {
-    const m = measureItems(material.items[name], counter);
+    const m = measureItems(degraded.items[name], counter);
     measured[name] = m;
     const meanPriority = m.length > 0 ? m.reduce((s, x) => s + Math.min(1.5, x.item.priority), 0) / m.length : 0;
     demands.push({ name, floor: sectionFloor(m), need: sectionNeed(m), weight: weightOf(name, c) * (c.IMPORTANCE_WEIGHT_BASE + meanPriority) });
@@ -151,10 +169,14 @@ export function fitSectionMaterial(material: SectionMaterial, budget: number, op
   let tokens = 0;
   for (const name of SECTION_NAMES) {
     const fitted = fitItems(measured[name], alloc.budgets[name]);
-    sections[name] = fitted.text;
-    tokens += fitted.tokens;
+    const released = name === 'All user messages' ? degraded.released.get(name) : undefined;
+    const leftOut = released ? released.size - fitted.shownOf(released) : 0;
+    const note = leftOut > 0 ? leftOutLine(leftOut) : '';
+    sections[name] = note ? [fitted.text, note].filter(Boolean).join('\n') : fitted.text;
+    const noteTokens = note ? counter.count(note) + 1 : 0;
+    tokens += fitted.tokens + noteTokens;
     stats[name] = {
-      tokens: fitted.tokens,
+      tokens: fitted.tokens + noteTokens,
       budget: alloc.budgets[name],
       floor: fitted.floor,
       need: fitted.need,
@@ -169,6 +191,7 @@ export function fitSectionMaterial(material: SectionMaterial, budget: number, op
     tokens,
     floor: alloc.floor,
     need: alloc.need,
+    degradation: degraded.steps,
     previousCompactions: material.previousCompactions,
     previousSummarized: material.previousSummarized,
   };

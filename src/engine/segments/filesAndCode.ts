@@ -3,8 +3,9 @@
 // latest content written to it, long code folded as "[code folded: N lines]"), plus
 // the files a person mentioned. Sources: tool calls (path arguments, shell command lines,
 // heredocs), tool outputs that confirm writes ("Applied edit to …", "File created
-// successfully at: …"), and aider's SEARCH/REPLACE blocks. Files only seen in tool output
-// (listings, grep hits) are named on one optional line. A relative path and an absolute path
+// successfully at: …"), aider's SEARCH/REPLACE blocks, and paths the person wrote. A path only
+// the assistant wrote is not listed: nothing touched it. Files only seen in tool output
+// (listings, grep hits) are named on one optional line, as such. A relative path and an absolute path
 // ending in it are the same file. On re-compaction a file keeps its latest state: the new
 // entry replaces the earlier one; files not touched since stay.
 
@@ -17,7 +18,7 @@ import { distinctForms } from './sectionItems';
 import type { FileAction, SpanToolCall } from './spanView';
 import { fence, foldCode, inlineCode, listItem } from './textCut';
 
-type Action = FileAction | 'mentioned by the user' | 'mentioned';
+type Action = FileAction | 'mentioned by the user';
 
 interface FileRecord {
   path: string;
@@ -40,10 +41,9 @@ const PRIORITY: Record<Action, number> = {
   ran: 0.55,
   searched: 0.45,
   used: 0.4,
-  mentioned: 0.3,
 };
 
-const GROUP: Record<Action, number> = { created: 0, edited: 0, deleted: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3, mentioned: 4 };
+const GROUP: Record<Action, number> = { created: 0, edited: 0, deleted: 0, read: 1, ran: 2, searched: 2, used: 2, 'mentioned by the user': 3 };
 
 /** Argument keys holding the new content of an edit. */
 const CODE_KEYS = ['new_string', 'new_str', 'content', 'file_text', 'code', 'diff', 'patch', 'new_content', 'replace'];
@@ -93,6 +93,16 @@ function heredocs(command: string): Map<string, string> {
     if (path && body !== undefined) out.set(normalizeFilePath(path), body);
   }
   return out;
+}
+
+/** Extensions a bare name (no folder) must end in to be read as a file in tool output: output
+ *  is full of dotted code (`django.db`, `self.db`, `logger.conf`) whose last part merely looks
+ *  like an extension. */
+const FILE_EXTENSION = /\.(?:py|pyi|ipynb|ts|tsx|js|jsx|mjs|cjs|json|jsonc|md|mdx|rst|txt|toml|ya?ml|ini|cfg|sh|bash|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|less|html?|vue|svelte|sql|swift|lock|xml|csv|tsv|gradle|proto|tf)$/i;
+
+/** A dotted name with no folder that is no known kind of file: a module or an attribute. */
+function looksLikeModule(path: string): boolean {
+  return !path.includes('/') && !path.startsWith('.') && !FILE_EXTENSION.test(path) && /^[\w-]+(?:\.[\w-]+)+$/.test(path);
 }
 
 function extensionOf(path: string): string {
@@ -148,8 +158,9 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
         if (paths.length > 0) touch(paths[0]!, 'edited', sm.pos, id, m[2]);
       }
     }
-    const mention: Action = sm.userAuthored ? 'mentioned by the user' : 'mentioned';
-    if (sm.userAuthored || sm.assistant) for (const p of sm.analysis?.refs.files ?? extractFilePaths(sm.text)) touch(p, mention, sm.pos, id);
+    // A path the person wrote is one they pointed at; a path only the assistant wrote was
+    // touched by nobody (it may be a guess, an example or a module name).
+    if (sm.userAuthored) for (const p of sm.analysis?.refs.files ?? extractFilePaths(sm.text)) touch(p, 'mentioned by the user', sm.pos, id);
   }
 
   // A relative path and the absolute path that ends in it are one file: fold into the longer.
@@ -189,7 +200,7 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
   }
   // A file keeps its latest state: an entry from this span replaces the earlier summary's.
   const merged = ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.35, keyOf: keyByInlineCode('file') }), items) : items;
-  const seenOnly = [...outputOnly.entries()].filter(([p]) => !files.has(p)).slice(0, c.FILES_MENTIONED_MAX);
+  const seenOnly = [...outputOnly.entries()].filter(([p]) => !files.has(p) && !looksLikeModule(p)).slice(0, c.FILES_MENTIONED_MAX);
   if (seenOnly.length > 0) {
     merged.push({
       key: 'files:output',

@@ -1,12 +1,15 @@
-// "Pending Tasks": what is still to do — the latest task list the agent kept, verbatim (a
-// TodoWrite call's todos, a Cline task_progress checklist, a Markdown checklist in the
-// assistant's text: the state of the agent's task list), the TODO / next-step sentences of the user
-// and the assistant, and the last request when nothing after it says it was completed.
+// "Pending Tasks": what the person asked for that the conversation does not show done — the
+// open items of the latest task list the agent kept (a TodoWrite call's todos, a Cline
+// task_progress checklist, a Markdown checklist in the assistant's text), the person's
+// explicit to-do sentences, and the latest request when nothing after it shows it done (segments/evidence.ts). A session that ended in a submission or
+// attempt_completion has none, unless the person asked for more after it. The assistant's own
+// announcements ("I'll help you implement …", "Okay, I will make that change.") are never tasks.
 // On re-compaction a newer task list replaces the earlier one; earlier TODO lines stay as
-// optional items below the new ones.
+// optional items below the new ones (none after a completion).
 
 import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
+import { isRequest, lastCompletion, requestShownDone } from './evidence';
 import { previousItems } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
 import { recency } from './sectionBuilder';
@@ -14,15 +17,6 @@ import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
 import type { SpanToolCall, SpanView } from './spanView';
 import { collapseWhitespace, listItem, oneLine } from './textCut';
-
-const PENDING_WORDS = compileKeywords({
-  en: [
-    'todo', 'to-do', 'next step', 'next steps', 'next,', 'still need', 'still needs', 'remaining', 'remains', 'not yet', 'pending', 'later',
-    'follow-up', 'follow up', 'afterwards', 'will need', 'need to', 'needs to', 'should also', 'left to do', "haven't", 'have not', 'outstanding',
-    'next', 'i will', "i'll", 'we will', "we'll",
-  ],
-  zh: ['待办', '下一步', '接下来', '还需要', '未完成', '待处理', '后续', '稍后', '尚未', '还没'],
-});
 
 /** The user's own latest explicit to-do sentences are required items: an instruction the
  *  person gave must not vanish from Pending Tasks because the budget is tight (it would survive
@@ -33,8 +27,12 @@ export const REQUIRED_USER_PENDING_MAX = 3;
  *  "need to" or "later", which as often say what is not needed). */
 const EXPLICIT_PENDING_WORDS = compileKeywords({
   en: ['todo', 'to-do', 'next step', 'next steps', 'still need', 'still needs', 'left to do', 'remaining', 'pending', 'not yet', 'outstanding', 'follow-up'],
-  zh: ['待办', '下一步', '还需要', '未完成', '待处理', '尚未', '任务'],
+  zh: ['待办', '下一步', '还需要', '未完成', '待处理', '尚未'],
 });
+/** "TODO:" / "To-do -" as a marker: a to-do item, whatever words follow. */
+const TODO_MARKER = /(?:^|\s)(?:TODO|To-?do)\s*[:\-–]\s*\S/;
+/** "todo list", "TODO app": the word names a thing, it does not mark a task. */
+const TODO_NOUN = /\bto-?do(?:s)? (?:list|app|application|item|items|component|manager|tracker)s?\b/gi;
 
 const TODO_TOOLS: ReadonlySet<string> = new Set(['todowrite', 'todo_write', 'update_todo_list', 'todo', 'todos', 'write_todos', 'update_plan', 'plan']);
 const CHECKBOX_LINE = /^\s*(?:[-*]|\d+[.)])\s+\[( |x|X|~|-)\]\s+\S/;
@@ -107,44 +105,57 @@ export function latestTaskList(view: SpanView): TaskList | undefined {
   return undefined;
 }
 
+/** Code pasted into a message ("export function f() { throw new Error('not yet implemented'); }"):
+ *  braces, statement ends, arrows or calls with no prose around them. */
+function looksLikeCode(s: string): boolean {
+  return /[{};]\s*$|^\s*(?:\*\/|\/\/|#include|import |export |def |class |function |const |let |var |return\b)|=>|\)\s*\{/.test(s);
+}
+
 export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
-  const { view, c } = ctx;
+  const { view, timeline, c } = ctx;
+  const spanEnd = view.messages.length;
   const items: SectionItem[] = [];
-  const list = latestTaskList(view);
-  if (list) {
+  // Work before an explicit completion (a submission, attempt_completion) is finished business:
+  // only what the person asked for after it can be pending.
+  const completedAt = lastCompletion(timeline);
+  const list = latestTaskList(timeline);
+  // A newer list in the messages kept after the span is the current one; they show it verbatim.
+  if (list && list.pos < spanEnd && list.pos > completedAt) {
     const open = list.lines.filter((l) => !l.startsWith('[x]'));
     const done = list.lines.length - open.length;
     const full = `Task list (latest, ${list.source}):\n${list.lines.map((l) => `- ${l}`).join('\n')}`;
     const short = `Task list (latest, ${list.source}; ${done} of ${list.lines.length} done, open items):\n${open.map((l) => `- ${l}`).join('\n')}`;
-    items.push({
-      key: 'tasklist',
-      forms: open.length < list.lines.length && open.length > 0 ? [listItem(short), listItem(full)] : [listItem(full)],
-      required: true,
-      priority: 1.5,
-      order: -1,
-      sourceIds: [list.id],
-    });
+    if (open.length > 0) {
+      items.push({
+        key: 'tasklist',
+        forms: open.length < list.lines.length ? [listItem(short), listItem(full)] : [listItem(full)],
+        required: true,
+        priority: 1.5,
+        order: -1,
+        sourceIds: [list.id],
+      });
+    }
   }
-  if (ctx.previous) {
+  if (ctx.previous && completedAt < 0) {
     const prev = previousItems(ctx.previous, { required: false, priority: 0.2 });
     items.push(...(list ? prev.filter((p) => !p.forms[0]!.startsWith('- Task list')) : prev));
   }
+  // The person's explicit to-dos ("TODO: …", "next step …", "still needs …"); the assistant's
+  // sentences are not tasks (it announces its own steps, which are not what was asked).
   const fresh: SectionItem[] = [];
-  const explicitFromUser = new Set<string>();
   for (const sm of view.messages) {
-    if (sm.summary || !(sm.assistant || sm.userAuthored) || !sm.text) continue;
+    if (sm.summary || !sm.userAuthored || !sm.text || sm.pos <= completedAt) continue;
     const text = sm.text.slice(0, 20000);
-    if (!PENDING_WORDS.has(text.toLowerCase())) continue;
+    if (!EXPLICIT_PENDING_WORDS.has(text.toLowerCase()) && !TODO_MARKER.test(text)) continue;
     splitSentences(text).forEach((s, k) => {
-      if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s)) return;
-      if (!PENDING_WORDS.has(s.toLowerCase())) return;
-      const key = `pending:${collapseWhitespace(s).toLowerCase()}`;
-      if (sm.userAuthored && EXPLICIT_PENDING_WORDS.has(s.toLowerCase())) explicitFromUser.add(key);
+      if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
+      const lower = s.toLowerCase();
+      if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
       fresh.push({
-        key,
-        forms: [listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`)],
+        key: `pending:${collapseWhitespace(s).toLowerCase()}`,
+        forms: [listItem(`User: ${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`)],
         required: false,
-        priority: 0.6 * recency(view, sm.pos) + (sm.userAuthored ? 0.3 : 0),
+        priority: 0.6 * recency(view, sm.pos) + 0.3,
         order: sm.pos * 1000 + k,
         sourceIds: [sm.message.id],
       });
@@ -153,25 +164,20 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   const chosen = uniqueByKey(fresh)
     .sort((a, b) => b.priority - a.priority || a.order - b.order)
     .slice(0, c.PENDING_MAX_ITEMS);
-  const latestFromUser = chosen
-    .filter((it) => explicitFromUser.has(it.key))
-    .sort((a, b) => b.order - a.order)
-    .slice(0, REQUIRED_USER_PENDING_MAX);
+  const latestFromUser = [...chosen].sort((a, b) => b.order - a.order).slice(0, REQUIRED_USER_PENDING_MAX);
   items.push(...chosen.map((it) => (latestFromUser.includes(it) ? { ...it, required: true } : it)));
-  // The last request, when nothing after it in the span reports the task complete.
-  const lastUser = [...view.messages].reverse().find((m) => m.userAuthored && !m.summary && m.text.trim());
-  if (lastUser) {
-    const completed = view.messages.some((m) => m.pos > lastUser.pos && m.analysis?.keyEvents.includes('task_complete'));
-    if (!completed) {
-      items.push({
-        key: 'last-request',
-        forms: [listItem(`Latest request, not reported done: ${oneLine(lastUser.text, 240)}`)],
-        required: false,
-        priority: 1,
-        order: 1_000_000_000,
-        sourceIds: [lastUser.message.id],
-      });
-    }
+  // The latest request of the whole conversation, when it is in the span and nothing after it
+  // shows it done (a later request in the kept messages is the latest one; they show it).
+  const lastUser = [...timeline.messages].reverse().find(isRequest);
+  if (lastUser && lastUser.pos < spanEnd && !requestShownDone(timeline, lastUser.pos)) {
+    items.push({
+      key: 'last-request',
+      forms: [listItem(`Latest request, not reported done: ${oneLine(lastUser.text, 240)}`)],
+      required: false,
+      priority: 1,
+      order: 1_000_000_000,
+      sourceIds: [lastUser.message.id],
+    });
   }
   return items;
 }

@@ -3,10 +3,13 @@
 // cause or approach words. Scored by how
 // many such words they hold, the message's importance and recency; abandoned approaches
 // ("instead", "didn't work", 放弃) score higher because they are what a fresh context would
-// otherwise try again. On re-compaction earlier entries stay as optional items, ranked below
-// new ones.
+// otherwise try again. An assistant sentence that only announces its next step ("First, I need
+// to add an import for …", "I'll run the tests") is narration, not problem solving
+// (analyze/narration.ts): it is kept only when it gives a reason or states a finding. On
+// re-compaction earlier entries stay as optional items, ranked below new ones.
 
 import { DECISION_KEYWORDS } from '../analyze/keywords';
+import { isNarration } from '../analyze/narration';
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
@@ -55,6 +58,7 @@ export function buildProblemSolving(ctx: BuilderContext): SectionItem[] {
     const decision = sm.analysis?.keyEvents.includes('decision') ? 0.2 : 0;
     splitSentences(text).forEach((s, k) => {
       if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
+      if (!sm.userAuthored && isNarration(s)) return;
       const lower = s.toLowerCase();
       const hits = REASONING.count(lower);
       if (hits === 0) return;

@@ -3,6 +3,9 @@
 // and the Compression Metadata block. parseSummary.ts reads it back, so the layout is a
 // contract: headings are "## " + the exact name at column 0, and no body line starts with "#"
 // at column 0 (such lines are escaped with a backslash, which Markdown also shows as "#").
+// The lead line says the original can be restored only when an archive that outlives the run
+// holds it (SummaryStyle.archived). At the emergency level the skeleton is brief: a shorter
+// lead, no empty sections, only the two metadata lines re-compaction reads.
 
 import { SECTION_NAMES, type SectionTexts } from '../sections';
 import { formatCount } from './formatNumber';
@@ -27,6 +30,15 @@ export interface CompressionMetadata {
   summarizedMessages: number;
 }
 
+/** How the summary is written around its sections. */
+export interface SummaryStyle {
+  /** The original is in an archive that outlives this run (a folder on disk), so undo can
+   *  restore it: only then does the lead line say so. */
+  archived: boolean;
+  /** The emergency skeleton: short lead, empty sections left out, two metadata lines. */
+  brief: boolean;
+}
+
 /** Escapes body lines that would read as headings: "#…" → "\#…", "\#…" → "\\#…". */
 export function escapeBody(text: string): string {
   return text
@@ -46,33 +58,41 @@ function fmtInt(n: number): string {
   return formatCount(n);
 }
 
-export function renderMetadata(meta: CompressionMetadata): string {
+export function renderMetadata(meta: CompressionMetadata, brief = false): string {
+  const counts = [`- Messages summarized: ${fmtInt(meta.summarizedMessages)}`, `- Compactions: ${meta.compactions}`];
+  if (brief) return [`## ${METADATA_HEADING}`, ...counts].join('\n');
   return [
     `## ${METADATA_HEADING}`,
     `- Original length: ${fmtInt(meta.originalChars)} chars`,
     `- Compressed length: ${fmtInt(meta.compressedChars)} chars`,
     `- Compression ratio: ${meta.ratio.toFixed(2)}`,
     `- Quality score: ${meta.qualityScore.toFixed(2)}`,
-    `- Messages summarized: ${fmtInt(meta.summarizedMessages)}`,
-    `- Compactions: ${meta.compactions}`,
+    ...counts,
   ].join('\n');
 }
 
 /** The lead line under the title: what the reader (person or model) is looking at. */
-export function leadLine(meta: CompressionMetadata): string {
+export function leadLine(meta: CompressionMetadata, style: SummaryStyle): string {
   const n = meta.summarizedMessages;
-  return `The earlier part of this conversation (${fmtInt(n)} message${n === 1 ? '' : 's'}) was compacted into this summary; the messages after it are verbatim. The original is archived and can be restored with undo.`;
+  const messages = `${fmtInt(n)} message${n === 1 ? '' : 's'}`;
+  if (style.brief) return `${messages} summarized; later messages verbatim.${style.archived ? ' Original archived (undo).' : ''}`;
+  const archive = style.archived ? ' The original is archived and can be restored with undo.' : '';
+  return `The earlier part of this conversation (${messages}) was compacted into this summary; the messages after it are verbatim.${archive}`;
 }
 
 /** The sections' Markdown without title and metadata: what "compressed length" measures, and
- *  how sections are measured and shown to an LLM. A section not given renders as empty. */
-export function renderSections(sections: Partial<SectionTexts>): string {
-  return SECTION_NAMES.map((name) => {
-    const body = (sections[name] ?? '').trim();
-    return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
-  }).join('\n\n');
+ *  how sections are measured and shown to an LLM. A section not given renders as empty; a brief
+ *  rendering (the emergency level) leaves empty sections out. */
+export function renderSections(sections: Partial<SectionTexts>, brief = false): string {
+  return SECTION_NAMES.filter((name) => !brief || (sections[name] ?? '').trim() !== '')
+    .map((name) => {
+      const body = (sections[name] ?? '').trim();
+      return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
+    })
+    .join('\n\n');
 }
 
-export function renderSummaryMarkdown(sections: SectionTexts, meta: CompressionMetadata): string {
-  return `${SUMMARY_TITLE}\n\n${leadLine(meta)}\n\n${renderSections(sections)}\n\n${renderMetadata(meta)}\n`;
+export function renderSummaryMarkdown(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle): string {
+  const body = renderSections(sections, style.brief);
+  return `${SUMMARY_TITLE}\n\n${leadLine(meta, style)}\n\n${body ? `${body}\n\n` : ''}${renderMetadata(meta, style.brief)}\n`;
 }

@@ -8,6 +8,10 @@ import type { SpanView } from './spanView';
 
 export interface BuilderContext {
   view: SpanView;
+  /** The span followed by the messages the result keeps after it (same positions for the span):
+   *  evidence of what happened later — a clean re-run, a submission, a final report — that a
+   *  builder may check but never lists. The span alone when nothing follows it. */
+  timeline: SpanView;
   c: SegmentConstants;
   /** The same section of the summary being merged (re-compaction), if any. */
   previous: string | undefined;

@@ -18,6 +18,22 @@ export interface SectionItem {
   order: number;
   /** Messages the item was taken from. */
   sourceIds: string[];
+  /** What the item becomes when the required content does not fit the budget (degrade.ts). */
+  reduced?: ReducedForms;
+}
+
+/** Renderings and facts for the degradation steps, which run only when every required item in
+ *  its shortest form is still over the budget. */
+export interface ReducedForms {
+  /** A long user message as its opening and closing words plus the names it holds. */
+  shortened?: string;
+  /** One line: the opening words. */
+  gist?: string;
+  /** A user message that only acknowledges ("ok", "thanks", "yes do it"): its words, merged
+   *  with the other acknowledgements into one line. */
+  acknowledgement?: string;
+  /** User messages with the same value nearly duplicate each other: the latest stays. */
+  similar?: string;
 }
 
 export interface FittedSection {
@@ -31,6 +47,8 @@ export interface FittedSection {
   shown: number;
   offered: number;
   shortened: number;
+  /** How many of the given items are shown. */
+  shownOf(items: ReadonlySet<SectionItem>): number;
 }
 
 /** Tokens of each form of each item, counted once. */
@@ -102,6 +120,7 @@ export function fitItems(measured: readonly MeasuredItem[], budget: number): Fit
     shown: shown.length,
     offered: measured.length,
     shortened,
+    shownOf: (items) => shown.filter(({ m }) => items.has(m.item)).length,
   };
 }
 

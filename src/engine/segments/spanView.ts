@@ -3,7 +3,7 @@
 // result. Built once per extraction so the eight builders do not repeat the walk.
 
 import type { MessageAnalysis } from '../analyze/analysis';
-import { extractFilePaths, extractToolCallPaths } from '../analyze/refs';
+import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../analyze/refs';
 import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
 
@@ -75,6 +75,45 @@ const EDITOR_SUBCOMMANDS = /^(?:view|create|str_replace|insert|undo_edit|write|a
 /** A quoted message option (git commit -m "…", --message '…'): prose, not files. */
 const MESSAGE_OPTION = /(?:^|\s)(?:-m|--message)(?:\s+|=)(?:"(?:[^"\\]|\\.)*"|'[^']*')/g;
 
+/** A shell word: a quoted string (kept with its quotes) or a run of other characters. */
+const SHELL_WORD = /'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]+(?:(?:'[^']*'|"(?:[^"\\]|\\.)*")[^\s'"]*)*/g;
+
+/** Programs whose first operand is a pattern or a script, not a file (`grep "from django.conf
+ *  import settings" base.py`, `sed -i '/import pytz/a from x import y' base.py`). */
+const PATTERN_FIRST = /^(?:grep|egrep|fgrep|rg|ag|ack|sed|awk|gawk|mawk|jq)$/;
+/** Options whose value is code or a pattern (`python -c "…"`, `grep -e PAT`, `sed -e SCRIPT`). */
+const CODE_OPTION = /^(?:-c|-e|--regexp|--expression|--eval)$/;
+/** Options of those programs that take a separate numeric or word value (`grep -A 3`). */
+const VALUE_OPTION = /^-(?:[ABCmd]|-max-count|-context|-after-context|-before-context)$/;
+
+/** A command part without the words that are code, patterns or prose rather than file names:
+ *  the pattern or script of grep/sed/awk, the value of -c/-e, and quoted text with spaces. */
+export function fileOperandText(part: string): string {
+  const words = part.replace(COMMAND_WRAPPER, '').match(SHELL_WORD) ?? [];
+  const program = (words[0] ?? '').replace(/^.*\//, '');
+  const keep: string[] = [];
+  let patternTaken = !PATTERN_FIRST.test(program);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (i > 0 && CODE_OPTION.test(w)) {
+      i++; // its value is code or a pattern
+      if (PATTERN_FIRST.test(program)) patternTaken = true;
+      continue;
+    }
+    if (i > 0 && PATTERN_FIRST.test(program) && VALUE_OPTION.test(w)) {
+      i++;
+      continue;
+    }
+    if (i > 0 && !patternTaken && !w.startsWith('-')) {
+      patternTaken = true; // the pattern / script
+      continue;
+    }
+    if (/^['"]/.test(w) && /\s/.test(w)) continue; // quoted prose or code
+    keep.push(w);
+  }
+  return keep.join(' ');
+}
+
 /** Interpreters whose first argument that is not an option is the file they run. */
 const INTERPRETER = /^(?:python[\d.]*|node|nodejs|bash|sh|zsh|ruby|perl|php|deno(?:\s+run)?|bun(?:\s+run)?|tsx|ts-node|npx\s+(?:tsx|ts-node)|go\s+run|Rscript|lua|java)$/;
 
@@ -116,7 +155,9 @@ export function shellFileActions(command: string): { path: string; action: FileA
     for (let m = REDIRECT.exec(part); m !== null; m = REDIRECT.exec(part)) {
       const t = (m[2] ?? m[3])!;
       if (t.startsWith('/dev/')) continue;
-      for (const p of extractFilePaths(t)) targets.set(p, m[1] === '>' ? 'created' : 'edited');
+      // A redirect target is a file whatever its name ("base.py.tmp", "out.log.1").
+      const named = extractFilePaths(t);
+      for (const p of named.length > 0 ? named : [normalizeFilePath(t)]) if (p) targets.set(p, m[1] === '>' ? 'created' : 'edited');
     }
     const rest = targets.size > 0 ? part.replace(REDIRECT, ' ') : part;
     const kind = shellCommandKind(rest);
@@ -125,7 +166,8 @@ export function shellFileActions(command: string): { path: string; action: FileA
     // other files it names are only used ("git add a.md" runs nothing called a.md).
     const runs = action === 'ran' && kind === 'run';
     const ran = runs ? executedFile(rest) : undefined;
-    for (const p of extractFilePaths(part.replace(MESSAGE_OPTION, ' '))) add(p, targets.get(p) ?? (runs && p !== ran ? 'used' : action));
+    for (const p of extractFilePaths(fileOperandText(part.replace(MESSAGE_OPTION, ' ')))) add(p, targets.get(p) ?? (runs && p !== ran ? 'used' : action));
+    for (const [p, a] of targets) if (!seen.has(p)) add(p, a);
   }
   return out;
 }
@@ -196,6 +238,20 @@ export function buildSpanView(span: readonly Message[], analyses: readonly (Mess
     }
   }
   return { messages, calls, callOfResult, callsAt };
+}
+
+/** The view of the first `n` messages of a view (positions unchanged): the span, when the view
+ *  also holds the messages kept after it. */
+export function viewPrefix(view: SpanView, n: number): SpanView {
+  if (n >= view.messages.length) return view;
+  const byCall = new Map<SpanToolCall, SpanToolCall>();
+  for (const c of view.calls) if (c.pos < n) byCall.set(c, c.resultPos !== undefined && c.resultPos >= n ? { ...c, resultPos: undefined } : c);
+  const calls = [...byCall.values()];
+  const callOfResult = new Map<number, SpanToolCall>();
+  for (const [pos, c] of view.callOfResult) if (pos < n && byCall.has(c)) callOfResult.set(pos, byCall.get(c)!);
+  const callsAt = new Map<number, SpanToolCall[]>();
+  for (const [pos, cs] of view.callsAt) if (pos < n) callsAt.set(pos, cs.map((c) => byCall.get(c)!));
+  return { messages: view.messages.slice(0, n), calls, callOfResult, callsAt };
 }
 
 /** A short description of a call for the summary: its command line, or name(main argument). */

@@ -115,6 +115,25 @@ export function oneLine(text: string, maxChars: number): string {
   return `${flat.slice(0, safeEnd(flat, Math.max(1, maxChars - 1))).trimEnd()}…`;
 }
 
+/** The opening words of a text on one line: at least `minChars` characters, to the next word
+ *  boundary (at most 40 characters further), "…" when more follows. */
+export function openingWords(text: string, minChars: number): string {
+  const flat = collapseWhitespace(text);
+  if (flat.length <= minChars) return flat;
+  const space = flat.slice(minChars, minChars + 40).search(/\s/);
+  const end = safeEnd(flat, space >= 0 ? minChars + space : minChars);
+  return end >= flat.length ? flat : `${flat.slice(0, end).trimEnd()}…`;
+}
+
+/** The closing words of a text on one line: at most `maxChars` characters, from a word boundary. */
+export function closingWords(text: string, maxChars: number): string {
+  const flat = collapseWhitespace(text);
+  if (flat.length <= maxChars) return flat;
+  const tail = flat.slice(flat.length - maxChars);
+  const space = tail.search(/\s/);
+  return space >= 0 && space < tail.length - 1 ? tail.slice(space + 1) : tail;
+}
+
 /** Folds code longer than CODE_FOLD_LINES lines: the first CODE_FOLD_KEEP_LINES lines, then
  *  "[code folded: N lines]" naming how many were left out. Long lines are cut. */
 export function foldCode(code: string, c: SegmentConstants): { text: string; folded: number } {

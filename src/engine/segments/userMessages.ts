@@ -3,15 +3,22 @@
 // (each keeps at least its first USER_MESSAGE_MIN_CHARS characters, verbatim). Identical
 // messages (whitespace aside) are listed once with a count. On re-compaction the earlier
 // entries come first and stay: they may be shortened further, never removed.
+// Each item also carries its reduced forms for when even that does not fit (degrade.ts): the
+// opening and closing words with the names in between, a one-line gist, whether it is an
+// acknowledgement, and its near-duplicate group.
 
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
 import type { BuilderContext } from './sectionBuilder';
 import { importanceAt, recency } from './sectionBuilder';
-import type { SectionItem } from './sectionItems';
+import type { MessageAnalysis } from '../analyze/analysis';
+import { jaccardSorted, textShingles } from '../text/similarity';
+import type { SegmentConstants } from './constants';
+import type { ReducedForms, SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
+import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords } from './textCut';
+import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './mergeSections';
-import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine } from './textCut';
 
 /** Sentences that state facts worth keeping when a long message is shortened: numbers, amounts,
  *  dates, names, first-person statements ("I …", "my …", 我…). */
@@ -57,6 +64,65 @@ export function readableUserText(text: string): string {
   return out.trim() || text;
 }
 
+/** Error names ("TypeError", "ECONNREFUSED"-like codes are identifiers) in a text. */
+const ERROR_NAME = /\b[A-Z][A-Za-z0-9_.]*(?:Error|Exception|Warning|Failure)\b/g;
+/** Shortest message compared for near-duplicates (shorter ones are identical or not alike). */
+const SIMILAR_MIN_CHARS = 30;
+/** Earlier user messages each one is compared with for near-duplicates. */
+const SIMILAR_LOOKBACK = 300;
+
+/** The opening and closing words of a long message, and the paths, identifiers and error names
+ *  of the part between them, so that a shortened entry still says what it was about. */
+function shortenedForm(text: string, analysis: MessageAnalysis | undefined, c: SegmentConstants): string | undefined {
+  const flat = collapseWhitespace(text);
+  if (flat.length <= c.USER_MESSAGE_SHORTEN_MIN_CHARS) return undefined;
+  const opening = openingWords(flat, c.USER_MESSAGE_OPENING_CHARS).replace(/…$/, '');
+  const closing = closingWords(flat, c.USER_MESSAGE_CLOSING_CHARS);
+  const middle = flat.slice(opening.length, flat.length - closing.length);
+  if (middle.trim().length === 0) return undefined;
+  const names: string[] = [];
+  const add = (n: string) => {
+    if (names.length < c.USER_MESSAGE_KEPT_NAMES && !names.includes(n) && middle.includes(n) && !opening.includes(n) && !closing.includes(n)) names.push(n);
+  };
+  for (const f of analysis?.refs.files ?? []) add(f);
+  for (const m of middle.matchAll(ERROR_NAME)) add(m[0]);
+  for (const id of analysis?.refs.identifiers ?? []) add(id);
+  const kept = names.length > 0 ? ` [names in between: ${names.map(inlineCode).join(', ')}]` : '';
+  return `${opening} ${cutMarker(middle.trim().length)} ${closing}${kept}`;
+}
+
+/** One line of the opening words, with the cut marker counting what it leaves out (added to
+ *  the count an earlier summary's entry already carries). */
+export function gistOf(text: string, minChars: number): string {
+  const marker = CUT_MARKER_PATTERN.exec(text);
+  const already = marker ? Number(/\[… ([\d,]+)/.exec(marker[0])![1]!.replace(/,/g, '')) : 0;
+  const flat = collapseWhitespace(marker ? text.slice(0, marker.index) : text);
+  const opening = openingWords(flat, minChars).replace(/…$/, '');
+  const omitted = already + flat.length - opening.length;
+  return omitted > 0 ? `${opening} ${cutMarker(omitted)}` : opening;
+}
+
+/** For each text, the earliest earlier text it nearly duplicates (its group), if any. */
+function similarGroups(texts: readonly string[], threshold: number): (number | undefined)[] {
+  const shingles = texts.map((t) => (t.length >= SIMILAR_MIN_CHARS ? textShingles(t.toLowerCase()) : undefined));
+  const group: (number | undefined)[] = texts.map(() => undefined);
+  for (let i = 0; i < texts.length; i++) {
+    const a = shingles[i];
+    if (!a || a.length === 0) continue;
+    for (let j = Math.max(0, i - SIMILAR_LOOKBACK); j < i; j++) {
+      const b = shingles[j];
+      if (!b || b.length === 0) continue;
+      // Jaccard ≤ smaller / larger: sizes alone can rule a pair out.
+      if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < threshold) continue;
+      if (jaccardSorted(a, b) >= threshold) {
+        group[i] = group[j] ?? j;
+        break;
+      }
+    }
+  }
+  return group;
+}
+
 export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const items: SectionItem[] = [];
@@ -67,10 +133,12 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
         priority: 0.4,
         keyOf: (t) => `prev:${collapseWhitespace(t)}`,
         shorten: (t) => shortenEntry(t, c.USER_MESSAGE_MIN_CHARS, c),
-      }),
+      }).map((it) => ({ ...it, reduced: { gist: listItem(gistOf(bulletText(it.forms[it.forms.length - 1]!), c.USER_MESSAGE_GIST_CHARS)) } })),
     );
   }
-  const byText = new Map<string, SectionItem & { count: number; base: string[] }>();
+  type Entry = SectionItem & { count: number; base: string[]; text: string; analysis: MessageAnalysis | undefined };
+  const byText = new Map<string, Entry>();
+  const entries: Entry[] = [];
   for (const sm of view.messages) {
     if (!sm.userAuthored || sm.summary) continue;
     const text = balanceFences(readableUserText(sm.text).trim());
@@ -89,7 +157,7 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
       withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx),
       withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx),
     ]);
-    const item = {
+    const item: Entry = {
       key: `user:${key}`,
       forms: base.map((f) => listItem(f)),
       required: true,
@@ -98,9 +166,26 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
       sourceIds: [sm.message.id],
       count: 1,
       base,
+      text,
+      analysis: sm.analysis,
     };
     byText.set(key, item);
     items.push(item);
+    entries.push(item);
   }
-  return items.map(({ key, forms, required, priority, order, sourceIds }) => ({ key, forms, required, priority, order, sourceIds }));
+  const groups = similarGroups(entries.map((e) => collapseWhitespace(e.text)), c.USER_MESSAGE_SIMILARITY);
+  entries.forEach((e, i) => {
+    const times = e.count > 1 ? ` (×${e.count})` : '';
+    const reduced: ReducedForms = { gist: listItem(`${gistOf(e.text, c.USER_MESSAGE_GIST_CHARS)}${times}`) };
+    const shortened = shortenedForm(e.text, e.analysis, c);
+    if (shortened) reduced.shortened = listItem(`${shortened}${times}`);
+    if (e.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(e.text, 40)}”${times}`;
+    const g = groups[i];
+    if (g !== undefined) {
+      reduced.similar = entries[g]!.key;
+      entries[g]!.reduced = { ...(entries[g]!.reduced ?? {}), similar: entries[g]!.key };
+    }
+    e.reduced = { ...reduced, ...(e.reduced?.similar ? { similar: e.reduced.similar } : {}) };
+  });
+  return items.map(({ key, forms, required, priority, order, sourceIds, reduced }) => ({ key, forms, required, priority, order, sourceIds, ...(reduced ? { reduced } : {}) }));
 }

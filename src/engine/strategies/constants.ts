@@ -36,6 +36,9 @@ export const STRATEGY_DEFAULTS = {
   DUPLICATE_SIMILARITY: 0.8,
   /** A diff takes at most this share of the context window. */
   DIFF_WINDOW_SHARE: 0.1,
+  /** A kept tool output's run of at least this many repeated lines collapses to one line and a
+   *  count (strategies/repeatedLines.ts): three is the shortest run a count makes shorter. */
+  REPEATED_LINES_MIN_RUN: 3,
 } as const;
 
 export type StrategyConstants = { readonly [K in keyof typeof STRATEGY_DEFAULTS]: number };

@@ -16,6 +16,12 @@ export type CompactionLevel = 'light' | 'normal' | 'heavy' | 'emergency';
 
 export const LEVELS: readonly CompactionLevel[] = ['light', 'normal', 'heavy', 'emergency'];
 
+/** The next heavier level, or undefined after emergency. */
+export function heavierLevel(level: string): CompactionLevel | undefined {
+  const i = LEVELS.indexOf(level as CompactionLevel);
+  return i >= 0 && i < LEVELS.length - 1 ? LEVELS[i + 1] : undefined;
+}
+
 export function isLevel(level: string): level is CompactionLevel {
   return (LEVELS as readonly string[]).includes(level);
 }

@@ -12,7 +12,7 @@ import type { ConversationAnalysis } from '../analyze/analysis';
 import type { Message } from '../conversation/model';
 import type { Round, ToolBlock } from '../conversation/views';
 import type { CompactionLimits } from '../limits';
-import type { Decision } from '../result';
+import type { Decision, DegradationStep } from '../result';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import { adaptiveStrategy } from './adaptiveStrategy';
 import { dedupeStrategy } from './dedupeStrategy';
@@ -78,6 +78,8 @@ export interface StrategyDecision {
   summaryBefore?: number;
   /** What a person should know (kept fewer rounds than asked, …). */
   warnings: string[];
+  /** Steps taken on the kept messages to meet the target (strategies/tail.ts). */
+  degradation?: DegradationStep[];
 }
 
 export interface Strategy {

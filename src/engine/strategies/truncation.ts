@@ -9,9 +9,10 @@ import type { Message, TruncationRecord } from '../conversation/model';
 import { messageText } from '../conversation/model';
 import { SEGMENT_CONSTANTS } from '../segments/constants';
 import { formatCount } from '../segments/formatNumber';
-import { cutText } from '../segments/textCut';
+import { CUT_MARKER_PATTERN, cutText } from '../segments/textCut';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import { CHARS_PER_TOKEN_ESTIMATE, STRATEGY_DEFAULTS } from './constants';
+import { collapseRepeatedLines } from './repeatedLines';
 
 /** Each retry of a cut that still counts over its token size keeps this share of the characters. */
 const CUT_SHRINK_STEP = 0.8;
@@ -132,6 +133,56 @@ export function shortenToolMessage(m: Message, tokens: number, limits: { args: n
   const draft = withText(m, messageText(m), { by: 'selective', originalTokens: tokens, keptTokens: 0, archiveRef: m.id }, args);
   if (!messageText(m)) draft.content = m.content.filter((p) => p.type !== 'thinking');
   return { ...draft, truncation: { ...draft.truncation!, keptTokens: counter.countMessage(draft) } };
+}
+
+/** A preview shorter than this is left out (the marker says what was there). */
+const EMERGENCY_PREVIEW_MIN_TOKENS = 6;
+
+/** The message cut to about `toTokens` at the emergency level: its text cut at a sentence
+ *  boundary and its tool-call arguments to previews, each with one short marker. Keeps its id,
+ *  role, tool calls and tool result id, so pairing stays valid. Undefined when no shorter
+ *  message comes of it. */
+export function emergencyPreview(m: Message, tokens: number, toTokens: number, counter: CachedTokenCounter): Message | undefined {
+  const calls = m.toolCalls ?? [];
+  const note = `[… message shortened from ${formatCount(tokens)} tokens; the full message is ${archiveRefText(m)}]`;
+  const noteTokens = counter.count(note);
+  const text = messageText(m);
+  const argTokens = calls.reduce((s, c) => s + counter.count(c.arguments), 0);
+  const textTokens = text ? counter.count(text) : 0;
+  // The room goes to text and arguments in proportion to their sizes.
+  const room = Math.max(1, toTokens - noteTokens);
+  const textRoom = argTokens + textTokens > 0 ? Math.max(1, Math.floor((room * textTokens) / (argTokens + textTokens))) : room;
+  let newText = text;
+  if (text && textTokens > textRoom) {
+    // Below a few tokens a preview says nothing: the marker alone stands for the text.
+    const cut = textRoom >= EMERGENCY_PREVIEW_MIN_TOKENS ? cutToTokens(text, textRoom, counter).text.replace(CUT_MARKER_PATTERN, '') : '';
+    newText = cut.trim() ? `${cut} ${note}` : note;
+  }
+  const args = calls.map((c) => {
+    const t = counter.count(c.arguments);
+    const each = Math.max(0, Math.floor((room - Math.min(room, textRoom)) / calls.length));
+    if (t <= each + noteTokens) return undefined;
+    const preview = each >= EMERGENCY_PREVIEW_MIN_TOKENS ? cutToTokens(c.arguments, each, counter).text.replace(CUT_MARKER_PATTERN, '') : '';
+    return JSON.stringify({ preview, note: `arguments shortened from ${formatCount(t)} tokens; the full call is ${archiveRefText(m)}` });
+  });
+  if (newText === text && args.every((a) => a === undefined)) return undefined;
+  const draft = withText(m, newText, { by: 'truncate', originalTokens: tokens, keptTokens: 0, archiveRef: m.id }, args);
+  if (!text && m.content.length === 0) draft.content = [];
+  const kept = counter.countMessage(draft);
+  if (kept >= counter.countMessage(m)) return undefined;
+  return { ...draft, truncation: { ...draft.truncation!, keptTokens: kept } };
+}
+
+/** A tool output with its runs of repeated lines collapsed (repeatedLines.ts); undefined when
+ *  it has none, or is not plain text, or was shortened before. */
+export function collapsedMessage(m: Message, tokens: number, minRun: number, counter: CachedTokenCounter): { message: Message; collapsedLines: number } | undefined {
+  if (!m.toolResult || alreadyTruncated(m) || !m.content.every((p) => p.type === 'text')) return undefined;
+  const c = collapseRepeatedLines(messageText(m), minRun, `the full output is ${archiveRefText(m)}`);
+  if (c.runs === 0) return undefined;
+  const draft = withText(m, c.text, { by: 'collapse', originalTokens: tokens, keptTokens: 0, archiveRef: m.id });
+  const kept = counter.countMessage(draft);
+  if (kept >= tokens) return undefined;
+  return { message: { ...draft, truncation: { ...draft.truncation!, keptTokens: kept } }, collapsedLines: c.collapsedLines };
 }
 
 /** Observation masking: the output replaced by one line naming the tool, its size and where

@@ -82,6 +82,7 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
     // Nothing to confirm when the compaction would leave the conversation as it is.
     throwIfNothingChanged(fresh.conversation, preview);
     const summarizer = deps.summarizers.describe(settings);
+    const elsewhere = deps.store.applyElsewhere(target.key);
     choice = await confirmCompaction({
       label: fresh.label,
       report: fresh.report,
@@ -89,6 +90,7 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
       summarizer,
       summarizerIsLlm: settings.summarizer !== 'extractive',
       keepRecentRounds: settings.keepRecentRounds,
+      ...(elsewhere ? { effect: elsewhere.effect } : {}),
     });
   }
   switch (choice) {
@@ -113,7 +115,9 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
       return { kind: 'handoff' };
     case 'compact': {
       const result = await applyWithProgress(deps, target, focus);
-      void announce(deps, target.key, result);
+      // A compaction applied elsewhere (a new agent session) says what it wrote itself; Undo
+      // would have nothing to undo here.
+      if (!deps.store.applyElsewhere(target.key)) void announce(deps, target.key, result);
       return { kind: 'compacted', result };
     }
   }

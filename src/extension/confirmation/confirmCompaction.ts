@@ -22,6 +22,10 @@ export interface ConfirmationInput {
   /** True when the summary will come from an LLM, so the preview's figures are extractive estimates. */
   summarizerIsLlm: boolean;
   keepRecentRounds: number;
+  /** What Compact does when it does not compact this conversation in place (an agent session:
+   *  a new session is written, or a handoff made), said instead of the line about Undo; the
+   *  alternatives to compaction are then not offered. */
+  effect?: string;
 }
 
 export function confirmationMessage(input: ConfirmationInput): { message: string; detail: string } {
@@ -30,16 +34,24 @@ export function confirmationMessage(input: ConfirmationInput): { message: string
   const retention = Math.round(preview.loss.overallRetention * 100);
   const lines = [
     vscode.l10n.t('Strategy: {0} · Summarizer: {1} · Expected retention: {2}% ({3})', preview.strategy, input.summarizer, retention, preview.loss.lossLevel),
-    vscode.l10n.t(
-      'Kept verbatim: the system prompt, tool definitions, pinned messages and the last {0} rounds. The original is archived; Undo Last Compaction restores it exactly.',
-      input.keepRecentRounds,
-    ),
+    input.effect === undefined
+      ? vscode.l10n.t(
+          'Kept verbatim: the system prompt, tool definitions, pinned messages and the last {0} rounds. The original is archived; Undo Last Compaction restores it exactly.',
+          input.keepRecentRounds,
+        )
+      : `${vscode.l10n.t('Kept verbatim: the system prompt, tool definitions, pinned messages and the last {0} rounds.', input.keepRecentRounds)} ${input.effect}`,
   ];
   if (input.summarizerIsLlm) lines.push(vscode.l10n.t('The figures are estimated with the extractive summarizer; the LLM summary may differ slightly.'));
-  if (report.total > report.window) {
+  if (offersAlternatives(input)) {
     lines.push(vscode.l10n.t('This conversation is over its {0}-token window. You can also drop the oldest messages or start a new session from a summary.', String(report.window)));
   }
   return { message, detail: lines.join('\n') };
+}
+
+/** Drop the oldest and a new session are offered for a conversation over its window that is
+ *  compacted in place. */
+function offersAlternatives(input: ConfirmationInput): boolean {
+  return input.effect === undefined && input.report.total > input.report.window;
 }
 
 /** Shows the modal and returns what the user chose (Escape and Cancel are 'cancel'). */
@@ -50,7 +62,7 @@ export async function confirmCompaction(input: ConfirmationInput): Promise<Confi
   const dropOldest = vscode.l10n.t('Drop Oldest Messages');
   const newSession = vscode.l10n.t('Start New Session…');
   const buttons = [compact, inspect];
-  if (input.report.total > input.report.window) buttons.push(dropOldest, newSession);
+  if (offersAlternatives(input)) buttons.push(dropOldest, newSession);
   const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
   switch (choice) {
     case compact:

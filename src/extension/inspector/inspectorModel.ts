@@ -102,6 +102,7 @@ export function buildInspectorModel(input: ModelInput): InspectorModel {
     model: input.model,
     compactionCount: result.compactionCount,
     warnings: [...result.warnings],
+    degradation: result.degradation.map((d) => ({ ...d })),
   };
   if (result.summarizer.model) header.summarizerModel = result.summarizer.model;
   if (result.summarizer.fallbackReason) header.summarizerFallback = result.summarizer.fallbackReason;

@@ -14,6 +14,16 @@ import type { PersistedStep } from '../persistence/conversationStateStore';
 /** Counts a chat session with the chat model's own tokenizer (see chat/lmTokenCounter.ts). */
 export type ReportProvider = (messages: readonly Message[]) => Promise<TokenReport>;
 
+/** Where an applied compaction goes when it does not become a step of the conversation: an agent
+ *  session stays as its agent wrote it, and the compaction becomes a new session the agent resumes
+ *  (or a handoff prompt). The conversation, its count and its steps are left as they are. */
+export interface ApplyElsewhere {
+  /** What applying does, one sentence for the confirmation (it replaces the line about Undo). */
+  effect: string;
+  /** Takes the compaction once it is complete. */
+  apply(result: CompactionResult, before: Conversation): Promise<void>;
+}
+
 export interface ConversationEntry {
   key: string;
   label: string;
@@ -29,6 +39,7 @@ export interface ConversationEntry {
   ledger: TokenLedger;
   report: TokenReport;
   reportProvider?: ReportProvider;
+  applyElsewhere?: ApplyElsewhere;
   lastResult?: CompactionResult;
   /** Serializes work on this conversation. */
   queue: Promise<unknown>;

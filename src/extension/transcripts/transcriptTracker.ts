@@ -1,6 +1,7 @@
 // Transcript files as conversations: the active conversation follows the focused editor when it
-// holds a transcript that imports; edits and on-disk growth re-import it (debounced), and the
-// store recounts only what changed. The file is only ever read.
+// holds a transcript that imports (unless the contextCompactor.follow setting is off); edits and
+// on-disk growth re-import it (debounced), and the store recounts only what changed. The file is
+// only ever read.
 
 import * as vscode from 'vscode';
 import type { CompactionEngine } from '../compactionEngine';
@@ -35,6 +36,8 @@ export class TranscriptTracker implements vscode.Disposable {
     private readonly store: ConversationStore,
     private readonly engine: CompactionEngine,
     private readonly log: Logger,
+    /** Whether focusing an editor makes its transcript the active conversation. */
+    private readonly followsEditors: () => boolean = () => true,
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => void this.follow(editor)),
@@ -46,7 +49,7 @@ export class TranscriptTracker implements vscode.Disposable {
 
   /** Makes the focused editor's transcript the active conversation (other editors leave it as it is). */
   async follow(editor: vscode.TextEditor | undefined): Promise<void> {
-    if (!editor) return;
+    if (!editor || !this.followsEditors()) return;
     const doc = editor.document;
     const key = transcriptKey(doc.uri);
     if (this.imported.get(key) === doc.version && this.store.get(key)) {
@@ -142,8 +145,9 @@ export function registerTranscriptTracking(
   store: ConversationStore,
   engine: CompactionEngine,
   log: Logger,
+  followsEditors?: () => boolean,
 ): TranscriptTracker {
-  const tracker = new TranscriptTracker(store, engine, log);
+  const tracker = new TranscriptTracker(store, engine, log, followsEditors);
   context.subscriptions.push(tracker);
   return tracker;
 }

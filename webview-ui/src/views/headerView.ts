@@ -75,6 +75,8 @@ export class HeaderView {
     pair('Strategy', h0.level ? `${h0.strategy} · ${h0.level}` : h0.strategy);
     pair('Summarizer', [h0.summarizer, h0.summarizerModel].filter(Boolean).join(' · ') + (h0.summarizerFallback ? ` (fell back: ${h0.summarizerFallback})` : ''));
     pair('Model', h0.countMethod && h0.countMethod !== 'exact' ? `${h0.model} (${h0.countMethod} count)` : h0.model);
+    // What gave way to meet the target, step by step.
+    if (h0.degradation.length > 0) pair('To fit the target', h0.degradation.map((d) => d.detail).join('; '), 'degradation');
     const applied = model.phase === 'applied';
     this.applyButton.disabled = applied || f.busy !== undefined;
     this.applyButton.textContent = applied ? 'Applied' : 'Apply';

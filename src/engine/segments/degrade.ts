@@ -1,0 +1,272 @@
+// When the summary's required content — every user message, every file acted on, every error —
+// does not fit its budget even in the shortest forms, it gives way in steps, each taken only
+// while the floor is still over the budget, and each reported (DegradationStep):
+//   1 shorten-user-messages  a long user message becomes its opening and closing words, with
+//                            the paths, identifiers and error names of the part between
+//   2 merge-repeats          acknowledgements ("ok", "thanks", "yes do it") become one line that
+//                            quotes them all; of near-duplicate messages the latest stays, with
+//                            a count of the earlier ones
+//   3 gist-user-messages     every user message but the first request and the most recent
+//                            USER_MESSAGE_RECENT_KEPT becomes a one-line gist (its opening words)
+//   4 cut-required           emergency level only, each part while still over: the entries of
+//                            the other sections (files, errors, requirements …) become one short
+//                            line each, then stop being required, lowest priority first; then
+//                            the user messages become their first words (the first request its
+//                            gist), then stop being required, the first request last of all;
+//                            "All user messages" then ends with a line that counts the messages
+//                            it no longer names
+// Steps 1–3 still name every user message (a gist starts with its opening words and carries the
+// cut marker, so a later re-compaction adds to its count), so "All user messages" keeps growing
+// across re-compactions; only the emergency cut, as the last resort, may leave some out.
+
+import type { DegradationStep } from '../result';
+import { SECTION_NAMES, type SectionName } from '../sections';
+import type { TextCounter } from '../tokens/tokenCounter';
+import type { SegmentConstants } from './constants';
+import type { SectionItem } from './sectionItems';
+import { bulletText } from './parseSummary';
+import { listItem, oneLine } from './textCut';
+import { gistOf } from './userMessages';
+
+const USERS: SectionName = 'All user messages';
+/** Newline between items, as sectionItems.ts counts it. */
+const JOIN_TOKENS = 1;
+/** About what "- (12 more user messages left out to fit; the archive has them)" takes. */
+const LEFT_OUT_LINE_TOKENS = 16;
+
+/** The line "All user messages" ends with when the emergency cut left some out. */
+export function leftOutLine(n: number): string {
+  return listItem(`(${n} more user message${n === 1 ? '' : 's'} left out to fit; the archive has them)`);
+}
+
+export type SectionItemLists = Record<SectionName, SectionItem[]>;
+
+export interface DegradeOptions {
+  budget: number;
+  /** The emergency level: step 4 may run. */
+  emergency: boolean;
+  counter: TextCounter;
+  c: SegmentConstants;
+}
+
+export interface Degraded {
+  items: SectionItemLists;
+  steps: DegradationStep[];
+  /** Entries that were required and no longer are (the emergency cut), per section. */
+  released: Map<SectionName, Set<SectionItem>>;
+}
+
+/** Tokens of each required item's shortest form, counted once per form string. */
+function floorCounter(counter: TextCounter): (items: SectionItemLists) => number {
+  const cache = new Map<string, number>();
+  const count = (form: string) => {
+    let t = cache.get(form);
+    if (t === undefined) {
+      t = counter.count(form) + JOIN_TOKENS;
+      cache.set(form, t);
+    }
+    return t;
+  };
+  return (items) => {
+    let n = 0;
+    for (const name of SECTION_NAMES) for (const it of items[name]) if (it.required) n += count(it.forms[0]!);
+    return n;
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Step 1: long user messages to their opening and closing words. */
+function shorten(items: SectionItem[]): { items: SectionItem[]; n: number } {
+  let n = 0;
+  const out = items.map((it) => {
+    const s = it.reduced?.shortened;
+    if (!it.required || !s || s.length >= it.forms[0]!.length) return it;
+    n++;
+    return { ...it, forms: [s, ...it.forms] };
+  });
+  return { items: out, n };
+}
+
+/** Step 2: acknowledgements into one line; near-duplicates into their latest. */
+function mergeRepeats(items: SectionItem[]): { items: SectionItem[]; acks: number; similar: number } {
+  const acks = items.filter((it) => it.required && it.reduced?.acknowledgement !== undefined);
+  const latest = new Map<string, SectionItem>();
+  for (const it of items) {
+    const g = it.reduced?.similar;
+    if (!it.required || g === undefined || it.reduced?.acknowledgement !== undefined) continue;
+    const cur = latest.get(g);
+    if (!cur || it.order > cur.order) latest.set(g, it);
+  }
+  const earlier = new Map<string, number>();
+  for (const it of items) {
+    const g = it.reduced?.similar;
+    if (g !== undefined && latest.has(g) && latest.get(g) !== it && it.required && it.reduced?.acknowledgement === undefined) earlier.set(g, (earlier.get(g) ?? 0) + 1);
+  }
+  let similar = 0;
+  const out: SectionItem[] = [];
+  let acksPlaced = acks.length < 2;
+  for (const it of items) {
+    if (acks.length >= 2 && acks.includes(it)) {
+      if (!acksPlaced) {
+        acksPlaced = true;
+        const quoted = acks.map((a) => a.reduced!.acknowledgement!).join(', ');
+        out.push({
+          key: 'user:acknowledgements',
+          forms: [listItem(`${plural(acks.length, 'short reply', 'short replies')}: ${quoted}`)],
+          required: true,
+          priority: Math.max(...acks.map((a) => a.priority)),
+          order: it.order,
+          sourceIds: acks.flatMap((a) => a.sourceIds),
+        });
+      }
+      continue;
+    }
+    const g = it.reduced?.similar;
+    if (g !== undefined && it.required && it.reduced?.acknowledgement === undefined && latest.has(g)) {
+      const keep = latest.get(g)!;
+      if (keep !== it) {
+        similar++;
+        continue;
+      }
+      const n = earlier.get(g) ?? 0;
+      if (n > 0) {
+        const note = ` (also sent ${plural(n, 'time')} before in similar words)`;
+        out.push({ ...it, forms: it.forms.map((f) => `${f}${note}`), ...(it.reduced?.gist ? { reduced: { ...it.reduced, gist: `${it.reduced.gist}${note}` } } : {}) });
+        continue;
+      }
+    }
+    out.push(it);
+  }
+  return { items: out, acks: acks.length >= 2 ? acks.length : 0, similar };
+}
+
+/** Step 3: all but the first request and the most recent user messages as one-line gists. */
+function gist(items: SectionItem[], recentKept: number): { items: SectionItem[]; n: number } {
+  const required = items.filter((it) => it.required).sort((a, b) => a.order - b.order);
+  const spared = new Set<SectionItem>([...required.slice(0, 1), ...required.slice(Math.max(1, required.length - recentKept))]);
+  let n = 0;
+  const out = items.map((it) => {
+    const g = it.reduced?.gist;
+    if (!it.required || spared.has(it) || !g || g.length >= it.forms[0]!.length) return it;
+    n++;
+    // Longer forms stay behind it: budget left after the floor still lengthens entries.
+    return { ...it, forms: [g, ...it.forms] };
+  });
+  return { items: out, n };
+}
+
+/** Step 4, first part: every required entry to one short line. */
+function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean): SectionItemLists {
+  const out = {} as SectionItemLists;
+  // The first request keeps its gist: it says what the whole conversation is for.
+  const first = items[USERS].filter((it) => it.required).sort((a, b) => a.order - b.order)[0];
+  for (const name of SECTION_NAMES) {
+    if ((name === USERS) !== users) {
+      out[name] = items[name];
+      continue;
+    }
+    out[name] = items[name].map((it) => {
+      if (!it.required) return it;
+      // A user message's gist counts what its original leaves out; other entries their first form.
+      const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
+      const line = name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
+      const form = listItem(line);
+      return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
+    });
+  }
+  return out;
+}
+
+/** Step 4, second part: lowest priority first, required entries become optional until the
+ *  floor fits; each section then says how many of its entries were left out. */
+function release(
+  items: SectionItemLists,
+  budget: number,
+  floorOf: (i: SectionItemLists) => number,
+  users: boolean,
+  byName: Map<SectionName, Set<SectionItem>>,
+): SectionItemLists {
+  const all: { name: SectionName; it: SectionItem }[] = [];
+  for (const name of SECTION_NAMES) if ((name === USERS) === users) for (const it of items[name]) if (it.required) all.push({ name, it });
+  // Lowest priority first, then the oldest; the first request last of all.
+  const firstUser = items[USERS].filter((it) => it.required).sort((a, b) => a.order - b.order)[0];
+  all.sort((a, b) => (a.it === firstUser ? 1 : 0) - (b.it === firstUser ? 1 : 0) || a.it.priority - b.it.priority || a.it.order - b.it.order);
+  const released = new Set<SectionItem>();
+  const mark = () => {
+    const out = {} as SectionItemLists;
+    for (const name of SECTION_NAMES) out[name] = items[name].map((it) => (released.has(it) ? { ...it, required: false } : it));
+    return out;
+  };
+  // Room for the line that counts the user messages left out.
+  const reserve = users ? LEFT_OUT_LINE_TOKENS : 0;
+  let cur = items;
+  for (const { it } of all) {
+    if (floorOf(cur) <= Math.max(0, budget - reserve)) break;
+    released.add(it);
+    cur = mark();
+  }
+  for (const name of SECTION_NAMES) {
+    cur[name].forEach((it, k) => {
+      if (it.required || !items[name][k]!.required) return;
+      if (!byName.has(name)) byName.set(name, new Set());
+      byName.get(name)!.add(it);
+    });
+  }
+  return cur;
+}
+
+/** The material after the steps the budget and level call for, and the steps taken. */
+export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Degraded {
+  const floorOf = floorCounter(opts.counter);
+  const steps: DegradationStep[] = [];
+  const released = new Map<SectionName, Set<SectionItem>>();
+  let cur = items;
+  const over = () => floorOf(cur) > opts.budget;
+  if (!over()) return { items, steps, released };
+  const withUsers = (list: SectionItem[]) => ({ ...cur, [USERS]: list });
+
+  const a = shorten(cur[USERS]);
+  if (a.n > 0) {
+    const before = floorOf(cur);
+    cur = withUsers(a.items);
+    steps.push({ step: 'shorten-user-messages', detail: `${plural(a.n, 'long user message')} shortened to opening and closing words, names kept (required content ${before} → ${floorOf(cur)} tokens)` });
+  }
+  if (over()) {
+    const b = mergeRepeats(cur[USERS]);
+    if (b.acks + b.similar > 0) {
+      const before = floorOf(cur);
+      cur = withUsers(b.items);
+      const parts = [b.acks > 0 ? `${plural(b.acks, 'acknowledgement')} on one line` : '', b.similar > 0 ? `${plural(b.similar, 'near-duplicate message')} merged into their latest` : ''].filter(Boolean);
+      steps.push({ step: 'merge-repeats', detail: `${parts.join('; ')} (required content ${before} → ${floorOf(cur)} tokens)` });
+    }
+  }
+  if (over()) {
+    const g = gist(cur[USERS], opts.c.USER_MESSAGE_RECENT_KEPT);
+    if (g.n > 0) {
+      const before = floorOf(cur);
+      cur = withUsers(g.items);
+      steps.push({
+        step: 'gist-user-messages',
+        detail: `${plural(g.n, 'user message')} as one-line gists; the first request and the ${opts.c.USER_MESSAGE_RECENT_KEPT} most recent kept (required content ${before} → ${floorOf(cur)} tokens)`,
+      });
+    }
+  }
+  if (over() && opts.emergency) {
+    // Files, errors and the rest give way before the person's own words do.
+    const before = floorOf(cur);
+    const parts: string[] = [];
+    cur = oneLiners(cur, opts.c, false);
+    parts.push('files, errors and the rest on one short line each');
+    if (over()) cur = release(cur, opts.budget, floorOf, false, released);
+    if (over()) {
+      cur = oneLiners(cur, opts.c, true);
+      parts.push('user messages to their first words (the first request to its gist)');
+    }
+    if (over()) cur = release(cur, opts.budget, floorOf, true, released);
+    const n = [...released.values()].reduce((s, set) => s + set.size, 0);
+    if (n > 0) parts.push(`${plural(n, 'entry', 'entries')} of lowest priority no longer required`);
+    steps.push({ step: 'cut-required', detail: `${parts.join('; ')} (required content ${before} → ${floorOf(cur)} tokens)` });
+  }
+  return { items: cur, steps, released };
+}

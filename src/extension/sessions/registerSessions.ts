@@ -1,0 +1,181 @@
+// The agent sessions feature: the Sessions view in the Context Compactor view container, the
+// meter following the live session, and the view's commands (Inspect, Compact…, Resume in
+// Terminal, Reveal File, Refresh). Nothing is read before it is needed: the sessions are looked
+// for once the meter follows them (contextCompactor.follow `auto`, the default) or the view is
+// shown, and then kept up to date from the agents' folders.
+
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentSession } from '../../sessions/agentSession';
+import type { CommandDeps } from '../commands/commandDeps';
+import { compactConversationFlow } from '../commands/compactCommand';
+import { SESSION_COMMANDS, SESSIONS_VIEW_ID } from '../ids';
+import { Disposable, toDisposable } from '../lifecycle';
+import { guarded, UserFacingError } from '../log';
+import { sessionSourcesOf } from '../settings';
+import { LiveSessionFollower } from './liveSessionFollower';
+import { resumeInTerminal } from './resumeTerminal';
+import { SessionConversations } from './sessionConversations';
+import { SessionsTree, type SessionsNode } from './sessionsTree';
+import { AGENT_NAMES, sessionLabel } from './sessionText';
+import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
+import { resumableAgent, writeBackFor } from './sessionWriteBack';
+import { WorkspaceSessions } from './workspaceSessions';
+
+/** Quiet time after a file event before the sessions are read again, and the longest wait while
+ *  an agent keeps writing: the meter moves well within a second of an append. */
+export const SESSION_EVENT_DELAY_MS = 150;
+export const SESSION_EVENT_MAX_DELAY_MS = 500;
+/** Relative times in the view ("5 min ago") are redrawn this often while it is visible. */
+const RELATIVE_TIME_REFRESH_MS = 60_000;
+
+/** Where this window's sessions are: its workspace folders, the home and environment of the
+ *  extension host, the globalStorage folder beside this extension's own (Cline, Roo Code), and the
+ *  workspace's own storage folder (Copilot Chat's chatSessions). */
+export function sessionPlaces(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'storageUri'>): SessionPlaces {
+  const env = process.env;
+  return {
+    folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+    env,
+    home: env['HOME'] || homedir(),
+    globalStorage: [dirname(context.globalStorageUri.fsPath)],
+    workspaceStorage: context.storageUri ? [dirname(context.storageUri.fsPath)] : [],
+  };
+}
+
+export class SessionsFeature extends Disposable {
+  readonly sessions: WorkspaceSessions;
+  readonly conversations: SessionConversations;
+  readonly follower: LiveSessionFollower;
+  readonly tree: SessionsTree;
+  readonly view: vscode.TreeView<SessionsNode>;
+  private readonly watchers: SessionWatchers;
+  private started = false;
+
+  constructor(
+    private readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'storageUri'>,
+    private readonly deps: CommandDeps,
+  ) {
+    super();
+    const places = () => sessionPlaces(context);
+    const sources = () => sessionSourcesOf(deps.settings.current);
+    this.sessions = this._register(new WorkspaceSessions(places, sources, deps.log));
+    this.conversations = new SessionConversations(deps.store, this.sessions, (s) =>
+      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: (w) => this.showWritten(w.file) }),
+    );
+    this.follower = this._register(new LiveSessionFollower(deps.store, this.sessions, this.conversations, deps.settings, deps.log));
+    this.tree = this._register(new SessionsTree(this.sessions, () => this.follower.session?.file));
+    this.view = this._register(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
+    const batcher = this._register(new EventBatcher((events) => void this.sessions.filesChanged(events), SESSION_EVENT_DELAY_MS, SESSION_EVENT_MAX_DELAY_MS));
+    this.watchers = this._register(new SessionWatchers((path, kind) => batcher.add(path, kind)));
+
+    this._register(
+      this.sessions.onDidChange(() => {
+        this.view.message = undefined;
+        this.tree.refresh();
+      }),
+    );
+    this._register(this.view.onDidChangeVisibility((e) => e.visible && this.start()));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()));
+    let sourcesKey = JSON.stringify(sources());
+    this._register(
+      deps.settings.onDidChange((s) => {
+        const key = JSON.stringify(sessionSourcesOf(s));
+        if (s.follow === 'auto') this.start();
+        if (key === sourcesKey) return;
+        sourcesKey = key;
+        this.restart();
+      }),
+    );
+    const timer = setInterval(() => this.view.visible && this.tree.refresh(), RELATIVE_TIME_REFRESH_MS);
+    this._register(toDisposable(() => clearInterval(timer)));
+    if (deps.settings.current.follow === 'auto' || this.view.visible) this.start();
+  }
+
+  /** Starts watching and listing (once). */
+  start(): void {
+    if (this.started || this.isDisposed) return;
+    this.started = true;
+    this.view.message = vscode.l10n.t("Looking for this workspace's agent sessions…");
+    this.restart();
+  }
+
+  /** Watches the folders the settings and workspace folders give now, and lists again. */
+  private restart(): void {
+    if (!this.started || this.isDisposed) return;
+    this.watchers.watch(watchRoots(sessionPlaces(this.context), sessionSourcesOf(this.deps.settings.current)));
+    void this.sessions.refresh();
+  }
+
+  /** A session just written: listed at once, and its row shown (under the one it came from). */
+  private async showWritten(file: string): Promise<void> {
+    await this.sessions.refresh();
+    if (!this.sessions.byFile(file) || !this.view.visible) return;
+    await Promise.resolve(this.view.reveal(this.tree.nodeOf(file), { select: false, focus: false, expand: true })).catch((err: unknown) =>
+      this.deps.log.warn(`showing ${file} in the Sessions view failed: ${(err as Error).message}`),
+    );
+  }
+
+  // ───────────── commands ─────────────
+
+  /** The session a command acts on: the row it was run on, else the one the meter follows. */
+  sessionOf(arg: unknown): AgentSession {
+    const file = isSessionNode(arg) ? arg.file : this.follower.session?.file;
+    const s = file ? this.sessions.byFile(file) : undefined;
+    if (!s) throw new UserFacingError(vscode.l10n.t('No agent session is selected. Pick one in the Sessions view.'));
+    return s;
+  }
+
+  async inspect(arg: unknown): Promise<void> {
+    const target = await this.conversations.open(this.sessionOf(arg), { activate: true });
+    this.deps.store.setActive(target.key);
+    await this.deps.inspector.show(target.key);
+  }
+
+  async compact(arg: unknown): Promise<unknown> {
+    const session = this.sessionOf(arg);
+    if (session.error) throw new UserFacingError(vscode.l10n.t('{0} cannot be read: {1}', sessionLabel(session), session.error));
+    const target = await this.conversations.open(session);
+    return compactConversationFlow(this.deps, target);
+  }
+
+  async resume(arg: unknown): Promise<vscode.Terminal> {
+    const session = this.sessionOf(arg);
+    const agent = resumableAgent(session);
+    if (!agent) throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', AGENT_NAMES[session.agent]));
+    const folders = sessionPlaces(this.context).folders;
+    return resumeInTerminal({ agent, id: session.id, cwd: session.cwd ?? folders[0] ?? dirname(session.file) });
+  }
+
+  /** The file in the system's file manager where there is one (desktop), else in an editor. */
+  async reveal(arg: unknown): Promise<void> {
+    const uri = vscode.Uri.file(this.sessionOf(arg).file);
+    const desktop = vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
+    if (desktop && (await vscode.commands.getCommands(true)).includes('revealFileInOS')) {
+      await vscode.commands.executeCommand('revealFileInOS', uri);
+      return;
+    }
+    await vscode.window.showTextDocument(uri, { preview: true });
+  }
+}
+
+function isSessionNode(v: unknown): v is { kind: 'session'; file: string } {
+  return typeof v === 'object' && v !== null && (v as SessionsNode).kind === 'session' && typeof (v as { file?: unknown }).file === 'string';
+}
+
+export function registerSessions(context: vscode.ExtensionContext, deps: CommandDeps): SessionsFeature {
+  const feature = new SessionsFeature(context, deps);
+  const register = (id: string, action: string, fn: (arg: unknown) => Promise<unknown>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, (arg: unknown) => guarded(deps.log, action, () => fn(arg))));
+  context.subscriptions.push(feature);
+  register(SESSION_COMMANDS.refresh, vscode.l10n.t('Refresh Sessions'), async () => {
+    feature.start();
+    await feature.sessions.refresh();
+  });
+  register(SESSION_COMMANDS.inspect, vscode.l10n.t('Inspect Session'), (arg) => feature.inspect(arg));
+  register(SESSION_COMMANDS.compact, vscode.l10n.t('Compact Session'), (arg) => feature.compact(arg));
+  register(SESSION_COMMANDS.resume, vscode.l10n.t('Resume in Terminal'), (arg) => feature.resume(arg));
+  register(SESSION_COMMANDS.reveal, vscode.l10n.t('Reveal Session File'), (arg) => feature.reveal(arg));
+  return feature;
+}

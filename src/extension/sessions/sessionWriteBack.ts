@@ -1,0 +1,131 @@
+// Where a compaction of an agent session goes (the store's ApplyElsewhere): never into the
+// session's own file.
+// - Claude Code and Codex: a new session written beside the original (src/sessions/writeSession.ts,
+//   atomically, with a fresh id), shown under its original in the Sessions view, and offered to
+//   resume in a terminal. The original is untouched: resuming it is the undo.
+// - Cline, Roo Code, Copilot Chat, aider: a handoff — the summary and the recent turns as a prompt
+//   (commands/handoff.ts, transcript text fenced) on the clipboard, in a new chat where the agent
+//   offers one. None of them can resume a session from a file.
+
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { CompactionResult } from '../../engine/result';
+import type { AgentId, AgentSession } from '../../sessions/agentSession';
+import { writeCompactedSession, type ResumableAgent, type WrittenSession } from '../../sessions/writeSession';
+import { handoffText } from '../commands/handoff';
+import type { CommandDeps } from '../commands/commandDeps';
+import type { ApplyElsewhere } from '../conversationStore';
+import { UserFacingError } from '../log';
+import { notificationText } from '../notificationText';
+import { groupedNumber } from '../statusBar/meterText';
+import { resumeInTerminal } from './resumeTerminal';
+import { AGENT_NAMES, sessionLabel } from './sessionText';
+import type { SessionPlaces } from './sessionWatch';
+
+export interface WriteBackDeps {
+  deps: Pick<CommandDeps, 'engine' | 'log' | 'store'>;
+  places: () => SessionPlaces;
+  /** The store key of a session. */
+  keyOf: (s: Pick<AgentSession, 'file'>) => string;
+  /** Called with a session just written, so the view lists it at once. */
+  written: (w: WrittenSession) => Promise<void>;
+}
+
+/** The agent a session compacts back into, when it is one that resumes from a file. */
+export function resumableAgent(s: Pick<AgentSession, 'agent' | 'resumable' | 'relation'>): ResumableAgent | undefined {
+  if (!s.resumable || s.relation === 'subagent') return undefined;
+  return s.agent === 'claude-code' || s.agent === 'codex' ? s.agent : undefined;
+}
+
+export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElsewhere {
+  const agent = resumableAgent(session);
+  const name = AGENT_NAMES[session.agent];
+  if (agent) {
+    return {
+      effect: vscode.l10n.t('Compact writes a new {0} session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.', name),
+      apply: async (result, before) => {
+        const p = w.places();
+        let written: WrittenSession;
+        try {
+          written = await writeCompactedSession(agent, before, result, {
+            env: p.env,
+            home: p.home,
+            ...(session.cwd ? { cwd: session.cwd } : {}),
+            fallbackCwd: p.folders[0] ?? p.home,
+            sourceFile: basename(session.file),
+          });
+        } catch (err) {
+          throw new UserFacingError(vscode.l10n.t('The new {0} session could not be written: {1}. Nothing was written, and the original is untouched.', name, (err as Error).message));
+        }
+        for (const n of written.notes) w.deps.log.info(`${written.file}: ${n}`);
+        w.deps.log.info(`wrote the compacted ${name} session ${written.file} (from ${session.file}); resume: ${written.command}`);
+        await w.written(written);
+        void announceWritten(session, written, result);
+      },
+    };
+  }
+  return {
+    effect: vscode.l10n.t('{0} cannot resume a session from a file: Compact copies the summary and the recent turns as a prompt for a new chat, and changes nothing here.', name),
+    apply: async (result) => {
+      const target = w.deps.store.get(w.keyOf(session));
+      if (!target) throw new UserFacingError(vscode.l10n.t('{0} is no longer open.', sessionLabel(session)));
+      await handOff(session.agent, handoffText(w.deps, target, result), w.deps.log);
+    },
+  };
+}
+
+/** What was written, with Resume in Terminal one click away. */
+async function announceWritten(session: AgentSession, written: WrittenSession, result: CompactionResult): Promise<void> {
+  const resume = vscode.l10n.t('Resume in Terminal');
+  const text = vscode.l10n.t(
+    'Compacted into a new {0} session: {1} → {2} tokens. The original session is untouched: resuming it undoes this.',
+    AGENT_NAMES[session.agent],
+    groupedNumber(result.tokensBefore),
+    groupedNumber(result.tokensAfter),
+  );
+  const choice = await vscode.window.showInformationMessage(notificationText(text), resume);
+  if (choice === resume) await resumeInTerminal({ agent: written.agent, id: written.id, cwd: written.cwd });
+}
+
+/** The commands that open a new, empty chat or task, by agent (checked to exist before use). */
+const NEW_CHAT_COMMANDS: Partial<Record<AgentId, string>> = {
+  cline: 'cline.plusButtonClicked',
+  'roo-code': 'roo-cline.plusButtonClicked',
+};
+/** VS Code's chat: opened with the handoff in its input, not sent. */
+const CHAT_NEW = 'workbench.action.chat.newChat';
+const CHAT_OPEN = 'workbench.action.chat.open';
+
+/** The handoff on the clipboard, in a new chat where the agent offers one, else in an editor. */
+export async function handOff(agent: AgentId, text: string, log: CommandDeps['log']): Promise<'chat' | 'task' | 'editor'> {
+  await vscode.env.clipboard.writeText(text);
+  const name = AGENT_NAMES[agent];
+  const available = new Set(await vscode.commands.getCommands(true));
+  let where: 'chat' | 'task' | 'editor' = 'editor';
+  try {
+    if (agent === 'copilot-chat' && available.has(CHAT_OPEN)) {
+      if (available.has(CHAT_NEW)) await vscode.commands.executeCommand(CHAT_NEW);
+      await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
+      where = 'chat';
+    } else if (NEW_CHAT_COMMANDS[agent] && available.has(NEW_CHAT_COMMANDS[agent])) {
+      await vscode.commands.executeCommand(NEW_CHAT_COMMANDS[agent]);
+      where = 'task';
+    }
+  } catch (err) {
+    log.warn(`opening a new ${name} chat failed: ${(err as Error).message}`);
+    where = 'editor';
+  }
+  if (where === 'editor') {
+    const doc = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+  const message =
+    where === 'chat'
+      ? vscode.l10n.t('{0} cannot resume a session from a file. A new chat is open with the handoff (the summary and the recent turns) in its input, and it is on the clipboard: read it, then send it.', name)
+      : where === 'task'
+        ? vscode.l10n.t('{0} cannot resume a task from a file. A new task is open and the handoff (the summary and the recent turns) is on the clipboard: paste it as the task.', name)
+        : vscode.l10n.t('{0} cannot resume a session from a file. The handoff (the summary and the recent turns) is open in an editor and on the clipboard: start a new session with it.', name);
+  void vscode.window.showInformationMessage(message);
+  log.info(`handed off a ${name} session (${text.length} characters) to the ${where}`);
+  return where;
+}

@@ -1,0 +1,223 @@
+// The agent sessions of this workspace, as the Sessions view and the meter see them: found by the
+// sources of src/sessions, metered, and kept up to date as the agents write. A full listing runs
+// when files appear or go away; a file that changed is metered again alone. A session being
+// written gets a live meter (LiveSessionMeter), which reads only the bytes appended since its last
+// read, so a long session growing by a line costs that line; a few live meters are kept, the
+// followed session's always. Everything is asynchronous, serialized, and cancelled by a newer
+// listing or by disposal.
+
+import * as vscode from 'vscode';
+import type { ImportResult } from '../../engine/conversation/model';
+import type { AgentId, AgentSession, FoundSession } from '../../sessions/agentSession';
+import { statOf } from '../../sessions/diskReads';
+import { LiveSessionMeter, type LiveMeterUpdate } from '../../sessions/liveSessionMeter';
+import { findSessions, readSession, SESSION_MAX_BYTES, SessionCatalog } from '../../sessions/sessionCatalog';
+import { Disposable, toDisposable } from '../lifecycle';
+import type { Logger } from '../log';
+import type { FileEvents, SessionPlaces } from './sessionWatch';
+
+/** Sessions followed by their appended bytes at once: the followed one and the latest written. */
+const LIVE_METERS = 4;
+/** A long listing is shown every this many sessions. */
+const PUBLISH_EVERY = 25;
+/** A changed file the last listing did not include (another workspace's rollout, a task index)
+ *  may be a session now: it is looked for again, but no more often than this. */
+const UNKNOWN_CHANGE_INTERVAL_MS = 3_000;
+
+export interface LiveSessionUpdate {
+  file: string;
+  update: LiveMeterUpdate;
+}
+
+export class WorkspaceSessions extends Disposable {
+  private readonly catalog = new SessionCatalog();
+  private found = new Map<string, FoundSession>();
+  private list: AgentSession[] = [];
+  /** Live meters by file, least recently used first. */
+  private readonly live = new Map<string, LiveSessionMeter>();
+  private pinned: string | undefined;
+  private abort: AbortController | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private generation = 0;
+  private listed = false;
+  private lastFullListing = 0;
+  private unknownTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<readonly AgentSession[]>());
+  private readonly liveEmitter = this._register(new vscode.EventEmitter<LiveSessionUpdate>());
+  /** The list changed (newest first). */
+  readonly onDidChange = this.changeEmitter.event;
+  /** A live meter read something new: the session and what it now holds. */
+  readonly onDidUpdateLive = this.liveEmitter.event;
+
+  constructor(
+    private readonly places: () => SessionPlaces,
+    private readonly sources: () => Readonly<Record<AgentId, boolean>>,
+    private readonly log: Logger,
+  ) {
+    super();
+    this._register(
+      toDisposable(() => {
+        this.abort?.abort();
+        clearTimeout(this.unknownTimer);
+        this.live.clear();
+      }),
+    );
+  }
+
+  /** The sessions, newest first. */
+  get sessions(): readonly AgentSession[] {
+    return this.list;
+  }
+
+  /** Whether a listing has completed (before that, an empty list means "not looked yet"). */
+  get hasListed(): boolean {
+    return this.listed;
+  }
+
+  byFile(file: string): AgentSession | undefined {
+    return this.list.find((s) => s.file === file);
+  }
+
+  /** Lists every session again; a listing under way is cancelled. */
+  refresh(): Promise<void> {
+    const generation = ++this.generation;
+    this.abort?.abort();
+    return this.run(async () => {
+      if (generation !== this.generation || this.isDisposed) return;
+      const abort = new AbortController();
+      this.abort = abort;
+      this.lastFullListing = Date.now();
+      try {
+        const p = this.places();
+        const found = await findSessions({ ...p, agents: this.sources(), signal: abort.signal });
+        abort.signal.throwIfAborted();
+        this.found = new Map(found.map((f) => [f.file, f]));
+        for (const file of [...this.live.keys()]) if (!this.found.has(file)) this.live.delete(file);
+        // Newest first, shown as they are metered: the live session is followed at once, and a
+        // workspace with many sessions fills the view in steps (rows not metered yet keep their
+        // last figures).
+        found.sort((a, b) => b.mtimeMs - a.mtimeMs);
+        const previous = new Map(this.list.map((s) => [s.file, s]));
+        const out: AgentSession[] = [];
+        for (const [i, f] of found.entries()) {
+          abort.signal.throwIfAborted();
+          out.push(await this.meter(f, abort.signal));
+          if (i === 0 || (i + 1) % PUBLISH_EVERY === 0) {
+            const rest = found.slice(i + 1).flatMap((r) => previous.get(r.file) ?? []);
+            this.publish([...out, ...rest]);
+          }
+        }
+        abort.signal.throwIfAborted();
+        this.listed = true;
+        this.publish(out);
+      } catch (err) {
+        if (abort.signal.aborted || this.isDisposed) return;
+        this.log.error('listing the agent sessions failed', err);
+      }
+    });
+  }
+
+  /** A batch of file events: the sessions that changed are metered again; anything else (a file
+   *  created or deleted, a change the listing does not know) needs a listing. */
+  filesChanged(events: FileEvents): Promise<void> {
+    if (events.structural) return this.refresh();
+    const known = [...events.changed].filter((f) => this.found.has(f));
+    if (known.length < events.changed.size) this.refreshUnknownLater();
+    if (known.length === 0) return Promise.resolve();
+    return this.run(async () => {
+      if (this.isDisposed) return;
+      const out = [...this.list];
+      for (const file of known) {
+        const f = this.found.get(file);
+        const st = await statOf(file);
+        if (!f || !st) {
+          void this.refresh();
+          continue;
+        }
+        const fresh: FoundSession = { ...f, size: st.size, mtimeMs: st.mtimeMs };
+        this.found.set(file, fresh);
+        // A session being written is read by its appended bytes from now on.
+        if (!this.live.has(file) && file.endsWith('.jsonl')) this.addLive(fresh);
+        const session = await this.meter(fresh);
+        const i = out.findIndex((s) => s.file === file);
+        if (i >= 0) out[i] = session;
+        else out.push(session);
+      }
+      this.publish(out);
+    });
+  }
+
+  /** Follows `file` by its appended bytes until another file is pinned (undefined: none), and
+   *  returns what it holds now. */
+  async pin(file: string | undefined): Promise<LiveMeterUpdate | undefined> {
+    this.pinned = file;
+    if (file === undefined) return undefined;
+    const f = this.found.get(file);
+    if (!f) return undefined;
+    return this.run(async () => {
+      const meter = this.live.get(file) ?? this.addLive(f);
+      return this.updateLive(file, meter);
+    });
+  }
+
+  /** What a session holds now, as its agent resumes it: from its live meter when it has one, else
+   *  read once. Undefined with the reason when it cannot be read or is empty. */
+  async read(session: AgentSession): Promise<{ result: ImportResult } | { error: string }> {
+    const f = this.found.get(session.file);
+    if (!f) return { error: vscode.l10n.t('{0} is no longer listed.', session.file) };
+    const meter = this.live.get(session.file);
+    if (meter) {
+      const u = await this.run(() => this.updateLive(session.file, meter));
+      return u.result ? { result: u.result } : { error: u.session.error ?? vscode.l10n.t('The session is empty.') };
+    }
+    const st = await statOf(f.file);
+    const read = await readSession(st ? { ...f, size: st.size, mtimeMs: st.mtimeMs } : f, SESSION_MAX_BYTES);
+    if ('error' in read) return read;
+    return read.result ? { result: read.result } : { error: vscode.l10n.t('The session is empty.') };
+  }
+
+  private async meter(f: FoundSession, signal?: AbortSignal): Promise<AgentSession> {
+    const meter = this.live.get(f.file);
+    if (meter) return { ...(await this.updateLive(f.file, meter)).session, children: [] };
+    return this.catalog.meter(f, signal ? { signal } : {});
+  }
+
+  private async updateLive(file: string, meter: LiveSessionMeter): Promise<LiveMeterUpdate> {
+    const update = await meter.update();
+    // Most recently used last.
+    this.live.delete(file);
+    this.live.set(file, meter);
+    if (update.changed && !this.isDisposed) this.liveEmitter.fire({ file, update });
+    return update;
+  }
+
+  private addLive(f: FoundSession): LiveSessionMeter {
+    const meter = new LiveSessionMeter(f, this.catalog.counterFor);
+    this.live.set(f.file, meter);
+    for (const file of this.live.keys()) {
+      if (this.live.size <= LIVE_METERS) break;
+      if (file !== this.pinned && file !== f.file) this.live.delete(file);
+    }
+    return meter;
+  }
+
+  private refreshUnknownLater(): void {
+    if (this.unknownTimer !== undefined || this.isDisposed) return;
+    const wait = Math.max(0, this.lastFullListing + UNKNOWN_CHANGE_INTERVAL_MS - Date.now());
+    this.unknownTimer = setTimeout(() => {
+      this.unknownTimer = undefined;
+      void this.refresh();
+    }, wait);
+  }
+
+  private publish(sessions: AgentSession[]): void {
+    this.list = sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.file.localeCompare(b.file));
+    if (!this.isDisposed) this.changeEmitter.fire(this.list);
+  }
+
+  private run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
