@@ -7,23 +7,20 @@
 // session too short to compact) is a SessionToolError whose message names the file or id and what
 // was expected; the callers show it as it is.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { MemoryArchive } from '../engine/archive/memoryArchive';
 import { compactConversation, CompactionInputError } from '../engine/compactor';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
-import { importTranscript } from '../engine/conversation/importers/detect';
-import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
 import type { Conversation, ImportResult, Message } from '../engine/conversation/model';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
 import { tokenReport } from '../engine/tokens/report';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
-import { decodeTranscript } from '../node/decodeText';
 import { RESUMABLE_AGENTS, type AgentId, type FoundSession } from './agentSession';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
 import type { Env } from './locations';
-import { findSessions, SESSION_MAX_BYTES } from './sessionCatalog';
+import { findSessions, readSession, SESSION_MAX_BYTES } from './sessionCatalog';
 import { NothingToWriteError, writeCompactedSession, type ResumableAgent, type WrittenSession } from './writeSession';
 
 export class SessionToolError extends Error {
@@ -78,18 +75,13 @@ export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<Fo
   throw new SessionToolError('name the session: a file (a session or transcript path) or a session id (from list_sessions)');
 }
 
-/** The session's file read and imported as its agent resumes it. */
-export async function readSession(found: FoundFile): Promise<ImportResult> {
-  const s = await stat(found.file);
-  if (s.size > SESSION_MAX_BYTES) throw new SessionToolError(`${found.file}: ${Math.round(s.size / 1024 / 1024)} MB, more than the ${SESSION_MAX_BYTES / 1024 / 1024} MB read`);
-  try {
-    const text = decodeTranscript(await readFile(found.file), found.file);
-    if (text.trim() === '') throw new SessionToolError(`${found.file}: empty (a session being created has nothing to read yet)`);
-    return importTranscript(text, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) });
-  } catch (e) {
-    if (isTranscriptError(e)) throw new SessionToolError(e.message);
-    throw e;
-  }
+/** The session's file read and imported as its agent resumes it (the listing's own reader). */
+export async function readSessionFile(found: FoundFile): Promise<ImportResult> {
+  const { size } = await stat(found.file);
+  const read = await readSession({ file: found.file, size, ...(found.format ? { format: found.format } : {}) }, SESSION_MAX_BYTES);
+  if ('error' in read) throw new SessionToolError(read.error.startsWith(found.file) ? read.error : `${found.file}: ${read.error}`);
+  if (!read.result) throw new SessionToolError(`${found.file}: empty (a session being created has nothing to read yet)`);
+  return read.result;
 }
 
 export interface SessionCount {
@@ -112,7 +104,7 @@ export interface SessionCount {
 
 export async function countSession(ref: SessionRef, ctx: ToolContext, model?: string): Promise<SessionCount> {
   const found = await findSession(ref, ctx);
-  const { conversation, history } = await readSession(found);
+  const { conversation, history } = await readSessionFile(found);
   const counter = await createTokenCounter(model ?? conversation.meta.model);
   const r = tokenReport(conversation.messages, counter);
   const share = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, r.total > 0 ? Math.round((r.byCategory[c] / r.total) * 1000) / 10 : 0])) as Record<TokenCategory, number>;
@@ -147,7 +139,7 @@ function wholeSession(result: ImportResult): Message[] {
 
 export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{ file: string; format: string; facts: SessionFact[] }> {
   const found = await findSession(ref, ctx);
-  const result = await readSession(found);
+  const result = await readSessionFile(found);
   const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: i.fact.value, line: i.line }));
   return { file: found.file, format: result.conversation.format, facts };
 }
@@ -179,7 +171,7 @@ function labelOf(conv: Conversation, file: string): string {
 
 export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: CompactSessionOptions = {}): Promise<CompactedSession> {
   const found = await findSession(ref, ctx);
-  const { conversation } = await readSession(found);
+  const { conversation } = await readSessionFile(found);
   const counter = await createTokenCounter(conversation.meta.model);
   let result;
   try {
