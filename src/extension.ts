@@ -3,6 +3,7 @@
 
 import type * as vscode from 'vscode';
 import type { CompactionEngine } from './extension/compactionEngine';
+import { registerAgents } from './extension/agents/registerAgents';
 import { registerChatParticipant } from './extension/chat/chatParticipant';
 import type { InspectorLauncher } from './extension/commands/commandDeps';
 import { registerCommands } from './extension/commands/registerCommands';
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext, engine: CompactionEng
   registerCompactionProposal(context, store, settings);
   registerContextKeys(context, store);
   registerChatParticipant(context, deps);
+  registerAgents(context, { settings, log });
   log.info('activated');
   return { store, inspector };
 }

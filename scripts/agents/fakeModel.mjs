@@ -3,7 +3,8 @@
 // Every request is logged with its body (in memory and, when a log file is given, one JSON line
 // each), so a test can read exactly what a CLI sent. What the model answers is a function of the
 // request: `reply(body, api)` returns { text } or { tool: { name, input } } (a tool call the CLI
-// will run), and optionally `inputTokens` to report as usage.
+// will run; for Codex, `namespace` names the tool namespace an MCP server's tools are listed in),
+// and optionally `inputTokens` to report as usage.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -116,7 +117,7 @@ function responses(res, body, r) {
   send('response.created', { type: 'response.created', response: base });
   let item;
   if (r.tool) {
-    item = { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: r.tool.name, arguments: JSON.stringify(r.tool.input), status: 'completed' };
+    item = { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: r.tool.name, ...(r.tool.namespace ? { namespace: r.tool.namespace } : {}), arguments: JSON.stringify(r.tool.input), status: 'completed' };
     send('response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '' } });
     send('response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', output_index: 0, item_id: item.id, delta: item.arguments });
     send('response.function_call_arguments.done', { type: 'response.function_call_arguments.done', output_index: 0, item_id: item.id, arguments: item.arguments });

@@ -11,7 +11,9 @@
 //      not the summarized turns' file contents, and is smaller.
 // Then the same with the shared real Claude Code sessions (../shared/transcripts/claude-code),
 // placed in the fake project folder; their request sizes (bytes, and tokens by our counter) are
-// printed. Artifacts (each CLI's output, every request body) go to test-artifacts/agents/.
+// printed. Then the Claude Code hook (hookScenarios.mjs) and the MCP server (mcpScenarios.mjs) in
+// the real CLIs. Artifacts (each CLI's output, every request body) go to test-artifacts/agents/.
+// AGENTS_ONLY=<regex> runs only the scenarios whose name matches.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,8 @@ import { repoRoot } from '../e2e/tools.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
+import { hookScenarios } from './hookScenarios.mjs';
+import { mcpScenarios } from './mcpScenarios.mjs';
 import { ensureAgents } from './tools.mjs';
 
 const ARTIFACTS = join(repoRoot, 'test-artifacts', 'agents');
@@ -403,7 +407,9 @@ async function main() {
       .sort()
       .map((f) => [`Claude Code: the shared session ${f}, compacted and resumed`, () => sharedTranscript(agents, join('claude-code', f), figures)]),
     ['Codex: the shared kiliman Claude Code session compacted into a Codex rollout, resumed', () => sharedIntoCodex(agents, 'claude-code/kiliman__claude-transcript__test2.jsonl', figures)],
-  ];
+    ...hookScenarios({ agents, repoRoot, CLI, transcriptsDir: findTranscriptsDir(repoRoot), log, check, run, mustRun, inSandbox, claudeEnv, onlyFile, requestsSince, saveBody, includes, placeTranscript }),
+    ...mcpScenarios({ agents, repoRoot, CLI, ARTIFACTS, log, check, mustRun, inSandbox, claudeEnv, codexEnv, writeCodexConfig, onlyFile, requestsSince }),
+  ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
   const failures = [];
   for (const [what, fn] of scenarios) {
     const ts = Date.now();

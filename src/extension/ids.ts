@@ -13,6 +13,8 @@ export const COMMANDS = {
   copySummary: 'contextCompactor.copySummary',
   setApiKey: 'contextCompactor.setApiKey',
   selectSummarizer: 'contextCompactor.selectSummarizer',
+  installClaudeHooks: 'contextCompactor.installClaudeHooks',
+  removeClaudeHooks: 'contextCompactor.removeClaudeHooks',
 } as const;
 
 export type PaletteCommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -70,6 +72,9 @@ export const SETTINGS = {
   sessionsRooCode: 'sessions.rooCode',
   sessionsCopilotChat: 'sessions.copilotChat',
   sessionsAider: 'sessions.aider',
+  claudeHookMaxTokens: 'claudeHook.maxTokens',
+  claudeHookLoopLimit: 'claudeHook.loopLimit',
+  claudeHookLoopMinutes: 'claudeHook.loopMinutes',
 } as const;
 
 export type SettingKey = (typeof SETTINGS)[keyof typeof SETTINGS];
@@ -85,6 +90,15 @@ export const CHAT_PARTICIPANT_ID = 'context-compactor.compactor';
 export const CHAT_PARTICIPANT_NAME = 'compactor';
 export const CHAT_COMMANDS = ['compact', 'usage', 'inspect', 'undo', 'export'] as const;
 export type ChatCommand = (typeof CHAT_COMMANDS)[number];
+
+/** The tools Copilot's agent mode calls (package.json languageModelTools). */
+export const LM_TOOLS = {
+  sessionUsage: 'contextCompactor_sessionUsage',
+  compactSession: 'contextCompactor_compactSession',
+} as const;
+
+/** The MCP server definition provider (package.json mcpServerDefinitionProviders). */
+export const MCP_PROVIDER_ID = 'contextCompactor.mcpServer';
 
 /** Context keys for `when` clauses. */
 export const CONTEXT_KEYS = {

@@ -7,6 +7,7 @@ import type { CompactionLevel } from '../engine/compactor';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import { LEVELS } from '../engine/strategies/levelStrategy';
 import type { AgentId } from '../sessions/agentSession';
+import { HOOK_DEFAULTS } from '../sessions/claudeHook/claudeHook';
 import { CONFIG_SECTION, SETTINGS } from './ids';
 import { Disposable } from './lifecycle';
 
@@ -55,6 +56,11 @@ export interface CompactorSettings extends ToolLimits {
   sessionsRooCode: boolean;
   sessionsCopilotChat: boolean;
   sessionsAider: boolean;
+  /** Claude Code hooks (written into the command the install command adds): the repair's token
+   *  cap, and the loop guard's limit and window. */
+  claudeHookMaxTokens: number;
+  claudeHookLoopLimit: number;
+  claudeHookLoopMinutes: number;
 }
 
 /** Defaults: the same values package.json declares (test/settings.test.ts holds them equal). */
@@ -80,6 +86,9 @@ export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   sessionsRooCode: true,
   sessionsCopilotChat: true,
   sessionsAider: true,
+  claudeHookMaxTokens: HOOK_DEFAULTS.maxTokens,
+  claudeHookLoopLimit: HOOK_DEFAULTS.loopLimit,
+  claudeHookLoopMinutes: HOOK_DEFAULTS.loopMinutes,
 };
 
 /** Lowest and highest trigger ratio accepted: below 0.1 the meter would be red all the time, and
@@ -147,6 +156,9 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
     sessionsRooCode: bool(cfg, SETTINGS.sessionsRooCode, d.sessionsRooCode),
     sessionsCopilotChat: bool(cfg, SETTINGS.sessionsCopilotChat, d.sessionsCopilotChat),
     sessionsAider: bool(cfg, SETTINGS.sessionsAider, d.sessionsAider),
+    claudeHookMaxTokens: int(cfg, SETTINGS.claudeHookMaxTokens, d.claudeHookMaxTokens, 1),
+    claudeHookLoopLimit: int(cfg, SETTINGS.claudeHookLoopLimit, d.claudeHookLoopLimit, 1),
+    claudeHookLoopMinutes: int(cfg, SETTINGS.claudeHookLoopMinutes, d.claudeHookLoopMinutes, 1),
   };
 }
 

@@ -193,7 +193,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
 }
 
 /** Reads and imports one session file; a file it cannot read comes back as its error. */
-export async function readSession(found: FoundSession, maxBytes: number): Promise<SessionRead> {
+export async function readSession(found: Pick<FoundSession, 'file' | 'size' | 'format'>, maxBytes: number): Promise<SessionRead> {
   if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {
     const buf = await readFile(found.file);
@@ -207,7 +207,7 @@ export async function readSession(found: FoundSession, maxBytes: number): Promis
 
 /** Imports a session's text as its agent's format (with the usage kept beside it, if any); a
  *  transcript error becomes the session's error. */
-export function importSessionText(found: FoundSession, text: () => string, usage?: readonly UsageRecord[]): SessionRead {
+export function importSessionText(found: Pick<FoundSession, 'file' | 'format'>, text: () => string, usage?: readonly UsageRecord[]): SessionRead {
   try {
     const t = text();
     if (t.trim() === '') return {};

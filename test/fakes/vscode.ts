@@ -408,6 +408,10 @@ function freshState() {
     clipboard: '',
     chatParticipants: [] as FakeChatParticipant[],
     lmModels: [] as LanguageModelChatLike[],
+    /** Tools registered with lm.registerTool, by name. */
+    lmTools: new Map<string, vscode.LanguageModelTool<unknown>>(),
+    /** MCP server definition providers (VS Code 1.101's API, on only after fake.setMcpApi(true)). */
+    mcpProviders: new Map<string, { provideMcpServerDefinitions(token: CancellationToken): unknown }>(),
     workspaceRoot: undefined as string | undefined,
     language: 'en',
     webviewPanels: [] as FakeWebviewPanel[],
@@ -545,11 +549,23 @@ export const fake = {
     state.workspaceRoot = dir;
     workspaceFoldersEmitter.fire({ added: [], removed: [] });
   },
+  /** The language model tool registered under `name`. */
+  lmTool(name: string): vscode.LanguageModelTool<unknown> | undefined {
+    return state.lmTools.get(name);
+  },
+  /** Gives the fake VS Code 1.101's MCP API (lm.registerMcpServerDefinitionProvider), which
+   *  @types/vscode 1.95 does not describe; off after resetFake(), as in an older VS Code. */
+  setMcpApi(on: boolean): void {
+    const target = lm as Record<string, unknown>;
+    if (on) target['registerMcpServerDefinitionProvider'] = registerMcpServerDefinitionProvider;
+    else delete target['registerMcpServerDefinitionProvider'];
+  },
 };
 
 export function resetFake(): void {
   for (const item of state.statusBarItems) item.dispose();
   state = freshState();
+  fake.setMcpApi(false);
   activeEditor = undefined;
 }
 
@@ -1164,6 +1180,27 @@ export class LanguageModelToolResultPart {
   ) {}
 }
 
+export class LanguageModelToolResult {
+  constructor(public content: unknown[]) {}
+}
+
+/** VS Code 1.101's stdio MCP server definition (not in @types/vscode 1.95, so not checked below). */
+export class McpStdioServerDefinition {
+  cwd: Uri | undefined;
+  constructor(
+    public label: string,
+    public command: string,
+    public args: string[] = [],
+    public env: Record<string, string | number | null> = {},
+    public version?: string,
+  ) {}
+}
+
+function registerMcpServerDefinitionProvider(id: string, provider: { provideMcpServerDefinitions(token: CancellationToken): unknown }): Disposable {
+  state.mcpProviders.set(id, provider);
+  return new Disposable(() => state.mcpProviders.delete(id));
+}
+
 export class LanguageModelChatMessage {
   static User(content: string | unknown[], name?: string): LanguageModelChatMessage {
     return new LanguageModelChatMessage(LanguageModelChatMessageRole.User, content, name);
@@ -1364,6 +1401,11 @@ export const lm = {
     );
   },
   onDidChangeChatModels: lmModelsEmitter.event,
+  registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): Disposable {
+    if (state.lmTools.has(name)) throw new Error(`tool '${name}' already registered`);
+    state.lmTools.set(name, tool as vscode.LanguageModelTool<unknown>);
+    return new Disposable(() => state.lmTools.delete(name));
+  },
 } satisfies FakeOf<typeof vscode.lm>;
 
 // ───────────────────────────── extension context ─────────────────────────────
@@ -1486,6 +1528,7 @@ export type FakeMatchesRealApi = [
   Fits<LanguageModelTextPart, vscode.LanguageModelTextPart>,
   Fits<LanguageModelToolCallPart, vscode.LanguageModelToolCallPart>,
   Fits<LanguageModelToolResultPart, vscode.LanguageModelToolResultPart>,
+  Fits<LanguageModelToolResult, vscode.LanguageModelToolResult>,
   Fits<typeof LanguageModelChatMessage, typeof vscode.LanguageModelChatMessage>,
   Fits<LanguageModelChatMessage, vscode.LanguageModelChatMessage>,
   Fits<typeof LanguageModelError, typeof vscode.LanguageModelError>,

@@ -6,7 +6,7 @@
 import type { Conversation, ReportedUsage, UsageParts, UsageSource } from '../../engine/conversation/model';
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { tokenReport, type TokenReport } from '../../engine/tokens/report';
-import { TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
+import { categoryRowLabel, TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
 import { booleanFlag, stringFlag, type FlagSpec } from '../args';
 import { runFileCommand, TRANSCRIPT_FLAGS, type CommandHelp } from '../fileCommand';
 import { EXIT_OK, type CliCommand, type CliIO } from '../io';
@@ -20,20 +20,6 @@ export const COUNT_FLAGS: readonly FlagSpec[] = [
 const USAGE = 'ctxc count FILE|- [--model MODEL] [--json] [--include-sidechains]';
 const COUNT_HELP: CommandHelp = { name: 'count', usage: USAGE, flags: COUNT_FLAGS };
 
-export const CATEGORY_LABELS: Record<TokenCategory, string> = {
-  system: 'System',
-  toolDefinitions: 'Tool definitions',
-  user: 'User',
-  assistant: 'Assistant',
-  toolCalls: 'Tool calls',
-  toolResults: 'Tool results',
-  thinking: 'Thinking',
-  summary: 'Summary',
-  unseen: 'Not in the file (system prompt, tools)',
-};
-
-/** The `unseen` row when the overhead is negative: the file holds more than the agent sent. */
-export const UNSENT_LABEL = 'In the file, not sent (or counted high)';
 
 export const countCommand: CliCommand = {
   name: 'count',
@@ -163,11 +149,6 @@ export function sourceText(r: TokenReport): string {
   return 'an estimate from the characters; the file records no usage';
 }
 
-/** The breakdown's label for a category (the overhead's depends on its sign). */
-export function categoryText(c: TokenCategory, tokens: number): string {
-  return c === 'unseen' && tokens < 0 ? UNSENT_LABEL : CATEGORY_LABELS[c];
-}
-
 /** The human report: totals, where they come from, model, and a table of what fills the window. */
 export function reportText(file: string, conv: Conversation, r: TokenReport): string {
   const lines: string[] = [];
@@ -179,7 +160,7 @@ export function reportText(file: string, conv: Conversation, r: TokenReport): st
   const rows = TOKEN_CATEGORIES.filter((c) => (c === 'unseen' ? r.byCategory[c] !== 0 : r.byCategory[c] > 0)).map((c) => {
     const n = r.byCategory[c];
     const pct = r.total > 0 ? (n / r.total) * 100 : 0;
-    return [categoryText(c, n), fmt(n), `${pct.toFixed(1)}%`] as const;
+    return [categoryRowLabel(c, n), fmt(n), `${pct.toFixed(1)}%`] as const;
   });
   const w0 = Math.max('Category'.length, ...rows.map((x) => x[0].length));
   const w1 = Math.max('Tokens'.length, ...rows.map((x) => x[1].length));

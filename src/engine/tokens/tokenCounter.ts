@@ -34,6 +34,28 @@ export const TOKEN_CATEGORIES: readonly TokenCategory[] = [
   'unseen',
 ];
 
+/** The categories' names in English (the CLI, the language-model tools; the extension's
+ *  meter shows its own localized ones). */
+export const CATEGORY_LABELS: Readonly<Record<TokenCategory, string>> = {
+  system: 'System',
+  toolDefinitions: 'Tool definitions',
+  user: 'User',
+  assistant: 'Assistant',
+  toolCalls: 'Tool calls',
+  toolResults: 'Tool results',
+  thinking: 'Thinking',
+  summary: 'Summary',
+  unseen: 'Not in the file (system prompt, tools)',
+};
+
+/** The `unseen` row when the overhead is negative: the file holds more than the agent sent. */
+export const UNSENT_LABEL = 'In the file, not sent (or counted high)';
+
+/** A breakdown row's label: the overhead's depends on its sign. */
+export function categoryRowLabel(c: TokenCategory, tokens: number): string {
+  return c === 'unseen' && tokens < 0 ? UNSENT_LABEL : CATEGORY_LABELS[c];
+}
+
 export interface TextCounter {
   readonly encoding: EncodingName | 'estimate';
   count(text: string): number;

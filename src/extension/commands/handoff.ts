@@ -10,12 +10,19 @@ import type { CompactionResult } from '../../engine/result';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import type { ActiveConversation } from '../conversationService';
 import type { CommandDeps } from './commandDeps';
+import { handoffMarkdown, type HandoffWords } from '../../sessions/handoff';
 
+
+/** The words of a handoff in the UI's language. */
+export function localHandoffWords(label: string): HandoffWords {
+  return {
+    heading: vscode.l10n.t('Handoff'),
+    intro: vscode.l10n.t('Continue from this handoff of an earlier conversation ({0}): a summary of what happened so far, then the most recent turns.', escapeMarkdown(label)),
+  };
+}
 
 export function handoffText(deps: Pick<CommandDeps, 'engine'>, target: ActiveConversation, preview: CompactionResult): string {
-  const label = escapeMarkdown(target.label);
-  const intro = vscode.l10n.t('Continue from this handoff of an earlier conversation ({0}): a summary of what happened so far, then the most recent turns.', label);
-  return `# ${vscode.l10n.t('Handoff')}: ${label}\n\n${intro}\n\n${deps.engine.exportConversation(preview.conversation, 'markdown', { textAsData: true })}`;
+  return handoffMarkdown(target.label, localHandoffWords(target.label), deps.engine.exportConversation(preview.conversation, 'markdown', { textAsData: true }));
 }
 
 export async function openHandoff(deps: CommandDeps, target: ActiveConversation, preview: CompactionResult): Promise<string> {

@@ -1,0 +1,96 @@
+// `ctxc hook claude-code`: the command Claude Code's hooks run (PreCompact, SessionStart with
+// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin and prints at most one
+// JSON object; the work is src/sessions/claudeHook/claudeHook.ts.
+//
+// Exit codes follow Claude Code's hooks, not the other commands: 0 always once the command line
+// is read (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2); a
+// mistyped command line in the settings is a usage error (64), which Claude Code shows as a
+// non-blocking hook error, so a broken setup is seen without stopping the session.
+
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { defaultStateDir } from '../../sessions/claudeHook/hookState';
+import { HOOK_DEFAULTS, runClaudeCodeHook, type HookSettings } from '../../sessions/claudeHook/claudeHook';
+import { clip } from '../../engine/text/clip';
+import { booleanFlag, numberFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
+import { onePositional, readCommandLine, type CommandHelp } from '../fileCommand';
+import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
+
+/** The agents the hook knows. */
+export const HOOK_AGENTS = ['claude-code'] as const;
+
+/** The most hook input read: Claude Code's is a few hundred bytes. */
+export const HOOK_INPUT_MAX_BYTES = 1024 * 1024;
+
+export const HOOK_FLAGS: readonly FlagSpec[] = [
+  { name: 'max-tokens', kind: 'number', valueName: 'N', description: `most tokens a repair puts back after a compaction (default ${HOOK_DEFAULTS.maxTokens})` },
+  { name: 'loop-limit', kind: 'number', valueName: 'N', description: `automatic compactions let through within --loop-minutes; the next is blocked (default ${HOOK_DEFAULTS.loopLimit})` },
+  { name: 'loop-minutes', kind: 'number', valueName: 'M', description: `the loop guard's window in minutes (default ${HOOK_DEFAULTS.loopMinutes})` },
+  { name: 'state-dir', kind: 'string', valueName: 'DIR', description: 'where the hook keeps its state and log (default $XDG_STATE_HOME/context-compactor, else ~/.local/state/context-compactor)' },
+  { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
+];
+
+const USAGE = 'ctxc hook claude-code [--max-tokens N] [--loop-limit N] [--loop-minutes M] [--state-dir DIR]  < hook-input.json';
+const HELP: CommandHelp = {
+  name: 'hook',
+  usage: USAGE,
+  flags: HOOK_FLAGS,
+  helpTail:
+    "Run by Claude Code's hooks (PreCompact, SessionStart with matcher \"compact\", UserPromptSubmit): it puts back the facts\n" +
+    "Claude Code's own summary lost, and stops a loop of automatic compactions. See the README for the settings.json entry.\n",
+};
+
+interface HookArgs extends HookSettings {
+  stateDir: string;
+}
+
+function wholeNumber(name: string, v: number | undefined, fallback: number, min: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} expects a whole number ≥ ${min}, got '${v}'`);
+  return v;
+}
+
+function readArgs(argv: readonly string[], io: CliIO): HookArgs | 'help' {
+  const args = parseArgs(argv, HOOK_FLAGS);
+  if (booleanFlag(args, 'help')) return 'help';
+  const agent = onePositional(args.positionals, `AGENT (${HOOK_AGENTS.join(', ')})`);
+  if (!(HOOK_AGENTS as readonly string[]).includes(agent)) throw new UsageError(`unknown agent '${clip(agent)}'; expected one of ${HOOK_AGENTS.join(', ')}`);
+  const dir = stringFlag(args, 'state-dir');
+  return {
+    maxTokens: wholeNumber('max-tokens', numberFlag(args, 'max-tokens'), HOOK_DEFAULTS.maxTokens, 1),
+    loopLimit: wholeNumber('loop-limit', numberFlag(args, 'loop-limit'), HOOK_DEFAULTS.loopLimit, 1),
+    loopMinutes: wholeNumber('loop-minutes', numberFlag(args, 'loop-minutes'), HOOK_DEFAULTS.loopMinutes, 1),
+    stateDir: dir !== undefined ? resolve(io.cwd, dir) : defaultStateDir(io.env, io.env['HOME'] || homedir()),
+  };
+}
+
+/** Standard input whole, up to HOOK_INPUT_MAX_BYTES (more is cut: it is not hook input then). A
+ *  terminal gives none: the command is not being run by Claude Code. */
+async function readStdin(io: CliIO): Promise<string> {
+  const stdin = io.stdin;
+  if (!stdin || (stdin as { isTTY?: boolean }).isTTY) return '';
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+    chunks.push(b);
+    total += b.length;
+    if (total > HOOK_INPUT_MAX_BYTES) break;
+  }
+  return Buffer.concat(chunks).subarray(0, HOOK_INPUT_MAX_BYTES).toString('utf8');
+}
+
+export const hookCommand: CliCommand = {
+  name: 'hook',
+  summary: "Claude Code's compaction hooks: put back what its summary lost, stop compaction loops",
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    const line = readCommandLine(HELP, io, () => readArgs(argv, io));
+    if (!line.ok) return line.exit;
+    const { stateDir, ...settings } = line.value;
+    const outcome = await runClaudeCodeHook(await readStdin(io), { ...settings, stateDir });
+    if (outcome.output) io.out(`${JSON.stringify(outcome.output)}\n`);
+    if (outcome.message) io.err(`${clip(outcome.message, 400)}\n`);
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,149 @@
+// `ctxc mcp`: Context Compactor as an MCP server over stdio, on the official SDK, for any agent
+// that speaks MCP (Claude Code, Codex, Cline, VS Code). Four tools, each with a JSON schema the
+// SDK derives from its zod shape:
+//
+//   list_sessions    a folder's agent sessions (Claude Code, Codex, Cline, Roo Code, Copilot Chat,
+//                    aider) with the tokens each sends when resumed
+//   count_context    a session or transcript → tokens by category, the window, each share
+//   session_facts    its must-keep facts (instructions, open tasks, errors, requests, files)
+//   compact_session  a resumable compacted session for Claude Code / Codex, or the handoff text
+//
+// A failure is a tool result with isError and one clear line (the SDK turns a thrown error and a
+// bad argument into one); nothing but protocol messages goes to stdout — the work here never
+// prints, and stray console output is sent to stderr while the server runs.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { AGENTS, type AgentId } from '../../sessions/agentSession';
+import { listSessions } from '../../sessions/sessionCatalog';
+import { COMPACT_TARGETS, compactSession, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
+import { resolve } from 'node:path';
+import { sessionJson } from '../commands/sessions';
+
+export const MCP_SERVER_NAME = 'context-compactor';
+
+declare const __CTXC_VERSION__: string | undefined;
+const VERSION = typeof __CTXC_VERSION__ === 'string' ? __CTXC_VERSION__ : '0.1.0';
+
+const sessionShape = {
+  file: z.string().min(1).optional().describe('Path of a session or transcript file (relative to the server\'s folder). Give this or session_id.'),
+  session_id: z.string().min(1).optional().describe('A session id as list_sessions gives it (or its first 8+ characters).'),
+  cwd: z.string().min(1).optional().describe("The folder whose sessions session_id is looked up in (default: the server's folder)."),
+};
+
+type SessionArgs = { file?: string | undefined; session_id?: string | undefined; cwd?: string | undefined };
+
+function refOf(a: SessionArgs): SessionRef {
+  return { ...(a.file !== undefined ? { file: a.file } : {}), ...(a.session_id !== undefined ? { sessionId: a.session_id } : {}), ...(a.cwd !== undefined ? { folder: a.cwd } : {}) };
+}
+
+function json(value: unknown) {
+  return { content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] };
+}
+
+/** An expected failure as a tool error with its own message; anything else with a short one (the
+ *  SDK makes a tool error of a thrown Error either way). */
+async function answer<T>(work: () => Promise<T>, render: (v: T) => { content: { type: 'text'; text: string }[] }) {
+  try {
+    return render(await work());
+  } catch (e) {
+    const message = e instanceof SessionToolError ? e.message : `internal error: ${(e as Error).message}`;
+    return { content: [{ type: 'text' as const, text: message }], isError: true };
+  }
+}
+
+export function createMcpServer(ctx: ToolContext): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: VERSION });
+
+  server.registerTool(
+    'list_sessions',
+    {
+      title: 'List agent sessions',
+      description:
+        "The agent sessions of a folder (Claude Code, Codex, Cline, Roo Code, Copilot Chat, aider), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.",
+      inputSchema: {
+        cwd: z.string().min(1).optional().describe("The folder (default: the server's folder)."),
+        agents: z.array(z.enum(AGENTS)).min(1).optional().describe(`Only these agents (${AGENTS.join(', ')}).`),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(
+        async () => {
+          const folder = resolve(ctx.cwd, args.cwd ?? '.');
+          const only = args.agents ? (Object.fromEntries(AGENTS.map((a) => [a, args.agents!.includes(a)])) as Record<AgentId, boolean>) : undefined;
+          const sessions = await listSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(only ? { agents: only } : {}) });
+          return { folder, sessions: sessions.map(sessionJson) };
+        },
+        json,
+      ),
+  );
+
+  server.registerTool(
+    'count_context',
+    {
+      title: 'Count a session\'s context',
+      description:
+        'Tokens of a session or transcript as its agent sends them when resumed, by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary), with the model\'s window and each category\'s share in percent.',
+      inputSchema: { ...sessionShape, model: z.string().min(1).optional().describe('Count for this model (default: the one the session names).') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => answer(() => countSession(refOf(args), ctx, args.model), json),
+  );
+
+  server.registerTool(
+    'session_facts',
+    {
+      title: 'Must-keep facts of a session',
+      description:
+        "The facts a summary of the session must not lose, most important first: the user's standing instructions, the open items of the latest task list, the errors met and what became of them, the user's requests, the files acted on.",
+      inputSchema: sessionShape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => answer(() => sessionFacts(refOf(args), ctx), json),
+  );
+
+  server.registerTool(
+    'compact_session',
+    {
+      title: 'Compact a session',
+      description:
+        'Compacts a session into an 8-section summary plus the most recent turns. to "claude-code" or "codex" writes a new session file the agent resumes (claude --resume ID / codex resume ID; the original is never changed) and returns its id and command; to "handoff" returns the handoff text to start a new session with. Default: a session of the same agent when it resumes files, else the handoff.',
+      inputSchema: {
+        ...sessionShape,
+        to: z.enum(COMPACT_TARGETS).optional().describe('claude-code, codex or handoff.'),
+        budget: z.number().int().positive().optional().describe('Target size of the result in tokens.'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      answer(
+        () => compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { budget: args.budget } : {}) }),
+        (r) =>
+          r.kind === 'session'
+            ? json({ agent: r.written.agent, id: r.written.id, file: r.written.file, resume: r.written.resume, command: r.written.command, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, notes: r.written.notes })
+            : { content: [{ type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter }) }, { type: 'text' as const, text: r.text }] },
+      ),
+  );
+
+  return server;
+}
+
+/** Serves on stdin/stdout until the client closes stdin. */
+export async function serveMcp(ctx: ToolContext): Promise<void> {
+  // stdout carries the protocol: anything a dependency logs goes to stderr instead.
+  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  const server = createMcpServer(ctx);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+}

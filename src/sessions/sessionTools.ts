@@ -1,0 +1,199 @@
+// What other agents call on a session through us — the MCP server (`ctxc mcp`) and the
+// extension's tools for Copilot's agent mode — in one place: find a session (by file or by the id
+// `ctxc sessions` lists), count what fills it, list its must-keep facts, and compact it into a
+// session the agent resumes or a handoff. Plain Node: no vscode, no MCP SDK.
+//
+// Every failure a caller can cause (no such file, no such id, a file that is not a transcript, a
+// session too short to compact) is a SessionToolError whose message names the file or id and what
+// was expected; the callers show it as it is.
+
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { MemoryArchive } from '../engine/archive/memoryArchive';
+import { compactConversation, CompactionInputError } from '../engine/compactor';
+import { exportConversation } from '../engine/conversation/exporters/exportConversation';
+import type { Conversation, ImportResult, Message } from '../engine/conversation/model';
+import { createTokenCounter } from '../engine/tokens/messageCounter';
+import { tokenReport } from '../engine/tokens/report';
+import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
+import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
+import { RESUMABLE_AGENTS, type AgentId, type FoundSession } from './agentSession';
+import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
+import type { Env } from './locations';
+import { findSessions, readSession, SESSION_MAX_BYTES } from './sessionCatalog';
+import { NothingToWriteError, writeCompactedSession, type ResumableAgent, type WrittenSession } from './writeSession';
+
+export class SessionToolError extends Error {
+  override name = 'SessionToolError';
+}
+
+export interface ToolContext {
+  env: Env;
+  home: string;
+  /** The folder relative paths and session ids are looked up in. */
+  cwd: string;
+  signal?: AbortSignal;
+}
+
+/** A session by its file, or by its id among a folder's sessions. */
+export interface SessionRef {
+  file?: string;
+  sessionId?: string;
+  /** The folder whose sessions an id is looked up in (default: the context's cwd). */
+  folder?: string;
+}
+
+export interface FoundFile {
+  file: string;
+  agent?: AgentId;
+  format?: FoundSession['format'];
+}
+
+/** Shortest id prefix taken for a whole id. */
+const ID_PREFIX_MIN = 8;
+
+export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<FoundFile> {
+  if (ref.file !== undefined && ref.file.trim() !== '') {
+    const file = isAbsolute(ref.file) ? ref.file : resolve(ctx.cwd, ref.file);
+    const s = await stat(file).catch((e: NodeJS.ErrnoException) => {
+      throw new SessionToolError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? e.message})`}`);
+    });
+    if (!s.isFile()) throw new SessionToolError(`${file}: not a file (expected a session or transcript file)`);
+    return { file };
+  }
+  if (ref.sessionId !== undefined && ref.sessionId.trim() !== '') {
+    const folder = resolve(ctx.cwd, ref.folder ?? '.');
+    const id = ref.sessionId.trim();
+    const all = await findSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const exact = all.filter((s) => s.id === id);
+    const matches = exact.length > 0 ? exact : id.length >= ID_PREFIX_MIN ? all.filter((s) => s.id.startsWith(id)) : [];
+    if (matches.length === 0) throw new SessionToolError(`no session with id '${id.slice(0, 80)}' among the ${all.length} sessions of ${folder} (list_sessions or 'ctxc sessions' gives the ids)`);
+    if (matches.length > 1) throw new SessionToolError(`the id '${id.slice(0, 80)}' matches ${matches.length} sessions of ${folder}; give the whole id or the file`);
+    const m = matches[0]!;
+    return { file: m.file, agent: m.agent, ...(m.format ? { format: m.format } : {}) };
+  }
+  throw new SessionToolError('name the session: a file (a session or transcript path) or a session id (from list_sessions)');
+}
+
+/** The session's file read and imported as its agent resumes it (the listing's own reader). */
+export async function readSessionFile(found: FoundFile): Promise<ImportResult> {
+  const { size } = await stat(found.file);
+  const read = await readSession({ file: found.file, size, ...(found.format ? { format: found.format } : {}) }, SESSION_MAX_BYTES);
+  if ('error' in read) throw new SessionToolError(read.error.startsWith(found.file) ? read.error : `${found.file}: ${read.error}`);
+  if (!read.result) throw new SessionToolError(`${found.file}: empty (a session being created has nothing to read yet)`);
+  return read.result;
+}
+
+export interface SessionCount {
+  file: string;
+  format: string;
+  model: string;
+  /** Tokens of what the agent sends when the session is resumed. */
+  total: number;
+  window: number;
+  /** total / window × 100. */
+  percent: number;
+  byCategory: Record<TokenCategory, number>;
+  /** Each category's share of the total, in percent (one decimal). */
+  share: Record<TokenCategory, number>;
+  messages: number;
+  /** Tokens the file holds that are not sent (history before a compaction, rewound branches). */
+  historyTokens: number;
+  exact: boolean;
+}
+
+export async function countSession(ref: SessionRef, ctx: ToolContext, model?: string): Promise<SessionCount> {
+  const found = await findSession(ref, ctx);
+  const { conversation, history } = await readSessionFile(found);
+  const counter = await createTokenCounter(model ?? conversation.meta.model);
+  const r = tokenReport(conversation.messages, counter);
+  const share = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, r.total > 0 ? Math.round((r.byCategory[c] / r.total) * 1000) / 10 : 0])) as Record<TokenCategory, number>;
+  return {
+    file: found.file,
+    format: conversation.format,
+    model: r.model,
+    total: r.total,
+    window: r.window,
+    percent: r.percent,
+    byCategory: r.byCategory,
+    share,
+    messages: r.messageCount,
+    historyTokens: history ? counter.countMessages(history.conversation.messages) : 0,
+    exact: r.exact,
+  };
+}
+
+export interface SessionFact {
+  category: RestoreCategory;
+  kind: string;
+  value: string;
+  /** The fact as a summary would list it. */
+  line: string;
+}
+
+/** Messages of the whole session: what the file holds but the agent no longer sends (before a
+ *  compaction, and branches left by a rewind) first, then what it sends. */
+function wholeSession(result: ImportResult): Message[] {
+  return [...(result.history?.conversation.messages ?? []), ...result.conversation.messages];
+}
+
+export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{ file: string; format: string; facts: SessionFact[] }> {
+  const found = await findSession(ref, ctx);
+  const result = await readSessionFile(found);
+  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: i.fact.value, line: i.line }));
+  return { file: found.file, format: result.conversation.format, facts };
+}
+
+export type CompactTarget = ResumableAgent | 'handoff';
+export const COMPACT_TARGETS: readonly CompactTarget[] = ['claude-code', 'codex', 'handoff'];
+
+export interface CompactSessionOptions {
+  /** Where the result goes (default: a session of the same agent when it resumes files, else a handoff). */
+  to?: CompactTarget;
+  /** Target size of the result in tokens. */
+  budget?: number;
+  /** The handoff's words (default English). */
+  words?: (label: string) => HandoffWords;
+}
+
+export type CompactedSession =
+  | { kind: 'session'; written: WrittenSession; tokensBefore: number; tokensAfter: number; file: string }
+  | { kind: 'handoff'; text: string; tokensBefore: number; tokensAfter: number; file: string };
+
+function defaultTarget(format: string): CompactTarget {
+  return (RESUMABLE_AGENTS as readonly string[]).includes(format) ? (format as ResumableAgent) : 'handoff';
+}
+
+/** A label for a handoff: the session's first request, else its file. */
+function labelOf(conv: Conversation, file: string): string {
+  return conv.meta.title ?? file.split(/[\\/]/).pop() ?? file;
+}
+
+export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: CompactSessionOptions = {}): Promise<CompactedSession> {
+  const found = await findSession(ref, ctx);
+  const { conversation } = await readSessionFile(found);
+  const counter = await createTokenCounter(conversation.meta.model);
+  let result;
+  try {
+    result = await compactConversation(conversation, { counter, archive: new MemoryArchive(), ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  } catch (e) {
+    if (e instanceof CompactionInputError) throw new SessionToolError(`${found.file}: ${e.message}`);
+    throw e;
+  }
+  const to = opts.to ?? defaultTarget(conversation.format);
+  const figures = { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, file: found.file };
+  if (to === 'handoff') {
+    const label = labelOf(conversation, found.file);
+    const words = (opts.words ?? englishHandoffWords)(label);
+    return { kind: 'handoff', text: handoffMarkdown(label, words, exportConversation(result.conversation, 'markdown', { textAsData: true })), ...figures };
+  }
+  try {
+    const written = await writeCompactedSession(to, conversation, result, { env: ctx.env, home: ctx.home, fallbackCwd: ctx.cwd, sourceFile: found.file.split(/[\\/]/).pop()! });
+    return { kind: 'session', written, ...figures };
+  } catch (e) {
+    if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') throw new SessionToolError(`cannot write the ${to} session: ${(e as Error).message}; nothing was written`);
+    throw e;
+  }
+}
