@@ -56,6 +56,30 @@ describe('Claude Code: the chain the CLI resumes', () => {
     expect(r.history).toMatchObject({ lines: 12, beforeBoundary: 12, otherBranches: 0 });
   });
 
+  it("sends the messages a compaction kept verbatim right after its summary (compactMetadata.preservedSegment)", () => {
+    // As Claude Code 2.1.328 writes a /compact: the boundary names the run of the summarized chain
+    // it keeps (the last turn here, uuids 9–12) and the summary line it goes after.
+    const segment = { headUuid: fixedUuid(9), anchorUuid: fixedUuid(51), tailUuid: fixedUuid(12) };
+    const boundary = { parentUuid: null, logicalParentUuid: fixedUuid(12), isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', uuid: fixedUuid(50), timestamp: '2026-01-02T00:00:00.000Z', sessionId: 's1', cwd: CWD, compactMetadata: { trigger: 'manual', preTokens: 9000, preservedSegment: segment, preservedMessages: { anchorUuid: fixedUuid(51), uuids: [fixedUuid(12)], allUuids: [fixedUuid(12)] } } };
+    const summary = { parentUuid: fixedUuid(50), isSidechain: false, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha and bravo were read.' }, uuid: fixedUuid(51), timestamp: '2026-01-02T00:00:01.000Z', sessionId: 's1', cwd: CWD };
+    const after = claudeLines({ sessionId: 's1', cwd: CWD, turns: [bigTurn('delta', 5)], start: 60, parent: fixedUuid(51) });
+    const r = importClaudeCode(jsonl([...main, boundary, summary, ...after]));
+    const texts = r.conversation.messages.map(messageText);
+    expect(r.conversation.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
+    // The kept turn (its request, tool call and result, answer) follows the summary, before the new turn.
+    expect(userTexts(r.conversation)).toEqual([turns[2]!.user, 'TURN-delta: read notes-delta.txt and restate it']);
+    expect(texts[1]).toBe(turns[2]!.user);
+    expect(allText(r.conversation)).toContain('CHARLIE-ANSWER-1 ');
+    expect(allText(r.conversation)).not.toContain('BRAVO-LINE-1');
+    expect(apiShapeProblems(r.conversation.messages)).toEqual([]);
+    expect(r.history).toMatchObject({ lines: 8, beforeBoundary: 8, otherBranches: 0 });
+    // Without a segment, the listed uuids are kept (the last answer alone).
+    const listedOnly = { ...boundary, compactMetadata: { ...boundary.compactMetadata, preservedSegment: undefined } };
+    const r2 = importClaudeCode(jsonl([...main, listedOnly, summary, ...after]));
+    expect(r2.conversation.messages.map(messageText)[1]).toBe(turns[2]!.answer);
+    expect(r2.history).toMatchObject({ lines: 11, beforeBoundary: 11 });
+  });
+
   it('stops at a parent the file does not hold (a break in the chain)', () => {
     const broken = main.map((l) => (l['uuid'] === fixedUuid(9) ? { ...l, parentUuid: 'not-in-this-file' } : l));
     const r = importClaudeCode(jsonl(broken));

@@ -25,6 +25,8 @@
 //   the file does not hold. Every other main line (abandoned branches after a rewind, lines before the
 //   last compact boundary) is ImportResult.history, and a warning counts it. `wholeFile` (or
 //   `includeSidechains`) reads every line in file order instead, as does a file with no chained lines.
+//   After a compaction Claude Code wrote itself, the run of messages it kept verbatim
+//   (`compactMetadata.preservedSegment`) is sent right after its summary, and read there.
 // - One exception, for a branch the model never saw: when every line after the fork on that chain is
 //   harness bookkeeping (a local command — `<command-name>`, `<local-command-stdout>`, the "Caveat:"
 //   line —, `#` memory input and its "(no content)" placeholder, a `<synthetic>` assistant line, a
@@ -205,6 +207,7 @@ export function liveChain(entries: readonly JsonlLine[], sidechain = false): Liv
       asideAfter = newest.line;
     }
   }
+  live = withPreservedSegment(live, byUuid);
   const onChain = new Set(live);
   const rootLine = live[0]!.line;
   const history: JsonlLine[] = [];
@@ -217,6 +220,50 @@ export function liveChain(entries: readonly JsonlLine[], sidechain = false): Liv
     else if (asideAfter !== undefined && e.line > asideAfter) setAside++;
   }
   return { live, history, beforeBoundary, otherBranches: history.length - beforeBoundary, setAside };
+}
+
+/** The messages a compaction kept verbatim, put where the CLI sends them. Since 2.1.x a compact
+ *  boundary's `compactMetadata.preservedSegment` names a run of the summarized chain ({headUuid …
+ *  tailUuid}, followed back along parentUuid) that Claude Code sends right after the summary line
+ *  (`anchorUuid`) — checked with the real CLI: after `/compact`, the next request holds the summary,
+ *  then the last answer before the boundary, then the new prompt. `preservedMessages.uuids` names
+ *  the same lines where no segment is given. */
+function withPreservedSegment(live: JsonlLine[], byUuid: ReadonlyMap<string, JsonlLine>): JsonlLine[] {
+  const root = live[0]?.value as JsonObject | undefined;
+  if (!root || root['type'] !== 'system' || root['subtype'] !== 'compact_boundary') return live;
+  const meta = obj(root, 'compactMetadata');
+  if (!meta) return live;
+  const segment = obj(meta, 'preservedSegment');
+  const listed = obj(meta, 'preservedMessages');
+  const anchor = (segment && str(segment, 'anchorUuid')) ?? (listed && str(listed, 'anchorUuid'));
+  let kept: JsonlLine[] = [];
+  const head = segment && str(segment, 'headUuid');
+  const tail = segment && str(segment, 'tailUuid');
+  if (head && tail) {
+    const seen = new Set<string>();
+    for (let at = byUuid.get(tail); at; ) {
+      const v = at.value as JsonObject;
+      const uuid = v['uuid'] as string;
+      if (seen.has(uuid)) break;
+      seen.add(uuid);
+      kept.push(at);
+      if (uuid === head) break;
+      const parent = v['parentUuid'];
+      at = typeof parent === 'string' ? byUuid.get(parent) : undefined;
+    }
+    // A segment whose head is not on the tail's chain is not what the CLI would send: leave it out.
+    if (!seen.has(head)) kept = [];
+    kept.reverse();
+  } else {
+    const ids = listed?.['uuids'];
+    if (Array.isArray(ids)) kept = ids.flatMap((id) => (typeof id === 'string' && byUuid.get(id)) || []).sort((a, b) => a.line - b.line);
+  }
+  const onChain = new Set(live);
+  kept = kept.filter((e) => !onChain.has(e) && (e.value as JsonObject)['isSidechain'] !== true);
+  if (kept.length === 0) return live;
+  const at = anchor ? live.findIndex((e) => (e.value as JsonObject)['uuid'] === anchor) : -1;
+  const after = at >= 0 ? at + 1 : 1;
+  return [...live.slice(0, after), ...kept, ...live.slice(after)];
 }
 
 /** The last line (in file order) that descends from `from` or is it: where its chain ends. */
