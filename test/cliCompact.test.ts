@@ -19,20 +19,11 @@ import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { goodSections, llmReply } from './helpers/llmFixtures';
 import { reply, startOpenAiServer } from './helpers/openaiServer';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
+import { whileRenameFails } from './helpers/renameFault';
 import { repoRoot, transcriptPath } from './helpers/transcripts';
 
-// A switch for the atomic-write test: rename fails while it is set, as on a full disk.
-const fsFault = vi.hoisted(() => ({ failRename: false }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  return {
-    ...real,
-    rename: async (from: string, to: string) => {
-      if (fsFault.failRename) throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
-      return real.rename(from, to);
-    },
-  };
-});
+// rename fails while the switch is set, as on a full disk (helpers/renameFault.ts).
+vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameFault')).withRenameFault(await original<typeof import('node:fs/promises')>()));
 
 type Run = { code: number; out: string; err: string };
 
@@ -171,13 +162,7 @@ describe('ctxc compact options', () => {
     const out = join(dir, 'result.md');
     expect((await run(['compact', file, '--out', out])).code).toBe(0);
     writeFileSync(out, 'the previous result\n');
-    fsFault.failRename = true;
-    let r: Run;
-    try {
-      r = await run(['compact', file, '--out', out]);
-    } finally {
-      fsFault.failRename = false;
-    }
+    const r = await whileRenameFails(() => run(['compact', file, '--out', out]));
     expect(r.code).toBe(4);
     expect(r.err).toContain(`cannot write ${out}: the disk is full (ENOSPC)`);
     expect(r.err).toContain('nothing was written');

@@ -16,19 +16,10 @@ import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { claudeProjectName } from '../src/sessions/locations';
 import { NothingToWriteError, writeCompactedSession } from '../src/sessions/writeSession';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
+import { whileRenameFails } from './helpers/renameFault';
 
-// A switch for the atomic-write test: rename fails while it is set, as on a full disk.
-const fsFault = vi.hoisted(() => ({ failRename: false }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  return {
-    ...real,
-    rename: async (from: string, to: string) => {
-      if (fsFault.failRename) throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
-      return real.rename(from, to);
-    },
-  };
-});
+// rename fails while the switch is set, as on a full disk (helpers/renameFault.ts).
+vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameFault')).withRenameFault(await original<typeof import('node:fs/promises')>()));
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-writers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -240,12 +231,7 @@ describe('safety', () => {
     const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 's', cwd: work, turns: TURNS }))).conversation;
     const r = await compact(conv);
     const dir = join(root, 'full-disk', '.claude', 'projects', claudeProjectName(work));
-    fsFault.failRename = true;
-    try {
-      await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root })).rejects.toThrow(/ENOSPC/);
-    } finally {
-      fsFault.failRename = false;
-    }
+    await expect(whileRenameFails(() => writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root }))).rejects.toThrow(/ENOSPC/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

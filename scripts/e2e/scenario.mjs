@@ -24,6 +24,7 @@ import {
 import { CHAT_MODEL, buildChatModelVsix } from './chatModel.mjs';
 import { groupedInt, openChat, sendChat, waitForChatModel, widenChat } from './chatView.mjs';
 import { repoRoot } from './tools.mjs';
+import { SECTIONS } from '../agents/sessionFixtures.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { ctxcJson, numberField } from './ctxc.mjs';
 import { prepareSessions, sessionSteps } from './sessions.mjs';
@@ -37,16 +38,6 @@ const COMMANDS = {
 };
 const OPEN_TRANSCRIPT_PICK_TITLE = 'Open Transcript';
 const INSPECTOR_TITLE = 'Context Compactor: Inspector';
-const SECTION_HEADINGS = [
-  'Primary Request and Intent',
-  'Key Technical Concepts',
-  'Files and Code Sections',
-  'Errors and fixes',
-  'Problem Solving',
-  'All user messages',
-  'Pending Tasks',
-  'Current Work',
-];
 const CONFIRM_BUTTON = 'Compact';
 const INSPECT_FIRST_BUTTON = 'Inspect First…';
 const CANCEL_BUTTON = 'Cancel';
@@ -231,13 +222,13 @@ export const compactorScenario = {
     await step('Inspect Conversation shows the 8 sections and a timeline row per message', async () => {
       await runCommand(page, COMMANDS.inspect.title, { id: COMMANDS.inspect.id });
       const frame = await webviewFrame(page, { title: INSPECTOR_TITLE, extensionId: compactorScenario.extensionId });
-      for (const heading of SECTION_HEADINGS) {
+      for (const heading of SECTIONS) {
         try {
           await frame.getByRole('heading', { name: heading, exact: true }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
         } catch {
           const headings = await frame.getByRole('heading').allTextContents().catch(() => []);
           throw new E2eError(`the inspector shows no heading "${heading}"`, {
-            expected: `the 8 section headings ${JSON.stringify(SECTION_HEADINGS)}`,
+            expected: `the 8 section headings ${JSON.stringify(SECTIONS)}`,
             seen: `headings ${JSON.stringify(headings.map((h) => h.trim()))}`,
           });
         }

@@ -1,0 +1,26 @@
+// A switch for atomic-write tests: while `renameFault.failRename` is set, `rename` from
+// node:fs/promises fails with ENOSPC, as on a full disk. A test file installs it with
+//   vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameFault')).withRenameFault(await original()));
+// (vi.mock is hoisted above the imports, so the factory imports this module itself).
+
+export const renameFault = { failRename: false };
+
+export function withRenameFault<T extends { rename: (from: string, to: string) => Promise<void> }>(real: T): T {
+  return {
+    ...real,
+    rename: async (from: string, to: string) => {
+      if (renameFault.failRename) throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
+      return real.rename(from, to);
+    },
+  };
+}
+
+/** Runs `f` with rename failing. */
+export async function whileRenameFails<T>(f: () => Promise<T>): Promise<T> {
+  renameFault.failRename = true;
+  try {
+    return await f();
+  } finally {
+    renameFault.failRename = false;
+  }
+}
