@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../src/engine/result';
+import { TRIGGER_HEADROOM } from '../src/extension/store/engineOptions';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 import { transcriptPath } from './helpers/transcripts';
@@ -70,6 +71,26 @@ describe('each engine-facing setting changes the compaction', () => {
     expect(offloaded(some).length).toBeGreaterThan(0);
     for (const id of offloaded(some)) expect(some.plan.find((p) => p.id === id)!.tokens).toBeGreaterThan(1000);
     expect(offloaded(await preview({ offloadTokens: 100_000 }))).toEqual([]);
+  });
+
+  it('maxContextTokens and triggerRatio: when the default result would still be over the trigger, the window is the target', async () => {
+    const free = await preview();
+    // 75,048 tokens; the default result (30%) is about 21k: over the trigger of a 20,000-token window.
+    set({ maxContextTokens: 20_000 });
+    await vi.waitFor(() => expect(host.api.store.active()!.report.window).toBe(20_000), HOST_SETTLES);
+    const fitted = await preview();
+    const trigger = 20_000 * 0.8;
+    expect(free.tokensAfter).toBeGreaterThan(trigger);
+    expect(fitted.tokensAfter).toBeLessThanOrEqual(trigger * TRIGGER_HEADROOM * 1.05);
+    expect(fitted.target).toBe(Math.floor(trigger * TRIGGER_HEADROOM));
+    // A lower trigger asks for less.
+    const lower = await preview({ triggerRatio: 0.5 });
+    expect(lower.target).toBe(Math.floor(20_000 * 0.5 * TRIGGER_HEADROOM));
+    expect(lower.tokensAfter).toBeLessThan(fitted.tokensAfter);
+    // With room enough the engine's default target stands, as `ctxc compact` gives it.
+    set({ maxContextTokens: 0, triggerRatio: 0.8 });
+    await vi.waitFor(() => expect(host.api.store.active()!.report.window).not.toBe(20_000), HOST_SETTLES);
+    expect((await preview()).target).toBe(free.target);
   });
 
   it('maxContextTokens changes the window the meter counts against', async () => {

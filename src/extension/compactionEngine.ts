@@ -34,6 +34,9 @@ export interface EngineCompactOptions {
   now: string;
   /** Sizes of tool content the selective rules and offload act on (the settings of the same names). */
   tools: ToolLimits;
+  /** An explicit target in tokens (the engine then escalates levels to meet it); undefined: the
+   *  engine's default share of the original. */
+  budget?: number;
 }
 
 export interface StrategyInfo {

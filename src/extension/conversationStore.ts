@@ -27,7 +27,7 @@ import { FileArchiveStore } from './persistence/fileArchiveStore';
 import type { SettingsStore } from './settings';
 import { CompactionSteps } from './store/compactionSteps';
 import type { ApplyElsewhere, ConversationEntry, ReportProvider } from './store/conversationEntry';
-import { abortOnCancel, engineOptions } from './store/engineOptions';
+import { abortOnCancel, engineOptions, fitUnderTrigger } from './store/engineOptions';
 import { LlmCooldown } from './store/llmCooldown';
 import { TokenCounting } from './store/tokenCounting';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
@@ -121,8 +121,10 @@ export class ConversationStore extends Disposable implements ConversationService
       // Previews are extractive: fast, free and deterministic (the confirmation labels them estimates).
       const cancel = abortOnCancel(token);
       try {
-        const run = { counter: e.counter, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}) };
-        return await this.deps.engine.preview(e.current, engineOptions(this.deps.settings.current, run));
+        const settings = this.deps.settings.current;
+        const budget = fitUnderTrigger(e.report, settings.triggerRatio);
+        const run = { counter: e.counter, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}), ...(budget !== undefined ? { budget } : {}) };
+        return await this.deps.engine.preview(e.current, engineOptions(settings, run));
       } finally {
         cancel.dispose();
       }
@@ -137,6 +139,7 @@ export class ConversationStore extends Disposable implements ConversationService
       try {
         const made = await this.deps.summarizers.create(settings, cancel.signal);
         const choice = this.cooldown.choose(made);
+        const budget = fitUnderTrigger(e.report, settings.triggerRatio);
         const run = {
           counter: e.counter,
           // A compaction applied elsewhere leaves the original where it is: nothing to archive.
@@ -147,6 +150,7 @@ export class ConversationStore extends Disposable implements ConversationService
           ...(options.focus ? { focus: options.focus } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(choice.summarizer ? { summarizer: choice.summarizer } : {}),
+          ...(budget !== undefined ? { budget } : {}),
         };
         const before = e.current;
         const result = await this.deps.engine.compact(before, engineOptions(settings, run));

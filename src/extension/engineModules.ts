@@ -52,6 +52,7 @@ export function toCompactOptions(opts: EngineCompactOptions): CompactOptions {
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     now: opts.now,
     ...(tools ? { limits: { tools } } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
   };
 }
 

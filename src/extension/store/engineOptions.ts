@@ -8,7 +8,9 @@ import type * as vscode from 'vscode';
 import type { ArchiveStore } from '../../engine/archive/archiveStore';
 import type { CompactionEdits } from '../../engine/result';
 import type { Summarizer } from '../../engine/summarizer';
+import { COMPACTION_DEFAULTS } from '../../engine/compactor';
 import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
+import type { TokenReport } from '../../engine/tokens/report';
 import type { EngineCompactOptions } from '../compactionEngine';
 import { ENGINE_DEFAULT_STRATEGY, toolLimitsOf, type CompactorSettings } from '../settings';
 
@@ -24,6 +26,25 @@ export interface EngineRun {
   onProgress?: (message: string) => void;
   /** undefined: the engine's extractive summarizer (previews always). */
   summarizer?: Summarizer;
+  /** An explicit target for the messages (fitUnderTrigger); undefined: the engine's default. */
+  budget?: number;
+}
+
+/** Share of the room under the trigger a forced target leaves the result: below the trigger with
+ *  room for the next turns, so the conversation is not proposed for compaction again at once. */
+export const TRIGGER_HEADROOM = 0.9;
+
+/** The window as the target: when the engine's default result (a share of the original) would
+ *  still leave the conversation at or over the trigger, the messages get an explicit budget that
+ *  fits under it — what the agent sends besides them (the overhead its reported usage shows)
+ *  included — and the engine escalates levels to meet it. Undefined when the default fits (then
+ *  the extension gives exactly what `ctxc compact` gives) or when no budget could. */
+export function fitUnderTrigger(report: Pick<TokenReport, 'total' | 'overhead' | 'window'>, triggerRatio: number): number | undefined {
+  if (!(report.window > 0)) return undefined;
+  const room = Math.floor((Math.floor(report.window * triggerRatio) - Math.max(0, report.overhead)) * TRIGGER_HEADROOM);
+  const messages = report.total - report.overhead;
+  const defaultTarget = Math.round(COMPACTION_DEFAULTS.targetRatio * messages);
+  return room > 0 && defaultTarget > room ? room : undefined;
 }
 
 export function engineOptions(s: CompactorSettings, run: EngineRun): EngineCompactOptions {
@@ -41,6 +62,7 @@ export function engineOptions(s: CompactorSettings, run: EngineRun): EngineCompa
     signal: run.signal,
     ...(run.onProgress ? { onProgress: (p: { phase: string }) => run.onProgress!(p.phase) } : {}),
     now: run.now,
+    ...(run.budget !== undefined ? { budget: run.budget } : {}),
   };
 }
 
