@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../src/engine/result';
+import { confirmationMessage } from '../src/extension/confirmation/confirmCompaction';
 import { TRIGGER_HEADROOM } from '../src/extension/store/engineOptions';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
@@ -87,6 +88,12 @@ describe('each engine-facing setting changes the compaction', () => {
     const lower = await preview({ triggerRatio: 0.5 });
     expect(lower.target).toBe(Math.floor(20_000 * 0.5 * TRIGGER_HEADROOM));
     expect(lower.tokensAfter).toBeLessThan(fitted.tokensAfter);
+    // Tight enough that something gives way: the confirmation says what.
+    const tight = await preview({ triggerRatio: 0.1 });
+    expect(tight.tokensAfter).toBeLessThanOrEqual(tight.target * 1.05);
+    expect(tight.degradation.length).toBeGreaterThan(0);
+    const shown = confirmationMessage({ label: 'django', report: host.api.store.active()!.report, preview: tight, summarizer: 'extractive', summarizerIsLlm: false, keepRecentRounds: 2, triggerRatio: 0.1 });
+    expect(shown.detail).toContain(`To fit the target of ${tight.target.toLocaleString('en')} tokens: ${tight.degradation[0]!.detail}`);
     // With room enough the engine's default target stands, as `ctxc compact` gives it.
     set({ maxContextTokens: 0, triggerRatio: 0.8 });
     await vi.waitFor(() => expect(host.api.store.active()!.report.window).not.toBe(20_000), HOST_SETTLES);
