@@ -90,6 +90,7 @@ describe('each engine-facing setting changes the compaction', () => {
     expect(lower.tokensAfter).toBeLessThan(fitted.tokensAfter);
     // Tight enough that something gives way: the confirmation says what.
     const tight = await preview({ triggerRatio: 0.1 });
+    if (tight.target === undefined) throw new Error('a tight trigger must set an explicit target');
     expect(tight.tokensAfter).toBeLessThanOrEqual(tight.target * 1.05);
     expect(tight.degradation.length).toBeGreaterThan(0);
     const shown = confirmationMessage({ label: 'django', report: host.api.store.active()!.report, preview: tight, summarizer: 'extractive', summarizerIsLlm: false, keepRecentRounds: 2, triggerRatio: 0.1 });

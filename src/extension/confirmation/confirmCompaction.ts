@@ -58,7 +58,7 @@ export function confirmationMessage(input: ConfirmationInput): { message: string
   if (overhead > 0) {
     lines.push(vscode.l10n.t('Both include {0} tokens the agent sends that the file does not hold (its system prompt and tools, from the usage it reported); compaction does not shrink them.', groupedNumber(overhead)));
   }
-  if (preview.degradation.length > 0) {
+  if (preview.degradation.length > 0 && preview.target !== undefined) {
     // Engine sentences with counts only (no conversation text): what gave way to meet the target.
     lines.push(vscode.l10n.t('To fit the target of {0} tokens: {1}.', groupedNumber(preview.target), preview.degradation.map((d) => d.detail).join('; ')));
   }
