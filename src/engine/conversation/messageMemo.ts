@@ -1,0 +1,99 @@
+// Values that depend on one message alone (its classification, the files its tool calls name,
+// the facts it states), computed once per message and reused by every stage and every later
+// compaction of the conversation: a conversation that grew by a few messages is analyzed again
+// in the time those messages take, plus the passes over the whole that are cheap.
+//
+// A value is found by the message object first (free), then by the message's content — every
+// field, so two messages that differ in anything never share an entry — hashed the way the token
+// counter's cache is (a re-imported transcript brings new objects with the same content). Each
+// kind of value has its own MemoSlot; what a slot computes must read nothing but the message
+// (and constants that stay the same for the slot: a slot per set of options).
+//
+// Messages are treated as immutable: the engine never changes a message, and one changed in
+// place by a caller is a new message only if it is a new object.
+
+import { GenerationalMap } from '../memo';
+import { hash64 } from '../text/hash';
+import type { Message } from './model';
+
+/** A kind of derived value (compare by identity). */
+export interface MemoSlot<T> {
+  readonly name: string;
+  /** Phantom: the type of the value. */
+  readonly _type?: T;
+}
+
+const SLOTS = new Map<string, MemoSlot<unknown>>();
+
+/** The slot of that name (the same object for the same name): a slot whose value depends on a
+ *  setting carries the setting in its name. */
+export function memoSlot<T>(name: string): MemoSlot<T> {
+  let slot = SLOTS.get(name);
+  if (!slot) SLOTS.set(name, (slot = { name }));
+  return slot as MemoSlot<T>;
+}
+
+/** For each settings object, its slots by name. */
+const SETTINGS_SLOTS = new WeakMap<object, Map<string, MemoSlot<unknown>>>();
+
+/** The slot of that name for values that also depend on `settings` (a plain object of numbers
+ *  and strings, such as a set of constants): one slot per distinct settings, whichever object
+ *  carries them. */
+export function memoSlotWith<T>(name: string, settings: object): MemoSlot<T> {
+  let slots = SETTINGS_SLOTS.get(settings);
+  if (!slots) SETTINGS_SLOTS.set(settings, (slots = new Map()));
+  let slot = slots.get(name);
+  if (!slot) {
+    const text = JSON.stringify(settings);
+    slot = memoSlot(`${name}@${hash64(text)}:${text.length}`);
+    slots.set(name, slot);
+  }
+  return slot as MemoSlot<T>;
+}
+
+type Entry = Map<MemoSlot<unknown>, unknown>;
+
+/** Messages remembered by content per generation (two generations are kept). */
+const CONTENT_ENTRIES = 100_000;
+
+export class MessageMemo {
+  private readonly byObject = new WeakMap<Message, Entry>();
+  private readonly byContent: GenerationalMap<string, Entry> | undefined;
+
+  /** `byContent: false` for a memo that only lives through one call: every message is its own
+   *  object there, and hashing the content would find nothing. */
+  constructor(opts: { byContent?: boolean } = {}) {
+    this.byContent = opts.byContent === false ? undefined : new GenerationalMap<string, Entry>(CONTENT_ENTRIES);
+  }
+
+  /** The value of `slot` for `m`, computed by `compute` the first time. */
+  get<T>(m: Message, slot: MemoSlot<T>, compute: (m: Message) => T): T {
+    const entry = this.entryOf(m);
+    if (entry.has(slot as MemoSlot<unknown>)) return entry.get(slot as MemoSlot<unknown>) as T;
+    const v = compute(m);
+    entry.set(slot as MemoSlot<unknown>, v);
+    return v;
+  }
+
+  private entryOf(m: Message): Entry {
+    let e = this.byObject.get(m);
+    if (e) return e;
+    if (this.byContent) {
+      const content = JSON.stringify(m);
+      // The length guards the 64-bit hash against the odd collision.
+      const key = `${hash64(content)}:${content.length}`;
+      e = this.byContent.get(key);
+      if (!e) {
+        e = new Map();
+        this.byContent.set(key, e);
+      }
+    } else e = new Map();
+    this.byObject.set(m, e);
+    return e;
+  }
+}
+
+/** A memo for one call when the caller keeps none: the stages of one call still share it. */
+export function memoOrFresh(memo: MessageMemo | undefined): MessageMemo {
+  return memo ?? new MessageMemo({ byContent: false });
+}
