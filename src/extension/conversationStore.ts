@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import { CompactionCache } from '../engine/compaction/cache';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
 import { hash64 } from '../engine/text/hash';
@@ -118,7 +119,7 @@ export class ConversationStore extends Disposable implements ConversationService
       // Previews are extractive: fast, free and deterministic (the confirmation labels them estimates).
       const cancel = abortOnCancel(token);
       try {
-        const run = { counter: e.counter, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}) };
+        const run = { counter: e.counter, cache: e.cache, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}) };
         return await this.deps.engine.preview(e.current, engineOptions(this.deps.settings.current, run));
       } finally {
         cancel.dispose();
@@ -136,6 +137,7 @@ export class ConversationStore extends Disposable implements ConversationService
         const choice = this.cooldown.choose(made);
         const run = {
           counter: e.counter,
+          cache: e.cache,
           archive: this.deps.archive,
           signal: cancel.signal,
           now: this.now(),
@@ -196,6 +198,11 @@ export class ConversationStore extends Disposable implements ConversationService
     const e = this.entries.get(key);
     if (!e) return undefined;
     return this.deps.engine.summaryText(e.current);
+  }
+
+  /** What the conversation's plans reuse (its stats say how many plans were made and reused). */
+  compactionCache(key: string): CompactionCache | undefined {
+    return this.entries.get(key)?.cache;
   }
 
   /** The counter the conversation is counted with (the engine's, for exports and estimates). */
@@ -301,6 +308,7 @@ export class ConversationStore extends Disposable implements ConversationService
       model,
       current: view,
       counter,
+      cache: new CompactionCache(),
       ledger,
       report,
       queue: Promise.resolve(),

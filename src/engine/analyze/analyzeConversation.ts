@@ -9,21 +9,21 @@
 // message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
 // analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
-import { memoOrFresh, memoSlotWith } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
 import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
-import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs } from './analysis';
+import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
 import { analysisText } from './analysisText';
 import { classifyText, countCodeSnippets } from './classify';
 import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
-import { scanContent, type ContentScan } from './contentScan';
+import { scanContent } from './contentScan';
 import { findCrossReferences, referenceKeys } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { editResultFlags, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
-import { findNearDuplicates, lshBandKeys } from './nearDuplicates';
+import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates, type NearDuplicateScan } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
 import { combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus } from './relevance';
 import { roleScore } from './roleScore';
@@ -36,14 +36,16 @@ import { toolCallKind } from './toolKinds';
 interface MessageReading {
   refs: MessageRefs;
   keys: string[];
-  terms: Set<string>;
+  /** Its subject terms, as the memo's numbers for them (MessageMemo.termId). */
+  terms: Int32Array;
   shingles: Uint32Array;
   /** LSH buckets of the shingles (nearDuplicates.ts). */
   bands: Int32Array;
   isAck: boolean;
   /** A person's message that can open the task (keyEvents.ts statesTask). */
   statesTask: boolean;
-  scan: ContentScan;
+  /** What the dependency metric reads of the content scan. */
+  scanCounts: { dependency: number; outbound: number };
   classification: Classification;
   actionableMatches: number;
   events: KeyEventEvidence;
@@ -97,12 +99,18 @@ function codeBlockCount(m: Message, text: string): number {
   return n;
 }
 
+/** How well a message matches the focus (read again from the message: the reading keeps no text). */
+function focusOf(m: Message, focus: ParsedFocus, c: AnalyzeConstants): number {
+  const lower = lowerOf(analysisText(m));
+  return focusScore(lower, scanContent(lower), contentTerms(lower, c.TERM_MIN_LENGTH), focus, c);
+}
+
 /** `text` lower-cased, markup tags removed: what the content measures read. */
 function lowerOf(text: string): string {
   return withoutMarkupTags(text.toLowerCase());
 }
 
-function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits): MessageReading {
+function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: MessageMemo): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
   const text = analysisText(m);
@@ -129,12 +137,12 @@ function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits): Messag
   return {
     refs,
     keys: referenceKeys(refs),
-    terms: contentTerms(lower, c.TERM_MIN_LENGTH),
+    terms: Int32Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t)),
     shingles,
     bands: lshBandKeys(shingles, c),
     isAck,
     statesTask: user && statesTask(visible, isAck),
-    scan,
+    scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
     classification: cls,
     actionableMatches: detail.actionableMatches,
     events,
@@ -167,16 +175,33 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const readingSlot = memoSlotWith<MessageReading>('analyze.reading', c);
   const focusSlot = focus ? memoSlotWith<number>(`analyze.focus:${JSON.stringify(focus)}`, c) : undefined;
 
-  // Pass 1: what each message says.
-  const readings: MessageReading[] = messages.map((m) => memo.get(m, readingSlot, (x) => readMessage(x, c, limits)));
+  // Pass 1: what each message says. A memo that outlives this call keeps the readings (and the
+  // near-duplicate scan) for the next analysis of the grown conversation; one for this call only
+  // would just hold them longer.
+  const lasting = memo.lasting;
+  const read = (x: Message) => readMessage(x, c, limits, memo);
+  const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 
   // Pass 2: conversation-wide measures.
   const xref = findCrossReferences(readings.map((f) => f.keys));
-  const dups = findNearDuplicates(
-    readings.map((f) => f.shingles),
-    c,
-    readings.map((f) => f.bands),
-  );
+  const advance = (state: NearDuplicateScan, from: number) =>
+    advanceNearDuplicates(
+      state,
+      readings.map((f) => f.shingles),
+      c,
+      from,
+      readings.map((f) => f.bands),
+    );
+  let dups: NearDuplicates;
+  if (lasting) {
+    // A conversation that grew resumes the scan of the one before (MessageMemo.resume).
+    const scan = memo.resume(memoSlotWith<NearDuplicateScan>('analyze.nearDuplicates', c), messages, () => nearDuplicateScan(c), advance);
+    dups = { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() };
+  } else {
+    const scan = nearDuplicateScan(c);
+    advance(scan, 0);
+    dups = scan;
+  }
   const recency = recencyFactors(messages, now, c);
   const currentStart = currentWindowStart(messages, currentRounds, c);
   const current = currentRelevance(
@@ -194,12 +219,12 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const cls = f.classification;
     const signals = keyEventsOf(f.events, i === firstUser, editResults[i]!);
     const crit = f.criticality;
-    const dep = dependency(f.scan, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
+    const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
     const act = f.actionability;
     const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
     const category = f.temporalCategory;
-    const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusScore(lowerOf(analysisText(x)), f.scan, f.terms, focus, c)) : undefined;
+    const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusOf(x, focus, c)) : undefined;
     const relevance = combinedRelevance(current[i]!, focusValue, c);
     const analysis: MessageAnalysis = {
       index: i,

@@ -41,7 +41,7 @@ export function criticality(scan: ContentScan, type: ContentType, c: AnalyzeCons
   return Math.min(keyword * criticalityMultiplier(type, c), 1);
 }
 
-export function dependency(scan: ContentScan, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
+export function dependency(scan: { counts: Pick<ContentScan['counts'], 'dependency' | 'outbound'> }, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
   const words = Math.min(scan.counts.dependency / c.DEPENDENCY_KEYWORD_SATURATION, c.DEPENDENCY_KEYWORD_CAP);
   const inbound = Math.min(referencedBy / c.DEPENDENCY_REFERENCED_SATURATION, c.DEPENDENCY_REFERENCED_CAP);
   const outbound = Math.min((scan.counts.outbound + refersTo) / c.DEPENDENCY_OUTBOUND_SATURATION, c.DEPENDENCY_OUTBOUND_CAP);

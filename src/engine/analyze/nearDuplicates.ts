@@ -38,18 +38,27 @@ export function lshBandKeys(shingles: Uint32Array, c: AnalyzeConstants): Int32Ar
   return keys;
 }
 
-/** `bandKeys`, when given, are lshBandKeys of each set (kept from an earlier run). */
-export function findNearDuplicates(shingles: readonly Uint32Array[], c: AnalyzeConstants, bandKeys?: readonly Int32Array[]): NearDuplicates {
+/** Where a scan stands: the buckets so far and the results for the sets scanned. */
+export interface NearDuplicateScan {
+  buckets: Map<number, number[]>[];
+  similarCount: number[];
+  nearDuplicateOf: (number | undefined)[];
+  /** The set each one was last compared with (+1; 0 for none): compared once per set. */
+  comparedFor: number[];
+}
+
+export function nearDuplicateScan(c: AnalyzeConstants): NearDuplicateScan {
+  return { buckets: Array.from({ length: bandShape(c).bands }, () => new Map<number, number[]>()), similarCount: [], nearDuplicateOf: [], comparedFor: [] };
+}
+
+/** Scans sets[from…] into `scan` (the sets before `from` were scanned into it already).
+ *  `bandKeys`, when given, are lshBandKeys of each set (kept from an earlier run). */
+export function advanceNearDuplicates(scan: NearDuplicateScan, shingles: readonly Uint32Array[], c: AnalyzeConstants, from: number, bandKeys?: readonly Int32Array[]): void {
   const n = shingles.length;
-  const similarCount = new Array<number>(n).fill(0);
-  const nearDuplicateOf = new Array<number | undefined>(n).fill(undefined);
   const { bands } = bandShape(c);
   const cap = Math.max(1, c.NEAR_DUPLICATE_BUCKET_COMPARISONS);
   const threshold = c.NEAR_DUPLICATE_SIMILARITY;
-  /** One map per band, from the band's hash to the messages in that bucket, in order. */
-  const buckets = Array.from({ length: bands }, () => new Map<number, number[]>());
-  /** The message each one was last compared with (+1; 0 for none): compared once per message. */
-  const comparedFor = new Int32Array(n);
+  const { buckets, similarCount, nearDuplicateOf, comparedFor } = scan;
 
   const compare = (i: number, a: Uint32Array, j: number) => {
     if (comparedFor[j] === i + 1) return;
@@ -66,7 +75,10 @@ export function findNearDuplicates(shingles: readonly Uint32Array[], c: AnalyzeC
     }
   };
 
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
+    similarCount.push(0);
+    nearDuplicateOf.push(undefined);
+    comparedFor.push(0);
     const a = shingles[i]!;
     if (a.length === 0) continue;
     const keys = bandKeys?.[i] ?? lshBandKeys(a, c);
@@ -83,5 +95,11 @@ export function findNearDuplicates(shingles: readonly Uint32Array[], c: AnalyzeC
       else buckets[b]!.set(keys[b]!, [i]);
     }
   }
-  return { similarCount, nearDuplicateOf };
+}
+
+/** `bandKeys`, when given, are lshBandKeys of each set (kept from an earlier run). */
+export function findNearDuplicates(shingles: readonly Uint32Array[], c: AnalyzeConstants, bandKeys?: readonly Int32Array[]): NearDuplicates {
+  const scan = nearDuplicateScan(c);
+  advanceNearDuplicates(scan, shingles, c, 0, bandKeys);
+  return { similarCount: scan.similarCount, nearDuplicateOf: scan.nearDuplicateOf };
 }

@@ -9,8 +9,11 @@
 // (a WeakMap) and by content in generational maps (memo.ts).
 
 import { MessageMemo } from '../conversation/messageMemo';
+import type { Conversation } from '../conversation/model';
 import { GenerationalMap } from '../memo';
 import type { TextCounter } from '../tokens/tokenCounter';
+import type { ResolvedOptions } from './options';
+import type { PlannedCompaction } from './plan';
 
 /** Summary texts (section items' forms) remembered per generation, and their characters. */
 const TEXT_ENTRIES = 50_000;
@@ -35,15 +38,41 @@ class MemoCounter implements TextCounter {
   }
 }
 
+/** What a cache did, for tests and the bench: plans computed, and plans given again as they were. */
+export interface CacheStats {
+  plans: number;
+  reusedPlans: number;
+}
+
 export class CompactionCache {
   private readonly counters = new WeakMap<TextCounter, MemoCounter>();
   /** Per-message values: the analysis, the span view, the facts, the section builders' reading. */
   readonly messages: MessageMemo;
+  /** The last plan: the conversation object it was made for, its counter and options. The same
+   *  conversation (the same object: a conversation is never changed in place) planned again with
+   *  the same options is that plan — the confirmation's preview is what Compact applies. */
+  private lastPlan: { conv: Conversation; counter: object; key: string; planned: PlannedCompaction } | undefined;
+  readonly stats: CacheStats = { plans: 0, reusedPlans: 0 };
 
   /** `reused: false` for a cache that serves one compaction only (the default when the caller
    *  gives none): messages are then found by object alone. */
   constructor(opts: { reused?: boolean } = {}) {
     this.messages = new MessageMemo({ byContent: opts.reused !== false });
+  }
+
+  /** The plan for `conv` with these options: the last one when nothing changed since, else made
+   *  by `make` (and kept). */
+  plan(conv: Conversation, options: ResolvedOptions, make: () => PlannedCompaction): PlannedCompaction {
+    const key = planKey(options);
+    const last = this.lastPlan;
+    if (last && last.conv === conv && last.counter === options.counter && last.key === key) {
+      this.stats.reusedPlans++;
+      return last.planned;
+    }
+    const planned = make();
+    this.stats.plans++;
+    this.lastPlan = { conv, counter: options.counter, key, planned };
+    return planned;
   }
 
   /** `counter`, remembering the counts of the summary texts it is given: the section items are
@@ -56,4 +85,9 @@ export class CompactionCache {
     }
     return m;
   }
+}
+
+/** Everything in the options a plan depends on (the counter is compared by identity). */
+function planKey(o: ResolvedOptions): string {
+  return JSON.stringify([o.budget, o.ratio, o.keepRecentRounds, o.strategy.name, o.level, o.focus, o.edits ?? null, o.summaryMaxTokens, o.limits, o.archived]);
 }

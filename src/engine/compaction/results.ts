@@ -102,7 +102,8 @@ export function statsOf(planned: PlannedCompaction, attempt: Attempt, now: strin
 /** The result's conversation: a new object, the input's meta with the compaction count. */
 export function conversationOf(planned: PlannedCompaction, messages: Message[]): Conversation {
   const conv = planned.ctx.input.conv;
-  return { ...conv, messages, meta: { ...conv.meta, compactions: planned.compactionCount } };
+  // A copy of the list: the plan may be kept (CompactionCache) and given again.
+  return { ...conv, messages: [...messages], meta: { ...conv.meta, compactions: planned.compactionCount } };
 }
 
 export function previewOf(planned: PlannedCompaction, now: string | undefined): CompactionPreview {
@@ -121,9 +122,9 @@ export function previewOf(planned: PlannedCompaction, now: string | undefined): 
     strategy: options.strategy.name,
     level: options.level,
     compactionCount: planned.compactionCount,
-    warnings: planned.warnings,
-    sections: attempt.sections,
+    warnings: [...planned.warnings],
+    sections: { ...attempt.sections },
     summarizedIds: attempt.decided.span.map((i) => input.messages[i]!.id),
-    degradation: planned.degradation,
+    degradation: [...planned.degradation],
   };
 }

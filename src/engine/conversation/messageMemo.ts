@@ -59,11 +59,27 @@ const CONTENT_ENTRIES = 100_000;
 export class MessageMemo {
   private readonly byObject = new WeakMap<Message, Entry>();
   private readonly byContent: GenerationalMap<string, Entry> | undefined;
+  private readonly sequences = new Map<MemoSlot<unknown>, { messages: readonly Message[]; state: unknown }>();
+
+  private readonly termIds = new Map<string, number>();
 
   /** `byContent: false` for a memo that only lives through one call: every message is its own
    *  object there, and hashing the content would find nothing. */
   constructor(opts: { byContent?: boolean } = {}) {
     this.byContent = opts.byContent === false ? undefined : new GenerationalMap<string, Entry>(CONTENT_ENTRIES);
+  }
+
+  /** Whether the memo outlives one call (then what only a later call can reuse is worth keeping). */
+  get lasting(): boolean {
+    return this.byContent !== undefined;
+  }
+
+  /** A small number standing for `term`, the same for the life of the memo: sets of terms kept
+   *  as numbers take a fraction of the memory of sets of strings. */
+  termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+    return id;
   }
 
   /** The value of `slot` for `m`, computed by `compute` the first time. */
@@ -73,6 +89,26 @@ export class MessageMemo {
     const v = compute(m);
     entry.set(slot as MemoSlot<unknown>, v);
     return v;
+  }
+
+  /**
+   * State built by a scan over a sequence of messages in order, kept for the next scan: when the
+   * new sequence starts with the same message objects as the last one (a conversation that grew),
+   * the scan resumes from `state` at the first new message; else it starts over from `init()`.
+   * `advance(state, from)` scans messages[from…] into the state. The state returned is the one
+   * kept: a caller that hands parts of it out copies them first.
+   */
+  resume<S>(slot: MemoSlot<S>, messages: readonly Message[], init: () => S, advance: (state: S, from: number) => void): S {
+    const last = this.sequences.get(slot as MemoSlot<unknown>);
+    let state: S;
+    let from = 0;
+    if (last && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i])) {
+      state = last.state as S;
+      from = last.messages.length;
+    } else state = init();
+    advance(state, from);
+    this.sequences.set(slot as MemoSlot<unknown>, { messages: messages.slice(), state });
+    return state;
   }
 
   private entryOf(m: Message): Entry {

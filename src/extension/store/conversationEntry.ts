@@ -4,6 +4,7 @@
 // the source gained since that step; with no steps it is the source.
 
 import type * as vscode from 'vscode';
+import type { CompactionCache } from '../../engine/compaction/cache';
 import type { Conversation, Message } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import type { TokenLedger } from '../../engine/tokens/ledger';
@@ -26,6 +27,9 @@ export interface ConversationEntry {
   steps: PersistedStep[];
   current: Conversation;
   counter: CachedTokenCounter;
+  /** What the plans of this conversation reuse: per-message work, and the last plan itself (the
+   *  confirmation's preview is what Compact then applies when nothing changed in between). */
+  cache: CompactionCache;
   ledger: TokenLedger;
   report: TokenReport;
   reportProvider?: ReportProvider;
