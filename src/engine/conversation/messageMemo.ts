@@ -19,6 +19,8 @@ import type { Message } from './model';
 /** A kind of derived value (compare by identity). */
 export interface MemoSlot<T> {
   readonly name: string;
+  /** Where its values sit in a message's entry. */
+  readonly index: number;
   /** Phantom: the type of the value. */
   readonly _type?: T;
 }
@@ -29,19 +31,21 @@ const SLOTS = new Map<string, MemoSlot<unknown>>();
  *  setting carries the setting in its name. */
 export function memoSlot<T>(name: string): MemoSlot<T> {
   let slot = SLOTS.get(name);
-  if (!slot) SLOTS.set(name, (slot = { name }));
+  if (!slot) SLOTS.set(name, (slot = { name, index: SLOTS.size }));
   return slot as MemoSlot<T>;
 }
 
-/** For each settings object, its slots by name. */
+/** For each settings object, its slots by name (and the last one asked for, asked most often). */
 const SETTINGS_SLOTS = new WeakMap<object, Map<string, MemoSlot<unknown>>>();
+let lastSettings: { settings: object; slots: Map<string, MemoSlot<unknown>> } | undefined;
 
 /** The slot of that name for values that also depend on `settings` (a plain object of numbers
  *  and strings, such as a set of constants): one slot per distinct settings, whichever object
  *  carries them. */
 export function memoSlotWith<T>(name: string, settings: object): MemoSlot<T> {
-  let slots = SETTINGS_SLOTS.get(settings);
+  let slots = lastSettings?.settings === settings ? lastSettings.slots : SETTINGS_SLOTS.get(settings);
   if (!slots) SETTINGS_SLOTS.set(settings, (slots = new Map()));
+  lastSettings = { settings, slots };
   let slot = slots.get(name);
   if (!slot) {
     const text = JSON.stringify(settings);
@@ -51,13 +55,22 @@ export function memoSlotWith<T>(name: string, settings: object): MemoSlot<T> {
   return slot as MemoSlot<T>;
 }
 
-type Entry = Map<MemoSlot<unknown>, unknown>;
+/** A message's values by slot index; ABSENT where none was computed yet. */
+type Entry = unknown[];
+
+/** The values kept for one message (MessageMemo.entry): a view that holds it reads them without
+ *  looking the message up again. */
+export type MemoEntry = Entry;
+
+const ABSENT = Symbol('absent');
 
 /** Messages remembered by content per generation (two generations are kept). */
 const CONTENT_ENTRIES = 100_000;
 
 export class MessageMemo {
-  private readonly byObject = new WeakMap<Message, Entry>();
+  /** A memo that outlives the call holds its messages weakly; one for a single call holds them
+   *  plainly (it dies with the call), which spares the collector a large weak table. */
+  private readonly byObject: WeakMap<Message, Entry> | Map<Message, Entry>;
   private readonly byContent: GenerationalMap<string, Entry> | undefined;
   private readonly sequences = new Map<MemoSlot<unknown>, { messages: readonly Message[]; state: unknown }>();
 
@@ -67,6 +80,7 @@ export class MessageMemo {
    *  object there, and hashing the content would find nothing. */
   constructor(opts: { byContent?: boolean } = {}) {
     this.byContent = opts.byContent === false ? undefined : new GenerationalMap<string, Entry>(CONTENT_ENTRIES);
+    this.byObject = this.byContent ? new WeakMap() : new Map();
   }
 
   /** Whether the memo outlives one call (then what only a later call can reuse is worth keeping). */
@@ -84,10 +98,26 @@ export class MessageMemo {
 
   /** The value of `slot` for `m`, computed by `compute` the first time. */
   get<T>(m: Message, slot: MemoSlot<T>, compute: (m: Message) => T): T {
-    const entry = this.entryOf(m);
-    if (entry.has(slot as MemoSlot<unknown>)) return entry.get(slot as MemoSlot<unknown>) as T;
-    const v = compute(m);
-    entry.set(slot as MemoSlot<unknown>, v);
+    return this.getIn(this.entryOf(m), slot, () => compute(m));
+  }
+
+  /** The value of `slot` for `m`, through its entry when the caller holds it (a view's message). */
+  read<T>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, compute: () => T): T {
+    return this.getIn(entry ?? this.entryOf(m), slot, compute);
+  }
+
+  /** The values kept for `m`. */
+  entry(m: Message): MemoEntry {
+    return this.entryOf(m);
+  }
+
+  /** The value of `slot` in an entry (MessageMemo.entry), computed by `compute` the first time. */
+  getIn<T>(entry: MemoEntry, slot: MemoSlot<T>, compute: () => T): T {
+    const i = slot.index;
+    if (i < entry.length && entry[i] !== ABSENT) return entry[i] as T;
+    const v = compute();
+    while (entry.length < i) entry.push(ABSENT);
+    entry[i] = v;
     return v;
   }
 
@@ -120,13 +150,22 @@ export class MessageMemo {
       const key = `${hash64(content)}:${content.length}`;
       e = this.byContent.get(key);
       if (!e) {
-        e = new Map();
+        e = [];
         this.byContent.set(key, e);
       }
-    } else e = new Map();
+    } else e = [];
     this.byObject.set(m, e);
     return e;
   }
+}
+
+/** The empty list every kept reading that found nothing shares (most messages name no file,
+ *  state no requirement, …: one object instead of one per message). */
+export const NONE: readonly never[] = Object.freeze([]);
+
+/** `xs`, or NONE when it is empty. */
+export function orNone<T>(xs: T[]): readonly T[] {
+  return xs.length === 0 ? NONE : xs;
 }
 
 /** A memo for one call when the caller keeps none: the stages of one call still share it. */

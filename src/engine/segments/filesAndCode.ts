@@ -127,6 +127,8 @@ interface FileReading {
   edits: FileTouch[];
 }
 
+const NO_FILES: FileReading = { calls: [], confirmed: [], edits: [] };
+
 function codeOf(read: () => string | undefined): (() => string) | undefined {
   const code = read();
   return code !== undefined && code.trim() ? () => read()! : undefined;
@@ -159,7 +161,7 @@ function readFiles(sm: SpanMessage, calls: readonly SpanToolCall[]): FileReading
       if (paths.length > 0) out.edits.push({ path: paths[0]!, action: 'edited', code: code.trim() ? () => code : undefined });
     }
   }
-  return out;
+  return out.calls.length + out.confirmed.length + out.edits.length === 0 ? NO_FILES : out;
 }
 
 export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {

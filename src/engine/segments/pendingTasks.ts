@@ -17,7 +17,7 @@ import type { SegmentConstants } from './constants';
 import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
 import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
-import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
+import { memoSlot, NONE, orNone, type MessageMemo } from '../conversation/messageMemo';
 import { collapseWhitespace, listItem, oneLine } from './textCut';
 
 /** The user's own latest explicit to-do sentences are required items: an instruction the
@@ -111,7 +111,7 @@ export function latestTaskList(view: SpanView, memo?: MessageMemo): TaskList | u
   for (let pos = view.messages.length - 1; pos >= 0; pos--) {
     const sm = view.messages[pos]!;
     const calls = view.callsAt.get(pos) ?? [];
-    const l = memo ? memo.get(sm.message, TASK_LIST, () => taskListIn(sm, calls)) : taskListIn(sm, calls);
+    const l = memo ? memo.read(sm.message, sm.memo, TASK_LIST, () => taskListIn(sm, calls)) : taskListIn(sm, calls);
     if (l) return { ...l, pos, id: sm.message.id };
   }
   return undefined;
@@ -124,9 +124,9 @@ function looksLikeCode(s: string): boolean {
 }
 
 /** A person's explicit to-do sentences in one message. */
-function todoSentences(full: string, c: SegmentConstants): { k: number; key: string; form: string }[] {
+function todoSentences(full: string, c: SegmentConstants): readonly { k: number; key: string; form: string }[] {
   const text = full.slice(0, 20000);
-  if (!EXPLICIT_PENDING_WORDS.has(text.toLowerCase()) && !TODO_MARKER.test(text)) return [];
+  if (!EXPLICIT_PENDING_WORDS.has(text.toLowerCase()) && !TODO_MARKER.test(text)) return NONE;
   const out: { k: number; key: string; form: string }[] = [];
   splitSentences(text).forEach((s, k) => {
     if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
@@ -134,7 +134,7 @@ function todoSentences(full: string, c: SegmentConstants): { k: number; key: str
     if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
     out.push({ k, key: `pending:${collapseWhitespace(s).toLowerCase()}`, form: listItem(`User: ${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`) });
   });
-  return out;
+  return orNone(out);
 }
 
 export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {

@@ -10,6 +10,7 @@ import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
+import { orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms, uniqueByKey } from './sectionItems';
@@ -89,11 +90,13 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   for (const sm of users) {
     if ((sm === first && !ctx.continues) || sm.analysis?.isAcknowledgement) continue;
     const sentences = fromMessage(ctx, sm, 'primary.requirements', (x) =>
-      requirementSentences(readableUserText(x.text), c.PRIMARY_SENTENCE_MAX_CHARS).map(({ s, k }) => ({
-        k,
-        key: `req:${collapseWhitespace(s).toLowerCase()}`,
-        form: listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS)),
-      })),
+      orNone(
+        requirementSentences(readableUserText(x.text), c.PRIMARY_SENTENCE_MAX_CHARS).map(({ s, k }) => ({
+          k,
+          key: `req:${collapseWhitespace(s).toLowerCase()}`,
+          form: listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS)),
+        })),
+      ),
     );
     for (const { k, key, form } of sentences) {
       requirements.push({

@@ -14,6 +14,7 @@ import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
+import { NONE, orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
 import type { SegmentConstants } from './constants';
 import type { SpanMessage } from './spanView';
@@ -50,9 +51,9 @@ function prose(s: string): boolean {
 }
 
 /** The sentences of one message worth listing, with what their priority needs. */
-function reasoningSentences(sm: SpanMessage, c: SegmentConstants): { k: number; key: string; form: string; hits: number; abandoned: number }[] {
+function reasoningSentences(sm: SpanMessage, c: SegmentConstants): readonly { k: number; key: string; form: string; hits: number; abandoned: number }[] {
   const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${sm.text}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
-  if (!text.trim() || !REASONING.has(text.toLowerCase())) return [];
+  if (!text.trim() || !REASONING.has(text.toLowerCase())) return NONE;
   const out: { k: number; key: string; form: string; hits: number; abandoned: number }[] = [];
   splitSentences(text).forEach((s, k) => {
     if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
@@ -68,7 +69,7 @@ function reasoningSentences(sm: SpanMessage, c: SegmentConstants): { k: number; 
       abandoned: ABANDONED.has(lower) ? 0.3 : 0,
     });
   });
-  return out;
+  return orNone(out);
 }
 
 export function buildProblemSolving(ctx: BuilderContext): SectionItem[] {

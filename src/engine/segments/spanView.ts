@@ -5,7 +5,7 @@
 import type { MessageAnalysis } from '../analyze/analysis';
 import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../analyze/refs';
 import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
-import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
+import { memoSlot, orNone, type MemoEntry, type MessageMemo } from '../conversation/messageMemo';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
 
 export interface SpanMessage {
@@ -22,6 +22,8 @@ export interface SpanMessage {
   assistant: boolean;
   /** A previous compaction summary. */
   summary: boolean;
+  /** What the memo keeps for the message, when the view was built with one. */
+  memo?: MemoEntry;
 }
 
 /** What a tool call did to one file. */
@@ -207,7 +209,7 @@ interface MessageFields {
   userAuthored: boolean;
   assistant: boolean;
   summary: boolean;
-  calls: Pick<SpanToolCall, 'call' | 'name' | 'kind' | 'command' | 'files'>[];
+  calls: readonly Pick<SpanToolCall, 'call' | 'name' | 'kind' | 'command' | 'files'>[];
 }
 
 const FIELDS = memoSlot<MessageFields>('spanView.fields');
@@ -219,22 +221,27 @@ function fieldsOf(m: Message): MessageFields {
     userAuthored: isUserAuthored(m),
     assistant: m.role === 'assistant' && m.toolResult === undefined,
     summary: m.itemType === 'COMPACTION_SUMMARY',
-    calls: (m.toolCalls ?? []).map((call) => {
-      const kind = toolCallKind(call);
-      const raw = shellCommandOf(call);
-      const command = isShellCommand(normalizeToolName(call.name), raw) ? raw : undefined;
-      return { call, name: call.name, kind, command, files: callFiles(call, kind, command) };
-    }),
+    calls: orNone(
+      (m.toolCalls ?? []).map((call) => {
+        const kind = toolCallKind(call);
+        const raw = shellCommandOf(call);
+        const command = isShellCommand(normalizeToolName(call.name), raw) ? raw : undefined;
+        return { call, name: call.name, kind, command, files: callFiles(call, kind, command) };
+      }),
+    ),
   };
 }
 
 /** The view of `span` (with `analyses` aligned to it). `memo` keeps what each message alone
  *  gives (its text, its calls and the files they name) for the next view of the same messages. */
 export function buildSpanView(span: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[], memo?: MessageMemo): SpanView {
-  const fields = span.map((m) => (memo ? memo.get(m, FIELDS, fieldsOf) : fieldsOf(m)));
+  const entries = memo ? span.map((m) => memo.entry(m)) : undefined;
+  const fields = span.map((m, pos) => (entries ? memo!.getIn(entries[pos]!, FIELDS, () => fieldsOf(m)) : fieldsOf(m)));
   const messages: SpanMessage[] = span.map((m, pos) => {
     const f = fields[pos]!;
-    return { pos, message: m, analysis: analyses[pos], text: f.text, thinking: f.thinking, userAuthored: f.userAuthored, assistant: f.assistant, summary: f.summary };
+    const sm: SpanMessage = { pos, message: m, analysis: analyses[pos], text: f.text, thinking: f.thinking, userAuthored: f.userAuthored, assistant: f.assistant, summary: f.summary };
+    if (entries) sm.memo = entries[pos]!;
+    return sm;
   });
   const calls: SpanToolCall[] = [];
   const byId = new Map<string, SpanToolCall>();

@@ -6,6 +6,7 @@
 // the ranking with the weight of a user mention, so the session's vocabulary is not forgotten.
 
 import { firstInlineCode, splitBullets } from './parseSummary';
+import { NONE, orNone } from '../conversation/messageMemo';
 import { fromMessage, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import type { SpanMessage, SpanToolCall } from './spanView';
@@ -55,19 +56,22 @@ function librariesIn(text: string): string[] {
 /** What one message gives the section: the acronyms of its own words, and the libraries its
  *  words and its shell commands import or install (one list per command). */
 interface ConceptReading {
-  acronyms: string[];
-  libraries: string[];
-  commandLibraries: string[][];
+  acronyms: readonly string[];
+  libraries: readonly string[];
+  commandLibraries: readonly (readonly string[])[];
 }
+
+const NO_CONCEPTS: ConceptReading = { acronyms: NONE, libraries: NONE, commandLibraries: NONE };
 
 function readConcepts(sm: SpanMessage, calls: readonly SpanToolCall[]): ConceptReading {
   const speaks = sm.userAuthored || sm.assistant;
   const speech = speaks ? `${sm.text}\n${sm.thinking}` : '';
-  return {
-    acronyms: [...acronymsIn(speech)],
-    libraries: speaks ? librariesIn(speech) : [],
-    commandLibraries: calls.map((call) => (call.command ? librariesIn(call.command) : [])),
+  const read = {
+    acronyms: orNone([...acronymsIn(speech)]),
+    libraries: speaks ? orNone(librariesIn(speech)) : NONE,
+    commandLibraries: orNone(calls.map((call) => (call.command ? orNone(librariesIn(call.command)) : NONE))),
   };
+  return read.acronyms === NONE && read.libraries === NONE && read.commandLibraries.every((l) => l === NONE) ? NO_CONCEPTS : read;
 }
 
 function acronymsIn(text: string): Set<string> {

@@ -8,7 +8,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
+import { memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { latestTaskList } from '../segments/pendingTasks';
@@ -67,7 +67,7 @@ function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo
     if (sm.summary) continue;
     const id = sm.message.id;
     if (sm.userAuthored) {
-      const fact = memo ? memo.get(sm.message, userSlot, () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
+      const fact = memo ? memo.read(sm.message, sm.memo, userSlot, () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
       if (fact) add('userMessage', fact, id);
       for (const p of sm.analysis?.refs.files ?? []) add('filePath', p, id);
     }
@@ -92,9 +92,10 @@ export function mustKeepFacts(
 /** What one message's own words give the detail facts: its terms and numbers (every
  *  occurrence, in order) and which important keywords it has. Undefined when it has no words. */
 interface SpeechFacts {
-  terms: string[];
-  numbers: string[];
-  keywords: boolean[];
+  terms: readonly string[];
+  numbers: readonly string[];
+  /** Bit k set: IMPORTANT_KEYWORDS[k] is there. */
+  keywords: number;
 }
 
 const SPEECH_FACTS = memoSlot<SpeechFacts | undefined>('facts.speech');
@@ -108,9 +109,9 @@ function speechFacts(sm: SpanView['messages'][number]): SpeechFacts | undefined 
   for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) terms.push(m[0]);
   const numbers: string[] = [];
   for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(m[0]);
-  const found = new Set<string>();
-  for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) found.add(m[0]);
-  return { terms, numbers, keywords: IMPORTANT_KEYWORDS.map((k) => found.has(k)) };
+  let keywords = 0;
+  for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) keywords |= 1 << IMPORTANT_KEYWORDS.indexOf(m[0]);
+  return { terms: orNone(terms), numbers: orNone(numbers), keywords };
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {
@@ -139,13 +140,13 @@ export function spanFacts(
   };
   for (const sm of view.messages) {
     if (sm.summary || !(sm.userAuthored || sm.assistant)) continue;
-    const speech = opts.memo ? opts.memo.get(sm.message, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
+    const speech = opts.memo ? opts.memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
     if (!speech) continue;
     const id = sm.message.id;
     for (const t of speech.terms) count(terms, t, id);
     for (const n of speech.numbers) count(numbers, n, id);
-    speech.keywords.forEach((has, k) => {
-      if (has && !keywords.has(IMPORTANT_KEYWORDS[k]!)) keywords.set(IMPORTANT_KEYWORDS[k]!, id);
+    IMPORTANT_KEYWORDS.forEach((k, bit) => {
+      if (speech.keywords & (1 << bit) && !keywords.has(k)) keywords.set(k, id);
     });
   }
   for (const [v, id] of topByCount(terms, c.TERM_FACTS_MAX)) facts.push({ kind: 'technicalTerm', value: v, sourceId: id });
