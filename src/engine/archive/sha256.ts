@@ -32,7 +32,7 @@ export class Sha256 {
   private readonly block = new Uint8Array(64);
   private filled = 0;
   private length = 0;
-  private encoder: TextEncoder | undefined;
+  private encoder: { encodeInto(source: string, destination: Uint8Array): { read?: number; written?: number } } | undefined;
   private scratch: Uint8Array | undefined;
 
   update(data: Uint8Array): this {
@@ -61,9 +61,9 @@ export class Sha256 {
     this.scratch ??= new Uint8Array(TEXT_CHUNK_BYTES);
     for (let rest = text; rest.length > 0; ) {
       // Whole characters only: what does not fit is encoded in the next round.
-      const { read, written } = this.encoder.encodeInto(rest, this.scratch);
+      const { read = 0, written = 0 } = this.encoder.encodeInto(rest, this.scratch);
       this.update(this.scratch.subarray(0, written));
-      rest = read! >= rest.length ? '' : rest.slice(read);
+      rest = read >= rest.length ? '' : rest.slice(read);
     }
     return this;
   }
