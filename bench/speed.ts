@@ -13,6 +13,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['analyze', () => import('./sections/analyze')],
   ['compaction', () => import('./sections/compaction')],
   ['webview', () => import('./sections/webview')],
+  ['scale', () => import('./sections/scale')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {

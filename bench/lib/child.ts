@@ -6,15 +6,17 @@ import { spawnSync } from 'node:child_process';
 
 export const CHILD_FLAG = '--child';
 
-/** How long one child may take before it is treated as hung. */
+/** How long one child may take before it is treated as hung (unless the caller says). */
 const CHILD_TIMEOUT_MS = 60_000;
 
-export function runChild<T>(section: string, task: string, args: string[] = []): T {
+export function runChild<T>(section: string, task: string, args: string[] = [], timeoutMs = CHILD_TIMEOUT_MS): T {
   const script = process.argv[1];
   if (!script) throw new Error('bench: cannot find the bench script to re-run as a child');
   const r = spawnSync(process.execPath, [...process.execArgv, script, CHILD_FLAG, section, task, ...args], {
     encoding: 'utf8',
-    timeout: CHILD_TIMEOUT_MS,
+    timeout: timeoutMs,
+    // A child's figures are one JSON line; its warnings go to stderr, which is only read on failure.
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (r.error) throw new Error(`bench child ${section}/${task} ${args.join(' ')}: ${r.error.message}`);
   if (r.status !== 0) {

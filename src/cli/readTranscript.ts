@@ -5,12 +5,13 @@
 import { open, stat } from 'node:fs/promises';
 import type { ImportResult, ImportWarning } from '../engine/conversation/model';
 import type { ImportOptions } from '../engine/conversation/importers/importOptions';
-import { importTranscript } from '../engine/conversation/importers/detect';
+import { agentLogFormat, importSessionLines, importTranscript } from '../engine/conversation/importers/detect';
 import { TranscriptError } from '../engine/conversation/importers/transcriptError';
 import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
 import type { CliIO } from './io';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
+import { streamJsonlFile } from '../node/jsonlStream';
 
 export { decodeTranscript, firstInvalidUtf8 } from '../node/decodeText';
 
@@ -118,22 +119,41 @@ function formatMb(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
-export interface LoadOptions extends ReadOptions, Omit<ImportOptions, 'sourcePath'> {}
+export interface LoadOptions extends ReadOptions, Omit<ImportOptions, 'sourcePath'> {
+  /** Keep the file's bytes (LoadedTranscript.raw): compact --archive stores them for undo. */
+  keepBytes?: boolean;
+}
 
 export interface LoadedTranscript extends ImportResult {
   bytes: number;
-  /** The bytes as read. */
-  raw: Uint8Array;
+  /** The bytes as read, when LoadOptions.keepBytes asked for them. */
+  raw?: Uint8Array;
 }
 
-/** Reads and imports a transcript; every expected failure is a TranscriptError. */
+/** The agent sessions read as a stream (src/node/jsonlStream.ts): a Claude Code session or a
+ *  Codex rollout, named by the format option or by the first line. */
+function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) => 'claude-code' | 'codex' | undefined {
+  return (firstLine) => {
+    const f = format ?? agentLogFormat(firstLine);
+    return f === 'claude-code' || f === 'codex' ? f : undefined;
+  };
+}
+
+/** Reads and imports a transcript; every expected failure is a TranscriptError. An agent's JSONL
+ *  session is read line by line (never whole as text), other files whole; the bytes are kept only
+ *  when asked for. */
 export async function loadTranscript(path: string, opts: LoadOptions = {}): Promise<LoadedTranscript> {
-  const { text, bytes, raw } = await readTranscriptFile(path, opts);
-  const { maxBytes: _maxBytes, stdin: _stdin, ...importOpts } = opts;
+  const { maxBytes: _maxBytes, stdin: _stdin, keepBytes, ...importOpts } = opts;
+  const sourcePath = inputName(path);
+  if (path !== STDIN_FILE && !keepBytes && !path.toLowerCase().endsWith('.aider.chat.history.md')) {
+    const streamed = await streamJsonlFile(path, opts.maxBytes ?? DEFAULT_MAX_BYTES, streamedFormat(importOpts.format));
+    if (streamed) return { ...importSessionLines(streamed.format, streamed.lines, { ...importOpts, sourcePath }), bytes: streamed.bytes };
+  }
+  const read = await readTranscriptFile(path, opts);
   // Usage kept beside the transcript (Cline's ui_messages.json); standard input has no folder.
   const usage = path === STDIN_FILE ? undefined : await siblingUsage(path);
-  const result = importTranscript(text, { ...importOpts, sourcePath: inputName(path), ...(usage ? { usage } : {}) });
-  return { ...result, bytes, raw };
+  const result = importTranscript(read.text, { ...importOpts, sourcePath, ...(usage ? { usage } : {}) });
+  return { ...result, bytes: read.bytes, ...(keepBytes ? { raw: read.raw } : {}) };
 }
 
 /** Warnings to stderr, one line each, at most MAX_PRINTED_WARNINGS and then a count. */

@@ -117,7 +117,7 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
     durationMs,
     target: planned.budget.target,
     minimumTokens: planned.minimumTokens,
-    degradation: planned.degradation,
+    degradation: [...planned.degradation],
   };
   opts.monitor?.record({
     durationMs,

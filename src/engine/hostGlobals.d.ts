@@ -4,6 +4,7 @@
 
 interface TextEncoder {
   encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 declare const TextEncoder: { new (): TextEncoder };
 

@@ -4,6 +4,7 @@
 // on the real engine or on a stand-in.
 
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import type { CompactionCache } from '../engine/compaction/cache';
 import type { CompactionLevel } from '../engine/compactor';
 import type { MarkdownExportOptions } from '../engine/conversation/exporters/markdown';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
@@ -18,6 +19,9 @@ export type ExportFormat = 'markdown' | 'openai' | 'anthropic';
 
 export interface EngineCompactOptions {
   counter: CachedTokenCounter;
+  /** Kept per conversation: a plan after a few new messages costs those messages, and Compact
+   *  right after its preview does not plan again. */
+  cache?: CompactionCache;
   archive: ArchiveStore;
   keepRecentRounds: number;
   /** A strategy name; undefined = the engine's default. */

@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import { CompactionCache } from '../engine/compaction/cache';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
 import { MemoryArchive } from '../engine/archive/memoryArchive';
@@ -123,7 +124,7 @@ export class ConversationStore extends Disposable implements ConversationService
       try {
         const settings = this.deps.settings.current;
         const budget = fitUnderTrigger(e.report, settings.triggerRatio);
-        const run = { counter: e.counter, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}), ...(budget !== undefined ? { budget } : {}) };
+        const run = { counter: e.counter, cache: e.cache, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}), ...(budget !== undefined ? { budget } : {}) };
         return await this.deps.engine.preview(e.current, engineOptions(settings, run));
       } finally {
         cancel.dispose();
@@ -142,6 +143,7 @@ export class ConversationStore extends Disposable implements ConversationService
         const budget = fitUnderTrigger(e.report, settings.triggerRatio);
         const run = {
           counter: e.counter,
+          cache: e.cache,
           // A compaction applied elsewhere leaves the original where it is: nothing to archive.
           archive: e.applyElsewhere ? new MemoryArchive() : this.deps.archive,
           signal: cancel.signal,
@@ -214,6 +216,11 @@ export class ConversationStore extends Disposable implements ConversationService
     const e = this.entries.get(key);
     if (!e) return undefined;
     return this.deps.engine.summaryText(e.current);
+  }
+
+  /** What the conversation's plans reuse (its stats say how many plans were made and reused). */
+  compactionCache(key: string): CompactionCache | undefined {
+    return this.entries.get(key)?.cache;
   }
 
   /** The counter the conversation is counted with (the engine's, for exports and estimates). */
@@ -320,6 +327,7 @@ export class ConversationStore extends Disposable implements ConversationService
       model,
       current: view,
       counter,
+      cache: new CompactionCache(),
       ledger: counts.ledger,
       report,
       queue: Promise.resolve(),

@@ -39,6 +39,7 @@ export function toCompactOptions(opts: EngineCompactOptions): CompactOptions {
   const tools = changedToolLimits(opts.tools);
   return {
     counter: opts.counter,
+    ...(opts.cache ? { cache: opts.cache } : {}),
     archive: opts.archive,
     keepRecentRounds: opts.keepRecentRounds,
     ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),

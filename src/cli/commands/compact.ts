@@ -224,7 +224,7 @@ export const compactCommand: CliCommand = {
       'compact',
       io,
       file,
-      transcriptOptions(args),
+      { ...transcriptOptions(args), keepBytes: archiveDir !== undefined },
       async (loaded) => {
         const conv = loaded.conversation;
         // With --summarizer openai, --model names the summarizer's model (as in the summarizer
@@ -239,7 +239,7 @@ export const compactCommand: CliCommand = {
         if (archiveDir !== undefined) {
           // The file's own bytes too, so undo can give back the file and not only the conversation
           // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
-          const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(loaded.raw);
+          const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(loaded.raw!);
           const sourceKey = result.archiveId + SOURCE_KEY_SUFFIX;
           const earlier = await archive.get(sourceKey);
           if (earlier === undefined) await archive.put(sourceKey, raw);

@@ -3,6 +3,7 @@
 // the compactor, `ctxc inspect` and the inspector timeline.
 
 import type { Classification, ImportanceMetrics, TaskType } from '../result';
+import type { MessageMemo } from '../conversation/messageMemo';
 import type { AnalyzeConstants } from './constants';
 
 /** Things a message mentions that other messages can refer back to (cross-references).
@@ -56,6 +57,8 @@ export interface AnalyzeOptions {
   now?: string;
   /** Overrides of the named constants in analyze/constants.ts. */
   constants?: Readonly<Partial<AnalyzeConstants>>;
+  /** Keeps each message's reading for the next analysis of the same messages. */
+  memo?: MessageMemo;
 }
 
 /** How AnalyzeOptions.focus was read: one of the named focuses, the terms of a free-text focus. */

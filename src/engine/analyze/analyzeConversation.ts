@@ -5,21 +5,25 @@
 // signals (tier, role-score keywords, key events) read only the words the
 // speaker chose (text and thinking): "must" inside a file being written is not a rule.
 // Pure and deterministic: the same messages and options give deep-equal output. Linear in the
-// size of the conversation (inverted index for references, LSH for near-duplicates).
+// size of the conversation (inverted index for references, LSH for near-duplicates). What a
+// message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
+// analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
+import { memoOrFresh, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
+import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
-import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs } from './analysis';
+import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
 import { analysisText } from './analysisText';
-import { classifyText, countCodeSnippets, type ClassifyDetail } from './classify';
+import { classifyText, countCodeSnippets } from './classify';
 import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
-import { scanContent, type ContentScan } from './contentScan';
+import { scanContent } from './contentScan';
 import { findCrossReferences, referenceKeys } from './crossReferences';
-import { actionabilityScore, criticality, dependency, overallImportance, uniqueness } from './importance';
-import { detectKeyEvents, editResultFlags, statesTask } from './keyEvents';
+import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
+import { editResultFlags, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
-import { findNearDuplicates } from './nearDuplicates';
+import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates, type NearDuplicateScan } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
 import { combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus } from './relevance';
 import { roleScore } from './roleScore';
@@ -27,22 +31,30 @@ import { detectTaskType } from './taskType';
 import { parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
 import { toolCallKind } from './toolKinds';
 
-/** Per-message facts gathered in the first pass. */
-interface Features {
-  /** Text, thinking and tool-call arguments (analysisText). */
-  text: string;
-  /** `text` lower-cased, markup tags removed: what the content measures read. */
-  lower: string;
-  /** Text and thinking only, lower-cased: the words the speaker chose. */
-  speech: string;
-  visible: string;
+/** What one message says, read once: everything the metrics need that depends on the message
+ *  alone (and the constants), so that a conversation analyzed again reads only its new messages. */
+interface MessageReading {
   refs: MessageRefs;
   keys: string[];
-  terms: Set<string>;
+  /** Its subject terms, as the memo's numbers for them (MessageMemo.termId). */
+  terms: Int32Array;
   shingles: Uint32Array;
+  /** LSH buckets of the shingles (nearDuplicates.ts). */
+  bands: Int32Array;
   isAck: boolean;
-  scan: ContentScan;
-  detail: ClassifyDetail;
+  /** A person's message that can open the task (keyEvents.ts statesTask). */
+  statesTask: boolean;
+  /** What the dependency metric reads of the content scan. */
+  scanCounts: { dependency: number; outbound: number };
+  classification: Classification;
+  actionableMatches: number;
+  events: KeyEventEvidence;
+  roleScore: number;
+  criticality: number;
+  uniquenessIndicators: number;
+  actionability: number;
+  temporalCategory: TemporalCategory;
+  tier: number;
 }
 
 /** Lower-case markup tags (<output>, </returncode>, <system-reminder>): wrappers that agents put
@@ -87,6 +99,63 @@ function codeBlockCount(m: Message, text: string): number {
   return n;
 }
 
+/** How well a message matches the focus (read again from the message: the reading keeps no text). */
+function focusOf(m: Message, focus: ParsedFocus, c: AnalyzeConstants): number {
+  const lower = lowerOf(analysisText(m));
+  return focusScore(lower, scanContent(lower), contentTerms(lower, c.TERM_MIN_LENGTH), focus, c);
+}
+
+/** `text` lower-cased, markup tags removed: what the content measures read. */
+function lowerOf(text: string): string {
+  return withoutMarkupTags(text.toLowerCase());
+}
+
+function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: MessageMemo): MessageReading {
+  // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
+  // speaker chose (text and thinking), lower-cased.
+  const text = analysisText(m);
+  const lower = lowerOf(text);
+  const visible = messageText(m);
+  const thinking = thinkingText(m);
+  const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
+  const refs = extractMessageRefs(m, limits);
+  const user = isUserAuthored(m);
+  const speaker = user || (m.role === 'assistant' && !isToolResult(m));
+  const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (user && isPromptAnswer(visible)));
+  const scan = scanContent(lower);
+  const tokens = tokenHashes(lower);
+  const shingles = shingleHashes(tokens.ids);
+  const detail = classifyText(
+    text,
+    tokens,
+    scan,
+    { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, text) },
+    c,
+  );
+  const cls = detail.classification;
+  const events = keyEventEvidence({ message: m, lower: speech, fullLower: lower, visibleText: visible, refs }, c);
+  return {
+    refs,
+    keys: referenceKeys(refs),
+    terms: Int32Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t)),
+    shingles,
+    bands: lshBandKeys(shingles, c),
+    isAck,
+    statesTask: user && statesTask(visible, isAck),
+    scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
+    classification: cls,
+    actionableMatches: detail.actionableMatches,
+    events,
+    // The role score reads the key events' signals, none of which depends on where the message stands.
+    roleScore: roleScore(m, speech, keyEventsOf(events, false, false), c),
+    criticality: criticality(scan, cls.contentType, c),
+    uniquenessIndicators: uniquenessIndicators(text, c),
+    actionability: actionabilityScore(cls.actionability, detail.actionableMatches, c),
+    temporalCategory: temporalCategory(scan),
+    tier: tierOf(m, speech, isAck, c),
+  };
+}
+
 export function analyzeConversation(messages: readonly Message[], opts: AnalyzeOptions = {}): ConversationAnalysis {
   checkMessages(messages);
   const c = resolveConstants(opts.constants);
@@ -102,75 +171,61 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     maxErrors: c.REFS_MAX_ERRORS,
     maxErrorChars: c.ERROR_SIGNATURE_MAX_CHARS,
   };
+  const memo = memoOrFresh(opts.memo);
+  const readingSlot = memoSlotWith<MessageReading>('analyze.reading', c);
+  const focusSlot = focus ? memoSlotWith<number>(`analyze.focus:${JSON.stringify(focus)}`, c) : undefined;
 
-  // Pass 1: what each message says.
-  const features: Features[] = messages.map((m) => {
-    const text = analysisText(m);
-    const lower = withoutMarkupTags(text.toLowerCase());
-    const visible = messageText(m);
-    const thinking = thinkingText(m);
-    const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
-    const refs = extractMessageRefs(m, limits);
-    const speaker = isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m));
-    const isAck =
-      speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (isUserAuthored(m) && isPromptAnswer(visible)));
-    const scan = scanContent(lower);
-    const tokens = tokenHashes(lower);
-    const detail = classifyText(
-      text,
-      tokens,
-      scan,
-      { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, text) },
-      c,
-    );
-    return {
-      text,
-      lower,
-      speech,
-      visible,
-      refs,
-      keys: referenceKeys(refs),
-      terms: contentTerms(lower, c.TERM_MIN_LENGTH),
-      shingles: shingleHashes(tokens.ids),
-      isAck,
-      scan,
-      detail,
-    };
-  });
+  // Pass 1: what each message says. A memo that outlives this call keeps the readings (and the
+  // near-duplicate scan) for the next analysis of the grown conversation; one for this call only
+  // would just hold them longer.
+  const lasting = memo.lasting;
+  const read = (x: Message) => readMessage(x, c, limits, memo);
+  const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 
   // Pass 2: conversation-wide measures.
-  const xref = findCrossReferences(features.map((f) => f.keys));
-  const dups = findNearDuplicates(
-    features.map((f) => f.shingles),
-    c,
-  );
+  const xref = findCrossReferences(readings.map((f) => f.keys));
+  const advance = (state: NearDuplicateScan, from: number) =>
+    advanceNearDuplicates(
+      state,
+      readings.map((f) => f.shingles),
+      c,
+      from,
+      readings.map((f) => f.bands),
+    );
+  let dups: NearDuplicates;
+  if (lasting) {
+    // A conversation that grew resumes the scan of the one before (MessageMemo.resume).
+    const scan = memo.resume(memoSlotWith<NearDuplicateScan>('analyze.nearDuplicates', c), messages, () => nearDuplicateScan(c), advance);
+    dups = { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() };
+  } else {
+    const scan = nearDuplicateScan(c);
+    advance(scan, 0);
+    dups = scan;
+  }
   const recency = recencyFactors(messages, now, c);
   const currentStart = currentWindowStart(messages, currentRounds, c);
   const current = currentRelevance(
-    features.map((f) => f.terms),
-    features.map((f) => f.keys),
+    readings.map((f) => f.terms),
+    readings.map((f) => f.keys),
     currentStart,
     c,
   );
   const editResults = editResultFlags(messages);
-  const firstUser = messages.findIndex((m, i) => isUserAuthored(m) && statesTask(features[i]!.visible, features[i]!.isAck));
+  const firstUser = readings.findIndex((f) => f.statesTask);
 
   // Pass 3: metrics per message.
   const out: MessageAnalysis[] = messages.map((m, i) => {
-    const f = features[i]!;
-    const cls = f.detail.classification;
-    const signals = detectKeyEvents(
-      { message: m, lower: f.speech, fullLower: f.lower, visibleText: f.visible, refs: f.refs, isFirstUserMessage: i === firstUser, resultOfEdit: editResults[i]! },
-      c,
-    );
-    const crit = criticality(f.scan, cls.contentType, c);
-    const dep = dependency(f.scan, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
-    const uniq = uniqueness(f.text, dups.similarCount[i]!, c);
-    const act = actionabilityScore(cls.actionability, f.detail.actionableMatches, c);
+    const f = readings[i]!;
+    const cls = f.classification;
+    const signals = keyEventsOf(f.events, i === firstUser, editResults[i]!);
+    const crit = f.criticality;
+    const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
+    const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
+    const act = f.actionability;
     const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
-    const category = temporalCategory(f.scan);
-    const relevance = combinedRelevance(current[i]!, focus ? focusScore(f.lower, f.scan, f.terms, focus, c) : undefined, c);
-    const tier = tierOf(m, f, c);
+    const category = f.temporalCategory;
+    const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusOf(x, focus, c)) : undefined;
+    const relevance = combinedRelevance(current[i]!, focusValue, c);
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
@@ -191,8 +246,8 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
         temporal: r4(temporalScore(recency[i]!, category, c)),
         temporalCategory: category,
         relevance: r4(relevance),
-        roleScore: r4(roleScore(m, f.speech, signals, c)),
-        tier,
+        roleScore: r4(f.roleScore),
+        tier: f.tier,
       },
       refs: f.refs,
       isAcknowledgement: f.isAck,
@@ -204,7 +259,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     return analysis;
   });
 
-  const task = detectTaskType(messages, c);
+  const task = detectTaskType(messages, c, memo);
   const result: ConversationAnalysis = {
     messages: out,
     taskType: task.taskType,
@@ -221,9 +276,9 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
  * default: tiers score the dialogue, and words inside a tool's output ("must" in a source file) are not the user's or
  * the assistant's rules.
  */
-function tierOf(m: Message, f: Features, c: AnalyzeConstants): number {
+function tierOf(m: Message, speech: string, isAck: boolean, c: AnalyzeConstants): number {
   if (m.itemType === 'SYSTEM_PROMPT' || m.itemType === 'TOOL_DEFINITIONS' || m.itemType === 'MEMORY') return c.TIER_EXTREME;
-  if (m.pinned || PIN_MARKER.test(f.speech)) return c.TIER_EXTREME;
+  if (m.pinned || PIN_MARKER.test(speech)) return c.TIER_EXTREME;
   if (isToolResult(m)) return c.TIER_DEFAULT;
-  return keywordTier(f.speech, f.isAck, c).tier;
+  return keywordTier(speech, isAck, c).tier;
 }

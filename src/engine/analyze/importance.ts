@@ -41,23 +41,32 @@ export function criticality(scan: ContentScan, type: ContentType, c: AnalyzeCons
   return Math.min(keyword * criticalityMultiplier(type, c), 1);
 }
 
-export function dependency(scan: ContentScan, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
+export function dependency(scan: { counts: Pick<ContentScan['counts'], 'dependency' | 'outbound'> }, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
   const words = Math.min(scan.counts.dependency / c.DEPENDENCY_KEYWORD_SATURATION, c.DEPENDENCY_KEYWORD_CAP);
   const inbound = Math.min(referencedBy / c.DEPENDENCY_REFERENCED_SATURATION, c.DEPENDENCY_REFERENCED_CAP);
   const outbound = Math.min((scan.counts.outbound + refersTo) / c.DEPENDENCY_OUTBOUND_SATURATION, c.DEPENDENCY_OUTBOUND_CAP);
   return Math.min(words + inbound + outbound, 1);
 }
 
-/** `text` is the original-case text (CamelCase terms need the capitals). */
-export function uniqueness(text: string, similarCount: number, c: AnalyzeConstants): number {
+/** The specific details of a text that make it unique: CamelCase terms, numbers and code.
+ *  `text` is the original-case text (CamelCase terms need the capitals). */
+export function uniquenessIndicators(text: string, c: AnalyzeConstants): number {
   const camel = text.match(CAMEL_TERM)?.length ?? 0;
   const numbers = text.match(NUMBER)?.length ?? 0;
   const snippets = countCodeSnippets(text);
-  const indicators = camel + numbers + (snippets.fenced + snippets.inline) * c.UNIQUENESS_CODE_BLOCK_WEIGHT;
+  return camel + numbers + (snippets.fenced + snippets.inline) * c.UNIQUENESS_CODE_BLOCK_WEIGHT;
+}
+
+/** Uniqueness from a text's indicators (uniquenessIndicators) and its near-duplicates. */
+export function uniquenessOf(indicators: number, similarCount: number, c: AnalyzeConstants): number {
   return (
     Math.max(0, 1 - similarCount / c.UNIQUENESS_SIMILAR_SATURATION) * c.UNIQUENESS_SIMILARITY_WEIGHT +
     Math.min(indicators / c.UNIQUENESS_INDICATOR_SATURATION, 1) * c.UNIQUENESS_INDICATOR_WEIGHT
   );
+}
+
+export function uniqueness(text: string, similarCount: number, c: AnalyzeConstants): number {
+  return uniquenessOf(uniquenessIndicators(text, c), similarCount, c);
 }
 
 export function actionabilityScore(label: Actionability, actionableMatches: number, c: AnalyzeConstants): number {

@@ -33,7 +33,7 @@ import {
 } from './keywords';
 import { COMPLETION_TOOLS, normalizeToolName, toolCallKind } from './toolKinds';
 
-const completion = compileKeywords(COMPLETION_KEYWORDS);
+const completion_ = compileKeywords(COMPLETION_KEYWORDS);
 const taskStart = compileKeywords(TASK_START_KEYWORDS);
 const decision = compileKeywords(DECISION_KEYWORDS);
 const errorWords = compileKeywords(ERROR_KEYWORDS);
@@ -87,41 +87,69 @@ export interface KeyEventSignals {
   pinned: boolean;
 }
 
-export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {
+/** What a message alone says about its key events: everything detectKeyEvents reads except
+ *  where the message stands (the first request, the result of an edit). */
+export interface KeyEventEvidence {
+  header: boolean;
+  user: boolean;
+  result: boolean;
+  /** Pinned by its flag (all a header item reports). */
+  pinnedFlag: boolean;
+  /** Task-start words in a person's message. */
+  taskStartWords: boolean;
+  completion: boolean;
+  decision: boolean;
+  error: boolean;
+  fix: boolean;
+  /** A tool result with an error, a test outcome or a file write. */
+  keyResult: boolean;
+  pinned: boolean;
+}
+
+export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage' | 'resultOfEdit'>, c: AnalyzeConstants): KeyEventEvidence {
   const { message: m, lower, visibleText, refs } = input;
-  const events: KeyEventKind[] = [];
-  if (isHeaderItem(m)) return { events, completion: false, errorOrFix: false, pinned: !!m.pinned };
+  const header = isHeaderItem(m);
   const user = isUserAuthored(m);
   const result = isToolResult(m);
   const assistant = m.role === 'assistant' && !result;
   const speaker = user || assistant; // words a person or the model chose
-
-  if (user && (input.isFirstUserMessage || taskStart.has(lower))) events.push('task_start');
-
-  const completionSeen =
+  const none = { header, user, result, pinnedFlag: !!m.pinned, taskStartWords: false, completion: false, decision: false, error: false, fix: false, keyResult: false, pinned: false };
+  if (header) return none;
+  const completion =
     assistant &&
-    (completion.has(input.fullLower) ||
+    (completion_.has(input.fullLower) ||
       DONE_LINE.test(visibleText) ||
       (m.toolCalls ?? []).some((call) => COMPLETION_TOOLS.has(normalizeToolName(call.name))));
-  if (completionSeen) events.push('task_complete');
+  const error = result ? m.toolResult!.isError || refs.errors.length > 0 : speaker && (refs.errors.length > 0 || errorWords.has(lower));
+  return {
+    ...none,
+    taskStartWords: user && taskStart.has(lower),
+    completion,
+    decision: speaker && visibleText.length > c.DECISION_MIN_CHARS && decision.has(lower),
+    error,
+    fix: speaker && fixWords.has(lower),
+    keyResult: result && (error || TEST_OUTCOME.test(visibleText) || FILE_WRITE.test(visibleText)),
+    pinned: !!m.pinned || pinMarkers.has(lower) || (user && pinWords.has(lower)),
+  };
+}
 
-  if (speaker && visibleText.length > c.DECISION_MIN_CHARS && decision.has(lower)) events.push('decision');
+/** The key events of a message from its evidence and where it stands. */
+export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, resultOfEdit: boolean): KeyEventSignals {
+  const events: KeyEventKind[] = [];
+  if (e.header) return { events, completion: false, errorOrFix: false, pinned: e.pinnedFlag };
+  if (e.user && (isFirstUserMessage || e.taskStartWords)) events.push('task_start');
+  if (e.completion) events.push('task_complete');
+  if (e.decision) events.push('decision');
+  if (e.error) events.push('error');
+  if (e.fix) events.push('fix');
+  if (e.result && (e.keyResult || resultOfEdit)) events.push('key_tool_result');
+  if (e.pinned) events.push('pinned');
+  if (e.user) events.push('user_input');
+  return { events, completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
+}
 
-  const errorSeen = result
-    ? m.toolResult!.isError || refs.errors.length > 0
-    : speaker && (refs.errors.length > 0 || errorWords.has(lower));
-  if (errorSeen) events.push('error');
-  const fixSeen = speaker && fixWords.has(lower);
-  if (fixSeen) events.push('fix');
-
-  if (result && (errorSeen || input.resultOfEdit || TEST_OUTCOME.test(visibleText) || FILE_WRITE.test(visibleText))) {
-    events.push('key_tool_result');
-  }
-
-  const pinned = !!m.pinned || pinMarkers.has(lower) || (user && pinWords.has(lower));
-  if (pinned) events.push('pinned');
-  if (user) events.push('user_input');
-  return { events, completion: completionSeen, errorOrFix: errorSeen || fixSeen, pinned };
+export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {
+  return keyEventsOf(keyEventEvidence(input, c), input.isFirstUserMessage, input.resultOfEdit);
 }
 
 /** For each message, whether it is the result of a file-editing tool call. */

@@ -17,53 +17,89 @@ export interface NearDuplicates {
   nearDuplicateOf: (number | undefined)[];
 }
 
-export function findNearDuplicates(shingles: readonly Uint32Array[], c: AnalyzeConstants): NearDuplicates {
-  const n = shingles.length;
-  const similarCount = new Array<number>(n).fill(0);
-  const nearDuplicateOf = new Array<number | undefined>(n).fill(undefined);
+function bandShape(c: AnalyzeConstants): { rows: number; bands: number } {
   const rows = Math.max(1, Math.min(c.NEAR_DUPLICATE_ROWS, 256));
   // A signature has at most 256 hash functions (text/similarity.ts).
-  const bands = Math.max(1, Math.min(c.NEAR_DUPLICATE_BANDS, Math.floor(256 / rows)));
+  return { rows, bands: Math.max(1, Math.min(c.NEAR_DUPLICATE_BANDS, Math.floor(256 / rows))) };
+}
+
+/** The LSH bucket of a shingle set in each band: a hash of the band's rows of its MinHash
+ *  signature. Depends on the set alone, so a caller may keep it with the message. */
+export function lshBandKeys(shingles: Uint32Array, c: AnalyzeConstants): Int32Array {
+  const { rows, bands } = bandShape(c);
+  const keys = new Int32Array(bands);
+  if (shingles.length === 0) return keys;
+  const sig = minhashSignature(shingles, bands * rows);
+  for (let b = 0; b < bands; b++) {
+    let h = 0x811c9dc5 ^ b;
+    for (let r = 0; r < rows; r++) h = Math.imul(h ^ sig[b * rows + r]!, 0x01000193);
+    keys[b] = h;
+  }
+  return keys;
+}
+
+/** Where a scan stands: the buckets so far and the results for the sets scanned. */
+export interface NearDuplicateScan {
+  buckets: Map<number, number[]>[];
+  similarCount: number[];
+  nearDuplicateOf: (number | undefined)[];
+  /** The set each one was last compared with (+1; 0 for none): compared once per set. */
+  comparedFor: number[];
+}
+
+export function nearDuplicateScan(c: AnalyzeConstants): NearDuplicateScan {
+  return { buckets: Array.from({ length: bandShape(c).bands }, () => new Map<number, number[]>()), similarCount: [], nearDuplicateOf: [], comparedFor: [] };
+}
+
+/** Scans sets[from…] into `scan` (the sets before `from` were scanned into it already).
+ *  `bandKeys`, when given, are lshBandKeys of each set (kept from an earlier run). */
+export function advanceNearDuplicates(scan: NearDuplicateScan, shingles: readonly Uint32Array[], c: AnalyzeConstants, from: number, bandKeys?: readonly Int32Array[]): void {
+  const n = shingles.length;
+  const { bands } = bandShape(c);
   const cap = Math.max(1, c.NEAR_DUPLICATE_BUCKET_COMPARISONS);
   const threshold = c.NEAR_DUPLICATE_SIMILARITY;
-  const buckets = new Map<string, number[]>();
-  const compared = new Set<number>();
+  const { buckets, similarCount, nearDuplicateOf, comparedFor } = scan;
 
-  for (let i = 0; i < n; i++) {
+  const compare = (i: number, a: Uint32Array, j: number) => {
+    if (comparedFor[j] === i + 1) return;
+    comparedFor[j] = i + 1;
+    const bj = shingles[j]!;
+    // Jaccard ≤ smaller / larger: skip pairs whose sizes alone rule it out.
+    const ratio = Math.min(a.length, bj.length) / Math.max(a.length, bj.length);
+    if (ratio <= threshold) return;
+    if (jaccardSorted(a, bj) > threshold) {
+      similarCount[i]!++;
+      similarCount[j]!++;
+      const prev = nearDuplicateOf[i];
+      if (prev === undefined || j < prev) nearDuplicateOf[i] = j;
+    }
+  };
+
+  for (let i = from; i < n; i++) {
+    similarCount.push(0);
+    nearDuplicateOf.push(undefined);
+    comparedFor.push(0);
     const a = shingles[i]!;
     if (a.length === 0) continue;
-    const sig = minhashSignature(a, bands * rows);
-    compared.clear();
-    const keys: string[] = [];
+    const keys = bandKeys?.[i] ?? lshBandKeys(a, c);
     for (let b = 0; b < bands; b++) {
-      let h = 0x811c9dc5 ^ b;
-      for (let r = 0; r < rows; r++) h = Math.imul(h ^ sig[b * rows + r]!, 0x01000193);
-      const key = `${b}:${h >>> 0}`;
-      keys.push(key);
-      const members = buckets.get(key);
+      const members = buckets[b]!.get(keys[b]!);
       if (!members) continue;
-      const from = Math.max(1, members.length - (cap - 1));
-      const candidates = members.length > 0 ? [members[0]!, ...members.slice(from)] : [];
-      for (const j of candidates) {
-        if (compared.has(j)) continue;
-        compared.add(j);
-        const bj = shingles[j]!;
-        // Jaccard ≤ smaller / larger: skip pairs whose sizes alone rule it out.
-        const ratio = Math.min(a.length, bj.length) / Math.max(a.length, bj.length);
-        if (ratio <= threshold) continue;
-        if (jaccardSorted(a, bj) > threshold) {
-          similarCount[i]!++;
-          similarCount[j]!++;
-          const prev = nearDuplicateOf[i];
-          if (prev === undefined || j < prev) nearDuplicateOf[i] = j;
-        }
-      }
+      // The bucket's first member, then its most recent ones.
+      compare(i, a, members[0]!);
+      for (let k = Math.max(1, members.length - (cap - 1)); k < members.length; k++) compare(i, a, members[k]!);
     }
-    for (const key of keys) {
-      const members = buckets.get(key);
+    for (let b = 0; b < bands; b++) {
+      const members = buckets[b]!.get(keys[b]!);
       if (members) members.push(i);
-      else buckets.set(key, [i]);
+      else buckets[b]!.set(keys[b]!, [i]);
     }
   }
-  return { similarCount, nearDuplicateOf };
+}
+
+/** `bandKeys`, when given, are lshBandKeys of each set (kept from an earlier run). */
+export function findNearDuplicates(shingles: readonly Uint32Array[], c: AnalyzeConstants, bandKeys?: readonly Int32Array[]): NearDuplicates {
+  const scan = nearDuplicateScan(c);
+  advanceNearDuplicates(scan, shingles, c, 0, bandKeys);
+  return { similarCount: scan.similarCount, nearDuplicateOf: scan.nearDuplicateOf };
 }

@@ -74,22 +74,23 @@ export function currentWindowStart(messages: readonly Message[], currentRounds: 
   return Math.max(start, n - c.CURRENT_WINDOW_MAX_MESSAGES);
 }
 
-/** Current-work relevance of every message (see the header). */
-export function currentRelevance(
-  termSets: readonly ReadonlySet<string>[],
+/** Current-work relevance of every message (see the header). A message's terms are any
+ *  distinct values (the terms, or numbers standing for them). */
+export function currentRelevance<T>(
+  termSets: readonly Iterable<T>[],
   refKeys: readonly (readonly string[])[],
   windowStart: number,
   c: AnalyzeConstants,
 ): number[] {
   const n = termSets.length;
-  const ignored = new Set<string>();
+  const ignored = new Set<T>();
   if (n >= c.RELEVANCE_DOC_FREQ_MIN_MESSAGES) {
-    const df = new Map<string, number>();
+    const df = new Map<T, number>();
     for (const s of termSets) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
     const limit = c.RELEVANCE_MAX_DOC_FREQ * n;
     for (const [t, k] of df) if (k > limit) ignored.add(t);
   }
-  const currentTerms = new Set<string>();
+  const currentTerms = new Set<T>();
   const currentKeys = new Set<string>();
   for (let i = windowStart; i < n; i++) {
     for (const t of termSets[i]!) if (!ignored.has(t)) currentTerms.add(t);

@@ -11,6 +11,7 @@
 //
 // Reading files is part of coding as much as of analysis, so a read weighs less than a search.
 
+import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, messageText, type Message } from '../conversation/model';
 import type { TaskType } from '../result';
 import { compileKeywords } from '../text/keywordMatcher';
@@ -34,7 +35,36 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-export function detectTaskType(messages: readonly Message[], c: AnalyzeConstants): TaskTypeResult {
+/** What one message adds to the evidence (header items add nothing). */
+interface TaskEvidence {
+  calls: { kind: ToolKind; name: string }[];
+  markers: number;
+  analysisRequest: boolean;
+  turn: boolean;
+  /** A turn of at most this many characters: compared with TASK_SHORT_TURN_CHARS. */
+  turnChars: number;
+}
+
+const EVIDENCE = memoSlot<TaskEvidence | undefined>('taskType.evidence');
+
+function evidenceOf(m: Message): TaskEvidence | undefined {
+  if (isHeaderItem(m)) return undefined;
+  const text = messageText(m);
+  let markers = 0;
+  if (text.includes('Applied edit') || text.includes('```diff') || text.includes('<<<<<<< SEARCH') || text.includes('+++ b/')) {
+    markers = text.match(CODE_MARKERS)?.length ?? 0;
+  }
+  return {
+    calls: (m.toolCalls ?? []).map((call) => ({ kind: toolCallKind(call), name: call.name })),
+    markers,
+    analysisRequest: isUserAuthored(m) && ANALYSIS_WORDS.has(text.toLowerCase()),
+    turn: (isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m))) && text.trim() !== '',
+    turnChars: text.length,
+  };
+}
+
+/** `memo` keeps each message's evidence for the next detection over the same messages. */
+export function detectTaskType(messages: readonly Message[], c: AnalyzeConstants, memo?: MessageMemo): TaskTypeResult {
   const kinds: Record<ToolKind, number> = { edit: 0, test: 0, run: 0, search: 0, read: 0, other: 0 };
   const byName = new Map<string, number>();
   let markers = 0;
@@ -43,20 +73,18 @@ export function detectTaskType(messages: readonly Message[], c: AnalyzeConstants
   let shortTurns = 0;
   let toolCalls = 0;
   for (const m of messages) {
-    if (isHeaderItem(m)) continue;
-    for (const call of m.toolCalls ?? []) {
+    const e = memo ? memo.get(m, EVIDENCE, evidenceOf) : evidenceOf(m);
+    if (!e) continue;
+    for (const call of e.calls) {
       toolCalls++;
-      kinds[toolCallKind(call)]++;
+      kinds[call.kind]++;
       byName.set(call.name, (byName.get(call.name) ?? 0) + 1);
     }
-    const text = messageText(m);
-    if (text.includes('Applied edit') || text.includes('```diff') || text.includes('<<<<<<< SEARCH') || text.includes('+++ b/')) {
-      markers += text.match(CODE_MARKERS)?.length ?? 0;
-    }
-    if (isUserAuthored(m) && ANALYSIS_WORDS.has(text.toLowerCase())) analysisRequests++;
-    if ((isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m))) && text.trim()) {
+    markers += e.markers;
+    if (e.analysisRequest) analysisRequests++;
+    if (e.turn) {
       turns++;
-      if (text.length <= c.TASK_SHORT_TURN_CHARS) shortTurns++;
+      if (e.turnChars <= c.TASK_SHORT_TURN_CHARS) shortTurns++;
     }
   }
 

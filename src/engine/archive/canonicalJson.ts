@@ -8,11 +8,35 @@ export class CanonicalJsonError extends Error {}
 
 export function canonicalJson(value: unknown): string {
   const parts: string[] = [];
-  write(value, parts, new Set(), '$');
+  write(value, { push: (...s: string[]) => void parts.push(...s) }, new Set(), '$');
   return parts.join('');
 }
 
-function write(value: unknown, out: string[], stack: Set<object>, path: string): void {
+/** Characters gathered before they are handed on: few, long pieces for the consumer. */
+const PIECE_CHARS = 16 * 1024;
+
+/** The canonical JSON of `value`, handed to `emit` in pieces (in order; each piece ends between
+ *  two JSON tokens, never inside a character), without building the whole text. */
+export function canonicalJsonTo(value: unknown, emit: (piece: string) => void): void {
+  let pending = '';
+  const out = {
+    push: (...s: string[]) => {
+      for (const x of s) pending += x;
+      if (pending.length >= PIECE_CHARS) {
+        emit(pending);
+        pending = '';
+      }
+    },
+  };
+  write(value, out, new Set(), '$');
+  if (pending) emit(pending);
+}
+
+interface Out {
+  push(...s: string[]): void;
+}
+
+function write(value: unknown, out: Out, stack: Set<object>, path: string): void {
   if (value === null) {
     out.push('null');
     return;

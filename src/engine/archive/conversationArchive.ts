@@ -9,8 +9,8 @@
 
 import type { Conversation } from '../conversation/model';
 import type { ArchiveStore } from './archiveStore';
-import { canonicalJson } from './canonicalJson';
-import { sha256Hex } from './sha256';
+import { canonicalJsonTo } from './canonicalJson';
+import { Sha256, sha256Hex } from './sha256';
 
 export const ARCHIVE_KEY_PREFIX = 'conv-';
 /** Hex digits of the exact-text hash in a variant key: plenty to tell two spellings apart. */
@@ -27,9 +27,16 @@ export class ArchiveError extends Error {
   }
 }
 
+/** SHA-256 of a value's canonical JSON, hashed as it is written (the text is never whole). */
+function canonicalHash(value: unknown): string {
+  const hash = new Sha256();
+  canonicalJsonTo(value, (piece) => hash.updateText(piece));
+  return hash.hex();
+}
+
 /** The content address of a conversation (without writing anything). */
 export function conversationKey(conversation: Conversation): string {
-  return ARCHIVE_KEY_PREFIX + sha256Hex(canonicalJson(conversation));
+  return ARCHIVE_KEY_PREFIX + canonicalHash(conversation);
 }
 
 /** Stores the conversation (if not stored yet) and returns the key undo needs. */
@@ -62,7 +69,7 @@ export async function readArchivedConversation(archiveId: string, archive: Archi
   }
   const dot = archiveId.indexOf('.');
   const base = dot < 0 ? archiveId : archiveId.slice(0, dot);
-  if (ARCHIVE_KEY_PREFIX + sha256Hex(canonicalJson(parsed)) !== base) {
+  if (ARCHIVE_KEY_PREFIX + canonicalHash(parsed) !== base) {
     throw new ArchiveError(archiveId, `archive entry ${archiveId} does not match its content hash: the archive was changed or corrupted`);
   }
   if (dot >= 0 && sha256Hex(data).slice(0, VARIANT_HASH_CHARS) !== archiveId.slice(dot + 1)) {

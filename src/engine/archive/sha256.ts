@@ -13,27 +13,77 @@ const K = new Uint32Array([
 
 /** Hex SHA-256 of the UTF-8 bytes of `text`. */
 export function sha256Hex(text: string): string {
-  return sha256Bytes(new TextEncoder().encode(text));
+  return new Sha256().updateText(text).hex();
 }
 
 export function sha256Bytes(data: Uint8Array): string {
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  const fullBlocks = Math.floor(data.length / 64);
-  for (let b = 0; b < fullBlocks; b++) compress(h, w, data, b * 64);
-  // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
-  const rest = data.length - fullBlocks * 64;
-  const tail = new Uint8Array(rest < 56 ? 64 : 128);
-  tail.set(data.subarray(fullBlocks * 64));
-  tail[rest] = 0x80;
-  const bits = data.length * 8;
-  const view = new DataView(tail.buffer);
-  view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
-  view.setUint32(tail.length - 4, bits >>> 0);
-  for (let off = 0; off < tail.length; off += 64) compress(h, w, tail, off);
-  let hex = '';
-  for (let i = 0; i < 8; i++) hex += h[i]!.toString(16).padStart(8, '0');
-  return hex;
+  return new Sha256().update(data).hex();
+}
+
+/** Bytes encoded from text at a time: a long text is hashed without a copy of it as bytes. */
+const TEXT_CHUNK_BYTES = 64 * 1024;
+
+/** SHA-256 fed in pieces (bytes, or text as UTF-8): the hash of a long text built piece by
+ *  piece — a conversation's canonical JSON — without the text itself. */
+export class Sha256 {
+  private readonly h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  private readonly w = new Uint32Array(64);
+  /** The bytes of the block being filled. */
+  private readonly block = new Uint8Array(64);
+  private filled = 0;
+  private length = 0;
+  private encoder: { encodeInto(source: string, destination: Uint8Array): { read?: number; written?: number } } | undefined;
+  private scratch: Uint8Array | undefined;
+
+  update(data: Uint8Array): this {
+    this.length += data.length;
+    let at = 0;
+    if (this.filled > 0) {
+      const take = Math.min(64 - this.filled, data.length);
+      this.block.set(data.subarray(0, take), this.filled);
+      this.filled += take;
+      at = take;
+      if (this.filled < 64) return this;
+      compress(this.h, this.w, this.block, 0);
+      this.filled = 0;
+    }
+    for (; at + 64 <= data.length; at += 64) compress(this.h, this.w, data, at);
+    if (at < data.length) {
+      this.block.set(data.subarray(at), 0);
+      this.filled = data.length - at;
+    }
+    return this;
+  }
+
+  /** The UTF-8 bytes of `text`. A piece must not end inside a surrogate pair. */
+  updateText(text: string): this {
+    this.encoder ??= new TextEncoder();
+    this.scratch ??= new Uint8Array(TEXT_CHUNK_BYTES);
+    for (let rest = text; rest.length > 0; ) {
+      // Whole characters only: what does not fit is encoded in the next round.
+      const { read = 0, written = 0 } = this.encoder.encodeInto(rest, this.scratch);
+      this.update(this.scratch.subarray(0, written));
+      rest = read >= rest.length ? '' : rest.slice(read);
+    }
+    return this;
+  }
+
+  /** The hash of everything fed so far, as hex. The hasher is finished after it. */
+  hex(): string {
+    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
+    const rest = this.filled;
+    const tail = new Uint8Array(rest < 56 ? 64 : 128);
+    tail.set(this.block.subarray(0, rest));
+    tail[rest] = 0x80;
+    const bits = this.length * 8;
+    const view = new DataView(tail.buffer);
+    view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(tail.length - 4, bits >>> 0);
+    for (let off = 0; off < tail.length; off += 64) compress(this.h, this.w, tail, off);
+    let hex = '';
+    for (let i = 0; i < 8; i++) hex += this.h[i]!.toString(16).padStart(8, '0');
+    return hex;
+  }
 }
 
 function compress(h: Uint32Array, w: Uint32Array, d: Uint8Array, off: number): void {

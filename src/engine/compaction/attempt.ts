@@ -3,11 +3,13 @@
 // summary message, assembles the result and measures what was lost. Both paths and every run of
 // the ratio loop go through buildAttempt, so they cannot drift apart.
 
+import { memoSlot } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { CompactionEdits, DegradationStep, LossReport } from '../result';
 import { fitSectionMaterial } from '../segments/extractSections';
 import { renderSections, type CompressionMetadata } from '../segments/renderSummary';
 import { SECTION_NAMES, type SectionTexts } from '../sections';
+import { joinNormalized, normalizeForMatch } from '../validate/factMatch';
 import { detectLoss } from '../validate/lossDetector';
 import { checkReadability } from '../validate/readability';
 import { assemble } from './assemble';
@@ -69,6 +71,9 @@ export function applySectionEdits(sections: SectionTexts, edits: CompactionEdits
   return out;
 }
 
+const TEXT_LENGTH = memoSlot<number>('attempt.textLength');
+const NORMALIZED = memoSlot<string>('attempt.normalized');
+
 /** The result around `sections`: summary message, assembled messages, loss. */
 export function buildAttempt(ctx: AttemptContext, decided: Decided, content: SpanContent, sections: SectionTexts, fit: FitFigures, summaryBudget: number): Attempt {
   const { input, options } = ctx;
@@ -80,7 +85,7 @@ export function buildAttempt(ctx: AttemptContext, decided: Decided, content: Spa
   let summaryMessage: Message | undefined;
   let loss: LossReport;
   if (decided.span.length > 0) {
-    const originalChars = decided.span.reduce((s, i) => s + messageAsText(messages[i]!).length, 0);
+    const originalChars = decided.span.reduce((s, i) => s + options.cache.messages.get(messages[i]!, TEXT_LENGTH, (m) => messageAsText(m).length), 0);
     const compressedChars = renderSections(sections).length;
     const provisional: CompressionMetadata = {
       originalChars,
@@ -90,8 +95,11 @@ export function buildAttempt(ctx: AttemptContext, decided: Decided, content: Spa
       compactions: ctx.compactions,
       summarizedMessages: content.material.previousSummarized + decided.span.filter((i) => messages[i]!.itemType !== 'COMPACTION_SUMMARY').length,
     };
-    const draft = assemble(messages, decided.decisions, header, buildSummaryMessage(sections, provisional, style), summaryBefore);
-    loss = detectLoss({ facts: content.facts, resultText: draft.map(messageAsText).join('\n'), importance: content.importance, readability }, limits);
+    const draftSummary = buildSummaryMessage(sections, provisional, style);
+    const draft = assemble(messages, decided.decisions, header, draftSummary, summaryBefore);
+    // Each kept message is normalized once per compaction (or conversation); the summary anew.
+    const normalizedText = joinNormalized(draft.map((m) => (m === draftSummary ? normalizeForMatch(messageAsText(m)) : options.cache.messages.get(m, NORMALIZED, (x) => normalizeForMatch(messageAsText(x))))));
+    loss = detectLoss({ facts: content.facts, resultText: '', normalizedText, importance: content.importance, readability }, limits);
     summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style);
   } else {
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);

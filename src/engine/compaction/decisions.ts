@@ -70,6 +70,7 @@ export function decide(input: CompactionInput, options: ResolvedOptions, budget:
     level: options.level,
     focus: options.focus,
     limits: options.limits,
+    memo: options.cache.messages,
   };
   const strategy = finishTail(ctx, options.strategy.decide(ctx));
   const decisions = normalizeDecisions(strategy.decisions, input);

@@ -82,6 +82,7 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
   const analysis = analyzeConversation(messages, {
     ...(options.focus !== undefined ? { focus: options.focus } : {}),
     constants: options.limits.analyze,
+    memo: options.cache.messages,
   });
   const blocks = computeToolBlocks(messages);
   const { pinned, restored } = pinnedIds(messages, options.edits);

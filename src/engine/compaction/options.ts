@@ -4,6 +4,7 @@
 
 import { resolveConstants as resolveAnalyzeConstants } from '../analyze/constants';
 import type { ArchiveStore } from '../archive/archiveStore';
+import { CompactionCache } from './cache';
 import type { CompactionEventBus } from '../events';
 import { DEFAULT_LIMITS, type CompactionLimits, type LimitOverrides } from '../limits';
 import type { PerformanceMonitor } from '../performanceMonitor';
@@ -73,6 +74,9 @@ export interface CompactOptions {
   clock?: () => number;
   /** Records this compaction (time, ratio, retention, success). */
   monitor?: PerformanceMonitor;
+  /** Per-message work kept from earlier compactions of the same conversation (the extension
+   *  keeps one per conversation), so a plan after a few appended messages costs those messages. */
+  cache?: CompactionCache;
   /** Phase events with tokens before/after: selective_start/done (the strategy's in-place work:
    *  drops, masks, previews), summary_start/done, compaction_performed. */
   events?: CompactionEventBus;
@@ -112,6 +116,8 @@ export interface ResolvedOptions {
   limits: CompactionLimits;
   /** The original goes to a durable archive (undo can restore it): only then does the summary say so. */
   archived: boolean;
+  /** The caller's cache, else one for this compaction alone. */
+  cache: CompactionCache;
 }
 
 export function positiveInt(name: string, v: number | undefined): number | undefined {
@@ -129,6 +135,7 @@ export function resolveOptions(opts: PlanOptions): ResolvedOptions {
   if (opts.ratio !== undefined && (typeof opts.ratio !== 'number' || !(opts.ratio > 0 && opts.ratio <= 1))) {
     throw new CompactionInputError(`ratio: expected a number in (0, 1], got ${String(opts.ratio)}`);
   }
+  if (opts.cache !== undefined && !(opts.cache instanceof CompactionCache)) throw new CompactionInputError('options.cache: expected a CompactionCache (new CompactionCache())');
   const keepRecentRounds = opts.keepRecentRounds ?? COMPACTION_DEFAULTS.keepRecentRounds;
   if (!Number.isInteger(keepRecentRounds) || keepRecentRounds < 0) throw new CompactionInputError(`keepRecentRounds: expected a whole number ≥ 0, got ${String(keepRecentRounds)}`);
   return {
@@ -143,6 +150,7 @@ export function resolveOptions(opts: PlanOptions): ResolvedOptions {
     summaryMaxTokens: positiveInt('summaryMaxTokens', opts.summaryMaxTokens),
     limits: resolveLimits(opts.limits),
     archived: opts.archive?.durable === true,
+    cache: opts.cache ?? new CompactionCache({ reused: false }),
   };
 }
 

@@ -43,14 +43,17 @@ function unchanged(ctx: AttemptContext, reason: string): Attempt {
 
 /** The pipeline at the level asked for, then — with an explicit target — at heavier levels while
  *  the target is missed (strategies/escalation.ts); the hand-overs lead the degradation steps.
- *  The input is measured once for all levels. */
+ *  The input is measured once for all levels. The same conversation planned again with the same
+ *  options (the confirmation's preview, then Compact) is the plan the cache kept. */
 export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedCompaction {
   checkConversation(conv);
   const options = resolveOptions(opts);
-  const input = measureInput(conv, options);
-  const { target, explicit } = resolveTarget(options, input.tokensBefore);
-  const e = escalateLevels(options.level, explicit, target, (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input), (p) => p.attempt.tokensAfter);
-  return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
+  return options.cache.plan(conv, options, () => {
+    const input = measureInput(conv, options);
+    const { target, explicit } = resolveTarget(options, input.tokensBefore);
+    const e = escalateLevels(options.level, explicit, target, (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input), (p) => p.attempt.tokensAfter);
+    return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
+  });
 }
 
 function planAtLevel(conv: Conversation, options: ResolvedOptions, input: CompactionInput): PlannedCompaction {

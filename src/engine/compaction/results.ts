@@ -104,7 +104,8 @@ export function statsOf(planned: PlannedCompaction, attempt: Attempt, now: strin
 export function conversationOf(planned: PlannedCompaction, messages: Message[]): Conversation {
   const conv = planned.ctx.input.conv;
   const { reportedUsage: _measuredBefore, ...meta } = conv.meta;
-  return { ...conv, messages, meta: { ...meta, compactions: planned.compactionCount } };
+  // A copy of the list: the plan may be kept (CompactionCache) and given again.
+  return { ...conv, messages: [...messages], meta: { ...meta, compactions: planned.compactionCount } };
 }
 
 export function previewOf(planned: PlannedCompaction, now: string | undefined): CompactionPreview {
@@ -123,9 +124,9 @@ export function previewOf(planned: PlannedCompaction, now: string | undefined): 
     strategy: options.strategy.name,
     level: options.level,
     compactionCount: planned.compactionCount,
-    warnings: planned.warnings,
-    sections: attempt.sections,
+    warnings: [...planned.warnings],
+    sections: { ...attempt.sections },
     summarizedIds: attempt.decided.span.map((i) => input.messages[i]!.id),
-    degradation: planned.degradation,
+    degradation: [...planned.degradation],
   };
 }

@@ -30,7 +30,7 @@ function meanImportance(analyses: readonly (MessageAnalysis | undefined)[]): num
 }
 
 export function extractOptions(input: CompactionInput, options: ResolvedOptions): ExtractOptions {
-  return { focus: options.focus, limits: options.limits.segments, counter: input.counter, emergency: options.level === 'emergency' };
+  return { focus: options.focus, limits: options.limits.segments, counter: options.cache.textCounter(input.counter), emergency: options.level === 'emergency', memo: options.cache.messages };
 }
 
 /** The builders' material for the messages at `idx`; with chunks, each chunk is summarized onto
@@ -67,7 +67,7 @@ export function spanContent(input: CompactionInput, options: ResolvedOptions, de
     messages,
     analyses,
     material,
-    facts: spanFacts(messages, analyses, { limits: options.limits.validate }),
+    facts: spanFacts(messages, analyses, { limits: options.limits.validate, memo: options.cache.messages }),
     importance: meanImportance(analyses),
   };
 }

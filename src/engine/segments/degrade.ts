@@ -56,8 +56,14 @@ export interface Degraded {
   released: Map<SectionName, Set<SectionItem>>;
 }
 
-/** Tokens of each required item's shortest form, counted once per form string. */
-function floorCounter(counter: TextCounter): (items: SectionItemLists) => number {
+/** Tokens of each required item's shortest form, counted once per form string: the floor of
+ *  all the lists, and of one item. */
+interface FloorOf {
+  (items: SectionItemLists): number;
+  item(it: SectionItem): number;
+}
+
+function floorCounter(counter: TextCounter): FloorOf {
   const cache = new Map<string, number>();
   const count = (form: string) => {
     let t = cache.get(form);
@@ -67,11 +73,12 @@ function floorCounter(counter: TextCounter): (items: SectionItemLists) => number
     }
     return t;
   };
-  return (items) => {
+  const floorOf = (items: SectionItemLists) => {
     let n = 0;
     for (const name of SECTION_NAMES) for (const it of items[name]) if (it.required) n += count(it.forms[0]!);
     return n;
   };
+  return Object.assign(floorOf, { item: (it: SectionItem) => (it.required ? count(it.forms[0]!) : 0) });
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -106,8 +113,9 @@ function mergeRepeats(items: SectionItem[]): { items: SectionItem[]; acks: numbe
   let similar = 0;
   const out: SectionItem[] = [];
   let acksPlaced = acks.length < 2;
+  const ackSet = new Set(acks);
   for (const it of items) {
-    if (acks.length >= 2 && acks.includes(it)) {
+    if (acks.length >= 2 && ackSet.has(it)) {
       if (!acksPlaced) {
         acksPlaced = true;
         const quoted = acks.map((a) => a.reduced!.acknowledgement!).join(', ');
@@ -183,7 +191,7 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
 function release(
   items: SectionItemLists,
   budget: number,
-  floorOf: (i: SectionItemLists) => number,
+  floorOf: FloorOf,
   users: boolean,
   byName: Map<SectionName, Set<SectionItem>>,
 ): SectionItemLists {
@@ -193,18 +201,20 @@ function release(
   const firstUser = items[USERS].filter((it) => it.required).sort((a, b) => a.order - b.order)[0];
   all.sort((a, b) => (a.it === firstUser ? 1 : 0) - (b.it === firstUser ? 1 : 0) || a.it.priority - b.it.priority || a.it.order - b.it.order);
   const released = new Set<SectionItem>();
-  const mark = () => {
-    const out = {} as SectionItemLists;
-    for (const name of SECTION_NAMES) out[name] = items[name].map((it) => (released.has(it) ? { ...it, required: false } : it));
-    return out;
-  };
   // Room for the line that counts the user messages left out.
   const reserve = users ? LEFT_OUT_LINE_TOKENS : 0;
-  let cur = items;
+  // The floor falls by each released entry's shortest form (what floorOf counts for it).
+  let floor = floorOf(items);
   for (const { it } of all) {
-    if (floorOf(cur) <= Math.max(0, budget - reserve)) break;
+    if (floor <= Math.max(0, budget - reserve)) break;
+    if (released.has(it)) continue;
     released.add(it);
-    cur = mark();
+    floor -= floorOf.item(it);
+  }
+  let cur = items;
+  if (released.size > 0) {
+    cur = {} as SectionItemLists;
+    for (const name of SECTION_NAMES) cur[name] = items[name].map((it) => (released.has(it) ? { ...it, required: false } : it));
   }
   for (const name of SECTION_NAMES) {
     cur[name].forEach((it, k) => {

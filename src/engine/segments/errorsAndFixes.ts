@@ -13,13 +13,12 @@ import { compileKeywords } from '../text/keywordMatcher';
 import { FIX_KEYWORDS } from '../analyze/keywords';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
-import type { BuilderContext } from './sectionBuilder';
-import { recency } from './sectionBuilder';
+import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import { extractFilePaths } from '../analyze/refs';
-import { userConfirmsAfter } from './evidence';
-import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
+import { confirmsItWorks, isPersonsMessage } from './evidence';
+import { describeCall, type SpanMessage, type SpanToolCall, type SpanView } from './spanView';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from './textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
@@ -73,20 +72,12 @@ function flaggedSignature(raw: string): string | undefined {
 /** Arguments that say nothing about what a call did (aider's output runs are all `aider {}`). */
 const NO_ARGUMENTS = /^\s*(?:\{\s*\}|\[\s*\]|null|"")?\s*$/;
 
-/** The same command run again: the same shell line, or the same tool with the same arguments —
- *  when those arguments identify something (two argument-less calls are not "the same run"). */
-function sameCommand(a: SpanToolCall | undefined, b: SpanToolCall): boolean {
-  if (!a) return false;
-  if (a.command !== undefined && b.command !== undefined) return collapseWhitespace(a.command) === collapseWhitespace(b.command);
-  return a.name === b.name && a.call.arguments === b.call.arguments && !NO_ARGUMENTS.test(a.call.arguments);
-}
-
 /** Error signatures of one result (or user message): the analysis' patterns, else the line of a
  *  result the harness flagged as an error; a search that found nothing is not an error. */
-function errorsOf(sm: SpanMessage, call: SpanToolCall | undefined): string[] {
+function errorsOf(ctx: BuilderContext, sm: SpanMessage, call: SpanToolCall | undefined): string[] {
   let errors = sm.analysis?.refs.errors ?? [];
   if (errors.length === 0 && sm.message.toolResult?.isError) {
-    const flagged = flaggedSignature(sm.text);
+    const flagged = fromMessage(ctx, sm, 'errors.flagged', (x) => flaggedSignature(x.text));
     if (flagged) errors = [flagged];
   }
   // grep, find, diff: exit code 1 means "nothing found" or "they differ", not a failure.
@@ -97,30 +88,165 @@ function errorsOf(sm: SpanMessage, call: SpanToolCall | undefined): string[] {
 /** Traceback frames (`File "x.py", line 3`) and compiler lines (`src/a.ts:4:5`, `a.rs --> …`). */
 const NAMING_LINE = /^.*(?:File "[^"\n]+", line \d+|\S+\.\w+:\d+|-->\s*\S+:\d+).*$/gm;
 
-/** Files an error names: in its signature, its traceback frames and its compiler lines. */
-function filesNamed(signature: string, output: string): string[] {
-  const lines = [signature, ...(output.slice(0, 20000).match(NAMING_LINE) ?? [])];
-  return [...new Set(lines.flatMap((l) => extractFilePaths(l)))];
+/** The assistant's first sentence about a fix in a message, on one line. */
+function fixSentenceOf(text: string): string | undefined {
+  const head = text.slice(0, FIX_SCAN_CHARS);
+  if (!fixWords.has(head.toLowerCase())) return undefined;
+  const s = splitSentences(head).find((x) => !isCodeSegment(x) && x.length >= 20 && fixWords.has(x.toLowerCase()));
+  return s ? oneLine(s, 240) : undefined;
 }
 
-/** Two paths for the same file: equal, or one is the other with leading folders. */
-function samePath(a: string, b: string): boolean {
-  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+/** Paths on the lines of an output that name files for an error: traceback frames and
+ *  compiler lines (read once per output, whatever number of errors it carries). */
+function namingLinePaths(output: string): string[] {
+  return (output.slice(0, 20000).match(NAMING_LINE) ?? []).flatMap((l) => extractFilePaths(l));
+}
+
+/** Files an error names: in its signature, then on its output's naming lines (namingLinePaths). */
+function filesNamed(signature: string, linePaths: readonly string[]): string[] {
+  return [...new Set([...extractFilePaths(signature), ...linePaths])];
+}
+
+/** `path` and every part of it after a slash ("a/b/c.ts", "b/c.ts", "c.ts"): the paths another
+ *  path equals or ends in "/…" with, as samePath reads them. */
+function pathTails(path: string): string[] {
+  const out = [path];
+  for (let k = path.indexOf('/'); k >= 0; k = path.indexOf('/', k + 1)) out.push(path.slice(k + 1));
+  return out;
+}
+
+/** The first index in ascending `xs` that is greater than `x` (xs.length when none). */
+function firstAfter(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** What the timeline shows after a position, prepared once for every error group: each question
+ *  an error's status asks ("was a file it names edited later?", "did the same command run clean
+ *  later?") is answered by a lookup instead of a walk over the rest of the conversation. */
+interface LaterEvidence {
+  /** The first three files edited or created after `pos` (distinct, in order). */
+  editedAfter(pos: number): string[];
+  /** The first file edited or created after `pos` that is one of `files`: the same path, or one
+   *  is the other with leading folders. */
+  namedEditAfter(pos: number, files: readonly string[]): string | undefined;
+  /** Whether the same command as `call` ran clean after `pos`: the same shell line (whitespace
+   *  aside), or the same tool with the same arguments when those arguments identify something
+   *  (two argument-less calls are not "the same run"). */
+  cleanRunAfter(pos: number, call: SpanToolCall | undefined): boolean;
+  /** Whether a tool result or a person's message comes after `pos`. */
+  activityAfter(pos: number): boolean;
+  /** The person's first message after `pos` says it works (confirmsItWorks). */
+  confirmedAfter(pos: number): boolean;
+}
+
+function laterEvidence(timeline: SpanView, failed: ReadonlySet<number>): LaterEvidence {
+  // Every edit or creation, in the order of the calls and of their files.
+  const editPos: number[] = [];
+  const editPath: string[] = [];
+  for (const call of timeline.calls) {
+    for (const f of call.files) {
+      if (f.action !== 'edited' && f.action !== 'created') continue;
+      editPos.push(call.pos);
+      editPath.push(f.path);
+    }
+  }
+  // The first three distinct paths from each edit on, built from the end.
+  const firstThree: string[][] = new Array<string[]>(editPath.length + 1);
+  firstThree[editPath.length] = [];
+  for (let j = editPath.length - 1; j >= 0; j--) {
+    const next = firstThree[j + 1]!;
+    firstThree[j] = [editPath[j]!, ...next.filter((p) => p !== editPath[j])].slice(0, 3);
+  }
+  /** Edits by each tail of their path, and by their path exactly (ascending edit indices). */
+  const byTail = new Map<string, number[]>();
+  const byPath = new Map<string, number[]>();
+  editPath.forEach((p, j) => {
+    for (const t of pathTails(p)) push(byTail, t, j);
+    push(byPath, p, j);
+  });
+  // Calls that ran clean, with the latest position of each command line and of each tool with its arguments.
+  const byCommand = new Map<string, number>();
+  const byNameArgs = new Map<string, Map<string, number>>();
+  const byNameArgsNoCommand = new Map<string, Map<string, number>>();
+  const latest = (map: Map<string, Map<string, number>>, call: SpanToolCall) => {
+    const inner = map.get(call.name) ?? map.set(call.name, new Map()).get(call.name)!;
+    inner.set(call.call.arguments, call.pos);
+  };
+  for (const call of timeline.calls) {
+    if (call.resultPos === undefined || failed.has(call.resultPos)) continue;
+    if (timeline.messages[call.resultPos]!.message.toolResult?.isError) continue;
+    if (call.command !== undefined) byCommand.set(collapseWhitespace(call.command), call.pos);
+    else latest(byNameArgsNoCommand, call);
+    latest(byNameArgs, call);
+  }
+  let lastActivity = -1;
+  for (const m of timeline.messages) if (m.message.toolResult !== undefined || m.userAuthored) lastActivity = m.pos;
+  const persons = timeline.messages.filter(isPersonsMessage);
+  const personPos = persons.map((m) => m.pos);
+  return {
+    editedAfter: (pos) => firstThree[firstAfter(editPos, pos)]!,
+    namedEditAfter: (pos, files) => {
+      const from = firstAfter(editPos, pos);
+      let best = Number.POSITIVE_INFINITY;
+      const consider = (list: readonly number[] | undefined) => {
+        if (!list) return;
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (list[mid]! >= from) hi = mid;
+          else lo = mid + 1;
+        }
+        if (lo < list.length && list[lo]! < best) best = list[lo]!;
+      };
+      for (const n of files) {
+        consider(byTail.get(n)); // an edited path equal to n or ending in "/n"
+        for (const t of pathTails(n).slice(1)) consider(byPath.get(t)); // n ending in "/path"
+      }
+      return best < editPath.length ? editPath[best] : undefined;
+    },
+    cleanRunAfter: (pos, a) => {
+      if (!a) return false;
+      const after = (at: number | undefined) => at !== undefined && at > pos;
+      const sameArgs = (map: Map<string, Map<string, number>>) => !NO_ARGUMENTS.test(a.call.arguments) && after(map.get(a.name)?.get(a.call.arguments));
+      if (a.command !== undefined) return after(byCommand.get(collapseWhitespace(a.command))) || sameArgs(byNameArgsNoCommand);
+      return sameArgs(byNameArgs);
+    },
+    activityAfter: (pos) => lastActivity > pos,
+    confirmedAfter: (pos) => {
+      const next = persons[firstAfter(personPos, pos)];
+      return next !== undefined && confirmsItWorks(next);
+    },
+  };
 }
 
 export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const { view, timeline, c } = ctx;
   const spanEnd = view.messages.length;
-  const groups = new Map<string, ErrorGroup>();
+  const groups = new Map<string, ErrorGroup & { fileSet: Set<string>; sourceSet: Set<string> }>();
   /** Timeline positions of results that carried at least one error signature. */
   const failed = new Set<number>();
   for (const sm of timeline.messages) {
     if (sm.summary || sm.assistant) continue;
     const call = timeline.callOfResult.get(sm.pos);
-    const errors = errorsOf(sm, call);
+    const errors = errorsOf(ctx, sm, call);
     if (errors.length === 0) continue;
     if (sm.message.toolResult) failed.add(sm.pos);
     const specific = errors.filter((e) => !GENERIC.test(e));
+    let linePaths: string[] | undefined;
     for (const sig of errors) {
       // An exit code beside a specific error in the same output adds nothing.
       if (GENERIC.test(sig) && specific.length > 0) continue;
@@ -129,15 +255,23 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       if (g) {
         // A recurrence after the span counts for the status; the entry describes the span.
         g.lastPos = sm.pos;
-        for (const f of filesNamed(sig, sm.text)) if (!g.files.includes(f)) g.files.push(f);
+        for (const f of filesNamed(sig, (linePaths ??= fromMessage(ctx, sm, 'errors.namingLines', (x) => namingLinePaths(x.text))))) {
+          if (g.fileSet.has(f)) continue;
+          g.fileSet.add(f);
+          g.files.push(f);
+        }
         if (sm.pos >= spanEnd) continue;
         g.count++;
         if (call) {
           g.call = call;
           g.command = describeCall(call);
         }
-        if (!g.sourceIds.includes(sm.message.id)) g.sourceIds.push(sm.message.id);
+        if (!g.sourceSet.has(sm.message.id)) {
+          g.sourceSet.add(sm.message.id);
+          g.sourceIds.push(sm.message.id);
+        }
       } else if (sm.pos < spanEnd) {
+        const files = filesNamed(sig, (linePaths ??= fromMessage(ctx, sm, 'errors.namingLines', (x) => namingLinePaths(x.text))));
         groups.set(key, {
           signature: key,
           firstPos: sm.pos,
@@ -146,50 +280,37 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
           command: call ? describeCall(call) : undefined,
           call,
           sourceIds: [sm.message.id],
+          sourceSet: new Set([sm.message.id]),
           fromUser: sm.userAuthored,
-          files: filesNamed(sig, sm.text),
+          files,
+          fileSet: new Set(files),
         });
       }
     }
   }
 
   // The assistant's first sentence about a fix in each message after the first error (computed once).
-  const firstError = Math.min(...[...groups.values()].map((g) => g.firstPos));
+  let firstError = Number.POSITIVE_INFINITY;
+  for (const g of groups.values()) firstError = Math.min(firstError, g.firstPos);
   const fixSentences: { pos: number; sentence: string }[] = [];
   for (const sm of view.messages) {
-    if (sm.pos <= firstError || !sm.assistant || !sm.text || !fixWords.has(sm.text.slice(0, FIX_SCAN_CHARS).toLowerCase())) continue;
-    const s = splitSentences(sm.text.slice(0, FIX_SCAN_CHARS)).find((x) => !isCodeSegment(x) && x.length >= 20 && fixWords.has(x.toLowerCase()));
-    if (s) fixSentences.push({ pos: sm.pos, sentence: oneLine(s, 240) });
+    if (sm.pos <= firstError || !sm.assistant || !sm.text) continue;
+    const sentence = fromMessage(ctx, sm, 'errors.fixSentence', (x) => fixSentenceOf(x.text));
+    if (sentence !== undefined) fixSentences.push({ pos: sm.pos, sentence });
   }
+  const fixPositions = fixSentences.map((f) => f.pos);
+  const later = groups.size > 0 ? laterEvidence(timeline, failed) : undefined;
 
   const status = (g: ErrorGroup): Status => {
-    const edited: string[] = [];
-    let namedEdit: string | undefined;
-    for (const call of timeline.calls) {
-      if (call.pos <= g.lastPos) continue;
-      for (const f of call.files) {
-        if (f.action !== 'edited' && f.action !== 'created') continue;
-        if (!edited.includes(f.path) && edited.length < 3) edited.push(f.path);
-        if (namedEdit === undefined && g.files.some((n) => samePath(n, f.path))) namedEdit = f.path;
-      }
-    }
+    const edited = later!.editedAfter(g.lastPos);
+    const namedEdit = later!.namedEditAfter(g.lastPos, g.files);
     const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : '';
     const cmd = g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command';
-    const explanation = fixSentences.find((f) => f.pos > g.lastPos)?.sentence;
-    let cleanRun = false;
-    for (const call of timeline.calls) {
-      if (call.pos <= g.lastPos || call.resultPos === undefined || failed.has(call.resultPos)) continue;
-      if (timeline.messages[call.resultPos]!.message.toolResult?.isError) continue;
-      if (sameCommand(g.call, call)) {
-        cleanRun = true;
-        break;
-      }
-    }
-    if (cleanRun) return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
+    const explanation = fixSentences[firstAfter(fixPositions, g.lastPos)]?.sentence;
+    if (later!.cleanRunAfter(g.lastPos, g.call)) return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
     if (namedEdit !== undefined) return { label: 'fixed', detail: `edited ${inlineCode(namedEdit)}, which the error names; it did not occur again`, explanation };
-    if (userConfirmsAfter(timeline, g.lastPos)) return { label: 'fixed', detail: 'the user said it works', explanation };
-    const laterActivity = timeline.messages.some((m) => m.pos > g.lastPos && (m.message.toolResult !== undefined || m.userAuthored));
-    if (laterActivity) return { label: 'seen, then not repeated', detail: editedText ? `${editedText} afterwards, no re-run shown` : '', explanation: undefined };
+    if (later!.confirmedAfter(g.lastPos)) return { label: 'fixed', detail: 'the user said it works', explanation };
+    if (later!.activityAfter(g.lastPos)) return { label: 'seen, then not repeated', detail: editedText ? `${editedText} afterwards, no re-run shown` : '', explanation: undefined };
     return { label: 'unresolved', detail: '', explanation: undefined };
   };
 

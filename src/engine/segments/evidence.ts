@@ -59,10 +59,14 @@ const NEGATION = compileKeywords({
   zh: ['不', '没有', '还是', '仍然'],
 });
 
-/** The person's first message after `pos` says the problem is gone (and does not say it is not). */
-export function userConfirmsAfter(timeline: SpanView, pos: number): boolean {
-  const next = timeline.messages.find((m) => m.pos > pos && m.userAuthored && !m.summary && m.text.trim() !== '');
-  if (!next) return false;
-  const lower = next.text.slice(0, 2000).toLowerCase();
+/** A message a person wrote with something in it (the person's next message is read for a
+ *  confirmation: confirmsItWorks). */
+export function isPersonsMessage(m: SpanMessage): boolean {
+  return m.userAuthored && !m.summary && m.text.trim() !== '';
+}
+
+/** The message says the problem is gone (and does not say it is not). */
+export function confirmsItWorks(m: SpanMessage): boolean {
+  const lower = m.text.slice(0, 2000).toLowerCase();
   return CONFIRM.has(lower) && !NEGATION.has(lower);
 }

@@ -6,6 +6,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
+import { memoOrFresh, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
@@ -74,6 +75,9 @@ export interface ExtractOptions {
   /** The messages after the span that the result keeps (the verbatim tail), with their analyses:
    *  evidence for what the summary claims (an error fixed later, a task submitted), never content. */
   after?: { messages: readonly Message[]; analyses: readonly (MessageAnalysis | undefined)[] };
+  /** Keeps what each message alone gives the builders, for the next extraction over the same
+   *  messages (the ratio loop, a later compaction of the conversation). */
+  memo?: MessageMemo;
 }
 
 export interface SectionStats {
@@ -133,7 +137,8 @@ export function buildSectionMaterial(
   if (after && after.analyses.length !== after.messages.length) {
     throw new RangeError(`extractSections: expected one analysis per later message (${after.messages.length}), got ${after.analyses.length}`);
   }
-  const timeline = after ? buildSpanView([...span, ...after.messages], [...analyses, ...after.analyses]) : buildSpanView(span, analyses);
+  const memo = memoOrFresh(opts.memo);
+  const timeline = after ? buildSpanView([...span, ...after.messages], [...analyses, ...after.analyses], memo) : buildSpanView(span, analyses, memo);
   const view = viewPrefix(timeline, span.length);
   const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
   const fromSpan = previousSections(summaries);
@@ -143,7 +148,7 @@ export function buildSectionMaterial(
   }
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
-    const ctx: BuilderContext = { view, timeline, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
+    const ctx: BuilderContext = { view, memo, timeline, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
     items[name] = SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };

@@ -11,11 +11,10 @@
 
 import { extractFilePaths, normalizeFilePath } from '../analyze/refs';
 import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
-import type { BuilderContext } from './sectionBuilder';
-import { recency } from './sectionBuilder';
+import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import type { FileAction, SpanToolCall } from './spanView';
+import type { FileAction, SpanMessage, SpanToolCall } from './spanView';
 import { fence, foldCode, inlineCode, listItem } from './textCut';
 
 type Action = FileAction | 'mentioned by the user';
@@ -26,8 +25,10 @@ interface FileRecord {
   last: Action;
   firstPos: number;
   lastPos: number;
-  code: string | undefined;
+  /** The latest code written to it (read when the entry is made). */
+  code: (() => string) | undefined;
   sourceIds: string[];
+  sourceSet: Set<string>;
 }
 
 const ACTED: ReadonlySet<Action> = new Set<Action>(['created', 'edited', 'deleted', 'read', 'searched', 'ran', 'used']);
@@ -110,16 +111,69 @@ function extensionOf(path: string): string {
   return m ? m[1]!.toLowerCase() : '';
 }
 
+/** A file one message acts on, and the code it writes there when it writes some (not blank;
+ *  read again when needed, so the memo does not hold every file's contents). */
+interface FileTouch {
+  path: string;
+  action: FileAction;
+  code: (() => string) | undefined;
+}
+
+/** What one message gives the section: the files its calls act on, the writes its tool output
+ *  confirms, and aider's SEARCH/REPLACE edits in its text. */
+interface FileReading {
+  calls: FileTouch[];
+  confirmed: FileTouch[];
+  edits: FileTouch[];
+}
+
+const NO_FILES: FileReading = { calls: [], confirmed: [], edits: [] };
+
+function codeOf(read: () => string | undefined): (() => string) | undefined {
+  const code = read();
+  return code !== undefined && code.trim() ? () => read()! : undefined;
+}
+
+function readFiles(sm: SpanMessage, calls: readonly SpanToolCall[]): FileReading {
+  const out: FileReading = { calls: [], confirmed: [], edits: [] };
+  for (const call of calls) {
+    const edit = call.kind === 'edit' && !call.command;
+    for (const f of call.files) {
+      const path = normalizeFilePath(f.path);
+      const writes = f.action === 'edited' || f.action === 'created';
+      const read = () => (call.command ? heredocs(call.command).get(path) : undefined) ?? (writes && edit ? editCode(call) : undefined);
+      out.calls.push({ path: f.path, action: f.action, code: codeOf(read) });
+    }
+  }
+  if (sm.message.toolResult) {
+    for (const { re, action } of WRITE_CONFIRMATIONS) {
+      re.lastIndex = 0;
+      for (let m = re.exec(sm.text); m !== null; m = re.exec(sm.text)) {
+        for (const p of extractFilePaths(m[1]!.replace(/[.,:;]+$/, ''), 1)) out.confirmed.push({ path: p, action, code: undefined });
+      }
+    }
+  } else if (sm.assistant && sm.text.includes('SEARCH')) {
+    SEARCH_REPLACE.lastIndex = 0;
+    for (let m = SEARCH_REPLACE.exec(sm.text); m !== null; m = SEARCH_REPLACE.exec(sm.text)) {
+      const name = m[1]!.trim().replace(/^[#*`\s]+|[*`:\s]+$/g, '');
+      const paths = extractFilePaths(name, 1);
+      const code = m[2]!;
+      if (paths.length > 0) out.edits.push({ path: paths[0]!, action: 'edited', code: code.trim() ? () => code : undefined });
+    }
+  }
+  return out.calls.length + out.confirmed.length + out.edits.length === 0 ? NO_FILES : out;
+}
+
 export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const files = new Map<string, FileRecord>();
   const outputOnly = new Map<string, number>();
-  const touch = (rawPath: string, action: Action, pos: number, id: string, code?: string) => {
+  const touch = (rawPath: string, action: Action, pos: number, id: string, code?: () => string) => {
     const path = normalizeFilePath(rawPath);
     if (!path || path.length > 300) return;
     let f = files.get(path);
     if (!f) {
-      f = { path, actions: [], last: action, firstPos: pos, lastPos: pos, code: undefined, sourceIds: [] };
+      f = { path, actions: [], last: action, firstPos: pos, lastPos: pos, code: undefined, sourceIds: [], sourceSet: new Set() };
       files.set(path, f);
     }
     // A mention after an action does not replace the action as "last".
@@ -128,36 +182,25 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
       f.lastPos = Math.max(f.lastPos, pos);
     }
     if (!f.actions.includes(action)) f.actions.push(action);
-    if (code !== undefined && code.trim()) f.code = code;
-    if (!f.sourceIds.includes(id)) f.sourceIds.push(id);
+    if (code !== undefined) f.code = code;
+    if (!f.sourceSet.has(id)) {
+      f.sourceSet.add(id);
+      f.sourceIds.push(id);
+    }
   };
 
   for (const sm of view.messages) {
     if (sm.summary) continue;
     const id = sm.message.id;
-    for (const call of view.callsAt.get(sm.pos) ?? []) {
-      const written = call.command ? heredocs(call.command) : undefined;
-      const code = call.kind === 'edit' && !call.command ? editCode(call) : undefined;
-      for (const f of call.files) touch(f.path, f.action, sm.pos, id, written?.get(normalizeFilePath(f.path)) ?? (f.action === 'edited' || f.action === 'created' ? code : undefined));
-    }
+    const calls = view.callsAt.get(sm.pos) ?? [];
+    const read = fromMessage(ctx, sm, 'files', (x) => readFiles(x, calls));
+    for (const t of read.calls) touch(t.path, t.action, sm.pos, id, t.code);
     if (sm.message.toolResult) {
-      for (const { re, action } of WRITE_CONFIRMATIONS) {
-        re.lastIndex = 0;
-        for (let m = re.exec(sm.text); m !== null; m = re.exec(sm.text)) {
-          for (const p of extractFilePaths(m[1]!.replace(/[.,:;]+$/, ''), 1)) touch(p, action, sm.pos, id);
-        }
-      }
+      for (const t of read.confirmed) touch(t.path, t.action, sm.pos, id);
       for (const p of sm.analysis?.refs.files ?? []) if (!files.has(p)) outputOnly.set(p, outputOnly.get(p) ?? sm.pos);
       continue;
     }
-    if (sm.assistant && sm.text.includes('SEARCH')) {
-      SEARCH_REPLACE.lastIndex = 0;
-      for (let m = SEARCH_REPLACE.exec(sm.text); m !== null; m = SEARCH_REPLACE.exec(sm.text)) {
-        const name = m[1]!.trim().replace(/^[#*`\s]+|[*`:\s]+$/g, '');
-        const paths = extractFilePaths(name, 1);
-        if (paths.length > 0) touch(paths[0]!, 'edited', sm.pos, id, m[2]);
-      }
-    }
+    for (const t of read.edits) touch(t.path, t.action, sm.pos, id, t.code);
     // A path the person wrote is one they pointed at; a path only the assistant wrote was
     // touched by nobody (it may be a guess, an example or a module name).
     if (sm.userAuthored) for (const p of sm.analysis?.refs.files ?? extractFilePaths(sm.text)) touch(p, 'mentioned by the user', sm.pos, id);
@@ -165,9 +208,19 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
 
   // A relative path and the absolute path that ends in it are one file: fold into the longer.
   const paths = [...files.keys()].sort((a, b) => b.length - a.length);
+  /** Each path under every part of it after a slash: the paths that end in "/" + that part. */
+  const endingIn = new Map<string, string[]>();
+  for (const p of paths) {
+    for (let k = p.indexOf('/'); k >= 0; k = p.indexOf('/', k + 1)) {
+      const tail = p.slice(k + 1);
+      const list = endingIn.get(tail);
+      if (list) list.push(p);
+      else endingIn.set(tail, [p]);
+    }
+  }
   for (const short of paths) {
     if (short.startsWith('/') || short.startsWith('~')) continue;
-    const longer = paths.filter((p) => p.length > short.length && p.endsWith(`/${short}`));
+    const longer = endingIn.get(short) ?? [];
     if (longer.length !== 1) continue;
     const into = files.get(longer[0]!)!;
     const from = files.get(short)!;
@@ -178,7 +231,11 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
     }
     into.code = from.lastPos >= into.lastPos ? (from.code ?? into.code) : (into.code ?? from.code);
     into.firstPos = Math.min(into.firstPos, from.firstPos);
-    for (const s of from.sourceIds) if (!into.sourceIds.includes(s)) into.sourceIds.push(s);
+    for (const s of from.sourceIds) {
+      if (into.sourceSet.has(s)) continue;
+      into.sourceSet.add(s);
+      into.sourceIds.push(s);
+    }
     files.delete(short);
   }
 
@@ -188,7 +245,7 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
     const others = f.actions.filter((a) => a !== f.last && (ACTED.has(a) || !acted));
     const head = `${inlineCode(f.path)} — ${f.last}${others.length > 0 ? ` (also ${others.join(', ')})` : ''}`;
     const forms = [listItem(head)];
-    if (f.code !== undefined) forms.push(listItem(`${head}\n${fence(foldCode(f.code, c).text, extensionOf(f.path))}`));
+    if (f.code !== undefined) forms.push(listItem(`${head}\n${fence(foldCode(f.code(), c).text, extensionOf(f.path))}`));
     items.push({
       key: `file:${f.path}`,
       forms: distinctForms(forms),

@@ -12,10 +12,12 @@ import { isCodeSegment, splitSentences } from '../text/sentences';
 import { isRequest, lastCompletion, requestShownDone } from './evidence';
 import { previousItems } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
-import { recency } from './sectionBuilder';
+import { fromMessage, recency } from './sectionBuilder';
+import type { SegmentConstants } from './constants';
 import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
-import type { SpanToolCall, SpanView } from './spanView';
+import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
+import { memoSlot, NONE, orNone, type MessageMemo } from '../conversation/messageMemo';
 import { collapseWhitespace, listItem, oneLine } from './textCut';
 
 /** The user's own latest explicit to-do sentences are required items: an instruction the
@@ -88,19 +90,29 @@ function checklist(text: string): string[] {
     .map((l) => l.trim().replace(/^(?:[-*]|\d+[.)])\s+/, '').replace(/^\[X\]/, '[x]'));
 }
 
+/** The task list one message carries, if any: its last todo call, else a checklist in its text. */
+function taskListIn(sm: SpanMessage, calls: readonly SpanToolCall[]): { lines: string[]; source: string } | undefined {
+  for (const call of [...calls].reverse()) {
+    const l = listFromCall(call);
+    if (l) return l;
+  }
+  if (sm.assistant && sm.text.includes('[')) {
+    const lines = checklist(sm.text);
+    if (lines.length >= 2) return { lines, source: 'checklist in the assistant\'s reply' };
+  }
+  return undefined;
+}
+
+const TASK_LIST = memoSlot<{ lines: string[]; source: string } | undefined>('pending.taskList');
+
 /** The last task list in the span: a todo tool call, a task_progress checklist, or a Markdown
- *  checklist of two items or more in the assistant's reply. */
-export function latestTaskList(view: SpanView): TaskList | undefined {
+ *  checklist of two items or more in the assistant's reply. `memo` keeps each message's list. */
+export function latestTaskList(view: SpanView, memo?: MessageMemo): TaskList | undefined {
   for (let pos = view.messages.length - 1; pos >= 0; pos--) {
     const sm = view.messages[pos]!;
-    for (const call of [...(view.callsAt.get(pos) ?? [])].reverse()) {
-      const l = listFromCall(call);
-      if (l) return { ...l, pos, id: sm.message.id };
-    }
-    if (sm.assistant && sm.text.includes('[')) {
-      const lines = checklist(sm.text);
-      if (lines.length >= 2) return { lines, source: 'checklist in the assistant\'s reply', pos, id: sm.message.id };
-    }
+    const calls = view.callsAt.get(pos) ?? [];
+    const l = memo ? memo.read(sm.message, sm.memo, TASK_LIST, () => taskListIn(sm, calls)) : taskListIn(sm, calls);
+    if (l) return { ...l, pos, id: sm.message.id };
   }
   return undefined;
 }
@@ -111,6 +123,20 @@ function looksLikeCode(s: string): boolean {
   return /[{};]\s*$|^\s*(?:\*\/|\/\/|#include|import |export |def |class |function |const |let |var |return\b)|=>|\)\s*\{/.test(s);
 }
 
+/** A person's explicit to-do sentences in one message. */
+function todoSentences(full: string, c: SegmentConstants): readonly { k: number; key: string; form: string }[] {
+  const text = full.slice(0, 20000);
+  if (!EXPLICIT_PENDING_WORDS.has(text.toLowerCase()) && !TODO_MARKER.test(text)) return NONE;
+  const out: { k: number; key: string; form: string }[] = [];
+  splitSentences(text).forEach((s, k) => {
+    if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
+    const lower = s.toLowerCase();
+    if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
+    out.push({ k, key: `pending:${collapseWhitespace(s).toLowerCase()}`, form: listItem(`User: ${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`) });
+  });
+  return orNone(out);
+}
+
 export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   const { view, timeline, c } = ctx;
   const spanEnd = view.messages.length;
@@ -118,7 +144,7 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   // Work before an explicit completion (a submission, attempt_completion) is finished business:
   // only what the person asked for after it can be pending.
   const completedAt = lastCompletion(timeline);
-  const list = latestTaskList(timeline);
+  const list = latestTaskList(timeline, ctx.memo);
   // A newer list in the messages kept after the span is the current one; they show it verbatim.
   if (list && list.pos < spanEnd && list.pos > completedAt) {
     const open = list.lines.filter((l) => !l.startsWith('[x]'));
@@ -145,21 +171,16 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   const fresh: SectionItem[] = [];
   for (const sm of view.messages) {
     if (sm.summary || !sm.userAuthored || !sm.text || sm.pos <= completedAt) continue;
-    const text = sm.text.slice(0, 20000);
-    if (!EXPLICIT_PENDING_WORDS.has(text.toLowerCase()) && !TODO_MARKER.test(text)) continue;
-    splitSentences(text).forEach((s, k) => {
-      if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
-      const lower = s.toLowerCase();
-      if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
+    for (const { k, key, form } of fromMessage(ctx, sm, 'pending.sentences', (x) => todoSentences(x.text, c))) {
       fresh.push({
-        key: `pending:${collapseWhitespace(s).toLowerCase()}`,
-        forms: [listItem(`User: ${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`)],
+        key,
+        forms: [form],
         required: false,
         priority: 0.6 * recency(view, sm.pos) + 0.3,
         order: sm.pos * 1000 + k,
         sourceIds: [sm.message.id],
       });
-    });
+    }
   }
   const chosen = uniqueByKey(fresh)
     .sort((a, b) => b.priority - a.priority || a.order - b.order)

@@ -10,7 +10,8 @@ import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
-import { importanceAt, recency } from './sectionBuilder';
+import { orNone } from '../conversation/messageMemo';
+import { fromMessage, importanceAt, recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms, uniqueByKey } from './sectionItems';
 import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine } from './textCut';
@@ -88,10 +89,19 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   const requirements: SectionItem[] = [];
   for (const sm of users) {
     if ((sm === first && !ctx.continues) || sm.analysis?.isAcknowledgement) continue;
-    for (const { s, k } of requirementSentences(readableUserText(sm.text), c.PRIMARY_SENTENCE_MAX_CHARS)) {
+    const sentences = fromMessage(ctx, sm, 'primary.requirements', (x) =>
+      orNone(
+        requirementSentences(readableUserText(x.text), c.PRIMARY_SENTENCE_MAX_CHARS).map(({ s, k }) => ({
+          k,
+          key: `req:${collapseWhitespace(s).toLowerCase()}`,
+          form: listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS)),
+        })),
+      ),
+    );
+    for (const { k, key, form } of sentences) {
       requirements.push({
-        key: `req:${collapseWhitespace(s).toLowerCase()}`,
-        forms: [listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS))],
+        key,
+        forms: [form],
         required: false,
         priority: 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos),
         order: sm.pos * 1000 + k + 1,

@@ -14,7 +14,10 @@ import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
 import type { BuilderContext } from './sectionBuilder';
-import { importanceAt, recency } from './sectionBuilder';
+import { NONE, orNone } from '../conversation/messageMemo';
+import { fromMessage, importanceAt, recency } from './sectionBuilder';
+import type { SegmentConstants } from './constants';
+import type { SpanMessage } from './spanView';
 import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
 import { collapseWhitespace, listItem, oneLine } from './textCut';
@@ -47,31 +50,47 @@ function prose(s: string): boolean {
   return letters >= s.length * 0.5;
 }
 
+/** The sentences of one message worth listing, with what their priority needs. */
+function reasoningSentences(sm: SpanMessage, c: SegmentConstants): readonly { k: number; key: string; form: string; hits: number; abandoned: number }[] {
+  const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${sm.text}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
+  if (!text.trim() || !REASONING.has(text.toLowerCase())) return NONE;
+  const out: { k: number; key: string; form: string; hits: number; abandoned: number }[] = [];
+  splitSentences(text).forEach((s, k) => {
+    if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
+    if (!sm.userAuthored && isNarration(s)) return;
+    const lower = s.toLowerCase();
+    const hits = REASONING.count(lower);
+    if (hits === 0) return;
+    out.push({
+      k,
+      key: `ps:${collapseWhitespace(s).toLowerCase()}`,
+      form: listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PROBLEM_SENTENCE_MAX_CHARS)}`),
+      hits,
+      abandoned: ABANDONED.has(lower) ? 0.3 : 0,
+    });
+  });
+  return orNone(out);
+}
+
 export function buildProblemSolving(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const out: SectionItem[] = ctx.previous ? previousItems(ctx.previous, { required: false, priority: 0.25 }) : [];
   const fresh: SectionItem[] = [];
   for (const sm of view.messages) {
     if (sm.summary || !(sm.assistant || sm.userAuthored)) continue;
-    const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${sm.text}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
-    if (!text.trim() || !REASONING.has(text.toLowerCase())) continue;
+    const sentences = fromMessage(ctx, sm, 'problem.sentences', (x) => reasoningSentences(x, c));
+    if (sentences.length === 0) continue;
     const decision = sm.analysis?.keyEvents.includes('decision') ? 0.2 : 0;
-    splitSentences(text).forEach((s, k) => {
-      if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
-      if (!sm.userAuthored && isNarration(s)) return;
-      const lower = s.toLowerCase();
-      const hits = REASONING.count(lower);
-      if (hits === 0) return;
-      const abandoned = ABANDONED.has(lower) ? 0.3 : 0;
+    for (const { k, key, form, hits, abandoned } of sentences) {
       fresh.push({
-        key: `ps:${collapseWhitespace(s).toLowerCase()}`,
-        forms: [listItem(`${sm.userAuthored ? 'User: ' : ''}${oneLine(s, c.PROBLEM_SENTENCE_MAX_CHARS)}`)],
+        key,
+        forms: [form],
         required: false,
         priority: Math.min(hits, 3) / 3 * 0.3 + 0.3 * importanceAt(view, sm.pos) + 0.3 * recency(view, sm.pos) + decision + abandoned + (sm.userAuthored ? 0.2 : 0),
         order: sm.pos * 1000 + k,
         sourceIds: [sm.message.id],
       });
-    });
+    }
   }
   const kept = uniqueByKey(fresh)
     .sort((a, b) => b.priority - a.priority || a.order - b.order)

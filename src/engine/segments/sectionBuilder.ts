@@ -4,10 +4,13 @@
 
 import type { SegmentConstants } from './constants';
 import type { SectionItem } from './sectionItems';
-import type { SpanView } from './spanView';
+import { memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
+import type { SpanMessage, SpanView } from './spanView';
 
 export interface BuilderContext {
   view: SpanView;
+  /** Keeps what a builder reads from each message alone (fromMessage). */
+  memo: MessageMemo;
   /** The span followed by the messages the result keeps after it (same positions for the span):
    *  evidence of what happened later — a clean re-run, a submission, a final report — that a
    *  builder may check but never lists. The span alone when nothing follows it. */
@@ -22,6 +25,13 @@ export interface BuilderContext {
 }
 
 export type SectionBuilder = (ctx: BuilderContext) => SectionItem[];
+
+/** What `read` gives for one span message, computed once per message (and set of constants)
+ *  and kept in the context's memo. `read` may use the message and what the view derives from it
+ *  alone (text, thinking, role flags, its tool calls) — never its position or its analysis. */
+export function fromMessage<T>(ctx: BuilderContext, sm: SpanMessage, name: string, read: (sm: SpanMessage) => T): T {
+  return ctx.memo.read(sm.message, sm.memo, memoSlotWith<T>(name, ctx.c), () => read(sm));
+}
 
 /** 0 for the first message of the span, 1 for the last. */
 export function recency(view: SpanView, pos: number): number {

@@ -5,6 +5,7 @@
 import type { MessageAnalysis } from '../analyze/analysis';
 import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../analyze/refs';
 import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
+import { memoSlot, orNone, type MemoEntry, type MessageMemo } from '../conversation/messageMemo';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
 
 export interface SpanMessage {
@@ -21,6 +22,8 @@ export interface SpanMessage {
   assistant: boolean;
   /** A previous compaction summary. */
   summary: boolean;
+  /** What the memo keeps for the message, when the view was built with one. */
+  memo?: MemoEntry;
 }
 
 /** What a tool call did to one file. */
@@ -199,33 +202,61 @@ function callFiles(call: ToolCall, kind: ToolKind, command: string | undefined):
   return extractToolCallPaths(call).map((path) => ({ path, action }));
 }
 
-export function buildSpanView(span: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[]): SpanView {
-  const messages: SpanMessage[] = span.map((m, pos) => ({
-    pos,
-    message: m,
-    analysis: analyses[pos],
+/** What the view holds of one message that depends on the message alone (memoized). */
+interface MessageFields {
+  text: string;
+  thinking: string;
+  userAuthored: boolean;
+  assistant: boolean;
+  summary: boolean;
+  calls: readonly Pick<SpanToolCall, 'call' | 'name' | 'kind' | 'command' | 'files'>[];
+}
+
+const FIELDS = memoSlot<MessageFields>('spanView.fields');
+
+function fieldsOf(m: Message): MessageFields {
+  return {
     text: messageText(m),
     thinking: thinkingText(m),
     userAuthored: isUserAuthored(m),
     assistant: m.role === 'assistant' && m.toolResult === undefined,
     summary: m.itemType === 'COMPACTION_SUMMARY',
-  }));
+    calls: orNone(
+      (m.toolCalls ?? []).map((call) => {
+        const kind = toolCallKind(call);
+        const raw = shellCommandOf(call);
+        const command = isShellCommand(normalizeToolName(call.name), raw) ? raw : undefined;
+        return { call, name: call.name, kind, command, files: callFiles(call, kind, command) };
+      }),
+    ),
+  };
+}
+
+/** The view of `span` (with `analyses` aligned to it). `memo` keeps what each message alone
+ *  gives (its text, its calls and the files they name) for the next view of the same messages. */
+export function buildSpanView(span: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[], memo?: MessageMemo): SpanView {
+  const entries = memo ? span.map((m) => memo.entry(m)) : undefined;
+  const fields = span.map((m, pos) => (entries ? memo!.getIn(entries[pos]!, FIELDS, () => fieldsOf(m)) : fieldsOf(m)));
+  const messages: SpanMessage[] = span.map((m, pos) => {
+    const f = fields[pos]!;
+    const sm: SpanMessage = { pos, message: m, analysis: analyses[pos], text: f.text, thinking: f.thinking, userAuthored: f.userAuthored, assistant: f.assistant, summary: f.summary };
+    if (entries) sm.memo = entries[pos]!;
+    return sm;
+  });
   const calls: SpanToolCall[] = [];
   const byId = new Map<string, SpanToolCall>();
   const callOfResult = new Map<number, SpanToolCall>();
   const callsAt = new Map<number, SpanToolCall[]>();
   for (const sm of messages) {
     const m = sm.message;
-    if (m.toolCalls && m.toolCalls.length > 0) {
+    const made = fields[sm.pos]!.calls;
+    if (made.length > 0) {
       const here: SpanToolCall[] = [];
-      for (const call of m.toolCalls) {
-        const kind = toolCallKind(call);
-        const raw = shellCommandOf(call);
-        const command = isShellCommand(normalizeToolName(call.name), raw) ? raw : undefined;
-        const c: SpanToolCall = { pos: sm.pos, call, name: call.name, kind, command, files: callFiles(call, kind, command), resultPos: undefined };
+      for (const f of made) {
+        const c: SpanToolCall = { pos: sm.pos, call: f.call, name: f.name, kind: f.kind, command: f.command, files: f.files, resultPos: undefined };
         calls.push(c);
         here.push(c);
-        byId.set(call.id, c);
+        byId.set(f.call.id, c);
       }
       callsAt.set(sm.pos, here);
     }

@@ -6,8 +6,10 @@
 // the ranking with the weight of a user mention, so the session's vocabulary is not forgotten.
 
 import { firstInlineCode, splitBullets } from './parseSummary';
-import type { BuilderContext } from './sectionBuilder';
+import { NONE, orNone } from '../conversation/messageMemo';
+import { fromMessage, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
+import type { SpanMessage, SpanToolCall } from './spanView';
 import { inlineCode, listItem } from './textCut';
 
 /** Capitalised words that are labels or plain English, not concepts. */
@@ -33,8 +35,9 @@ function libraryRoot(name: string): string | undefined {
   return root.length >= 2 ? root : undefined;
 }
 
-function librariesIn(text: string, out: Map<string, number>, weight: number): void {
-  if (!text) return;
+/** The libraries a text imports or installs, each once, in the order found. */
+function librariesIn(text: string): string[] {
+  if (!text) return [];
   const seen = new Set<string>();
   for (const m of text.matchAll(IMPORT_FROM)) {
     const lib = libraryRoot((m[1] ?? m[2] ?? m[3] ?? m[4])!);
@@ -47,7 +50,28 @@ function librariesIn(text: string, out: Map<string, number>, weight: number): vo
       if (lib) seen.add(lib);
     }
   }
-  for (const lib of seen) out.set(lib, (out.get(lib) ?? 0) + weight);
+  return [...seen];
+}
+
+/** What one message gives the section: the acronyms of its own words, and the libraries its
+ *  words and its shell commands import or install (one list per command). */
+interface ConceptReading {
+  acronyms: readonly string[];
+  libraries: readonly string[];
+  commandLibraries: readonly (readonly string[])[];
+}
+
+const NO_CONCEPTS: ConceptReading = { acronyms: NONE, libraries: NONE, commandLibraries: NONE };
+
+function readConcepts(sm: SpanMessage, calls: readonly SpanToolCall[]): ConceptReading {
+  const speaks = sm.userAuthored || sm.assistant;
+  const speech = speaks ? `${sm.text}\n${sm.thinking}` : '';
+  const read = {
+    acronyms: orNone([...acronymsIn(speech)]),
+    libraries: speaks ? orNone(librariesIn(speech)) : NONE,
+    commandLibraries: orNone(calls.map((call) => (call.command ? orNone(librariesIn(call.command)) : NONE))),
+  };
+  return read.acronyms === NONE && read.libraries === NONE && read.commandLibraries.every((l) => l === NONE) ? NO_CONCEPTS : read;
 }
 
 function acronymsIn(text: string): Set<string> {
@@ -82,15 +106,19 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
       for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) bump((m[1] ?? m[2])!, c.CONCEPTS_USER_MENTION_WEIGHT, -1);
     }
   }
+  const addLibraries = (list: readonly string[], w: number) => {
+    for (const lib of list) libs.set(lib, (libs.get(lib) ?? 0) + w);
+  };
   for (const sm of view.messages) {
     if (sm.summary) continue;
     const w = sm.userAuthored ? c.CONCEPTS_USER_MENTION_WEIGHT : sm.assistant ? 1 : TOOL_OUTPUT_WEIGHT;
+    const calls = view.callsAt.get(sm.pos) ?? [];
+    const read = fromMessage(ctx, sm, 'concepts', (x) => readConcepts(x, calls));
     const terms = new Set<string>(sm.analysis?.refs.identifiers ?? []);
-    const speech = sm.userAuthored || sm.assistant ? `${sm.text}\n${sm.thinking}` : '';
-    for (const a of acronymsIn(speech)) terms.add(a);
+    for (const a of read.acronyms) terms.add(a);
     for (const t of terms) bump(t, w, sm.pos);
-    if (sm.userAuthored || sm.assistant) librariesIn(speech, libs, w);
-    for (const call of view.callsAt.get(sm.pos) ?? []) if (call.command) librariesIn(call.command, libs, w);
+    addLibraries(read.libraries, w);
+    for (const list of read.commandLibraries) addLibraries(list, w);
   }
   const items: SectionItem[] = [];
   const libList = [...libs.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, c.CONCEPTS_TERMS_PER_LINE * 2);

@@ -9,10 +9,10 @@
 
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
-import type { BuilderContext } from './sectionBuilder';
-import { importanceAt, recency } from './sectionBuilder';
+import { fromMessage, importanceAt, recency, type BuilderContext } from './sectionBuilder';
+import type { SpanMessage } from './spanView';
 import type { MessageAnalysis } from '../analyze/analysis';
-import { jaccardSorted, textShingles } from '../text/similarity';
+import { firstSimilarBefore, textShingles } from '../text/similarity';
 import type { SegmentConstants } from './constants';
 import type { ReducedForms, SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
@@ -102,26 +102,55 @@ export function gistOf(text: string, minChars: number): string {
   return omitted > 0 ? `${opening} ${cutMarker(omitted)}` : opening;
 }
 
-/** For each text, the earliest earlier text it nearly duplicates (its group), if any. */
-function similarGroups(texts: readonly string[], threshold: number): (number | undefined)[] {
-  const shingles = texts.map((t) => (t.length >= SIMILAR_MIN_CHARS ? textShingles(t.toLowerCase()) : undefined));
-  const group: (number | undefined)[] = texts.map(() => undefined);
-  for (let i = 0; i < texts.length; i++) {
-    const a = shingles[i];
-    if (!a || a.length === 0) continue;
-    for (let j = Math.max(0, i - SIMILAR_LOOKBACK); j < i; j++) {
-      const b = shingles[j];
-      if (!b || b.length === 0) continue;
-      // Jaccard ≤ smaller / larger: sizes alone can rule a pair out.
-      if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < threshold) continue;
-      if (jaccardSorted(a, b) >= threshold) {
-        group[i] = group[j] ?? j;
-        break;
-      }
-    }
-  }
+/** For each text (by its shingles; undefined for a short one), the earliest earlier text it
+ *  nearly duplicates (its group), if any: the first of the SIMILAR_LOOKBACK texts before it at
+ *  the threshold. */
+function similarGroups(shingles: readonly (Uint32Array | undefined)[], threshold: number): (number | undefined)[] {
+  const first = firstSimilarBefore(shingles, threshold, SIMILAR_LOOKBACK);
+  const group: (number | undefined)[] = shingles.map(() => undefined);
+  first.forEach((j, i) => {
+    if (j !== undefined) group[i] = group[j] ?? j;
+  });
   return group;
 }
+
+/** What one user message gives the section, whatever the span around it: its text as listed,
+ *  the key identical messages share (whitespace collapsed), its forms, its gist, and the
+ *  shingles near-duplicates are found by. */
+interface UserReading {
+  text: string;
+  key: string;
+  base: string[];
+  gist: string;
+  shingles: Uint32Array | undefined;
+}
+
+function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | undefined {
+  const { c } = ctx;
+  const text = balanceFences(readableUserText(sm.text).trim());
+  if (!text) return undefined;
+  const key = collapseWhitespace(text);
+  return {
+    text,
+    key,
+    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx)]),
+    gist: gistOf(text, c.USER_MESSAGE_GIST_CHARS),
+    shingles: key.length >= SIMILAR_MIN_CHARS ? textShingles(key.toLowerCase()) : undefined,
+  };
+}
+
+/** shortenedForm of a message, once per message and analysis (the names it keeps come from the
+ *  analysis' references). */
+function shortenedOf(ctx: BuilderContext, sm: SpanMessage, text: string, analysis: MessageAnalysis | undefined): string | undefined {
+  const byRefs = fromMessage(ctx, sm, 'users.shortened', () => new WeakMap<object, string | undefined>());
+  const at = analysis?.refs ?? NO_ANALYSIS;
+  if (byRefs.has(at)) return byRefs.get(at);
+  const v = shortenedForm(text, analysis, ctx.c);
+  byRefs.set(at, v);
+  return v;
+}
+
+const NO_ANALYSIS = {};
 
 export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
@@ -136,14 +165,14 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
       }).map((it) => ({ ...it, reduced: { gist: listItem(gistOf(bulletText(it.forms[it.forms.length - 1]!), c.USER_MESSAGE_GIST_CHARS)) } })),
     );
   }
-  type Entry = SectionItem & { count: number; base: string[]; text: string; analysis: MessageAnalysis | undefined };
+  type Entry = SectionItem & { count: number; base: string[]; text: string; analysis: MessageAnalysis | undefined; read: UserReading; sm: SpanMessage };
   const byText = new Map<string, Entry>();
   const entries: Entry[] = [];
   for (const sm of view.messages) {
     if (!sm.userAuthored || sm.summary) continue;
-    const text = balanceFences(readableUserText(sm.text).trim());
-    if (!text) continue;
-    const key = collapseWhitespace(text);
+    const read = fromMessage(ctx, sm, 'users.reading', (x) => readUserMessage(x, ctx));
+    if (!read) continue;
+    const { text, key } = read;
     const existing = byText.get(key);
     if (existing) {
       existing.count++;
@@ -152,11 +181,7 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
       existing.priority = Math.max(existing.priority, 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos));
       continue;
     }
-    const base = distinctForms([
-      cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text,
-      withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx),
-      withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx),
-    ]);
+    const base = read.base;
     const item: Entry = {
       key: `user:${key}`,
       forms: base.map((f) => listItem(f)),
@@ -168,16 +193,21 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
       base,
       text,
       analysis: sm.analysis,
+      read,
+      sm,
     };
     byText.set(key, item);
     items.push(item);
     entries.push(item);
   }
-  const groups = similarGroups(entries.map((e) => collapseWhitespace(e.text)), c.USER_MESSAGE_SIMILARITY);
+  const groups = similarGroups(
+    entries.map((e) => e.read.shingles),
+    c.USER_MESSAGE_SIMILARITY,
+  );
   entries.forEach((e, i) => {
     const times = e.count > 1 ? ` (×${e.count})` : '';
-    const reduced: ReducedForms = { gist: listItem(`${gistOf(e.text, c.USER_MESSAGE_GIST_CHARS)}${times}`) };
-    const shortened = shortenedForm(e.text, e.analysis, c);
+    const reduced: ReducedForms = { gist: listItem(`${e.read.gist}${times}`) };
+    const shortened = shortenedOf(ctx, e.sm, e.text, e.analysis);
     if (shortened) reduced.shortened = listItem(`${shortened}${times}`);
     if (e.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(e.text, 40)}”${times}`;
     const g = groups[i];

@@ -11,6 +11,7 @@
 import type { ConversationAnalysis } from '../analyze/analysis';
 import type { Message } from '../conversation/model';
 import type { Round, ToolBlock } from '../conversation/views';
+import type { MessageMemo } from '../conversation/messageMemo';
 import type { CompactionLimits } from '../limits';
 import type { Decision, DegradationStep } from '../result';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
@@ -55,6 +56,8 @@ export interface StrategyContext {
   level: string;
   focus: string | undefined;
   limits: CompactionLimits;
+  /** Keeps what is made from one message alone (its collapsed repeats) for the next decision. */
+  memo?: MessageMemo;
 }
 
 export interface MessageDecision {

@@ -9,6 +9,7 @@
 //     first, down to EMERGENCY_MIN_TOKENS each — tool blocks stay whole (every call keeps its
 //     result), only their text and arguments are shortened.
 
+import { memoSlot } from '../conversation/messageMemo';
 import { formatCount } from '../segments/formatNumber';
 import type { MessageDecision, StrategyContext, StrategyDecision } from './strategy';
 import { collapsedMessage, emergencyPreview } from './truncation';
@@ -25,12 +26,26 @@ function sentTokens(ctx: StrategyContext, d: MessageDecision, i: number): number
   return d.replacement ? ctx.counter.countMessage(d.replacement) : ctx.tokens[i]!;
 }
 
+type Collapsed = ReturnType<typeof collapsedMessage>;
+
+/** collapsedMessage of a message, once per message, run length and counter. */
+function collapsedOf(ctx: StrategyContext, i: number, minRun: number): Collapsed {
+  const m = ctx.messages[i]!;
+  const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter);
+  if (!ctx.memo) return make();
+  const byCounter = ctx.memo.get(m, memoSlot<WeakMap<object, Collapsed>>(`tail.collapsed:${minRun}`), () => new WeakMap());
+  if (byCounter.has(ctx.counter)) return byCounter.get(ctx.counter);
+  const c = make();
+  byCounter.set(ctx.counter, c);
+  return c;
+}
+
 function collapseRepeats(ctx: StrategyContext, decisions: MessageDecision[]): number {
   const { REPEATED_LINES_MIN_RUN } = ctx.limits.strategy;
   let lines = 0;
   decisions.forEach((d, i) => {
     if (d.decision !== 'kept' || d.replacement || isFixed(ctx, i)) return;
-    const c = collapsedMessage(ctx.messages[i]!, ctx.tokens[i]!, REPEATED_LINES_MIN_RUN, ctx.counter);
+    const c = collapsedOf(ctx, i, REPEATED_LINES_MIN_RUN);
     if (!c) return;
     lines += c.collapsedLines;
     decisions[i] = {

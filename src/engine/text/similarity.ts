@@ -111,6 +111,79 @@ export function jaccardSorted(a: Uint32Array, b: Uint32Array): number {
   return inter / (a.length + b.length - inter);
 }
 
+/**
+ * For each set (sorted unique hashes, or undefined), the earliest of the `lookback` sets just
+ * before it whose Jaccard similarity with it is at least `threshold` — exactly what comparing
+ * each set with every one of those would find, without comparing them all (prefix filtering).
+ * Order the hashes rarest first; if J(a, b) ≥ t then the sets share at least ⌈t·|a|⌉ hashes
+ * (and ⌈t·|b|⌉), so the first hash they share lies within the first |a| − ⌈t·|a|⌉ + 1 of a and
+ * the first |b| − ⌈t·|b|⌉ + 1 of b. Only sets whose such prefixes meet are compared, and those
+ * prefixes hold the rare hashes, which few sets share. Empty sets are never similar.
+ */
+export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], threshold: number, lookback: number): (number | undefined)[] {
+  const out: (number | undefined)[] = sets.map(() => undefined);
+  // Below this the prefix bound says nothing (any two sets may do): compare each with the window.
+  if (!(threshold > 1e-6)) {
+    for (let i = 0; i < sets.length; i++) {
+      const a = sets[i];
+      if (!a || a.length === 0) continue;
+      for (let j = Math.max(0, i - lookback); j < i; j++) {
+        const b = sets[j];
+        if (b && b.length > 0 && jaccardSorted(a, b) >= threshold) {
+          out[i] = j;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+  const freq = new Map<number, number>();
+  for (const a of sets) if (a) for (const x of a) freq.set(x, (freq.get(x) ?? 0) + 1);
+  const rarestFirst = (x: number, y: number) => freq.get(x)! - freq.get(y)! || x - y;
+  /** For each hash, the sets (in order) that hold it in their prefix. */
+  const postings = new Map<number, number[]>();
+  const candidates: number[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < sets.length; i++) {
+    const a = sets[i];
+    if (!a || a.length === 0) continue;
+    // The least overlap a pair at the threshold has, rounded down a hair so that a pair whose
+    // floating-point Jaccard equals the threshold is never left out.
+    const overlap = Math.max(1, Math.ceil((threshold - 1e-9) * a.length));
+    const prefix = Array.from(a).sort(rarestFirst).slice(0, Math.max(0, a.length - overlap + 1));
+    candidates.length = 0;
+    seen.clear();
+    const from = i - lookback;
+    for (const x of prefix) {
+      const list = postings.get(x);
+      if (!list) continue;
+      for (let k = list.length - 1; k >= 0 && list[k]! >= from; k--) {
+        const j = list[k]!;
+        if (!seen.has(j)) {
+          seen.add(j);
+          candidates.push(j);
+        }
+      }
+    }
+    candidates.sort((x, y) => x - y);
+    for (const j of candidates) {
+      const b = sets[j]!;
+      // Jaccard ≤ smaller / larger: sizes alone can rule a pair out.
+      if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < threshold) continue;
+      if (jaccardSorted(a, b) >= threshold) {
+        out[i] = j;
+        break;
+      }
+    }
+    for (const x of prefix) {
+      const list = postings.get(x);
+      if (list) list.push(i);
+      else postings.set(x, [i]);
+    }
+  }
+  return out;
+}
+
 /** Fixed seeds (deterministic), from a simple LCG: an XOR key and an odd multiplier per hash. */
 const SEEDS: Uint32Array = (() => {
   const out = new Uint32Array(512);

@@ -17,12 +17,24 @@
 //                                                 every retention figure and the ratio
 //                                                 controller's choices with them)
 // CJK scripts have no word boundaries: an end in them never needs one.
+//
+// Many facts against one long text (the loss report over a whole result) go through an index of
+// the text's tokens instead of one search of the whole text per fact: see presentFacts.
 
 import type { Fact, FactKind } from '../result';
 
 /** Lower-cased, whitespace collapsed: how facts and texts are compared. */
 export function normalizeForMatch(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** normalizeForMatch of texts joined by newlines, from each text normalized on its own: the
+ *  same string (whitespace runs across the joins collapse to one space; lower-casing reads no
+ *  context across a newline), so a caller can keep each text's normal form. */
+export function joinNormalized(parts: readonly string[]): string {
+  let out = '';
+  for (const p of parts) if (p) out = out ? `${out} ${p}` : p;
+  return out;
 }
 
 /** Characters of a long user message that must appear, from its start. */
@@ -43,8 +55,31 @@ const ENDS: Record<FactKind, Ends> = {
 const WORD = /[\p{L}\p{N}_]/u;
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
 
+/** Per UTF-16 code unit: 0 not classified yet, 1 a word character, 2 not one. */
+const WORD_CLASS = new Uint8Array(0x10000);
+
+function isWordCode(code: number): boolean {
+  let k = WORD_CLASS[code]!;
+  if (k === 0) {
+    const ch = String.fromCharCode(code);
+    k = WORD.test(ch) && !CJK.test(ch) ? 1 : 2;
+    WORD_CLASS[code] = k;
+  }
+  return k === 1;
+}
+
 function isWordChar(ch: string): boolean {
-  return ch !== '' && WORD.test(ch) && !CJK.test(ch);
+  return ch !== '' && isWordCode(ch.charCodeAt(0));
+}
+
+function isCjkCode(code: number): boolean {
+  return (
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xac00 && code <= 0xd7af)
+  );
 }
 
 /** Whether `needle` occurs in `haystack` (both normalized), with the ends `ends` asks for at word boundaries. */
@@ -76,14 +111,134 @@ export function factPresent(fact: Fact, normalizedText: string): boolean {
 
 /** The facts (in the given order, each kind and value once) that `text` lacks. */
 export function missingFacts(facts: readonly Fact[], text: string): Fact[] {
-  const hay = normalizeForMatch(text);
+  const present = presentFacts(facts, normalizeForMatch(text));
   const seen = new Set<string>();
   const out: Fact[] = [];
-  for (const f of facts) {
+  facts.forEach((f, i) => {
     const key = `${f.kind}\u0000${f.value}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
-    if (!factPresent(f, hay)) out.push(f);
-  }
+    if (!present[i]) out.push(f);
+  });
   return out;
+}
+
+// ── Many facts, one text ─────────────────────────────────────────────────────────────────
+// The text is read once as tokens: runs of word characters, and each CJK character alone. A
+// needle's "anchor" is a token the needle holds whole — bounded inside the needle by non-word
+// characters, or at an end of the needle where its rule asks for a word boundary, or a CJK
+// character — so wherever the needle occurs as its rule asks, the text has that very token at
+// the matching place. Each needle is checked only where its rarest anchor occurs in the text.
+// A needle with no anchor (a single word that may run on, a number, a term) is searched for
+// directly; there are few of them (terms and numbers are capped, keywords are a fixed list).
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** Calls `at(start, hash)` for each token of `text`: word runs and single CJK characters. */
+function forEachToken(text: string, at: (start: number, end: number, hash: number) => void): void {
+  let start = -1;
+  let h = FNV_OFFSET;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isWordCode(c)) {
+      if (start < 0) {
+        start = i;
+        h = FNV_OFFSET;
+      }
+      h = Math.imul(h ^ c, FNV_PRIME);
+      continue;
+    }
+    if (start >= 0) {
+      at(start, i, h >>> 0);
+      start = -1;
+    }
+    // A CJK character is a token by itself (salted so it never equals a one-letter word).
+    if (isCjkCode(c)) at(i, i + 1, (Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0);
+  }
+  if (start >= 0) at(start, text.length, h >>> 0);
+}
+
+interface Needle {
+  text: string;
+  ends: Ends;
+  /** Tokens held whole: hash and offset in the needle. Empty: searched for directly. */
+  anchors: { hash: number; offset: number }[];
+}
+
+function needleInfo(fact: Fact): Needle {
+  const text = needleOf(fact);
+  const ends = ENDS[fact.kind];
+  const anchors: Needle['anchors'] = [];
+  if (text) {
+    const leftWhole = ends !== 'none';
+    const rightWhole = ends === 'both';
+    forEachToken(text, (start, end, hash) => {
+      const cjk = end === start + 1 && isCjkCode(text.charCodeAt(start));
+      if (cjk || ((start > 0 || leftWhole) && (end < text.length || rightWhole))) anchors.push({ hash, offset: start });
+    });
+  }
+  return { text, ends, anchors };
+}
+
+/** Whether `needle` occurs at `at` in `hay` with the ends its rule asks for. */
+function occursAt(hay: string, needle: string, ends: Ends, at: number): boolean {
+  if (at < 0 || !hay.startsWith(needle, at)) return false;
+  if (ends === 'none') return true;
+  if (isWordChar(needle.charAt(0)) && isWordChar(at > 0 ? hay.charAt(at - 1) : '')) return false;
+  return !(ends === 'both' && isWordChar(needle.charAt(needle.length - 1)) && isWordChar(hay.charAt(at + needle.length)));
+}
+
+const prepared = new WeakMap<readonly Fact[], { length: number; needles: Needle[] }>();
+
+/** The needles of `facts`, computed once per facts array (the ratio loop checks the same facts
+ *  against each attempt). */
+function needlesOf(facts: readonly Fact[]): Needle[] {
+  const hit = prepared.get(facts);
+  if (hit && hit.length === facts.length) return hit.needles;
+  const needles = facts.map(needleInfo);
+  prepared.set(facts, { length: facts.length, needles });
+  return needles;
+}
+
+/** For each fact, whether it appears in `normalizedText` (already passed through
+ *  normalizeForMatch): the same answers as factPresent, in time linear in the text and the facts. */
+export function presentFacts(facts: readonly Fact[], normalizedText: string): boolean[] {
+  const needles = needlesOf(facts);
+  const wanted = new Map<number, number[]>();
+  for (const n of needles) for (const a of n.anchors) if (!wanted.has(a.hash)) wanted.set(a.hash, []);
+  if (wanted.size > 0) {
+    forEachToken(normalizedText, (start, _end, hash) => {
+      wanted.get(hash)?.push(start);
+    });
+  }
+  const memo = new Map<string, boolean>();
+  return needles.map((n) => {
+    if (!n.text) return true;
+    const key = `${n.ends}\u0000${n.text}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let found: boolean;
+    if (n.anchors.length === 0) found = occurs(normalizedText, n.text, n.ends);
+    else {
+      let best = n.anchors[0]!;
+      let positions = wanted.get(best.hash)!;
+      for (const a of n.anchors) {
+        const p = wanted.get(a.hash)!;
+        if (p.length < positions.length) {
+          best = a;
+          positions = p;
+        }
+      }
+      found = false;
+      for (const p of positions) {
+        if (occursAt(normalizedText, n.text, n.ends, p - best.offset)) {
+          found = true;
+          break;
+        }
+      }
+    }
+    memo.set(key, found);
+    return found;
+  });
 }

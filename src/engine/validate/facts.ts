@@ -8,6 +8,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
+import { memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { latestTaskList } from '../segments/pendingTasks';
@@ -22,6 +23,10 @@ export const IMPORTANT_KEYWORDS: readonly string[] = [
   'api', 'interface', 'service', 'component', 'database', 'query', 'index', 'schema',
 ];
 
+/** Any keyword at the start of a word ("fail" in "failed"). None is a prefix of another, and a
+ *  keyword is all word characters, so one pass finds every keyword a message has. */
+const KEYWORD_START = new RegExp(`\\b(?:${IMPORTANT_KEYWORDS.join('|')})`, 'g');
+
 const CAMEL = /\b[A-Z][a-z]+[A-Z][A-Za-z]*\b/g;
 const ACRONYM = /\b[A-Z]{2,}\b/g;
 const NUMBER = /(?<![\w.])\d+(?:\.\d+)?(?![\w])/g;
@@ -32,6 +37,8 @@ const NOT_TERMS: ReadonlySet<string> = new Set('OK TODO NOTE THOUGHT EOF OUTPUT 
 export interface FactOptions {
   /** The validator's numbers (default VALIDATE_CONSTANTS). */
   limits?: ValidateConstants;
+  /** Keeps what each message alone gives, for the next call over the same messages. */
+  memo?: MessageMemo;
 }
 
 function aligned(span: readonly Message[], analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined): readonly (MessageAnalysis | undefined)[] {
@@ -41,7 +48,12 @@ function aligned(span: readonly Message[], analysis: ConversationAnalysis | read
   return list;
 }
 
-function structuralFacts(view: SpanView, c: ValidateConstants): Fact[] {
+/** The opening of a person's message as its fact states it: whitespace collapsed, cut. */
+function userFactOf(text: string, chars: number): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, chars);
+}
+
+function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo | undefined): Fact[] {
   const facts: Fact[] = [];
   const seen = new Set<string>();
   const add = (kind: FactKind, value: string, sourceId: string) => {
@@ -50,18 +62,19 @@ function structuralFacts(view: SpanView, c: ValidateConstants): Fact[] {
     seen.add(key);
     facts.push({ kind, value, sourceId });
   };
+  const userSlot = memoSlot<string>(`facts.user:${c.USER_FACT_CHARS}`);
   for (const sm of view.messages) {
     if (sm.summary) continue;
     const id = sm.message.id;
     if (sm.userAuthored) {
-      const flat = sm.text.replace(/\s+/g, ' ').trim();
-      if (flat) add('userMessage', flat.slice(0, c.USER_FACT_CHARS), id);
+      const fact = memo ? memo.read(sm.message, sm.memo, userSlot, () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
+      if (fact) add('userMessage', fact, id);
       for (const p of sm.analysis?.refs.files ?? []) add('filePath', p, id);
     }
     for (const call of view.callsAt.get(sm.pos) ?? []) for (const f of call.files) add('filePath', f.path, id);
     if (!sm.assistant) for (const e of sm.analysis?.refs.errors ?? []) if (!GENERIC_ERROR.test(e)) add('errorSignature', e, id);
   }
-  const list = latestTaskList(view);
+  const list = latestTaskList(view, memo);
   if (list) for (const line of list.lines) if (!line.startsWith('[x]')) add('pendingTask', line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, ''), list.id);
   return facts;
 }
@@ -73,7 +86,32 @@ export function mustKeepFacts(
   analysis?: ConversationAnalysis | readonly (MessageAnalysis | undefined)[],
   opts: FactOptions = {},
 ): Fact[] {
-  return structuralFacts(buildSpanView(span, aligned(span, analysis)), opts.limits ?? VALIDATE_CONSTANTS);
+  return structuralFacts(buildSpanView(span, aligned(span, analysis), opts.memo), opts.limits ?? VALIDATE_CONSTANTS, opts.memo);
+}
+
+/** What one message's own words give the detail facts: its terms and numbers (every
+ *  occurrence, in order) and which important keywords it has. Undefined when it has no words. */
+interface SpeechFacts {
+  terms: readonly string[];
+  numbers: readonly string[];
+  /** Bit k set: IMPORTANT_KEYWORDS[k] is there. */
+  keywords: number;
+}
+
+const SPEECH_FACTS = memoSlot<SpeechFacts | undefined>('facts.speech');
+
+function speechFacts(sm: SpanView['messages'][number]): SpeechFacts | undefined {
+  const speech = sm.thinking ? `${sm.text}\n${sm.thinking}` : sm.text;
+  if (!speech) return undefined;
+  const terms: string[] = [];
+  // CamelCase words, then acronyms, as the loss detector has always counted them.
+  for (const m of speech.matchAll(CAMEL)) terms.push(m[0]);
+  for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) terms.push(m[0]);
+  const numbers: string[] = [];
+  for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(m[0]);
+  let keywords = 0;
+  for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) keywords |= 1 << IMPORTANT_KEYWORDS.indexOf(m[0]);
+  return { terms: orNone(terms), numbers: orNone(numbers), keywords };
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {
@@ -90,8 +128,8 @@ export function spanFacts(
   opts: FactOptions = {},
 ): Fact[] {
   const c = opts.limits ?? VALIDATE_CONSTANTS;
-  const view = buildSpanView(span, aligned(span, analysis));
-  const facts = structuralFacts(view, c);
+  const view = buildSpanView(span, aligned(span, analysis), opts.memo);
+  const facts = structuralFacts(view, c, opts.memo);
   const terms = new Map<string, { n: number; id: string }>();
   const numbers = new Map<string, { n: number; id: string }>();
   const keywords = new Map<string, string>();
@@ -102,14 +140,14 @@ export function spanFacts(
   };
   for (const sm of view.messages) {
     if (sm.summary || !(sm.userAuthored || sm.assistant)) continue;
-    const speech = sm.thinking ? `${sm.text}\n${sm.thinking}` : sm.text;
+    const speech = opts.memo ? opts.memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
     if (!speech) continue;
     const id = sm.message.id;
-    for (const m of speech.matchAll(CAMEL)) count(terms, m[0], id);
-    for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) count(terms, m[0], id);
-    for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) count(numbers, m[0], id);
-    const lower = speech.toLowerCase();
-    for (const k of IMPORTANT_KEYWORDS) if (!keywords.has(k) && new RegExp(`\\b${k}`).test(lower)) keywords.set(k, id);
+    for (const t of speech.terms) count(terms, t, id);
+    for (const n of speech.numbers) count(numbers, n, id);
+    IMPORTANT_KEYWORDS.forEach((k, bit) => {
+      if (speech.keywords & (1 << bit) && !keywords.has(k)) keywords.set(k, id);
+    });
   }
   for (const [v, id] of topByCount(terms, c.TERM_FACTS_MAX)) facts.push({ kind: 'technicalTerm', value: v, sourceId: id });
   for (const [k, id] of keywords) facts.push({ kind: 'keyword', value: k, sourceId: id });

@@ -11,7 +11,7 @@
 
 import type { Fact, FactKind, LossLevel, LossReport } from '../result';
 import type { ValidateConstants } from './constants';
-import { factPresent, normalizeForMatch } from './factMatch';
+import { normalizeForMatch, presentFacts } from './factMatch';
 import type { ReadabilityReport } from './readability';
 
 export const FACT_KINDS: readonly FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'technicalTerm', 'keyword', 'number', 'pendingTask'];
@@ -34,8 +34,10 @@ function r3(x: number): number {
 
 export interface LossInput {
   facts: readonly Fact[];
-  /** The whole compacted conversation as text (summary and kept messages). */
+  /** The whole compacted conversation as text (summary and kept messages)… */
   resultText: string;
+  /** …or already normalized (normalizeForMatch), when the caller has it. */
+  normalizedText?: string;
   /** Importance of the compacted span (0..1): selects the thresholds. */
   importance: number;
   readability: ReadabilityReport;
@@ -43,15 +45,16 @@ export interface LossInput {
 }
 
 export function detectLoss(input: LossInput, c: ValidateConstants): LossReport {
-  const target = normalizeForMatch(input.resultText);
+  const target = input.normalizedText ?? normalizeForMatch(input.resultText);
   const total = new Map<FactKind, number>();
   const kept = new Map<FactKind, number>();
   const missing: Fact[] = [];
-  for (const f of input.facts) {
+  const present = presentFacts(input.facts, target);
+  input.facts.forEach((f, i) => {
     total.set(f.kind, (total.get(f.kind) ?? 0) + 1);
-    if (factPresent(f, target)) kept.set(f.kind, (kept.get(f.kind) ?? 0) + 1);
+    if (present[i]) kept.set(f.kind, (kept.get(f.kind) ?? 0) + 1);
     else missing.push(f);
-  }
+  });
   const retentionByKind = {} as Record<FactKind, number>;
   for (const k of FACT_KINDS) {
     const t = total.get(k) ?? 0;

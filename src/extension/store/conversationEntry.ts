@@ -4,6 +4,7 @@
 // the source gained since that step; with no steps it is the source.
 
 import type * as vscode from 'vscode';
+import type { CompactionCache } from '../../engine/compaction/cache';
 import type { Conversation, Message } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import type { Calibration } from '../../engine/tokens/calibration';
@@ -37,6 +38,9 @@ export interface ConversationEntry {
   steps: PersistedStep[];
   current: Conversation;
   counter: CachedTokenCounter;
+  /** What the plans of this conversation reuse: per-message work, and the last plan itself (the
+   *  confirmation's preview is what Compact then applies when nothing changed in between). */
+  cache: CompactionCache;
   ledger: TokenLedger;
   /** The overhead the source's reported usage shows, made once per reported figure (with `counter`). */
   calibration?: Calibration;

@@ -6,6 +6,7 @@
 
 import type * as vscode from 'vscode';
 import type { ArchiveStore } from '../../engine/archive/archiveStore';
+import type { CompactionCache } from '../../engine/compaction/cache';
 import type { CompactionEdits } from '../../engine/result';
 import type { Summarizer } from '../../engine/summarizer';
 import { COMPACTION_DEFAULTS } from '../../engine/compactor';
@@ -17,6 +18,8 @@ import { ENGINE_DEFAULT_STRATEGY, toolLimitsOf, type CompactorSettings } from '.
 /** What one run adds to the settings. */
 export interface EngineRun {
   counter: CachedTokenCounter;
+  /** The conversation's cache (ConversationEntry.cache). */
+  cache?: CompactionCache;
   archive: ArchiveStore;
   signal: AbortSignal;
   /** ISO time for the result. */
@@ -50,6 +53,7 @@ export function fitUnderTrigger(report: Pick<TokenReport, 'total' | 'overhead' |
 export function engineOptions(s: CompactorSettings, run: EngineRun): EngineCompactOptions {
   return {
     counter: run.counter,
+    ...(run.cache ? { cache: run.cache } : {}),
     archive: run.archive,
     keepRecentRounds: s.keepRecentRounds,
     ...(s.strategy !== ENGINE_DEFAULT_STRATEGY ? { strategy: s.strategy } : {}),

@@ -49,7 +49,7 @@ import { anthropicUserDrafts } from './anthropic';
 import { assistantItemType, plainDraft, setSessionFacts, sourceMeta, textParts } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
-import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
+import { parseJsonl, stripBom, type JsonlLine, type JsonlResult } from './jsonText';
 import { isObject, obj, str, type JsonObject } from './jsonShape';
 import { apiUsage, withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
@@ -68,7 +68,11 @@ const SYNTHETIC_MODEL = '<synthetic>';
 export const MAX_LINE_WARNINGS = 20;
 
 export function importClaudeCode(text: string, opts: ImportOptions = {}): ImportResult {
-  const { lines, bad } = parseJsonl(stripBom(text));
+  return importClaudeCodeLines(parseJsonl(stripBom(text)), opts);
+}
+
+/** The same, from lines already parsed (a file read as a stream: jsonText.ts JsonlParser). */
+export function importClaudeCodeLines({ lines, bad }: JsonlResult, opts: ImportOptions = {}): ImportResult {
   const file = opts.sourcePath;
   const warnings: ImportWarning[] = [];
   if (lines.length === 0) {

@@ -31,7 +31,7 @@ import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemTy
 import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
-import { parseJsonl, stripBom, type JsonlLine } from './jsonText';
+import { parseJsonl, stripBom, type JsonlLine, type JsonlResult } from './jsonText';
 import { arr, isObject, num, obj, str, type JsonObject } from './jsonShape';
 import { looksLikeCompactionSummary } from './summaryRecognition';
 import { tokenField, withReportedUsage, type UsageRecord } from './reportedUsage';
@@ -64,8 +64,12 @@ export function looksLikeCodexRolloutLine(v: unknown): boolean {
 }
 
 export function importCodex(text: string, opts: ImportOptions = {}): ImportResult {
+  return importCodexLines(parseJsonl(stripBom(text)), opts);
+}
+
+/** The same, from lines already parsed (a file read as a stream: jsonText.ts JsonlParser). */
+export function importCodexLines({ lines, bad }: JsonlResult, opts: ImportOptions = {}): ImportResult {
   const file = opts.sourcePath;
-  const { lines, bad } = parseJsonl(stripBom(text));
   if (lines.length === 0) {
     const first = bad[0];
     throw new TranscriptError({ file, position: first ? `line ${first.line}` : 'line 1', expected: 'JSON lines (a Codex rollout: {timestamp, type, payload} per line)', found: first ? first.message : 'no lines' });

@@ -11,11 +11,11 @@ import type { ImportResult, SourceFormat } from '../model';
 import { importAider, looksLikeAider } from './aider';
 import { fromAnthropicValue } from './anthropic';
 import { isClineConversation } from './cline';
-import { importClaudeCode, looksLikeClaudeCodeEntry } from './claudeCode';
-import { importCodex, looksLikeCodexRolloutLine } from './codex';
+import { importClaudeCode, importClaudeCodeLines, looksLikeClaudeCodeEntry } from './claudeCode';
+import { importCodex, importCodexLines, looksLikeCodexRolloutLine } from './codex';
 import { importCopilotChat, looksLikeChatSessionLog } from './copilotChat';
 import type { ImportOptions } from './importOptions';
-import { parseJsonDocument, stripBom } from './jsonText';
+import { parseJsonDocument, stripBom, type JsonlResult } from './jsonText';
 import { arr, isObject, str } from './jsonShape';
 import { fromLongMemEvalValue, looksLikeLongMemEval } from './longMemEval';
 import { fromMiniSweAgentValue, looksLikeMiniSweAgent } from './miniSweAgent';
@@ -41,6 +41,20 @@ export function importTranscript(text: string, opts: ImportOptions = {}): Import
   return opts.usage && opts.usage.length > 0 ? withReportedUsage(result, opts.usage) : result;
 }
 
+/** The agent log a JSONL file is, by its first line (a complete object): a Codex rollout, a VS
+ *  Code chat session log, or a Claude Code session — in that order, as detection checks them. */
+export function agentLogFormat(firstLine: unknown): 'codex' | 'copilot-chat' | 'claude-code' | undefined {
+  if (looksLikeCodexRolloutLine(firstLine)) return 'codex';
+  if (looksLikeChatSessionLog(firstLine)) return 'copilot-chat';
+  return looksLikeClaudeCodeEntry(firstLine) ? 'claude-code' : undefined;
+}
+
+/** A Claude Code session or a Codex rollout from its lines, parsed as they were read (a file read
+ *  as a stream): what importTranscript gives for the whole text. */
+export function importSessionLines(format: 'claude-code' | 'codex', lines: JsonlResult, opts: ImportOptions = {}): ImportResult {
+  return format === 'codex' ? importCodexLines(lines, opts) : importClaudeCodeLines(lines, opts);
+}
+
 interface Sniffed {
   format: SourceFormat;
   /** The parsed JSON when detection had to parse it (never parsed twice). */
@@ -60,8 +74,8 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
     throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
   }
   const firstLine = firstLineValue(text);
-  if (looksLikeCodexRolloutLine(firstLine)) return { format: 'codex' };
-  if (looksLikeChatSessionLog(firstLine)) return { format: 'copilot-chat' };
+  const agent = agentLogFormat(firstLine);
+  if (agent === 'codex' || agent === 'copilot-chat') return { format: agent };
   if (isJsonl(text)) return { format: 'claude-code' };
   if (name.endsWith('.jsonl')) {
     // A .jsonl name usually means Claude Code; JSONL of chat messages (one {role, content} per

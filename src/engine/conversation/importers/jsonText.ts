@@ -199,29 +199,62 @@ export interface JsonlResult {
 /** Splits JSONL; blank lines are skipped, bad lines reported (not thrown) so one torn line does
  *  not lose a whole session. */
 export function parseJsonl(text: string): JsonlResult {
-  const lines: JsonlLine[] = [];
-  const bad: JsonlResult['bad'] = [];
-  let start = 0;
-  let lineNo = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    lineNo++;
-    let raw = text.slice(start, end);
-    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
-    if (raw.trim() !== '') {
-      try {
-        lines.push({ line: lineNo, value: JSON.parse(raw) });
-      } catch {
-        const p = locateJsonError(raw);
-        const col = p ? p.offset + 1 : 1;
-        bad.push({ line: lineNo, message: p ? `column ${col}: expected ${p.expected}, found ${p.found}` : 'not valid JSON' });
-      }
+  const parser = new JsonlParser();
+  parser.push(text);
+  return parser.end();
+}
+
+/** parseJsonl fed in pieces (a file read as a stream): the same lines, line numbers and bad-line
+ *  reports, without the whole text ever being one string. */
+export class JsonlParser {
+  private readonly out: JsonlResult = { lines: [], bad: [] };
+  private pending = '';
+  private lineNo = 0;
+
+  push(piece: string): void {
+    let end = piece.indexOf('\n');
+    if (end === -1) {
+      this.pending += piece;
+      return;
     }
-    if (end === text.length) break;
-    start = end + 1;
+    this.line(this.pending + piece.slice(0, end));
+    let start = end + 1;
+    for (end = piece.indexOf('\n', start); end !== -1; end = piece.indexOf('\n', start)) {
+      this.line(piece.slice(start, end));
+      start = end + 1;
+    }
+    this.pending = piece.slice(start);
   }
-  return { lines, bad };
+
+  /** The lines read; the text after the last newline is the last line. */
+  end(): JsonlResult {
+    this.line(this.pending);
+    this.pending = '';
+    return this.out;
+  }
+
+  /** Lines parsed so far (the first one decides a stream's format)… */
+  get lines(): readonly JsonlLine[] {
+    return this.out.lines;
+  }
+
+  /** …and the lines that were not valid JSON so far. */
+  get badLines(): JsonlResult['bad'] {
+    return this.out.bad;
+  }
+
+  private line(text: string): void {
+    this.lineNo++;
+    const raw = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (raw.trim() === '') return;
+    try {
+      this.out.lines.push({ line: this.lineNo, value: JSON.parse(raw) });
+    } catch {
+      const p = locateJsonError(raw);
+      const col = p ? p.offset + 1 : 1;
+      this.out.bad.push({ line: this.lineNo, message: p ? `column ${col}: expected ${p.expected}, found ${p.found}` : 'not valid JSON' });
+    }
+  }
 }
 
 /** JSON.stringify that survives pathologically deep values (JSON.parse accepts any depth,

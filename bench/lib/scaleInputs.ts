@@ -1,0 +1,156 @@
+// Large inputs for the scale benchmark, made from the shared transcripts by repetition (real
+// text, real structure) or generated (short messages), and written to files so each measurement
+// reads them as the CLI does.
+//
+// A Claude Code session repeated is one session: every copy gets fresh uuids, message ids and
+// tool-use ids, and the main lines form one parentUuid chain through all copies (what the CLI
+// resumes), so the importer reads every copy, not only the last.
+//
+// Each copy after the first is marked in its text (a line of an aider history, a text block or
+// tool output of a Claude Code session, ends with " ·N"), so no message of a copy equals one of
+// another: a repeated transcript costs what a transcript of that size costs, not what its
+// distinct messages cost (the token counter's cache would otherwise count each text once).
+
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+
+/** The generated conversation of short messages: user and assistant in turn, each naming an
+ *  item and one of 97 topics (what the issue measured: `ctxc compact` on 200,000 of them). */
+export function shortMessagesJson(n: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const content = i % 2 === 0 ? `Please remember item ${i} about topic ${i % 97}.` : `Sure, noted item ${i} about topic ${i % 97}.`;
+    parts.push(JSON.stringify({ role: i % 2 === 0 ? 'user' : 'assistant', content }));
+  }
+  return `[${parts.join(',')}]`;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** One copy of a Claude Code session's lines with fresh ids, its main lines chained after `last`
+ *  (the uuid the previous copy's chain ended at). Returns the new lines and the chain's end. */
+function claudeCopy(lines: readonly string[], copy: number, last: string | null): { out: string[]; last: string | null } {
+  const uuids = new Map<string, string>();
+  const fresh = (u: unknown) => {
+    if (typeof u !== 'string') return u;
+    let v = uuids.get(u);
+    if (!v) uuids.set(u, (v = randomUUID()));
+    return v;
+  };
+  const mark = (text: string) => (copy > 0 ? `${text} ·${copy}` : text);
+  const blocks = (content: unknown): unknown => {
+    if (typeof content === 'string') return mark(content);
+    if (!Array.isArray(content)) return content;
+    for (const b of content) {
+      if (!isObject(b)) continue;
+      if (b['type'] === 'text' && typeof b['text'] === 'string') b['text'] = mark(b['text']);
+      if (b['type'] === 'tool_use' && typeof b['id'] === 'string') b['id'] = `${b['id']}_${copy}`;
+      if (b['type'] === 'tool_result') {
+        if (typeof b['tool_use_id'] === 'string') b['tool_use_id'] = `${b['tool_use_id']}_${copy}`;
+        b['content'] = blocks(b['content']);
+      }
+    }
+    return content;
+  };
+  const out: string[] = [];
+  for (const line of lines) {
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isObject(v)) continue;
+    if (typeof v['uuid'] === 'string') {
+      v['uuid'] = fresh(v['uuid']);
+      if ('parentUuid' in v) {
+        if (v['isSidechain'] === true) v['parentUuid'] = fresh(v['parentUuid']);
+        else {
+          v['parentUuid'] = last;
+          last = v['uuid'] as string;
+        }
+      }
+    }
+    if (typeof v['leafUuid'] === 'string') v['leafUuid'] = fresh(v['leafUuid']);
+    const message = v['message'];
+    if (isObject(message)) {
+      if (typeof message['id'] === 'string') message['id'] = `${message['id']}_${copy}`;
+      message['content'] = blocks(message['content']);
+    }
+    out.push(JSON.stringify(v));
+  }
+  return { out, last };
+}
+
+/** An aider history's text as copy `copy`: every line with words in it marked, except the
+ *  lines that open or close a code fence and aider's session headers. */
+function aiderCopy(text: string, copy: number): string {
+  if (copy === 0) return text;
+  return text.replace(/^(?!```|# aider chat started)(.*\w.*)$/gm, `$1 ·${copy}`);
+}
+
+/** Writes `copies` copies of the transcript at `source` to `target` (aider Markdown or Claude
+ *  Code JSONL), or as many as reach `minBytes`. Returns the bytes written and the copies made. */
+export function writeRepeated(source: string, target: string, opts: { copies?: number; minBytes?: number }): { bytes: number; copies: number } {
+  const text = readFileSync(source, 'utf8');
+  const jsonl = source.endsWith('.jsonl');
+  const lines = jsonl ? text.split('\n').filter((l) => l.trim()) : [];
+  const fd = openSync(target, 'w');
+  let bytes = 0;
+  let copies = 0;
+  let last: string | null = null;
+  try {
+    const enough = () => (opts.copies !== undefined ? copies >= opts.copies : bytes >= (opts.minBytes ?? 0));
+    while (!enough()) {
+      let chunk: string;
+      if (jsonl) {
+        const c = claudeCopy(lines, copies, last);
+        last = c.last;
+        chunk = `${c.out.join('\n')}\n`;
+      } else {
+        // Aider's Markdown turns simply follow one another.
+        chunk = aiderCopy(text.endsWith('\n') ? text : `${text}\n`, copies);
+      }
+      bytes += writeSync(fd, chunk);
+      copies++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes, copies };
+}
+
+/** A user line that continues a Claude Code session whose chain ends at `parent`. */
+export function claudeUserLine(parent: string | null, text: string): { line: string; uuid: string } {
+  const uuid = randomUUID();
+  const line = JSON.stringify({
+    parentUuid: parent,
+    isSidechain: false,
+    userType: 'external',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid,
+    timestamp: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+  });
+  return { line, uuid };
+}
+
+/** The uuid the main chain of a Claude Code JSONL file ends at (its last chained main line). */
+export function lastChainUuid(path: string): string | null {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!.trim();
+    if (!l) continue;
+    try {
+      const v: unknown = JSON.parse(l);
+      if (isObject(v) && typeof v['uuid'] === 'string' && 'parentUuid' in v && v['isSidechain'] !== true) return v['uuid'];
+    } catch {
+      // not a line of the chain
+    }
+  }
+  return null;
+}
