@@ -176,6 +176,14 @@ describe('the issue’s transcripts: the figure the agent recorded, not our coun
     expect(j.reported).toMatchObject({ tokens: last.tokens, source: 'aider', line: last.line, rounding: 50 });
     expect(Math.abs(j.total - last.tokens) / last.tokens).toBeLessThanOrEqual(WITHIN);
   });
+
+  it('an aider history of one chat session after blank lines has no earlier session to speak of', () => {
+    const text = '\n\n# aider chat started at 2026-04-22 22:40:12\n\n#### fix the parser\n\nDone: the parser reads tabs.\n';
+    const r = importTranscript(text, { sourcePath: 'one.aider.chat.history.md' });
+    expect(r.warnings).toEqual([]);
+    expect(r.history).toBeUndefined();
+    expect(r.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
 });
 
 describe('exports and rollouts with usage', () => {

@@ -78,6 +78,9 @@ function claudeCopy(lines: readonly string[], copy: number, last: string | null)
     if (typeof v['leafUuid'] === 'string') v['leafUuid'] = fresh(v['leafUuid']);
     const message = v['message'];
     if (isObject(message)) {
+      // The API's recorded usage measured the original's requests, not this file's: without it the
+      // meter counts the whole chain itself, as for a session that recorded none.
+      delete message['usage'];
       if (typeof message['id'] === 'string') message['id'] = `${message['id']}_${copy}`;
       message['content'] = blocks(message['content']);
     }
@@ -87,10 +90,21 @@ function claudeCopy(lines: readonly string[], copy: number, last: string | null)
 }
 
 /** An aider history's text as copy `copy`: every line with words in it marked, except the
- *  lines that open or close a code fence and aider's session headers. */
+ *  lines that open or close a code fence. aider sends only the last chat session of a history
+ *  (each opens with "# aider chat started at …"), so the session headers after the file's first
+ *  line are dropped: the copies are one chat session that grows, as a long-running aider has;
+ *  its `> Tokens: N sent` lines too, so the meter counts the session itself. */
 function aiderCopy(text: string, copy: number): string {
-  if (copy === 0) return text;
-  return text.replace(/^(?!```|# aider chat started)(.*\w.*)$/gm, `$1 ·${copy}`);
+  let first = copy === 0;
+  const oneSession = text.replace(/^# aider chat started at.*\n/gm, (header) => {
+    const keep = first;
+    first = false;
+    return keep ? header : '';
+  });
+  // As for Claude Code copies: the usage aider recorded measured the original's requests.
+  const unreported = oneSession.replace(/^> Tokens: .*\n/gm, '');
+  if (copy === 0) return unreported;
+  return unreported.replace(/^(?!```)(.*\w.*)$/gm, `$1 ·${copy}`);
 }
 
 /** Writes `copies` copies of the transcript at `source` to `target` (aider Markdown or Claude

@@ -50,7 +50,9 @@ export function importAider(text: string, opts: ImportOptions = {}): ImportResul
   const meta: ConversationMeta = {};
   if (opts.sourcePath) meta.sourcePath = opts.sourcePath;
   const warnings: ImportWarning[] = [];
-  if (cut === 0) {
+  // Chat sessions before the live one (a first session needs no header: text before the first one).
+  const sessions = starts.filter((i) => i < cut).length + (lines.slice(0, starts[0]).some((l) => l.trim() !== '') ? 1 : 0);
+  if (cut === 0 || sessions === 0) {
     if (live.models[0]) meta.model = live.models[0];
     if (live.drafts.length === 0) warnings.push({ position: 'file', message: 'no aider messages found' });
     return withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
@@ -58,7 +60,6 @@ export function importAider(text: string, opts: ImportOptions = {}): ImportResul
   const earlier = readSessions(lines.slice(0, cut), 0, false);
   const model = live.models[0] ?? earlier.models[earlier.models.length - 1];
   if (model) meta.model = model;
-  const sessions = starts.filter((i) => i < cut).length + (lines.slice(0, starts[0]).some((l) => l.trim() !== '') ? 1 : 0);
   warnings.push({
     position: `lines 1-${cut}`,
     message: `${sessions} earlier chat session${sessions === 1 ? ' is' : 's are'} not sent (aider starts each session afresh): read as history, not counted; --whole-file reads every session`,
