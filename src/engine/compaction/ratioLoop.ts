@@ -10,6 +10,8 @@ import type { ValidateConstants } from '../validate/constants';
 import { extractiveAttempt, hasEditedSections, type Attempt, type AttemptContext } from './attempt';
 import type { Budget } from './budget';
 import { decide, keptTokens, type Decided } from './decisions';
+import type { CompactionInput } from './input';
+import type { ResolvedOptions } from './options';
 import { extractOptions, materialOf, spanContent, type SpanContent } from './spanContent';
 import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
 
@@ -27,13 +29,18 @@ function summaryBudgetFor(ctx: AttemptContext, budget: Budget, decided: Decided)
   return Math.max(budget.summaryMin, Math.min(budget.bodyCap, budget.available - keptTokens(ctx.input, decided.decisions)));
 }
 
-export function bestAttempt(ctx: AttemptContext, budget: Budget, first: Decided, firstContent: SpanContent): Attempt {
-  const { input, options } = ctx;
+/** The ratio loop. The first attempt runs the strategy with the summary's reserve set aside and
+ *  gives the summary what the kept messages leave; `compactions` counts the earlier compactions
+ *  (`recorded` by the conversation, or the summaries in the span) and this one when it
+ *  summarizes. Only the best attempt so far and the one being built are alive at a time (each
+ *  holds its span's whole material). */
+export function bestAttempt(input: CompactionInput, options: ResolvedOptions, budget: Budget, recorded: number): { ctx: AttemptContext; attempt: Attempt; prior: number } {
+  let attempt = firstAttempt(input, options, budget, recorded);
+  const { ctx, prior } = contextOf(input, options, attempt.decided, attempt.content, recorded);
   const c = options.limits.validate;
-  const initialBudget = summaryBudgetFor(ctx, budget, first);
-  let attempt = extractiveAttempt(ctx, first, firstContent, initialBudget);
+  const initialBudget = attempt.summaryBudget;
   let best = attempt;
-  if (first.span.length === 0 || hasEditedSections(options.edits)) return best;
+  if (attempt.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
   for (let k = 1; k < c.RATIO_MAX_ATTEMPTS; k++) {
     const step = controlRatio(
       {
@@ -52,16 +59,32 @@ export function bestAttempt(ctx: AttemptContext, budget: Budget, first: Decided,
       c,
     );
     if (step.action === 'accept') break;
+    let next: () => Attempt;
     if (step.action === 'shrink-tail') {
-      const next = decide(input, options, budget, step.tailBudget);
-      if (next.span.length === attempt.decided.span.length) break; // the tail cannot shrink further
-      attempt = extractiveAttempt(ctx, next, spanContent(input, options, next), summaryBudgetFor(ctx, budget, next));
+      const decided = decide(input, options, budget, step.tailBudget);
+      if (decided.span.length === attempt.decided.span.length) break; // the tail cannot shrink further
+      next = () => extractiveAttempt(ctx, decided, spanContent(input, options, decided), summaryBudgetFor(ctx, budget, decided));
     } else {
-      attempt = extractiveAttempt(ctx, attempt.decided, attempt.content, step.summaryBudget);
+      const { decided, content } = attempt;
+      next = () => extractiveAttempt(ctx, decided, content, step.summaryBudget);
     }
+    attempt = best; // the last attempt, unless it is the best, is not needed any more
+    attempt = next();
     if (better(attempt, best, budget.target, c)) best = attempt;
   }
-  return best;
+  return { ctx, attempt: best, prior };
+}
+
+function contextOf(input: CompactionInput, options: ResolvedOptions, decided: Decided, content: SpanContent, recorded: number): { ctx: AttemptContext; prior: number } {
+  const prior = Math.max(content.material.previousCompactions, recorded);
+  return { ctx: { input, options, compactions: decided.span.length > 0 ? prior + 1 : prior }, prior };
+}
+
+function firstAttempt(input: CompactionInput, options: ResolvedOptions, budget: Budget, recorded: number): Attempt {
+  const decided = decide(input, options, budget, Math.max(0, budget.available - budget.reserve));
+  const content = spanContent(input, options, decided);
+  const { ctx } = contextOf(input, options, decided, content, recorded);
+  return extractiveAttempt(ctx, decided, content, summaryBudgetFor(ctx, budget, decided));
 }
 
 /** The smallest result the invariants allow: header and pinned messages, the strategy's tail
