@@ -93,7 +93,8 @@ function firstAttempt(input: CompactionInput, options: ResolvedOptions, budget: 
  *  from the attempt's own span. */
 export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Attempt): number {
   const { input, options } = ctx;
-  const minimal = decide(input, options, budget, 0);
+  // An attempt the loop made with no room for the tail was decided exactly so (decide is pure).
+  const minimal = attempt.decided.keepRoom === 0 ? attempt.decided : decide(input, options, budget, 0);
   const over = attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE);
   const material = over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
   const floorSections = fitSectionMaterial(material, 0, extractOptions(input, options)).sections;
