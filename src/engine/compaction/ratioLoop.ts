@@ -35,44 +35,52 @@ function summaryBudgetFor(ctx: AttemptContext, budget: Budget, decided: Decided)
  *  summarizes. Only the best attempt so far and the one being built are alive at a time (each
  *  holds its span's whole material). */
 export function bestAttempt(input: CompactionInput, options: ResolvedOptions, budget: Budget, recorded: number): { ctx: AttemptContext; attempt: Attempt; prior: number } {
-  let attempt = firstAttempt(input, options, budget, recorded);
-  const { ctx, prior } = contextOf(input, options, attempt.decided, attempt.content, recorded);
-  const c = options.limits.validate;
-  const initialBudget = attempt.summaryBudget;
-  let best = attempt;
-  if (attempt.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
-  for (let k = 1; k < c.RATIO_MAX_ATTEMPTS; k++) {
-    const step = controlRatio(
-      {
-        target: budget.target,
-        tokensAfter: attempt.tokensAfter,
-        summaryBudget: attempt.summaryBudget,
-        summaryTokens: attempt.fit.tokens,
-        summaryFloor: attempt.fit.floor,
-        summaryNeed: attempt.fit.need,
-        summaryCap: budget.bodyCap,
-        initialSummaryBudget: initialBudget,
-        tailBudget: attempt.decided.keepRoom,
-        loss: attempt.loss,
-        importance: attempt.content.importance,
-      },
-      c,
-    );
-    if (step.action === 'accept') break;
-    let next: () => Attempt;
-    if (step.action === 'shrink-tail') {
-      const decided = decide(input, options, budget, step.tailBudget);
-      if (decided.span.length === attempt.decided.span.length) break; // the tail cannot shrink further
-      next = () => extractiveAttempt(ctx, decided, spanContent(input, options, decided), summaryBudgetFor(ctx, budget, decided));
-    } else {
-      const { decided, content } = attempt;
-      next = () => extractiveAttempt(ctx, decided, content, step.summaryBudget);
-    }
-    attempt = best; // the last attempt, unless it is the best, is not needed any more
-    attempt = next();
-    if (better(attempt, best, budget.target, c)) best = attempt;
+  const first = firstAttempt(input, options, budget, recorded);
+  const { ctx, prior } = contextOf(input, options, first.decided, first.content, recorded);
+  const initialBudget = first.summaryBudget;
+  let best = first;
+  /** The last attempt, when it is not the best. */
+  let last: Attempt | undefined;
+  if (first.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
+  for (let k = 1; k < options.limits.validate.RATIO_MAX_ATTEMPTS; k++) {
+    const next = nextAttempt(ctx, budget, last ?? best, initialBudget);
+    if (!next) break;
+    last = undefined; // not needed any more: only the best and the new attempt are alive
+    const made = next();
+    if (better(made, best, budget.target, options.limits.validate)) best = made;
+    else last = made;
   }
   return { ctx, attempt: best, prior };
+}
+
+/** What the ratio controller asks for after `attempt`, as the attempt to make; undefined when
+ *  it accepts, or when the tail cannot shrink further. */
+function nextAttempt(ctx: AttemptContext, budget: Budget, attempt: Attempt, initialBudget: number): (() => Attempt) | undefined {
+  const { input, options } = ctx;
+  const step = controlRatio(
+    {
+      target: budget.target,
+      tokensAfter: attempt.tokensAfter,
+      summaryBudget: attempt.summaryBudget,
+      summaryTokens: attempt.fit.tokens,
+      summaryFloor: attempt.fit.floor,
+      summaryNeed: attempt.fit.need,
+      summaryCap: budget.bodyCap,
+      initialSummaryBudget: initialBudget,
+      tailBudget: attempt.decided.keepRoom,
+      loss: attempt.loss,
+      importance: attempt.content.importance,
+    },
+    options.limits.validate,
+  );
+  if (step.action === 'accept') return undefined;
+  if (step.action === 'shrink-tail') {
+    const decided = decide(input, options, budget, step.tailBudget);
+    if (decided.span.length === attempt.decided.span.length) return undefined;
+    return () => extractiveAttempt(ctx, decided, spanContent(input, options, decided), summaryBudgetFor(ctx, budget, decided));
+  }
+  const { decided, content } = attempt;
+  return () => extractiveAttempt(ctx, decided, content, step.summaryBudget);
 }
 
 function contextOf(input: CompactionInput, options: ResolvedOptions, decided: Decided, content: SpanContent, recorded: number): { ctx: AttemptContext; prior: number } {
