@@ -12,11 +12,10 @@ import { emptySectionTexts } from '../sections';
 import { escalateLevels } from '../strategies/escalation';
 import { buildAttempt, type Attempt, type AttemptContext } from './attempt';
 import { planBudget, resolveTarget, type Budget } from './budget';
-import { decide, keepEverything } from './decisions';
+import { keepEverything } from './decisions';
 import { checkConversation, measureInput, type CompactionInput } from './input';
 import { COMPACTION_WARN_AFTER, resolveOptions, type PlanOptions, type ResolvedOptions } from './options';
 import { bestAttempt, minimumTokens } from './ratioLoop';
-import { spanContent } from './spanContent';
 
 export interface PlannedCompaction {
   ctx: AttemptContext;
@@ -58,11 +57,9 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
 
 function planAtLevel(conv: Conversation, options: ResolvedOptions, input: CompactionInput): PlannedCompaction {
   const budget = planBudget(input, options);
-  const first = decide(input, options, budget, Math.max(0, budget.available - budget.reserve));
-  const firstContent = spanContent(input, options, first);
-  const prior = Math.max(firstContent.material.previousCompactions, conv.meta?.compactions ?? 0);
-  const ctx: AttemptContext = { input, options, compactions: first.span.length > 0 ? prior + 1 : prior };
-  let attempt = bestAttempt(ctx, budget, first, firstContent);
+  const loop = bestAttempt(input, options, budget, conv.meta?.compactions ?? 0);
+  const { ctx, prior } = loop;
+  let attempt = loop.attempt;
   const minimum = minimumTokens(ctx, budget, attempt);
   let compactionCount = ctx.compactions;
   let warnings = [...budget.warnings, ...attempt.decided.strategy.warnings];

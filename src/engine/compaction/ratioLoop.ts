@@ -10,6 +10,8 @@ import type { ValidateConstants } from '../validate/constants';
 import { extractiveAttempt, hasEditedSections, type Attempt, type AttemptContext } from './attempt';
 import type { Budget } from './budget';
 import { decide, keptTokens, type Decided } from './decisions';
+import type { CompactionInput } from './input';
+import type { ResolvedOptions } from './options';
 import { extractOptions, materialOf, spanContent, type SpanContent } from './spanContent';
 import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
 
@@ -27,41 +29,70 @@ function summaryBudgetFor(ctx: AttemptContext, budget: Budget, decided: Decided)
   return Math.max(budget.summaryMin, Math.min(budget.bodyCap, budget.available - keptTokens(ctx.input, decided.decisions)));
 }
 
-export function bestAttempt(ctx: AttemptContext, budget: Budget, first: Decided, firstContent: SpanContent): Attempt {
-  const { input, options } = ctx;
-  const c = options.limits.validate;
-  const initialBudget = summaryBudgetFor(ctx, budget, first);
-  let attempt = extractiveAttempt(ctx, first, firstContent, initialBudget);
-  let best = attempt;
-  if (first.span.length === 0 || hasEditedSections(options.edits)) return best;
-  for (let k = 1; k < c.RATIO_MAX_ATTEMPTS; k++) {
-    const step = controlRatio(
-      {
-        target: budget.target,
-        tokensAfter: attempt.tokensAfter,
-        summaryBudget: attempt.summaryBudget,
-        summaryTokens: attempt.fit.tokens,
-        summaryFloor: attempt.fit.floor,
-        summaryNeed: attempt.fit.need,
-        summaryCap: budget.bodyCap,
-        initialSummaryBudget: initialBudget,
-        tailBudget: attempt.decided.keepRoom,
-        loss: attempt.loss,
-        importance: attempt.content.importance,
-      },
-      c,
-    );
-    if (step.action === 'accept') break;
-    if (step.action === 'shrink-tail') {
-      const next = decide(input, options, budget, step.tailBudget);
-      if (next.span.length === attempt.decided.span.length) break; // the tail cannot shrink further
-      attempt = extractiveAttempt(ctx, next, spanContent(input, options, next), summaryBudgetFor(ctx, budget, next));
-    } else {
-      attempt = extractiveAttempt(ctx, attempt.decided, attempt.content, step.summaryBudget);
-    }
-    if (better(attempt, best, budget.target, c)) best = attempt;
+/** The ratio loop. The first attempt runs the strategy with the summary's reserve set aside and
+ *  gives the summary what the kept messages leave; `compactions` counts the earlier compactions
+ *  (`recorded` by the conversation, or the summaries in the span) and this one when it
+ *  summarizes. Only the best attempt so far and the one being built are alive at a time (each
+ *  holds its span's whole material). */
+export function bestAttempt(input: CompactionInput, options: ResolvedOptions, budget: Budget, recorded: number): { ctx: AttemptContext; attempt: Attempt; prior: number } {
+  const first = firstAttempt(input, options, budget, recorded);
+  const { ctx, prior } = contextOf(input, options, first.decided, first.content, recorded);
+  const initialBudget = first.summaryBudget;
+  let best = first;
+  /** The last attempt, when it is not the best. */
+  let last: Attempt | undefined;
+  if (first.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
+  for (let k = 1; k < options.limits.validate.RATIO_MAX_ATTEMPTS; k++) {
+    const next = nextAttempt(ctx, budget, last ?? best, initialBudget);
+    if (!next) break;
+    last = undefined; // not needed any more: only the best and the new attempt are alive
+    const made = next();
+    if (better(made, best, budget.target, options.limits.validate)) best = made;
+    else last = made;
   }
-  return best;
+  return { ctx, attempt: best, prior };
+}
+
+/** What the ratio controller asks for after `attempt`, as the attempt to make; undefined when
+ *  it accepts, or when the tail cannot shrink further. */
+function nextAttempt(ctx: AttemptContext, budget: Budget, attempt: Attempt, initialBudget: number): (() => Attempt) | undefined {
+  const { input, options } = ctx;
+  const step = controlRatio(
+    {
+      target: budget.target,
+      tokensAfter: attempt.tokensAfter,
+      summaryBudget: attempt.summaryBudget,
+      summaryTokens: attempt.fit.tokens,
+      summaryFloor: attempt.fit.floor,
+      summaryNeed: attempt.fit.need,
+      summaryCap: budget.bodyCap,
+      initialSummaryBudget: initialBudget,
+      tailBudget: attempt.decided.keepRoom,
+      loss: attempt.loss,
+      importance: attempt.content.importance,
+    },
+    options.limits.validate,
+  );
+  if (step.action === 'accept') return undefined;
+  if (step.action === 'shrink-tail') {
+    const decided = decide(input, options, budget, step.tailBudget);
+    if (decided.span.length === attempt.decided.span.length) return undefined;
+    return () => extractiveAttempt(ctx, decided, spanContent(input, options, decided), summaryBudgetFor(ctx, budget, decided));
+  }
+  const { decided, content } = attempt;
+  return () => extractiveAttempt(ctx, decided, content, step.summaryBudget);
+}
+
+function contextOf(input: CompactionInput, options: ResolvedOptions, decided: Decided, content: SpanContent, recorded: number): { ctx: AttemptContext; prior: number } {
+  const prior = Math.max(content.material.previousCompactions, recorded);
+  return { ctx: { input, options, compactions: decided.span.length > 0 ? prior + 1 : prior }, prior };
+}
+
+function firstAttempt(input: CompactionInput, options: ResolvedOptions, budget: Budget, recorded: number): Attempt {
+  const decided = decide(input, options, budget, Math.max(0, budget.available - budget.reserve));
+  const content = spanContent(input, options, decided);
+  const { ctx } = contextOf(input, options, decided, content, recorded);
+  return extractiveAttempt(ctx, decided, content, summaryBudgetFor(ctx, budget, decided));
 }
 
 /** The smallest result the invariants allow: header and pinned messages, the strategy's tail
@@ -70,7 +101,8 @@ export function bestAttempt(ctx: AttemptContext, budget: Budget, first: Decided,
  *  from the attempt's own span. */
 export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Attempt): number {
   const { input, options } = ctx;
-  const minimal = decide(input, options, budget, 0);
+  // An attempt the loop made with no room for the tail was decided exactly so (decide is pure).
+  const minimal = attempt.decided.keepRoom === 0 ? attempt.decided : decide(input, options, budget, 0);
   const over = attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE);
   const material = over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
   const floorSections = fitSectionMaterial(material, 0, extractOptions(input, options)).sections;
