@@ -30,6 +30,8 @@ export const SEGMENT_CONSTANTS = {
   PRIMARY_FIRST_MAX_CHARS: 12000,
   /** Most requirement sentences taken from later user messages. */
   PRIMARY_MAX_REQUIREMENTS: 40,
+  /** Most requirement sentences taken from any one message (a long message is not many requests). */
+  PRIMARY_MAX_PER_MESSAGE: 3,
   /** A requirement sentence longer than this is cut. */
   PRIMARY_SENTENCE_MAX_CHARS: 400,
 
@@ -65,6 +67,8 @@ export const SEGMENT_CONSTANTS = {
   // ── Problem Solving ────────────────────────────────────────────────────────────────────
   /** Most decision/approach sentences kept. */
   PROBLEM_MAX_SENTENCES: 40,
+  /** Most sentences taken from any one message. */
+  PROBLEM_MAX_PER_MESSAGE: 3,
   /** Shortest sentence worth keeping, in characters. */
   PROBLEM_SENTENCE_MIN_CHARS: 25,
   /** Longest sentence kept whole, in characters. */

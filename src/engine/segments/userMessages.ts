@@ -19,6 +19,7 @@ import { distinctForms } from './sectionItems';
 import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords } from './textCut';
 import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './mergeSections';
+import { splitPasted, type MessageParts } from '../analyze/pasted';
 
 /** Sentences that state facts worth keeping when a long message is shortened: numbers, amounts,
  *  dates, names, first-person statements ("I …", "my …", 我…). */
@@ -62,6 +63,13 @@ export function readableUserText(text: string): string {
   if (!text.includes('<command-name>')) return text;
   const out = text.replace(COMMAND_MARKUP, (_m, name: string | undefined, args: string | undefined) => (name ? `${name} ` : args ? `${args}\n` : ''));
   return out.trim() || text;
+}
+
+/** A person's message as own words and pasted body (analyze/pasted.ts), read once per message:
+ *  what Primary Request, Problem Solving, Pending Tasks and Current Work take the person's
+ *  request from. */
+export function requestParts(ctx: BuilderContext, sm: SpanMessage): MessageParts {
+  return fromMessage(ctx, sm, 'users.parts', (x) => splitPasted(readableUserText(x.text)));
 }
 
 /** Error names ("TypeError", "ECONNREFUSED"-like codes are identifiers) in a text. */
