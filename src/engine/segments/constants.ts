@@ -86,6 +86,9 @@ export const SEGMENT_CONSTANTS = {
   USER_MESSAGE_MAX_CHARS: 3000,
   /** Informative sentences (numbers, names, first-person facts) added to a shortened message. */
   USER_MESSAGE_FACT_SENTENCES: 3,
+  /** …and to one that carries a pasted document (analyze/pasted.ts): its content lives here,
+   *  since Primary Request and Problem Solving name a paste only by its gist. */
+  USER_MESSAGE_PASTE_FACT_SENTENCES: 8,
   /** When the required content does not fit (degrade.ts): a message longer than this is
    *  shortened to its opening and closing words… */
   USER_MESSAGE_SHORTEN_MIN_CHARS: 240,

@@ -37,10 +37,10 @@ function factScore(sentence: string): number {
   return s;
 }
 
-/** The prefix form plus the message's most informative later sentences, in their order. */
-function withFacts(text: string, maxChars: number, ctx: BuilderContext): string {
+/** The prefix form plus the message's `count` most informative later sentences, in their order. */
+function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: number): string {
   const cut = cutText(text, maxChars, ctx.c);
-  if (!cut.cut || ctx.c.USER_MESSAGE_FACT_SENTENCES <= 0) return cut.text;
+  if (!cut.cut || count <= 0) return cut.text;
   const keptChars = text.trim().length - cut.omitted;
   const rest = text.trim().slice(keptChars);
   const picked = splitSentences(rest.slice(0, 20000))
@@ -48,7 +48,7 @@ function withFacts(text: string, maxChars: number, ctx: BuilderContext): string 
     .map((s, i) => ({ s, i, score: factScore(s) }))
     .filter((x) => x.score >= 2)
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, ctx.c.USER_MESSAGE_FACT_SENTENCES)
+    .slice(0, count)
     .sort((a, b) => a.i - b.i)
     .map((x) => `“${oneLine(x.s, 300)}”`);
   return picked.length > 0 ? `${cut.text}\nKey sentences further on: ${picked.join(' ')}` : cut.text;
@@ -138,10 +138,13 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   const text = balanceFences(readableUserText(sm.text).trim());
   if (!text) return undefined;
   const key = collapseWhitespace(text);
+  // A pasted document is material the later conversation refers to, and the other sections
+  // name it only by its gist: its facts are quoted here, more of them.
+  const facts = requestParts(ctx, sm).pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
   return {
     text,
     key,
-    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx)]),
+    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]),
     gist: gistOf(text, c.USER_MESSAGE_GIST_CHARS),
     shingles: key.length >= SIMILAR_MIN_CHARS ? textShingles(key.toLowerCase()) : undefined,
   };
