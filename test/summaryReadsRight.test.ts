@@ -69,13 +69,14 @@ describe('a pasted document is not twenty requests', () => {
   });
 
   it('the facts of a paste live with the message in "All user messages", more of them than for a typed message', () => {
-    const article = Array.from({ length: 80 }, (_, i) => `Article ${i + 1} of the Regulation sets a limit of ${i + 13} days for requests from Member States.`).join('\n');
+    const article = Array.from({ length: 80 }, (_, i) => `- Article ${i + 1} of the Regulation sets a limit of ${i + 13} days for requests from Member States.`).join('\n');
     const b = new ConversationBuilder()
       .user(`what does this article say about the limits?\n\n${article}`)
       .assistant('It sets limits per article.');
     const users = extractSections(b.messages, undefined, 20000).sections['All user messages'];
     const quoted = /Key sentences further on: (.*)$/m.exec(users)?.[1] ?? '';
     expect(quoted.match(/“/g)?.length).toBe(8);
+    expect(quoted).not.toContain('“- '); // quoted without the list marker
     // A long message typed in a few paragraphs quotes three.
     const typed = Array.from({ length: 8 }, (_, p) => Array.from({ length: 10 }, (_, i) => `In paragraph ${p} I note that Article ${p * 10 + i} sets ${i + 13} days.`).join(' ')).join('\n');
     const typedUsers = extractSections(new ConversationBuilder().user(typed).assistant('Noted.').messages, undefined, 20000).sections['All user messages'];

@@ -16,7 +16,7 @@ import { firstSimilarBefore, textShingles } from '../text/similarity';
 import type { SegmentConstants } from './constants';
 import type { ReducedForms, SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords } from './textCut';
+import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords, withoutListMarkers } from './textCut';
 import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './mergeSections';
 import { splitPasted, type MessageParts } from '../analyze/pasted';
@@ -50,7 +50,7 @@ function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: n
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, count)
     .sort((a, b) => a.i - b.i)
-    .map((x) => `“${oneLine(x.s, 300)}”`);
+    .map((x) => `“${oneLine(withoutListMarkers(x.s), 300)}”`);
   return picked.length > 0 ? `${cut.text}\nKey sentences further on: ${picked.join(' ')}` : cut.text;
 }
 
