@@ -3,6 +3,7 @@
 // …", "Let me check the tests.") — narration, which a summary must not present as a task or
 // as problem solving — or state a decision with its reason or a finding ("I'll read it as a
 // property instead, because the type is a Date.", "The issue is that …"), which it keeps.
+// Or it restates what it was told ("The user wants …"), which is not work either.
 // And whether an assistant reply reports work as done ("I've created …", "CLAUDE.md has been
 // updated …"), the evidence Pending Tasks needs before it calls a request finished.
 
@@ -16,11 +17,12 @@ const LEAD_IN =
 const INTENT =
   /^(?:i(?:'ll| will| am going to|'m going to| need to| have to| must| should| want to| would like to| can| shall)|i'm (?:now |just |also )?(?:going|about) to|let me|let's|let us|we(?:'ll| will| need to| have to| must| should| can| are going to|'re going to)|now i|i'm now)\b|^(?:我来|让我|我将|我会|我需要|我们需要|我先|接下来我|首先我|下面我)/i;
 
-/** Words that give a reason, name a cause or an outcome, or turn from one approach to another:
- *  what makes an announced step worth keeping as a decision or a finding. */
+/** Words that give a reason or name a cause or an outcome: what makes an announced step worth
+ *  keeping as a decision or a finding. A change of plan alone ("I'll update the README to say
+ *  PNG instead of React") is still an announcement; with its reason it is a decision. */
 const REASON_OR_FINDING = compileKeywords({
   en: [
-    'because', 'since', 'so that', 'instead', 'rather than', 'to avoid', 'otherwise', 'the issue', 'the problem', 'the cause', 'root cause',
+    'because', 'since', 'so that', 'to avoid', 'otherwise', 'the issue', 'the problem', 'the cause', 'root cause',
     'caused by', 'the reason', 'turns out', 'which means', 'this means', 'therefore', 'decided', 'decide', 'chose', 'choose', "didn't work",
     "doesn't work", 'did not work', 'does not work', "won't work", 'found that', 'the bug', 'the fix is', 'the culprit',
   ],
@@ -32,10 +34,24 @@ function core(sentence: string): string {
   return sentence.replace(LEAD_IN, '').trim();
 }
 
-/** An assistant sentence that only announces the speaker's next step (no reason, no finding). */
+/** An assistant sentence that only announces the speaker's next step (no reason, no finding).
+ *  The reason must be the speaker's own clause: what follows a colon lists what the step covers
+ *  ("I need to follow the protocol: Root Cause Analysis, …"), it does not explain it. */
 export function isNarration(sentence: string): boolean {
   const s = core(sentence);
-  return INTENT.test(s) && !REASON_OR_FINDING.has(s.toLowerCase());
+  if (!INTENT.test(s)) return false;
+  const colon = s.search(/[:：]\s/);
+  return !REASON_OR_FINDING.has((colon >= 0 ? s.slice(0, colon) : s).toLowerCase());
+}
+
+/** A sentence that restates what the speaker was told ("The user wants …", "The prompt says
+ *  …", "They remind me: …", "用户要求…"): the model reading its instructions, in its reasoning
+ *  most often, which is neither a decision nor a finding. */
+const RESTATES =
+  /^(?:the |my )?(?:user|person|prompt|system prompt|instructions?|task description|request|they|he|she)(?:'s (?:request|question|message))? (?:says?|said|states?|wants?|wanted|asks?|asked|is asking|requests?|requested|mentions?|mentioned|remind(?:s|ed)? me|tells? me|told me|needs?|expects?)\b|^(?:用户|提示词?|指令)(?:要求|希望|想要|说|问)/i;
+
+export function restatesInstructions(sentence: string): boolean {
+  return RESTATES.test(core(sentence));
 }
 
 /** A reply's opening says that work was finished: "I've created …", "I have fixed …", "… has

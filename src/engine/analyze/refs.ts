@@ -29,7 +29,7 @@ export const DEFAULT_REF_LIMITS: RefLimits = {
 
 /** Extensions that make "name.ext" a file. A whitelist, so that versions (1.2.3), domains
  *  (example.com), abbreviations (e.g.) and dotted code (os.path) are not files. */
-const FILE_EXTENSIONS =
+export const FILE_EXTENSIONS =
   'py|pyi|pyx|pyc|ipynb|js|jsx|mjs|cjs|ts|tsx|mts|cts|json|jsonl|json5|jsonc|md|mdx|markdown|rst|txt|yml|yaml|toml|ini|cfg|conf|env|lock|log|csv|tsv|xml|html|htm|css|scss|sass|less|vue|svelte|astro|rs|go|mod|sum|java|kt|kts|scala|groovy|gradle|c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm|cs|csproj|sln|fs|fsx|vb|swift|rb|erb|php|pl|pm|lua|r|jl|dart|ex|exs|erl|hrl|hs|ml|mli|clj|cljs|elm|nim|zig|sol|sh|bash|zsh|fish|ps1|psm1|bat|cmd|sql|graphql|gql|proto|tf|tfvars|hcl|dockerfile|mk|cmake|patch|diff|svg|png|jpg|jpeg|gif|webp|ico|pdf|zip|gz|tgz|tar|whl|wasm|so|dll|dylib|exe|db|sqlite|pem|crt|jar|class|vsix|tex|bib|adoc|po|properties|plist|xaml|ejs|hbs|njk|jinja|j2|pug|coffee|cu|cuh|ino|qml|snap|orig|bak|rej|pth|pkl|npy|parquet|ipynb|j2';
 
 /** Files without an extension that are still files. */

@@ -30,6 +30,8 @@ export const SEGMENT_CONSTANTS = {
   PRIMARY_FIRST_MAX_CHARS: 12000,
   /** Most requirement sentences taken from later user messages. */
   PRIMARY_MAX_REQUIREMENTS: 40,
+  /** Most requirement sentences taken from any one message (a long message is not many requests). */
+  PRIMARY_MAX_PER_MESSAGE: 3,
   /** A requirement sentence longer than this is cut. */
   PRIMARY_SENTENCE_MAX_CHARS: 400,
 
@@ -65,6 +67,8 @@ export const SEGMENT_CONSTANTS = {
   // ── Problem Solving ────────────────────────────────────────────────────────────────────
   /** Most decision/approach sentences kept. */
   PROBLEM_MAX_SENTENCES: 40,
+  /** Most sentences taken from any one message. */
+  PROBLEM_MAX_PER_MESSAGE: 3,
   /** Shortest sentence worth keeping, in characters. */
   PROBLEM_SENTENCE_MIN_CHARS: 25,
   /** Longest sentence kept whole, in characters. */
@@ -82,6 +86,9 @@ export const SEGMENT_CONSTANTS = {
   USER_MESSAGE_MAX_CHARS: 3000,
   /** Informative sentences (numbers, names, first-person facts) added to a shortened message. */
   USER_MESSAGE_FACT_SENTENCES: 3,
+  /** …and to one that carries a pasted document (analyze/pasted.ts): its content lives here,
+   *  since Primary Request and Problem Solving name a paste only by its gist. */
+  USER_MESSAGE_PASTE_FACT_SENTENCES: 8,
   /** When the required content does not fit (degrade.ts): a message longer than this is
    *  shortened to its opening and closing words… */
   USER_MESSAGE_SHORTEN_MIN_CHARS: 240,

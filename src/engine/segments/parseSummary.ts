@@ -20,6 +20,7 @@
 
 import { SECTION_NAMES, emptySectionTexts, type SectionName, type SectionTexts } from '../sections';
 import { EMPTY_SECTION, METADATA_HEADING, unescapeBody } from './renderSummary';
+import { reasoningBlocks } from '../text/reasoning';
 
 export type SummarySource = 'rendered' | 'reply';
 
@@ -69,7 +70,8 @@ const ALIAS_LIST: readonly { alias: string; name: SectionName }[] = SECTION_NAME
   ALIASES[name].map((a) => ({ alias: normalizeName(a), name })),
 ).sort((a, b) => b.alias.length - a.alias.length);
 
-const BLOCKS_SET_ASIDE = /<(analysis|think|thinking|reasoning)>[\s\S]*?(<\/\1>|$)/gi;
+/** A reply's own analysis block and inline reasoning, set aside before the sections are read. */
+const BLOCKS_SET_ASIDE = reasoningBlocks(['analysis']);
 /** Markup a heading may open with: "#"s, a quote, bold/italic, numbering ("1.", "1)", "(1)", "一、", "I."). */
 const HEADING_PREFIX = /^(?:#{1,6}\s*)?(?:>\s*)?(?:[*_]{1,3}\s*)?(?:(?:\(?\d{1,2}[.)、:]?\)?|[一二三四五六七八]、|[ivx]{1,4}\.)\s+|[一二三四五六七八]、)?(?:[*_]{1,3}\s*)?/i;
 

@@ -18,7 +18,9 @@ import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
 import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
 import { memoSlot, NONE, orNone, type MessageMemo } from '../conversation/messageMemo';
-import { collapseWhitespace, listItem, oneLine } from './textCut';
+import { collapseWhitespace, listItem, oneLine, withoutListMarkers } from './textCut';
+import { requestParts } from './userMessages';
+import { requestWords } from '../analyze/pasted';
 
 /** The user's own latest explicit to-do sentences are required items: an instruction the
  *  person gave must not vanish from Pending Tasks because the budget is tight (it would survive
@@ -132,7 +134,7 @@ function todoSentences(full: string, c: SegmentConstants): readonly { k: number;
     if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
     const lower = s.toLowerCase();
     if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
-    out.push({ k, key: `pending:${collapseWhitespace(s).toLowerCase()}`, form: listItem(`User: ${oneLine(s, c.PENDING_SENTENCE_MAX_CHARS)}`) });
+    out.push({ k, key: `pending:${collapseWhitespace(s).toLowerCase()}`, form: listItem(`User: ${oneLine(withoutListMarkers(s), c.PENDING_SENTENCE_MAX_CHARS)}`) });
   });
   return orNone(out);
 }
@@ -171,7 +173,9 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   const fresh: SectionItem[] = [];
   for (const sm of view.messages) {
     if (sm.summary || !sm.userAuthored || !sm.text || sm.pos <= completedAt) continue;
-    for (const { k, key, form } of fromMessage(ctx, sm, 'pending.sentences', (x) => todoSentences(x.text, c))) {
+    // The person's own words: the to-dos of a pasted prompt are its rules, not theirs.
+    const own = requestParts(ctx, sm).own;
+    for (const { k, key, form } of fromMessage(ctx, sm, 'pending.sentences', () => todoSentences(own, c))) {
       fresh.push({
         key,
         forms: [form],
@@ -193,7 +197,7 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   if (lastUser && lastUser.pos < spanEnd && !requestShownDone(timeline, lastUser.pos)) {
     items.push({
       key: 'last-request',
-      forms: [listItem(`Latest request, not reported done: ${oneLine(lastUser.text, 240)}`)],
+      forms: [listItem(`Latest request, not reported done: ${requestWords(requestParts(ctx, lastUser), 240)}`)],
       required: false,
       priority: 1,
       order: 1_000_000_000,

@@ -1,7 +1,9 @@
 // "Primary Request and Intent": the user's first
 // request, whole when the budget allows, then the requirement sentences of later user messages
 // (sentences with requirement words — need, must, should, implement, 需要, 必须 … — English and
-// Chinese). The focus of this
+// Chinese), a few per message at most. A message that carries a pasted document (a prompt, a
+// spec: analyze/pasted.ts) gives the person's own words and the paste's gist, never the rules
+// of the paste as requests. The focus of this
 // compaction, when one was given, leads the section. On re-compaction the earlier intent stays
 // first and required: the goal of a session does not change because it grew long.
 
@@ -14,8 +16,10 @@ import { orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms, uniqueByKey } from './sectionItems';
-import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine } from './textCut';
-import { readableUserText } from './userMessages';
+import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine, withoutListMarkers } from './textCut';
+import { readableUserText, requestParts } from './userMessages';
+import { requestWords, type MessageParts } from '../analyze/pasted';
+import type { SegmentConstants } from './constants';
 
 /** Requirement keywords (need want require should must implement create build
  *  develop) plus the usual ways of asking, in English and Chinese. */
@@ -37,15 +41,11 @@ function weightedLength(s: string): number {
   return n;
 }
 
-/** A list marker or quote mark opening a sentence ("- ", "* ", "1. ", "> "): the section adds
- *  its own bullet. */
-const LEADING_MARKERS = /^(?:\s*(?:[-*+•>]|\d{1,3}[.)])\s+)+/;
-
 /** The requirement sentences of one user message, each with its index. A sentence that ends
  *  with a colon announces what follows ("Please show me the diff for:"), so the sentences
  *  after it join it, up to `maxChars`. */
 function requirementSentences(text: string, maxChars: number): { s: string; k: number }[] {
-  const sentences = splitSentences(text.slice(0, 20000)).map((s) => s.replace(LEADING_MARKERS, ''));
+  const sentences = splitSentences(text.slice(0, 20000)).map(withoutListMarkers);
   const out: { s: string; k: number }[] = [];
   for (let k = 0; k < sentences.length; k++) {
     let s = sentences[k]!;
@@ -58,6 +58,20 @@ function requirementSentences(text: string, maxChars: number): { s: string; k: n
     out.push({ s, k: at });
   }
   return out;
+}
+
+/** What one later message gives the section: the person's words with the paste's gist when it
+ *  carries a paste (their words are the request, whatever words they use), else its requirement
+ *  sentences — at most PRIMARY_MAX_PER_MESSAGE, the first ones, so one long message cannot
+ *  fill the section. */
+function requirementsOf(parts: MessageParts, c: SegmentConstants): { k: number; key: string; form: string }[] {
+  if (parts.pasted) {
+    const words = requestWords(parts, c.PRIMARY_SENTENCE_MAX_CHARS);
+    return [{ k: 0, key: `req:${collapseWhitespace(words).toLowerCase()}`, form: listItem(words) }];
+  }
+  return requirementSentences(parts.own, c.PRIMARY_SENTENCE_MAX_CHARS)
+    .slice(0, c.PRIMARY_MAX_PER_MESSAGE)
+    .map(({ s, k }) => ({ k, key: `req:${collapseWhitespace(s).toLowerCase()}`, form: listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS)) }));
 }
 
 export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
@@ -73,7 +87,10 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   // The first message that states a task: not "/clear", not "ok", not a "[Yes]: y" prompt answer.
   const first = users.find((m) => statesTask(readableUserText(m.text), m.analysis?.isAcknowledgement === true)) ?? users[0];
   if (first && !ctx.continues) {
-    const text = balanceFences(readableUserText(first.text).trim());
+    const parts = requestParts(ctx, first);
+    // A paste after the person's words is named by its gist; a message that is all paste is
+    // the task itself (an issue, a spec), shown from its beginning.
+    const text = balanceFences(parts.pasted && parts.own ? requestWords(parts) : readableUserText(first.text).trim());
     items.push({
       key: `first:${first.message.id}`,
       forms: distinctForms([
@@ -89,15 +106,8 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   const requirements: SectionItem[] = [];
   for (const sm of users) {
     if ((sm === first && !ctx.continues) || sm.analysis?.isAcknowledgement) continue;
-    const sentences = fromMessage(ctx, sm, 'primary.requirements', (x) =>
-      orNone(
-        requirementSentences(readableUserText(x.text), c.PRIMARY_SENTENCE_MAX_CHARS).map(({ s, k }) => ({
-          k,
-          key: `req:${collapseWhitespace(s).toLowerCase()}`,
-          form: listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS)),
-        })),
-      ),
-    );
+    const parts = requestParts(ctx, sm);
+    const sentences = fromMessage(ctx, sm, 'primary.requirements', () => orNone(requirementsOf(parts, c)));
     for (const { k, key, form } of sentences) {
       requirements.push({
         key,

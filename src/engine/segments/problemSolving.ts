@@ -5,11 +5,14 @@
 // ("instead", "didn't work", 放弃) score higher because they are what a fresh context would
 // otherwise try again. An assistant sentence that only announces its next step ("First, I need
 // to add an import for …", "I'll run the tests") is narration, not problem solving
-// (analyze/narration.ts): it is kept only when it gives a reason or states a finding. On
-// re-compaction earlier entries stay as optional items, ranked below new ones.
+// (analyze/narration.ts): it is kept only when it gives a reason or states a finding; nor is
+// a sentence that restates what the assistant was told ("The user wants …", "The prompt says …"). On
+// re-compaction earlier entries stay as optional items, ranked below new ones. A person's
+// sentences come from their own words, not from a document they pasted (analyze/pasted.ts), and
+// no message gives more than PROBLEM_MAX_PER_MESSAGE sentences.
 
 import { DECISION_KEYWORDS } from '../analyze/keywords';
-import { isNarration } from '../analyze/narration';
+import { isNarration, restatesInstructions } from '../analyze/narration';
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { previousItems } from './mergeSections';
@@ -20,7 +23,8 @@ import type { SegmentConstants } from './constants';
 import type { SpanMessage } from './spanView';
 import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
-import { collapseWhitespace, listItem, oneLine } from './textCut';
+import { collapseWhitespace, listItem, oneLine, withoutListMarkers } from './textCut';
+import { requestParts } from './userMessages';
 
 const REASONING = compileKeywords(
   mergeSpecs(DECISION_KEYWORDS, {
@@ -51,13 +55,14 @@ function prose(s: string): boolean {
 }
 
 /** The sentences of one message worth listing, with what their priority needs. */
-function reasoningSentences(sm: SpanMessage, c: SegmentConstants): readonly { k: number; key: string; form: string; hits: number; abandoned: number }[] {
-  const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${sm.text}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
+function reasoningSentences(sm: SpanMessage, words: string, c: SegmentConstants): readonly { k: number; key: string; form: string; hits: number; abandoned: number }[] {
+  const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${words}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
   if (!text.trim() || !REASONING.has(text.toLowerCase())) return NONE;
   const out: { k: number; key: string; form: string; hits: number; abandoned: number }[] = [];
-  splitSentences(text).forEach((s, k) => {
+  splitSentences(text).forEach((raw, k) => {
+    const s = withoutListMarkers(raw);
     if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
-    if (!sm.userAuthored && isNarration(s)) return;
+    if (!sm.userAuthored && (isNarration(s) || restatesInstructions(s))) return;
     const lower = s.toLowerCase();
     const hits = REASONING.count(lower);
     if (hits === 0) return;
@@ -78,15 +83,19 @@ export function buildProblemSolving(ctx: BuilderContext): SectionItem[] {
   const fresh: SectionItem[] = [];
   for (const sm of view.messages) {
     if (sm.summary || !(sm.assistant || sm.userAuthored)) continue;
-    const sentences = fromMessage(ctx, sm, 'problem.sentences', (x) => reasoningSentences(x, c));
+    // A person's own words only: a pasted prompt's rules are not how the problem was solved.
+    const words = sm.userAuthored ? requestParts(ctx, sm).own : sm.text;
+    const sentences = fromMessage(ctx, sm, 'problem.sentences', (x) => reasoningSentences(x, words, c));
     if (sentences.length === 0) continue;
     const decision = sm.analysis?.keyEvents.includes('decision') ? 0.2 : 0;
-    for (const { k, key, form, hits, abandoned } of sentences) {
+    // The strongest few of each message: one long message does not fill the section.
+    const strongest = [...sentences].sort((a, b) => b.hits + b.abandoned - (a.hits + a.abandoned) || a.k - b.k).slice(0, c.PROBLEM_MAX_PER_MESSAGE);
+    for (const { k, key, form, hits, abandoned } of strongest) {
       fresh.push({
         key,
         forms: [form],
         required: false,
-        priority: Math.min(hits, 3) / 3 * 0.3 + 0.3 * importanceAt(view, sm.pos) + 0.3 * recency(view, sm.pos) + decision + abandoned + (sm.userAuthored ? 0.2 : 0),
+        priority: Math.min(hits, 3) / 3 * 0.3 + 0.3 * importanceAt(view, sm.pos) + 0.3 * recency(view, sm.pos) + decision + abandoned,
         order: sm.pos * 1000 + k,
         sourceIds: [sm.message.id],
       });

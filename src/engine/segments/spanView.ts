@@ -7,15 +7,16 @@ import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../an
 import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
 import { memoSlot, orNone, type MemoEntry, type MessageMemo } from '../conversation/messageMemo';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
+import { splitInlineReasoning } from '../text/reasoning';
 
 export interface SpanMessage {
   /** Position in the span. */
   pos: number;
   message: Message;
   analysis: MessageAnalysis | undefined;
-  /** Visible text (text parts). */
+  /** Visible text (text parts; for an assistant, without the reasoning written inline). */
   text: string;
-  /** Thinking text (thinking parts). */
+  /** Thinking text (thinking parts, and an assistant's inline reasoning: text/reasoning.ts). */
   thinking: string;
   userAuthored: boolean;
   /** An assistant message (not a tool result). */
@@ -215,11 +216,18 @@ interface MessageFields {
 const FIELDS = memoSlot<MessageFields>('spanView.fields');
 
 function fieldsOf(m: Message): MessageFields {
+  const assistant = m.role === 'assistant' && m.toolResult === undefined;
+  const text = messageText(m);
+  // Reasoning written inline in an assistant's text (<think>…</think>) is thinking, like a
+  // thinking part: `text` is the answer the reader sees.
+  const inline = assistant ? splitInlineReasoning(text) : undefined;
+  const parts = thinkingText(m);
+  const thinking = inline?.reasoning ? (parts ? `${parts}\n\n${inline.reasoning}` : inline.reasoning) : parts;
   return {
-    text: messageText(m),
-    thinking: thinkingText(m),
+    text: inline ? inline.visible : text,
+    thinking,
     userAuthored: isUserAuthored(m),
-    assistant: m.role === 'assistant' && m.toolResult === undefined,
+    assistant,
     summary: m.itemType === 'COMPACTION_SUMMARY',
     calls: orNone(
       (m.toolCalls ?? []).map((call) => {

@@ -1,5 +1,6 @@
 // "Key Technical Concepts": the terms the session
-// is about — code identifiers (CamelCase, snake_case, dotted names), acronyms ([A-Z]{2,}) and
+// is about — code identifiers (CamelCase, snake_case, dotted names), acronyms ([A-Z]{2,}, not
+// capitals written for emphasis: text/emphasis.ts) and
 // the libraries it imports or installs — ranked by how many messages use them, a person's
 // mention counting CONCEPTS_USER_MENTION_WEIGHT times and a tool output's half. Listed as
 // bullets of a few terms each, the most used first. On re-compaction the earlier terms join
@@ -11,6 +12,8 @@ import { fromMessage, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import type { SpanMessage, SpanToolCall } from './spanView';
 import { inlineCode, listItem } from './textCut';
+import { FILE_EXTENSIONS } from '../analyze/refs';
+import { isEmphasisWord, LETTERS_ONLY_CAPS } from '../text/emphasis';
 
 /** Capitalised words that are labels or plain English, not concepts. */
 const NOT_ACRONYMS: ReadonlySet<string> = new Set(
@@ -25,6 +28,18 @@ const NOT_ACRONYMS: ReadonlySet<string> = new Set(
 /** Words of agents' own bookkeeping (todo-list states), not of the subject. */
 const NOT_CONCEPTS: ReadonlySet<string> = new Set(['in_progress', 'pending', 'completed', 'activeForm']);
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,}\b/g;
+/** A capitals word right before a file extension is part of a file name ("CLAUDE.md"). */
+const BEFORE_EXTENSION = new RegExp(`^\\.(?:${FILE_EXTENSIONS})\\b`, 'i');
+/** A capitals word where code names something: after a member dot, "$", "#" or "::", or before
+ *  an assignment, a call, an index or a member ("MAX_RETRIES" has an underscore and is an
+ *  identifier anyway; this is for `TIMEOUT = 30`, `config.DEBUG`, `JSON.parse`). */
+const IDENTIFIER_POSITION = /(?:(?<=[.$#]|::)([A-Z][A-Z0-9]+)\b|\b([A-Z][A-Z0-9]+)(?=\s*(?:=(?!=)|\(|\[)|\.[a-z]))/g;
+const INLINE_CODE = /`([^`\n]+)`/g;
+// Capitals written for emphasis (text/emphasis.ts) are not concepts unless code names them (a
+// whole inline code span, or an identifier position in code or tool output: `TIMEOUT = 30`).
+// Within a shouted compound ("PRE-CODE ANALYSIS"), a word hyphen-joined to emphasis is emphasis.
+const FENCED = /^\s*(```|~~~)[^\n]*\n([\s\S]*?)^\s*\1/gm;
+
 const IMPORT_FROM = /^\s*(?:import|export)\b[^;\n]*?\bfrom\s+['"]([@\w][\w@/.-]*)['"]|\brequire\(\s*['"]([@\w][\w@/.-]*)['"]\s*\)|^\s*(?:from\s+([a-zA-Z_][\w.]*)\s+import|import\s+([a-zA-Z_][\w.]*))/gm;
 const INSTALL = /\b(?:npm\s+(?:install|i|add)|yarn\s+add|pnpm\s+(?:add|install)|pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+((?:[-\w@/.=<>~^]+\s*)+)/g;
 
@@ -59,9 +74,11 @@ interface ConceptReading {
   acronyms: readonly string[];
   libraries: readonly string[];
   commandLibraries: readonly (readonly string[])[];
+  /** Capitals words code names (see isEmphasisWord): inline code, identifier positions. */
+  inCode: readonly string[];
 }
 
-const NO_CONCEPTS: ConceptReading = { acronyms: NONE, libraries: NONE, commandLibraries: NONE };
+const NO_CONCEPTS: ConceptReading = { acronyms: NONE, libraries: NONE, commandLibraries: NONE, inCode: NONE };
 
 function readConcepts(sm: SpanMessage, calls: readonly SpanToolCall[]): ConceptReading {
   const speaks = sm.userAuthored || sm.assistant;
@@ -70,16 +87,56 @@ function readConcepts(sm: SpanMessage, calls: readonly SpanToolCall[]): ConceptR
     acronyms: orNone([...acronymsIn(speech)]),
     libraries: speaks ? orNone(librariesIn(speech)) : NONE,
     commandLibraries: orNone(calls.map((call) => (call.command ? orNone(librariesIn(call.command)) : NONE))),
+    inCode: orNone([...capsInCode(speaks ? speech : '', speaks ? '' : sm.text, calls)]),
   };
-  return read.acronyms === NONE && read.libraries === NONE && read.commandLibraries.every((l) => l === NONE) ? NO_CONCEPTS : read;
+  return read.acronyms === NONE && read.libraries === NONE && read.commandLibraries.every((l) => l === NONE) && read.inCode === NONE ? NO_CONCEPTS : read;
 }
 
 function acronymsIn(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.matchAll(ACRONYM)) {
     const a = m[0];
-    if (!NOT_ACRONYMS.has(a) && /[A-Z].*[A-Z]/.test(a) && !/^\d/.test(a)) out.add(a);
+    if (NOT_ACRONYMS.has(a) || !/[A-Z].*[A-Z]/.test(a) || /^\d/.test(a)) continue;
+    if (BEFORE_EXTENSION.test(text.slice(m.index + a.length, m.index + a.length + 12))) continue;
+    if (inShoutedCompound(text, m.index, a.length)) continue;
+    out.add(a);
   }
+  return out;
+}
+
+const CAPS_BEFORE_HYPHEN = /([A-Z]+)-$/;
+const CAPS_AFTER_HYPHEN = /^-([A-Z]+)\b/;
+
+/** A capitals word hyphen-joined to a capitals word of emphasis ("PRE" in "PRE-CODE"). */
+function inShoutedCompound(text: string, at: number, length: number): boolean {
+  const before = CAPS_BEFORE_HYPHEN.exec(text.slice(Math.max(0, at - 20), at));
+  if (before && isEmphasisWord(before[1]!)) return true;
+  const after = CAPS_AFTER_HYPHEN.exec(text.slice(at + length, at + length + 21));
+  return after !== null && isEmphasisWord(after[1]!);
+}
+
+/** Capitals words in identifier positions of `code`. */
+function identifiersIn(code: string, out: Set<string>): void {
+  for (const m of code.matchAll(IDENTIFIER_POSITION)) {
+    const w = (m[1] ?? m[2])!;
+    if (!BEFORE_EXTENSION.test(code.slice(m.index + m[0].length, m.index + m[0].length + 12))) out.add(w);
+  }
+}
+
+/** Capitals words that code names in one message: the whole of an inline code span
+ *  (`TIMEOUT`), identifier positions inside fenced code, tool-call arguments and tool output. */
+function capsInCode(speech: string, output: string, calls: readonly SpanToolCall[]): Set<string> {
+  const out = new Set<string>();
+  if (speech.includes('`')) {
+    for (const m of speech.matchAll(INLINE_CODE)) {
+      const t = m[1]!.trim();
+      if (LETTERS_ONLY_CAPS.test(t)) out.add(t);
+      else identifiersIn(t, out);
+    }
+    for (const m of speech.matchAll(FENCED)) identifiersIn(m[2]!, out);
+  }
+  if (output) identifiersIn(output, out);
+  for (const call of calls) identifiersIn(call.call.arguments, out);
   return out;
 }
 
@@ -106,6 +163,8 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
       for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) bump((m[1] ?? m[2])!, c.CONCEPTS_USER_MENTION_WEIGHT, -1);
     }
   }
+  // For the emphasis rule: the capitals words code names.
+  const inCode = new Set<string>();
   const addLibraries = (list: readonly string[], w: number) => {
     for (const lib of list) libs.set(lib, (libs.get(lib) ?? 0) + w);
   };
@@ -116,6 +175,7 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
     const read = fromMessage(ctx, sm, 'concepts', (x) => readConcepts(x, calls));
     const terms = new Set<string>(sm.analysis?.refs.identifiers ?? []);
     for (const a of read.acronyms) terms.add(a);
+    for (const w of read.inCode) inCode.add(w);
     for (const t of terms) bump(t, w, sm.pos);
     addLibraries(read.libraries, w);
     for (const list of read.commandLibraries) addLibraries(list, w);
@@ -133,8 +193,10 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
     });
   }
   const libNames = new Set(libList.map(([l]) => l));
+  const shouted = (t: string) =>
+    !inCode.has(t) && isEmphasisWord(t);
   const ranked = [...score.entries()]
-    .filter(([t, s]) => !libNames.has(t) && (s >= 1.5 || score.size <= c.CONCEPTS_MAX_TERMS))
+    .filter(([t, s]) => !libNames.has(t) && !shouted(t) && (s >= 1.5 || score.size <= c.CONCEPTS_MAX_TERMS))
     .sort((a, b) => b[1] - a[1] || firstSeen.get(a[0])! - firstSeen.get(b[0])! || (a[0] < b[0] ? -1 : 1))
     .slice(0, c.CONCEPTS_MAX_TERMS)
     .map(([t]) => t);

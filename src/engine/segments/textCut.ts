@@ -159,9 +159,21 @@ export function inlineCode(text: string): string {
   return `\`\` ${flat} \`\``;
 }
 
+/** Bullet markers opening a text ("- ", "* ", "• ", "- - "): the item's own bullet replaces them. */
+const LEADING_BULLETS = /^(?:\s*[-*+•](?:\s+|$))+/;
+/** Bullets, numbers ("1. ", "2) "), letters ("b) ") and quote marks opening a sentence taken
+ *  out of a list. */
+const LEADING_MARKERS = /^(?:\s*(?:[-*+•>]|\d{1,3}[.)]|[a-z]\))(?:\s+|$))+/;
+
+/** A sentence taken out of a list or a quote, without the markers it was written with. */
+export function withoutListMarkers(sentence: string): string {
+  return sentence.replace(LEADING_MARKERS, '');
+}
+
 /** A Markdown list item: "- " before the first line, two spaces before the others (blank
- *  lines stay blank), so no line of an item starts at column 0 except its bullet. */
+ *  lines stay blank), so no line of an item starts at column 0 except its bullet. A bullet the
+ *  text already opens with is dropped (no "- - "); a number is kept, it says the order. */
 export function listItem(text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = text.replace(/\r\n?/g, '\n').replace(LEADING_BULLETS, '').split('\n');
   return lines.map((l, i) => (i === 0 ? `- ${l}` : l.trim() === '' ? '' : `  ${l}`)).join('\n');
 }

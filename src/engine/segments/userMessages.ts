@@ -16,9 +16,10 @@ import { firstSimilarBefore, textShingles } from '../text/similarity';
 import type { SegmentConstants } from './constants';
 import type { ReducedForms, SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords } from './textCut';
+import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords, withoutListMarkers } from './textCut';
 import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './mergeSections';
+import { splitPasted, type MessageParts } from '../analyze/pasted';
 
 /** Sentences that state facts worth keeping when a long message is shortened: numbers, amounts,
  *  dates, names, first-person statements ("I …", "my …", 我…). */
@@ -36,10 +37,10 @@ function factScore(sentence: string): number {
   return s;
 }
 
-/** The prefix form plus the message's most informative later sentences, in their order. */
-function withFacts(text: string, maxChars: number, ctx: BuilderContext): string {
+/** The prefix form plus the message's `count` most informative later sentences, in their order. */
+function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: number): string {
   const cut = cutText(text, maxChars, ctx.c);
-  if (!cut.cut || ctx.c.USER_MESSAGE_FACT_SENTENCES <= 0) return cut.text;
+  if (!cut.cut || count <= 0) return cut.text;
   const keptChars = text.trim().length - cut.omitted;
   const rest = text.trim().slice(keptChars);
   const picked = splitSentences(rest.slice(0, 20000))
@@ -47,9 +48,9 @@ function withFacts(text: string, maxChars: number, ctx: BuilderContext): string 
     .map((s, i) => ({ s, i, score: factScore(s) }))
     .filter((x) => x.score >= 2)
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, ctx.c.USER_MESSAGE_FACT_SENTENCES)
+    .slice(0, count)
     .sort((a, b) => a.i - b.i)
-    .map((x) => `“${oneLine(x.s, 300)}”`);
+    .map((x) => `“${oneLine(withoutListMarkers(x.s), 300)}”`);
   return picked.length > 0 ? `${cut.text}\nKey sentences further on: ${picked.join(' ')}` : cut.text;
 }
 
@@ -62,6 +63,13 @@ export function readableUserText(text: string): string {
   if (!text.includes('<command-name>')) return text;
   const out = text.replace(COMMAND_MARKUP, (_m, name: string | undefined, args: string | undefined) => (name ? `${name} ` : args ? `${args}\n` : ''));
   return out.trim() || text;
+}
+
+/** A person's message as own words and pasted body (analyze/pasted.ts), read once per message:
+ *  what Primary Request, Problem Solving, Pending Tasks and Current Work take the person's
+ *  request from. */
+export function requestParts(ctx: BuilderContext, sm: SpanMessage): MessageParts {
+  return fromMessage(ctx, sm, 'users.parts', (x) => splitPasted(readableUserText(x.text)));
 }
 
 /** Error names ("TypeError", "ECONNREFUSED"-like codes are identifiers) in a text. */
@@ -130,10 +138,13 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   const text = balanceFences(readableUserText(sm.text).trim());
   if (!text) return undefined;
   const key = collapseWhitespace(text);
+  // A pasted document is material the later conversation refers to, and the other sections
+  // name it only by its gist: its facts are quoted here, more of them.
+  const facts = requestParts(ctx, sm).pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
   return {
     text,
     key,
-    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx)]),
+    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]),
     gist: gistOf(text, c.USER_MESSAGE_GIST_CHARS),
     shingles: key.length >= SIMILAR_MIN_CHARS ? textShingles(key.toLowerCase()) : undefined,
   };
