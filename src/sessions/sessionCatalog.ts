@@ -13,7 +13,7 @@ import { importTranscript } from '../engine/conversation/importers/detect';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
 import { isUserAuthored, messageText, type ImportResult, type Message, type ReportedUsage } from '../engine/conversation/model';
-import { calibrate, sameUsage, type Calibration } from '../engine/tokens/calibration';
+import { calibrate } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
@@ -197,30 +197,18 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
 
 /** A session's counts kept from one read to the next, for a session read again as it grows: the
  *  messages are held in a TokenLedger (a message that is the same object as last time is not
- *  counted again; an appended one is counted once), the calibration against the reported usage is
- *  made again only when the usage or a message before its answer changed, and the history is
- *  counted again only when it is another list. Each figure equals what tokenReport and
- *  countMessages give for the same messages. */
+ *  counted again; an appended one is counted once), the calibration against the reported usage adds
+ *  up the ledger's counts, and the history is counted again only when it is another list. Each
+ *  figure equals what tokenReport and countMessages give for the same messages. */
 export class SessionFigures {
   private ledger: TokenLedger | undefined;
-  private calibrated: { messages: readonly Message[]; usage: ReportedUsage; calibration: Calibration | undefined } | undefined;
   private history: { messages: readonly Message[]; counter: CachedTokenCounter; tokens: number } | undefined;
 
   report(messages: readonly Message[], counter: CachedTokenCounter, usage: ReportedUsage | undefined): TokenReport {
-    if (this.ledger?.counter !== counter) {
-      this.ledger = new TokenLedger(counter);
-      this.calibrated = undefined;
-    }
-    this.ledger.sync(messages);
-    if (!usage) return this.ledger.report();
-    const c = this.calibrated;
-    if (!c || !sameUsage(c.usage, usage) || !samePrefixUntil(c.messages, messages, usage.atMessageId)) {
-      this.calibrated = { messages, usage, calibration: calibrate(messages, usage, counter) };
-    } else {
-      // The same figure on the same messages: only the record (its line, its parts) may be newer.
-      this.calibrated = { messages, usage, calibration: c.calibration && { ...c.calibration, usage } };
-    }
-    return this.ledger.report(this.calibrated.calibration);
+    if (this.ledger?.counter !== counter) this.ledger = new TokenLedger(counter);
+    const ledger = this.ledger;
+    ledger.sync(messages);
+    return ledger.report(usage && calibrate(messages, usage, counter, (i) => ledger.tokensAt(i).total));
   }
 
   historyTokens(messages: readonly Message[], counter: CachedTokenCounter): number {
@@ -229,15 +217,6 @@ export class SessionFigures {
     this.history = { messages, counter, tokens: counter.countMessages(messages) };
     return this.history.tokens;
   }
-}
-
-/** Whether `b` holds the same objects as `a` up to and with the message `id` (so a count up to it stays). */
-function samePrefixUntil(a: readonly Message[], b: readonly Message[], id: string): boolean {
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    if (a[i] !== b[i]) return false;
-    if (b[i]!.id === id) return true;
-  }
-  return false;
 }
 
 /** Reads and imports one session file; a file it cannot read comes back as its error. */

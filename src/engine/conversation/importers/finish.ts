@@ -17,7 +17,8 @@ export interface FinishOptions {
 
 export function finishImport(drafts: MessageDraft[], opts: FinishOptions): ImportResult {
   const paired = repairToolPairing(drafts, opts.format, opts.warnings);
-  return finished(toMessages(paired, new IdAllocator(), 0), opts);
+  const messages = toMessages(paired, new IdAllocator(), 0);
+  return finished(messages, idsDigest(messages), opts);
 }
 
 /** finishImport for a conversation read as it grows (a live session), in O(what changed): each call
@@ -34,6 +35,8 @@ export class GrowingFinish {
   private readonly ids = new Set<string>();
   private readonly pairing = emptyPairingTally();
   private cut = 0;
+  /** idsDigest of `final`, kept (the conversation's id hashes every message id). */
+  private finalDigest = '';
 
   /** finishImport(drafts, opts), or undefined when it must be made from scratch: a draft before the
    *  cut changed (`same`: how many first drafts are the previous call's) or a result answers a final call. */
@@ -44,7 +47,7 @@ export class GrowingFinish {
     if (run.answersBefore > 0) return undefined;
     const fresh = toMessages(run.drafts, new IdAllocator(this.ids), this.final.length);
     opts.warnings.push(...pairingWarnings([this.pairing, run.tally()]));
-    const result = finished(this.final.concat(fresh), opts);
+    const result = finished(this.final.concat(fresh), this.finalDigest + idsDigest(fresh), opts);
 
     let minAnswered = Number.POSITIVE_INFINITY;
     let k = open.length - 1;
@@ -57,6 +60,7 @@ export class GrowingFinish {
       for (const m of fresh.slice(0, run.starts[k]!)) {
         this.final.push(m);
         this.ids.add(m.id);
+        this.finalDigest += `\u0000${m.id}`;
       }
       this.cut += k;
     }
@@ -75,9 +79,15 @@ function toMessages(paired: readonly MessageDraft[], ids: IdAllocator, offset: n
   });
 }
 
-function finished(messages: Message[], opts: FinishOptions): ImportResult {
-  let digest = `${opts.format}\u0000${messages.length}`;
-  for (const m of messages) digest += `\u0000${m.id}`;
+/** The part of the conversation id's digest the messages' ids make. */
+function idsDigest(messages: readonly Message[]): string {
+  let out = '';
+  for (const m of messages) out += `\u0000${m.id}`;
+  return out;
+}
+
+function finished(messages: Message[], ids: string, opts: FinishOptions): ImportResult {
+  const digest = `${opts.format}\u0000${messages.length}${ids}`;
   return {
     conversation: { id: `${opts.format}-${hash64(digest)}`, format: opts.format, messages, meta: opts.meta },
     warnings: opts.warnings,
