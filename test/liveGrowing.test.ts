@@ -15,6 +15,7 @@ import { JsonlParser } from '../src/engine/conversation/importers/jsonText';
 import type { FoundSession } from '../src/sessions/agentSession';
 import { LiveSessionMeter } from '../src/sessions/liveSessionMeter';
 import { SessionCatalog } from '../src/sessions/sessionCatalog';
+import { prng as random } from './helpers/fuzzCases';
 import { transcriptFiles, transcriptPath } from './helpers/transcripts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxc-grow-'));
@@ -23,18 +24,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sessions = transcriptFiles()
   .filter((f) => f.startsWith('claude-code/') && f.endsWith('.jsonl'))
   .map(transcriptPath);
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Line = Record<string, unknown>;
 
