@@ -18,6 +18,8 @@ export interface FollowRead {
   missing: boolean;
   /** Bytes consumed so far (complete lines only). */
   offset: number;
+  /** The file's modification time when read (absent when it is missing). */
+  mtimeMs?: number;
 }
 
 /** How many first bytes identify a file's content (a replaced file with the same inode). */
@@ -86,7 +88,7 @@ export class JsonlFollower {
         data = data.subarray(start);
         this.partial = Buffer.from(data);
       }
-      return { lines, reset, missing: false, offset: this.offset };
+      return { lines, reset, missing: false, offset: this.offset, mtimeMs: st.mtimeMs };
     } finally {
       await fh.close();
     }

@@ -69,8 +69,7 @@ export class LiveSessionMeter {
     if (r.reset) this.restart();
     for (const line of r.lines) this.take(line);
     if (this.last && !r.reset && r.lines.length === 0) return this.unchanged(this.last);
-    const s = await stat(this.found.file).catch(() => undefined);
-    const found = { ...this.found, size: r.offset, mtimeMs: s?.mtimeMs ?? Date.now() };
+    const found = { ...this.found, size: r.offset, mtimeMs: r.mtimeMs ?? Date.now() };
     const read: SessionRead = r.missing
       ? { error: `${this.found.file}: the session file is gone` }
       : this.nul

@@ -47,7 +47,7 @@ export class GrowingFinish {
     if (run.answersBefore > 0) return undefined;
     const fresh = toMessages(run.drafts, new IdAllocator(this.ids), this.final.length);
     opts.warnings.push(...pairingWarnings([this.pairing, run.tally()]));
-    const result = finished(this.final.concat(fresh), this.finalDigest + idsDigest(fresh), opts);
+    const result = finished(this.final.concat(fresh), this.finalDigest + idsDigest(fresh), opts, true);
 
     let minAnswered = Number.POSITIVE_INFINITY;
     let k = open.length - 1;
@@ -86,12 +86,25 @@ function idsDigest(messages: readonly Message[]): string {
   return out;
 }
 
-function finished(messages: Message[], ids: string, opts: FinishOptions): ImportResult {
-  const digest = `${opts.format}\u0000${messages.length}${ids}`;
-  return {
-    conversation: { id: `${opts.format}-${hash64(digest)}`, format: opts.format, messages, meta: opts.meta },
-    warnings: opts.warnings,
-  };
+/** The import of `messages`; its conversation id hashes the format, the count and every id (`ids`:
+ *  idsDigest of them). `lazy`: hashed when first read — a live session is imported at every append
+ *  and its id is seldom read, and the hash is O(messages) (the count comes first: it cannot be
+ *  carried on from the last import). The property reads and copies as a plain one. */
+function finished(messages: Message[], ids: string, opts: FinishOptions, lazy = false): ImportResult {
+  const id = () => `${opts.format}-${hash64(`${opts.format}\u0000${messages.length}${ids}`)}`;
+  const conversation = { id: lazy ? '' : id(), format: opts.format, messages, meta: opts.meta };
+  if (lazy) {
+    Object.defineProperty(conversation, 'id', {
+      enumerable: true,
+      configurable: true,
+      get(this: typeof conversation) {
+        const value = id();
+        Object.defineProperty(this, 'id', { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    });
+  }
+  return { conversation, warnings: opts.warnings };
 }
 
 function draftText(d: MessageDraft): string {
