@@ -18,6 +18,8 @@ export interface FollowRead {
   missing: boolean;
   /** Bytes consumed so far (complete lines only). */
   offset: number;
+  /** The file's modification time when read (absent when it is missing). */
+  mtimeMs?: number;
 }
 
 /** How many first bytes identify a file's content (a replaced file with the same inode). */
@@ -57,7 +59,13 @@ export class JsonlFollower {
     try {
       const st = await fh.stat();
       let reset = false;
-      const head = await readAt(fh, 0, Math.min(FINGERPRINT_BYTES, st.size));
+      // The first bytes (is it still the same file?) and the appended bytes are read at once: one
+      // round trip fewer per update. What was read past the end of a replaced file is dropped.
+      const from = this.offset + this.partial.length;
+      const [head, ahead] = await Promise.all([
+        readAt(fh, 0, Math.min(FINGERPRINT_BYTES, st.size)),
+        from > 0 && from < st.size ? readAt(fh, from, Math.min(CHUNK_BYTES, st.size - from)) : undefined,
+      ]);
       const replaced =
         this.identity !== undefined &&
         (this.identity.dev !== st.dev || this.identity.ino !== st.ino || st.size < this.offset + this.partial.length || !samePrefix(this.fingerprint, head));
@@ -71,7 +79,7 @@ export class JsonlFollower {
       const lines: string[] = [];
       let at = this.offset + this.partial.length;
       while (at < st.size) {
-        const chunk = await readAt(fh, at, Math.min(CHUNK_BYTES, st.size - at));
+        const chunk = ahead && !reset && at === from ? ahead : await readAt(fh, at, Math.min(CHUNK_BYTES, st.size - at));
         if (chunk.length === 0) break;
         at += chunk.length;
         let data = this.partial.length > 0 ? Buffer.concat([this.partial, chunk]) : chunk;
@@ -86,7 +94,7 @@ export class JsonlFollower {
         data = data.subarray(start);
         this.partial = Buffer.from(data);
       }
-      return { lines, reset, missing: false, offset: this.offset };
+      return { lines, reset, missing: false, offset: this.offset, mtimeMs: st.mtimeMs };
     } finally {
       await fh.close();
     }

@@ -12,9 +12,11 @@ import { homedir } from 'node:os';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
-import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
+import { isUserAuthored, messageText, type ImportResult, type Message, type ReportedUsage } from '../engine/conversation/model';
+import { calibrate } from '../engine/tokens/calibration';
+import { TokenLedger } from '../engine/tokens/ledger';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
-import { tokenReport } from '../engine/tokens/report';
+import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
 import { AGENTS, RESUMABLE_AGENTS, titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
@@ -144,8 +146,9 @@ export type CounterFor = (model: string | undefined) => Promise<CachedTokenCount
 /** A session's file as read: its import, nothing (an empty file), or why it could not be read. */
 export type SessionRead = { result?: ImportResult } | { error: string };
 
-/** The listing's entry for a session from what was read of it. */
-export async function meterRead(found: FoundSession, read: SessionRead, counterFor: CounterFor): Promise<AgentSession> {
+/** The listing's entry for a session from what was read of it. `figures`: what a live meter keeps
+ *  between reads of the same session (its counts are then the changed messages' only). */
+export async function meterRead(found: FoundSession, read: SessionRead, counterFor: CounterFor, figures = new SessionFigures()): Promise<AgentSession> {
   const base: AgentSession = {
     agent: found.agent,
     id: found.id,
@@ -176,7 +179,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   const { conversation, history, warnings } = read.result;
   const counter = await counterFor(conversation.meta.model);
   // The same total `ctxc count` prints: the reported usage plus what came after it, else our count.
-  const report = tokenReport(conversation.messages, counter, conversation.meta.reportedUsage);
+  const report = figures.report(conversation.messages, counter, conversation.meta.reportedUsage);
   const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
   return {
     ...base,
@@ -185,11 +188,35 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
     tokens: report.total,
     ...(report.reported ? { reportedTokens: report.reported.usage.tokens, overhead: report.overhead } : {}),
     window: report.window,
-    historyTokens: history ? counter.countMessages(history.conversation.messages) : 0,
+    historyTokens: history ? figures.historyTokens(history.conversation.messages, counter) : 0,
     messages: conversation.messages.length,
     warnings: warnings.length,
     ...(conversation.meta.cwd && !base.cwd ? { cwd: conversation.meta.cwd } : {}),
   };
+}
+
+/** A session's counts kept from one read to the next, for a session read again as it grows: the
+ *  messages are held in a TokenLedger (a message that is the same object as last time is not
+ *  counted again; an appended one is counted once), the calibration against the reported usage adds
+ *  up the ledger's counts, and the history is counted again only when it is another list. Each
+ *  figure equals what tokenReport and countMessages give for the same messages. */
+export class SessionFigures {
+  private ledger: TokenLedger | undefined;
+  private history: { messages: readonly Message[]; counter: CachedTokenCounter; tokens: number } | undefined;
+
+  report(messages: readonly Message[], counter: CachedTokenCounter, usage: ReportedUsage | undefined): TokenReport {
+    if (this.ledger?.counter !== counter) this.ledger = new TokenLedger(counter);
+    const ledger = this.ledger;
+    ledger.sync(messages);
+    return ledger.report(usage && calibrate(messages, usage, counter, (i) => ledger.tokensAt(i).total));
+  }
+
+  historyTokens(messages: readonly Message[], counter: CachedTokenCounter): number {
+    const h = this.history;
+    if (h && h.messages === messages && h.counter === counter) return h.tokens;
+    this.history = { messages, counter, tokens: counter.countMessages(messages) };
+    return this.history.tokens;
+  }
 }
 
 /** Reads and imports one session file; a file it cannot read comes back as its error. */
@@ -220,17 +247,28 @@ export function importSessionText(found: Pick<FoundSession, 'file' | 'format'>, 
 
 /** The first thing a person asked, in file order, among what is sent and the history. A
  *  `/command` reads as the command line it was; one without arguments (`/clear`, `/init`, which
- *  open many sessions) only when nothing else was asked. */
+ *  open many sessions) only when nothing else was asked. One pass (the first of equal positions
+ *  wins), so a live session's update does not sort its messages. */
 function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
   const at = (m: Message) => m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
-  const asked = [...history, ...live].filter((m) => isUserAuthored(m) && messageText(m).trim() !== '').sort((a, b) => at(a) - at(b));
-  const text = (m: Message) => {
-    const command = m.source?.extra?.['command'];
-    return command === undefined ? messageText(m) : `/${String(command).replace(/^\//, '')}`;
-  };
-  const request = asked.find((m) => !/^\/?\S+$/.test(String(m.source?.extra?.['command'] ?? ' ')));
-  const first = request ?? asked[0];
-  return first ? text(first) : undefined;
+  const bare = (m: Message) => /^\/?\S+$/.test(String(m.source?.extra?.['command'] ?? ' '));
+  let first: { m: Message; at: number } | undefined;
+  let request: { m: Message; at: number } | undefined;
+  for (const list of [history, live]) {
+    for (const m of list) {
+      if (!isUserAuthored(m)) continue;
+      const p = at(m);
+      const earlierRequest = !request || p < request.at;
+      if (!earlierRequest && first && p >= first.at) continue;
+      if (messageText(m).trim() === '') continue;
+      if (!first || p < first.at) first = { m, at: p };
+      if (earlierRequest && !bare(m)) request = { m, at: p };
+    }
+  }
+  const chosen = (request ?? first)?.m;
+  if (!chosen) return undefined;
+  const command = chosen.source?.extra?.['command'];
+  return command === undefined ? messageText(chosen) : `/${String(command).replace(/^\//, '')}`;
 }
 
 /** Sessions newest first, each child listed in its parent's `children`: the parent of the same

@@ -14,17 +14,24 @@ export function derivedMessageId(index: number, role: string, text: string): str
 export class IdAllocator {
   private readonly used = new Set<string>();
 
+  /** `taken`: ids already handed out (the messages before, in a conversation read as it grows). */
+  constructor(private readonly taken: ReadonlySet<string> = new Set()) {}
+
   take(wanted: string): string {
-    if (!this.used.has(wanted)) {
+    if (!this.has(wanted)) {
       this.used.add(wanted);
       return wanted;
     }
     for (let k = 1; ; k++) {
       const candidate = `${wanted}:${k}`;
-      if (!this.used.has(candidate)) {
+      if (!this.has(candidate)) {
         this.used.add(candidate);
         return candidate;
       }
     }
+  }
+
+  private has(id: string): boolean {
+    return this.used.has(id) || this.taken.has(id);
   }
 }

@@ -23,13 +23,19 @@ export interface Calibration {
 
 /** The calibration of a session from the messages the usage was reported on; undefined when its
  *  answer is not among them. Counts come from the counter's caches, so calibrating a conversation
- *  already counted encodes nothing. */
-export function calibrate(messages: readonly Message[], usage: ReportedUsage | undefined, counter: CachedTokenCounter): Calibration | undefined {
+ *  already counted encodes nothing; `countAt` gives them from counts already at hand instead (a
+ *  TokenLedger of the same messages: TokenLedger.tokensAt). */
+export function calibrate(
+  messages: readonly Message[],
+  usage: ReportedUsage | undefined,
+  counter: CachedTokenCounter,
+  countAt: (index: number) => number = (i) => counter.countMessage(messages[i]!),
+): Calibration | undefined {
   if (!usage) return undefined;
   const k = messages.findIndex((m) => m.id === usage.atMessageId);
   if (k < 0) return undefined;
   let countedAsOf = REPLY_PRIMING;
-  for (let i = 0; i < k; i++) countedAsOf += counter.countMessage(messages[i]!);
+  for (let i = 0; i < k; i++) countedAsOf += countAt(i);
   return { usage, countedAsOf, overhead: usage.tokens - countedAsOf };
 }
 

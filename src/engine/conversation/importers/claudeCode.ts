@@ -47,9 +47,9 @@ import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMet
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
 import { anthropicUserDrafts } from './anthropic';
 import { assistantItemType, plainDraft, setSessionFacts, sourceMeta, textParts } from './contentParts';
-import { finishImport } from './finish';
+import { finishImport, GrowingFinish, type FinishOptions } from './finish';
 import type { ImportOptions } from './importOptions';
-import { parseJsonl, stripBom, type JsonlLine, type JsonlResult } from './jsonText';
+import { parseJsonl, stripBom, type JsonlLine, type JsonlLines } from './jsonText';
 import { isObject, obj, str, type JsonObject } from './jsonShape';
 import { apiUsage, withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
@@ -72,9 +72,14 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
 }
 
 /** The same, from lines already parsed (a file read as a stream: jsonText.ts JsonlParser). */
-export function importClaudeCodeLines({ lines, bad }: JsonlResult, opts: ImportOptions = {}): ImportResult {
+export function importClaudeCodeLines(parsed: JsonlLines, opts: ImportOptions = {}): ImportResult {
+  return readClaudeCode(parsed, opts, false).result;
+}
+
+/** The import, and with `growing` (and the chain the CLI resumes read the usual way) what a
+ *  ClaudeCodeGrowingImport keeps to read appended lines on their own. */
+function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing: boolean): { result: ImportResult; growth?: Growth } {
   const file = opts.sourcePath;
-  const warnings: ImportWarning[] = [];
   if (lines.length === 0) {
     const first = bad[0];
     throw new TranscriptError({
@@ -84,16 +89,12 @@ export function importClaudeCodeLines({ lines, bad }: JsonlResult, opts: ImportO
       found: first ? first.message : 'no lines',
     });
   }
-  bad.slice(0, MAX_LINE_WARNINGS).forEach((b) => warnings.push({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
-  if (bad.length > MAX_LINE_WARNINGS) warnings.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
-
+  const warnings = badLineWarnings(bad);
   if (!lines.some((l) => isObject(l.value) && typeof l.value['type'] === 'string')) {
     throw new TranscriptError({ file, position: `line ${lines[0]!.line}`, expected: "JSON lines of Claude Code entries (objects with a 'type' field)", found: describeJsonValue(lines[0]!.value) });
   }
-  const { entries, repeats } = readOnce(lines);
-  if (repeats.length > 0) {
-    warnings.push({ position: `line ${repeats[0]}`, message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once` });
-  }
+  const { entries, repeats, seen } = readOnce(lines);
+  warnings.push(...repeatWarnings(repeats));
   const title = firstSummary(entries);
   // A file whose chained lines are all sidechain lines is a sub-agent's own file (Claude Code 2.1.2
   // and later write them apart): its lines are its conversation.
@@ -101,37 +102,180 @@ export function importClaudeCodeLines({ lines, bad }: JsonlResult, opts: ImportO
   if (chained.length > 0 && chained.every((e) => (e.value as JsonObject)['isSidechain'] === true)) {
     const own = { ...opts, includeSidechains: true };
     const chain = opts.wholeFile ? undefined : liveChain(entries, true);
-    if (!chain) return importEntries(entries, own, warnings, { summaries: 'messages' });
-    return importEntries(chain.live, own, warnings, { summaries: 'title', title, usage: true });
+    if (!chain) return { result: importEntries(entries, own, warnings, { summaries: 'messages' }) };
+    return { result: importEntries(chain.live, own, warnings, { summaries: 'title', title, usage: true }) };
   }
   const chain = opts.wholeFile || opts.includeSidechains ? undefined : liveChain(entries);
-  if (!chain) return importEntries(entries, opts, warnings, { summaries: 'messages' });
+  if (!chain) return { result: importEntries(entries, opts, warnings, { summaries: 'messages' }) };
 
-  const result = importEntries(chain.live, opts, warnings, { summaries: 'title', title, usage: true });
-  const sidechainLines = entries.filter((e) => isObject(e.value) && e.value['isSidechain'] === true).length;
-  if (sidechainLines > 0) warnings.push(sidechainWarning(sidechainLines));
-  if (chain.history.length === 0) return result;
-  const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { summaries: 'title', title });
+  const reader = new EntryReader(opts, { summaries: 'title', title, usage: true });
+  for (const e of chain.live) reader.read(e);
+  const main: MainChain = { bad, repeats, reader, sidechainLines: entries.filter((e) => isObject(e.value) && e.value['isSidechain'] === true).length };
+  if (chain.history.length > 0) {
+    const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { summaries: 'title', title });
+    const rewound = chain.otherBranches - chain.setAside;
+    const parts = [
+      chain.beforeBoundary > 0 ? `${chain.beforeBoundary} before the last compact boundary` : '',
+      rewound > 0 ? `${rewound} on other branches (rewinds)` : '',
+      chain.setAside > 0 ? `${chain.setAside} of local commands after the last request, chained apart from the conversation: the conversation is read through its last request` : '',
+    ].filter(Boolean);
+    main.history = {
+      part: { conversation: history.conversation, lines: chain.history.length, beforeBoundary: chain.beforeBoundary, otherBranches: chain.otherBranches },
+      warning: {
+        position: 'file',
+        message: `${chain.history.length} line${chain.history.length === 1 ? ' is' : 's are'} ${chain.setAside > 0 ? 'not part of the conversation read' : 'not on the chain Claude Code sends when the session is resumed'} (${parts.join(', ')}): read as history, not counted; --whole-file reads every line`,
+      },
+    };
+  }
+  if (!growing || chain.switched) return { result: mainChainResult(main, (drafts, o) => finishImport(drafts, o))! };
+  const finish = new GrowingFinish();
+  const result = mainChainResult(main, (drafts, o) => finish.finish(drafts, 0, o))!;
+  const leaf = (chain.leaf.value as JsonObject)['uuid'] as string;
+  return { result, growth: { ...main, lines: lines.length, seen, referenced: referencedUuids(entries), leaf, titled: title !== undefined, finish } };
+}
+
+/** The import of the chain the CLI resumes, from its parts; undefined when `finish` cannot finish. */
+interface MainChain {
+  bad: JsonlLines['bad'];
+  repeats: number[];
+  reader: EntryReader;
+  /** Sidechain lines in the file (left out). */
+  sidechainLines: number;
+  history?: { part: NonNullable<ImportResult['history']>; warning: ImportWarning };
+}
+
+function mainChainResult(m: MainChain, finish: (drafts: MessageDraft[], o: FinishOptions) => ImportResult | undefined): ImportResult | undefined {
+  const warnings = [...badLineWarnings(m.bad), ...repeatWarnings(m.repeats), ...m.reader.warnings()];
+  const finished = finish(m.reader.drafts, { format: 'claude-code', meta: { ...m.reader.meta }, warnings });
+  if (!finished) return undefined;
+  const result = m.reader.usage.length > 0 ? withReportedUsage(finished, m.reader.usage) : finished;
+  if (m.sidechainLines > 0) warnings.push(sidechainWarning(m.sidechainLines));
+  if (!m.history) return result;
   // A chain of local commands only (no assistant yet) still belongs to the model the session used.
-  if (result.conversation.meta.model === undefined && history.conversation.meta.model !== undefined) result.conversation.meta.model = history.conversation.meta.model;
-  const rewound = chain.otherBranches - chain.setAside;
-  const parts = [
-    chain.beforeBoundary > 0 ? `${chain.beforeBoundary} before the last compact boundary` : '',
-    rewound > 0 ? `${rewound} on other branches (rewinds)` : '',
-    chain.setAside > 0 ? `${chain.setAside} of local commands after the last request, chained apart from the conversation: the conversation is read through its last request` : '',
-  ].filter(Boolean);
-  warnings.push({
-    position: 'file',
-    message: `${chain.history.length} line${chain.history.length === 1 ? ' is' : 's are'} ${chain.setAside > 0 ? 'not part of the conversation read' : 'not on the chain Claude Code sends when the session is resumed'} (${parts.join(', ')}): read as history, not counted; --whole-file reads every line`,
-  });
-  return {
-    ...result,
-    history: { conversation: history.conversation, lines: chain.history.length, beforeBoundary: chain.beforeBoundary, otherBranches: chain.otherBranches },
-  };
+  const historyModel = m.history.part.conversation.meta.model;
+  if (result.conversation.meta.model === undefined && historyModel !== undefined) result.conversation.meta.model = historyModel;
+  warnings.push(m.history.warning);
+  return { ...result, history: m.history.part };
+}
+
+/** What a growing import keeps of its last read (the chain read the usual way, not switched). */
+interface Growth extends MainChain {
+  /** Parsed lines read. */
+  lines: number;
+  /** Uuids read (a repeat is left out). */
+  seen: Set<string>;
+  /** Uuids some line points to (a parentUuid, a compaction's preserved lines): a new line that
+   *  carries one changes what is read before it. */
+  referenced: Set<string>;
+  /** The uuid the chain ends at (its last main chained line). */
+  leaf: string;
+  /** A `summary` line titled the conversation (a later one does not). */
+  titled: boolean;
+  finish: GrowingFinish;
+}
+
+/** A Claude Code session read as its agent appends to it (the live meter). Each read is given every
+ *  line parsed so far (the lines of the read before, then new ones) and returns what
+ *  importClaudeCodeLines returns for them, the same in every field. The common case costs what was
+ *  appended: every new line either leaves the chain the CLI resumes as it is (a sidechain line, a
+ *  bookkeeping line that is not chained, a repeated uuid, a line that is not JSON) or extends it
+ *  (a main line whose parentUuid is the chain's last line); those lines are read on top of the last
+ *  read's entries, and GrowingFinish pairs and makes messages of the open tail only (a tool call
+ *  waiting for its result, an assistant reply still streaming: see finish.ts). Anything else — a
+ *  rewind or branch, a compact boundary, a line that a line before points to, a first `summary`
+ *  title, a late result for a call already closed, a chain that was read through a switch to its
+ *  last request — is read from scratch, as is everything when options ask for the whole file. */
+export class ClaudeCodeGrowingImport {
+  private growth: Growth | undefined;
+  /** How the last read was made (tests and the bench check that appends are read on their own). */
+  lastRead: 'appended' | 'whole' = 'whole';
+
+  constructor(private readonly opts: ImportOptions = {}) {}
+
+  read(parsed: JsonlLines): ImportResult {
+    const grown = this.growth && appendLines(this.growth, parsed);
+    if (grown) {
+      this.lastRead = 'appended';
+      return grown;
+    }
+    this.growth = undefined;
+    this.lastRead = 'whole';
+    const { result, growth } = readClaudeCode(parsed, this.opts, !this.opts.wholeFile && !this.opts.includeSidechains);
+    this.growth = growth;
+    return result;
+  }
+}
+
+/** The import with the lines after `g.lines` read on top of `g`; undefined when one of them is not
+ *  the common case (the caller reads everything again; `g` is spent either way). */
+function appendLines(g: Growth, { lines, bad }: JsonlLines): ImportResult | undefined {
+  if (lines.length < g.lines) return undefined;
+  g.reader.mark();
+  for (let i = g.lines; i < lines.length; i++) {
+    const l = lines[i]!;
+    const v = l.value;
+    if (!isObject(v)) continue;
+    const uuid = str(v, 'uuid');
+    if (uuid !== undefined) {
+      if (g.seen.has(uuid)) {
+        g.repeats.push(l.line);
+        continue;
+      }
+      if (g.referenced.has(uuid)) return undefined;
+      g.seen.add(uuid);
+    }
+    if (v['type'] === 'summary' && !g.titled && str(v, 'summary')) return undefined;
+    const sidechain = v['isSidechain'] === true;
+    if (sidechain) g.sidechainLines++;
+    if (!isChained(v)) continue;
+    addReferences(v, g.referenced);
+    if (sidechain) continue;
+    if (v['parentUuid'] !== g.leaf) return undefined;
+    g.leaf = uuid!;
+    g.reader.read(l);
+  }
+  g.lines = lines.length;
+  g.bad = bad;
+  return mainChainResult(g, (drafts, o) => g.finish.finish(drafts, g.reader.unchanged(), o));
+}
+
+/** Every uuid a line points to: parentUuid, and a compact boundary's preserved lines. */
+function referencedUuids(entries: readonly JsonlLine[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of entries) if (isChained(e.value)) addReferences(e.value, out);
+  return out;
+}
+
+function addReferences(v: JsonObject, out: Set<string>): void {
+  const parent = v['parentUuid'];
+  if (typeof parent === 'string') out.add(parent);
+  const meta = obj(v, 'compactMetadata');
+  if (!meta) return;
+  for (const key of ['preservedSegment', 'preservedMessages']) {
+    const o = obj(meta, key);
+    if (!o) continue;
+    for (const k of ['anchorUuid', 'headUuid', 'tailUuid']) {
+      const id = str(o, k);
+      if (id) out.add(id);
+    }
+    const ids = o['uuids'];
+    if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') out.add(id);
+  }
+}
+
+function badLineWarnings(bad: JsonlLines['bad']): ImportWarning[] {
+  const out: ImportWarning[] = bad.slice(0, MAX_LINE_WARNINGS).map((b) => ({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
+  if (bad.length > MAX_LINE_WARNINGS) out.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
+  return out;
+}
+
+function repeatWarnings(repeats: readonly number[]): ImportWarning[] {
+  if (repeats.length === 0) return [];
+  return [{ position: `line ${repeats[0]}`, message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once` }];
 }
 
 /** Each uuid once: the first line that carries it; the line numbers of the repeats. */
-function readOnce(lines: readonly JsonlLine[]): { entries: JsonlLine[]; repeats: number[] } {
+function readOnce(lines: readonly JsonlLine[]): { entries: JsonlLine[]; repeats: number[]; seen: Set<string> } {
   const seen = new Set<string>();
   const entries: JsonlLine[] = [];
   const repeats: number[] = [];
@@ -146,7 +290,7 @@ function readOnce(lines: readonly JsonlLine[]): { entries: JsonlLine[]; repeats:
     }
     entries.push(l);
   }
-  return { entries, repeats };
+  return { entries, repeats, seen };
 }
 
 function firstSummary(entries: readonly JsonlLine[]): string | undefined {
@@ -174,6 +318,10 @@ export interface LiveChain {
   /** Of otherBranches, bookkeeping lines set aside because no request followed them (the branch of
    *  local commands the file's last line is on, when the conversation is elsewhere). */
   setAside: number;
+  /** The last chained line (of the kind asked for): where the chain ends, unless… */
+  leaf: JsonlLine;
+  /** …the chain was switched to the one through the newest line that is not bookkeeping. */
+  switched: boolean;
 }
 
 /** The chain the CLI resumes: from the last chained main line back along parentUuid (`sidechain`:
@@ -223,7 +371,7 @@ export function liveChain(entries: readonly JsonlLine[], sidechain = false): Liv
     if (e.line < rootLine) beforeBoundary++;
     else if (asideAfter !== undefined && e.line > asideAfter) setAside++;
   }
-  return { live, history, beforeBoundary, otherBranches: history.length - beforeBoundary, setAside };
+  return { live, history, beforeBoundary, otherBranches: history.length - beforeBoundary, setAside, leaf: last, switched: asideAfter !== undefined };
 }
 
 /** The messages a compaction kept verbatim, put where the CLI sends them. Since 2.1.x a compact
@@ -324,28 +472,73 @@ interface EntryOptions {
 }
 
 function importEntries(entries: readonly JsonlLine[], opts: ImportOptions, warnings: ImportWarning[], how: EntryOptions): ImportResult {
-  const file = opts.sourcePath;
-  const meta: ConversationMeta = {};
-  if (file) meta.sourcePath = file;
-  if (how.title) meta.title = how.title;
-  const drafts: MessageDraft[] = [];
-  const skippedTypes = new Map<string, number>();
-  let sidechainLines = 0;
-  let notObjects = 0;
-  /** The assistant draft lines are being merged into, and its message.id. */
-  let merging: { id: string; draft: MessageDraft } | undefined;
-  const usage: UsageRecord[] = [];
+  const reader = new EntryReader(opts, how);
+  for (const e of entries) reader.read(e);
+  warnings.push(...reader.warnings());
+  const result = finishImport(reader.drafts, { format: 'claude-code', meta: reader.meta, warnings });
+  return reader.usage.length > 0 ? withReportedUsage(result, reader.usage) : result;
+}
 
-  for (const { line, value } of entries) {
+/** Reads entries into message drafts, one line at a time, so a growing import reads appended lines
+ *  on top of the ones before. A line changes no draft before the last one (it merges into the last
+ *  assistant draft, or adds drafts), and a changed draft is a new object: the messages made of the
+ *  drafts before stay valid. */
+class EntryReader {
+  readonly meta: ConversationMeta = {};
+  readonly drafts: MessageDraft[] = [];
+  /** Usage records of the assistants read (with `how.usage`), in file order. */
+  readonly usage: UsageRecord[] = [];
+  private readonly lineWarnings: ImportWarning[] = [];
+  private readonly skippedTypes = new Map<string, number>();
+  private sidechainLines = 0;
+  private notObjects = 0;
+  /** The assistant draft lines are being merged into (its index), and its message.id. */
+  private merging: { id: string; index: number } | undefined;
+  /** Drafts before this index are the same objects as at the last mark(). */
+  private same = 0;
+
+  constructor(
+    private readonly opts: ImportOptions,
+    private readonly how: EntryOptions,
+  ) {
+    if (opts.sourcePath) this.meta.sourcePath = opts.sourcePath;
+    if (how.title) this.meta.title = how.title;
+  }
+
+  /** Starts counting the drafts that stay as they are. */
+  mark(): void {
+    this.same = this.drafts.length;
+  }
+
+  /** How many first drafts are the same objects as at the last mark(). */
+  unchanged(): number {
+    return this.same;
+  }
+
+  /** The warnings about the lines read: line by line, then the counts. */
+  warnings(): ImportWarning[] {
+    const out = [...this.lineWarnings];
+    if (this.sidechainLines > 0) out.push(sidechainWarning(this.sidechainLines));
+    if (this.notObjects > MAX_LINE_WARNINGS) out.push({ position: 'file', message: `${this.notObjects - MAX_LINE_WARNINGS} more lines were not entries; skipped` });
+    if (this.skippedTypes.size > 0) {
+      const list = [...this.skippedTypes].map(([t, n]) => `${t} (${n})`).join(', ');
+      out.push({ position: 'file', message: `skipped lines of types the conversation does not need: ${list}` });
+    }
+    return out;
+  }
+
+  read({ line, value }: JsonlLine): void {
+    const { opts, how, meta, drafts, usage } = this;
+    const warnings = this.lineWarnings;
     if (!isObject(value) || typeof value['type'] !== 'string') {
-      if (notObjects++ < MAX_LINE_WARNINGS) warnings.push({ position: `line ${line}`, message: `expected a JSON object with a 'type' field, found ${describeJsonValue(value)}; line skipped` });
-      continue;
+      if (this.notObjects++ < MAX_LINE_WARNINGS) warnings.push({ position: `line ${line}`, message: `expected a JSON object with a 'type' field, found ${describeJsonValue(value)}; line skipped` });
+      return;
     }
     const type = value['type'];
     const sidechain = value['isSidechain'] === true;
     if (sidechain && !opts.includeSidechains) {
-      sidechainLines++;
-      continue;
+      this.sidechainLines++;
+      return;
     }
     const timestamp = str(value, 'timestamp');
     const uuid = str(value, 'uuid');
@@ -354,22 +547,22 @@ function importEntries(entries: readonly JsonlLine[], opts: ImportOptions, warni
     const src = sourceMeta('claude-code', { line, sourceId: uuid, ...(sidechain ? { sidechain: true } : {}) });
 
     if (type === 'summary') {
-      if (how.summaries === 'title') continue;
-      merging = undefined;
+      if (how.summaries === 'title') return;
+      this.merging = undefined;
       const summary = str(value, 'summary') ?? '';
       meta.title ??= summary;
       const leaf = str(value, 'leafUuid');
       drafts.push(plainDraft('user', 'COMPACTION_SUMMARY', textParts(summary), { ...src, ...(leaf ? { extra: { leafUuid: leaf } } : {}) }, timestamp));
-      continue;
+      return;
     }
     if (type !== 'user' && type !== 'assistant') {
-      skippedTypes.set(type, (skippedTypes.get(type) ?? 0) + 1);
-      continue;
+      this.skippedTypes.set(type, (this.skippedTypes.get(type) ?? 0) + 1);
+      return;
     }
     const message = obj(value, 'message');
     if (!message) {
       warnings.push({ position: `line ${line}`, message: `expected a 'message' object on a '${type}' line; line skipped` });
-      continue;
+      return;
     }
     const blocks = contentBlocks(message['content'], `line ${line}: message.content`, warnings);
 
@@ -379,43 +572,38 @@ function importEntries(entries: readonly JsonlLine[], opts: ImportOptions, warni
       const { content, calls } = assistantBlocks(blocks, `line ${line}: message.content`, warnings);
       const messageId = str(message, 'id');
       const reported = how.usage && model !== SYNTHETIC_MODEL ? apiUsage(message['usage']) : undefined;
-      if (merging && messageId && merging.id === messageId) {
-        const d = merging.draft;
-        d.content.push(...content);
-        if (calls.length > 0) d.toolCalls = [...(d.toolCalls ?? []), ...calls];
+      if (this.merging && messageId && this.merging.id === messageId) {
+        // A new object, so a message made of the draft before keeps its content.
+        const at = this.merging.index;
+        const before = drafts[at]!;
+        const d: MessageDraft = { ...before, content: [...before.content, ...content] };
+        if (calls.length > 0) d.toolCalls = [...(before.toolCalls ?? []), ...calls];
         d.itemType = assistantItemType(d.content, (d.toolCalls?.length ?? 0) > 0);
+        drafts[at] = d;
+        this.same = Math.min(this.same, at);
         // Every line of a streamed response repeats its usage: one record per response.
         if (reported && usage[usage.length - 1]?.answer.line !== d.source?.line) usage.push(usageRecord(reported, line, d.source!.line!));
-        continue;
+        return;
       }
       const d: MessageDraft = { role: 'assistant', itemType: assistantItemType(content, calls.length > 0), content, ...(timestamp ? { timestamp } : {}), source: src };
       if (calls.length > 0) d.toolCalls = calls;
       drafts.push(d);
-      merging = messageId ? { id: messageId, draft: d } : undefined;
+      this.merging = messageId ? { id: messageId, index: drafts.length - 1 } : undefined;
       if (reported) usage.push(usageRecord(reported, line, line));
-      continue;
+      return;
     }
 
     // A user line.
-    merging = undefined;
+    this.merging = undefined;
     if (value['isCompactSummary'] === true) {
       drafts.push(...anthropicUserDrafts(blocks, src, `line ${line}: message.content`, warnings, timestamp, () => 'COMPACTION_SUMMARY'));
-      continue;
+      return;
     }
     const isMeta = value['isMeta'] === true;
     const classify = (text: string): ItemType => classifyUserText(text, isMeta, sidechain);
     const made = anthropicUserDrafts(blocks, src, `line ${line}: message.content`, warnings, timestamp, classify);
     for (const d of made) drafts.push(withCommand(d));
   }
-
-  if (sidechainLines > 0) warnings.push(sidechainWarning(sidechainLines));
-  if (notObjects > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${notObjects - MAX_LINE_WARNINGS} more lines were not entries; skipped` });
-  if (skippedTypes.size > 0) {
-    const list = [...skippedTypes].map(([t, n]) => `${t} (${n})`).join(', ');
-    warnings.push({ position: 'file', message: `skipped lines of types the conversation does not need: ${list}` });
-  }
-  const result = finishImport(drafts, { format: 'claude-code', meta, warnings });
-  return usage.length > 0 ? withReportedUsage(result, usage) : result;
 }
 
 function usageRecord(reported: { tokens: number; parts: UsageParts }, line: number, answerLine: number): UsageRecord {

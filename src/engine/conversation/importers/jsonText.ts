@@ -196,6 +196,12 @@ export interface JsonlResult {
   bad: { line: number; message: string }[];
 }
 
+/** The same, read only: lines a JsonlParser still adds to (JsonlParser.parsed). */
+export interface JsonlLines {
+  readonly lines: readonly JsonlLine[];
+  readonly bad: readonly JsonlResult['bad'][number][];
+}
+
 /** Splits JSONL; blank lines are skipped, bad lines reported (not thrown) so one torn line does
  *  not lose a whole session. */
 export function parseJsonl(text: string): JsonlResult {
@@ -230,6 +236,11 @@ export class JsonlParser {
   end(): JsonlResult {
     this.line(this.pending);
     this.pending = '';
+    return this.out;
+  }
+
+  /** Everything parsed so far, as the parser keeps it (no copy: it grows with the next push). */
+  get parsed(): JsonlLines {
     return this.out;
   }
 
