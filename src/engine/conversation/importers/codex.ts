@@ -37,7 +37,7 @@ import { looksLikeCompactionSummary } from './summaryRecognition';
 import { tokenField, withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
-import { MAX_LINE_WARNINGS } from './claudeCode';
+import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
 
 /** Text Codex itself puts in user messages (not typed by the person). */
 const HARNESS_USER_TEXT = /^\s*(?:<(?:environment_context|user_instructions|user_shell_command|turn_aborted|subagent_notification|skills_instructions|permissions instructions|collaboration_mode)\b|# AGENTS\.md instructions for )/i;

@@ -16,7 +16,7 @@ import { parseJsonDocument, parseJsonl, stripBom } from './jsonText';
 import { arr, isObject, num, str } from './jsonShape';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { fromVsCodeChatValue } from './vscodeChat';
-import { MAX_LINE_WARNINGS } from './claudeCode';
+import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
 
 const ENTRY_INITIAL = 0;
 const ENTRY_SET = 1;
