@@ -12,6 +12,7 @@ import {
   undoCompaction,
   type CompactOptions,
 } from '../src/engine/compactor';
+import { CompactionCache } from '../src/engine/compaction/cache';
 import { validateApiShape } from '../src/engine/conversation/apiShape';
 import { messageText, type Conversation } from '../src/engine/conversation/model';
 import { PerformanceMonitor } from '../src/engine/performanceMonitor';
@@ -187,6 +188,19 @@ describe('plan, undo and cancel', () => {
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     expect(archive.size).toBe(0);
     expect(phases).toContain('plan');
+  });
+
+  it('reports each phase once and in order, the plan when the analysis is done, also for a plan its cache kept', async () => {
+    const conv = longSession();
+    const cache = new CompactionCache();
+    const run = async () => {
+      const phases: string[] = [];
+      await compactConversation(conv, opts({ cache, onProgress: (x) => void phases.push(x.phase) }));
+      return phases;
+    };
+    expect(await run()).toEqual(['analyze', 'plan', 'archive', 'assemble', 'done']);
+    expect(await run()).toEqual(['analyze', 'plan', 'archive', 'assemble', 'done']);
+    expect(cache.stats.reusedPlans).toBe(1);
   });
 
   it('is deterministic: the same input and settings give the same bytes', async () => {

@@ -49,6 +49,8 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
   const options = resolveOptions(opts);
   return options.cache.plan(conv, options, () => {
     const input = measureInput(conv, options);
+    // The analysis and the counts are done; the strategy, the sections and the checks follow.
+    opts.onProgress?.({ phase: 'plan', fraction: 0.3 });
     const { target, explicit } = resolveTarget(options, input.tokensBefore);
     const e = escalateLevels(options.level, explicit, target, (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input), (p) => p.attempt.tokensAfter);
     return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
