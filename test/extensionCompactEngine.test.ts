@@ -24,7 +24,7 @@ import { confirmationFigures, confirmationMessage } from '../src/extension/confi
 import { createEngine } from '../src/extension/engineModules';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptPath } from './helpers/transcripts';
-import { activateHost, HOST_SETTLES, newProfile, type ActivatedHost } from './fakes/extensionHost';
+import { activateHost, HOST_SETTLES, hostWithSharedTranscript, newProfile, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from './fakes/vscode';
 
 /** Token counts as the messages show them (the fake's language is English). */
@@ -222,13 +222,7 @@ describe('the real engine behind the extension', () => {
   it('names the available strategies when the strategy setting names none, and changes nothing', async () => {
     resetFake();
     const rel = TRANSCRIPTS[2]!;
-    const dir = mkdtempSync(join(tmpdir(), 'ctxc-strategy-'));
-    copyFileSync(transcriptPath(rel), join(dir, basename(rel)));
-    fake.setWorkspaceRoot(dir);
-    const host = activateHost();
-    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
-    await fake.command('contextCompactor.openTranscript')!();
-    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
+    const host = await hostWithSharedTranscript(rel);
     const before = host.api.store.active()!.conversation;
     fake.setConfig('contextCompactor.strategy', 'no-such-strategy');
     fake.setConfig('contextCompactor.requireConfirmation', false);
@@ -284,13 +278,7 @@ describe('the real engine behind the extension', () => {
   it('reports a missing API key before asking anything', async () => {
     resetFake();
     const rel = TRANSCRIPTS[2]!;
-    const dir = mkdtempSync(join(tmpdir(), 'ctxc-nokey-'));
-    copyFileSync(transcriptPath(rel), join(dir, basename(rel)));
-    fake.setWorkspaceRoot(dir);
-    const host = activateHost();
-    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
-    await fake.command('contextCompactor.openTranscript')!();
-    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
+    const host = await hostWithSharedTranscript(rel);
     fake.setConfig('contextCompactor.summarizer', 'openai');
     fake.setConfig('contextCompactor.openai.baseUrl', 'https://api.example.com/v1');
     await fake.command('contextCompactor.compact')!();

@@ -3,16 +3,12 @@
 // changed while the confirmation was open (the conversation's cache keys it on the conversation
 // object and the options). A setting changed in between makes Compact plan again, with it.
 
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
 import { compactConversation } from '../src/engine/compactor';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { confirmationFigures } from '../src/extension/confirmation/confirmCompaction';
-import { transcriptPath } from './helpers/transcripts';
-import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
+import { hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 
 const REL = 'aider/AFI-Protocol__afi-core.aider.chat.history.md';
@@ -24,13 +20,7 @@ describe('Compact after its confirmation', () => {
 
   beforeEach(async () => {
     resetFake();
-    const dir = mkdtempSync(join(tmpdir(), 'ctxc-reuse-'));
-    copyFileSync(transcriptPath(REL), join(dir, basename(REL)));
-    fake.setWorkspaceRoot(dir);
-    host = activateHost();
-    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
-    await fake.command('contextCompactor.openTranscript')!();
-    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
+    host = await hostWithSharedTranscript(REL);
   });
   afterEach(() => host.deactivate());
 

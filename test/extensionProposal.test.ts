@@ -1,11 +1,8 @@
 // The trigger for transcripts: reaching the trigger ratio proposes compaction once per
 // crossing, through the usual confirmation; never while disabled, never again while it stays above.
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { transcriptPath } from './helpers/transcripts';
-import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
+import { HOST_SETTLES, hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 
 const REL = 'mini-swe-agent/django__django-11138.traj.json';
@@ -17,13 +14,7 @@ describe('compaction proposal at the trigger', () => {
 
   beforeEach(async () => {
     resetFake();
-    const dir = mkdtempSync(join(tmpdir(), 'ctxc-proposal-'));
-    copyFileSync(transcriptPath(REL), join(dir, basename(REL)));
-    fake.setWorkspaceRoot(dir);
-    host = activateHost();
-    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
-    await fake.command('contextCompactor.openTranscript')!();
-    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
+    host = await hostWithSharedTranscript(REL);
   });
   afterEach(() => host.deactivate());
 

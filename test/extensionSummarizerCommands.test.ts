@@ -2,14 +2,12 @@
 // with the real engine: an OpenAI-compatible endpoint picked in the dialogs (a local server
 // speaking the real protocol) then writes the summary of a real transcript's compaction; a VS
 // Code language model can be picked from what vscode.lm offers; the key lives in SecretStorage only.
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { reply, startOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
-import { transcriptPath } from './helpers/transcripts';
-import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
+import { hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, fakeChatModel, resetFake } from './fakes/vscode';
 
 const REL = 'openhands/basic_gui_mode.json';
@@ -42,13 +40,7 @@ describe('summarizer and key commands', () => {
     resetFake();
     server.script(reply.completion(SUMMARY));
     server.requests.length = 0;
-    const dir = mkdtempSync(join(tmpdir(), 'ctxc-sum-'));
-    copyFileSync(transcriptPath(REL), join(dir, basename(REL)));
-    fake.setWorkspaceRoot(dir);
-    host = activateHost();
-    fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
-    await fake.command('contextCompactor.openTranscript')!();
-    await vi.waitFor(() => expect(host.api.store.active()).toBeDefined(), HOST_SETTLES);
+    host = await hostWithSharedTranscript(REL);
   });
   afterEach(() => host.deactivate());
 

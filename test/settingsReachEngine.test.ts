@@ -4,16 +4,12 @@
 // tool limits are the selective strategy's (their documented scope), so they are changed with
 // that strategy chosen; the default settings give exactly the engine's defaults.
 
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../src/engine/result';
 import { confirmationMessage } from '../src/extension/confirmation/confirmCompaction';
 import { TRIGGER_HEADROOM } from '../src/extension/store/engineOptions';
-import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
+import { HOST_SETTLES, hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
-import { transcriptPath } from './helpers/transcripts';
 
 const REL = 'mini-swe-agent/django__django-11138.traj.json';
 
@@ -21,13 +17,7 @@ let host: ActivatedHost;
 
 beforeEach(async () => {
   resetFake();
-  const dir = mkdtempSync(join(tmpdir(), 'ctxc-settings-'));
-  copyFileSync(transcriptPath(REL), join(dir, basename(REL)));
-  fake.setWorkspaceRoot(dir);
-  host = activateHost();
-  fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(REL)));
-  await fake.command('contextCompactor.openTranscript')!();
-  await vi.waitFor(() => expect(host.api.store.active(), 'the transcript').toBeDefined(), HOST_SETTLES);
+  host = await hostWithSharedTranscript(REL);
 });
 afterEach(() => host.deactivate());
 

@@ -1,13 +1,15 @@
 // Activates the real extension entry point against the vscode fake, with storage in a temp
 // directory that can be handed to a second activation (a "reload").
 
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { expect, vi } from 'vitest';
 import type * as vscode from 'vscode';
 import { activate, type ContextCompactorApi } from '../../src/extension';
 import type { CompactionEngine } from '../../src/extension/compactionEngine';
-import { createProfile, createExtensionContext, disposeContext, type FakeExtensionContext, type FakeProfile } from './vscode';
+import { transcriptPath } from '../helpers/transcripts';
+import { createProfile, createExtensionContext, disposeContext, fake, type FakeExtensionContext, type FakeProfile } from './vscode';
 
 export interface ActivatedHost {
   context: FakeExtensionContext;
@@ -29,4 +31,18 @@ export function activateHost(engine?: CompactionEngine, profile: FakeProfile = n
   const context = createExtensionContext(profile);
   const api = activate(context as unknown as vscode.ExtensionContext, engine);
   return { context, api, profile, deactivate: () => disposeContext(context) };
+}
+
+/** The host activated on a workspace holding a copy of one shared transcript (`rel`, as under
+ *  ../shared/transcripts), opened with Open Transcript… as a user would: resolves when the
+ *  extension has it as the active conversation. Call resetFake() first. */
+export async function hostWithSharedTranscript(rel: string): Promise<ActivatedHost> {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxc-workspace-'));
+  copyFileSync(transcriptPath(rel), join(dir, basename(rel)));
+  fake.setWorkspaceRoot(dir);
+  const host = activateHost();
+  fake.answers.quickPick.push((items) => items.find((i) => i.label === basename(rel)));
+  await fake.command('contextCompactor.openTranscript')!();
+  await vi.waitFor(() => expect(host.api.store.active(), `the transcript ${rel}`).toBeDefined(), HOST_SETTLES);
+  return host;
 }
