@@ -298,6 +298,11 @@ describe('compacting a session back into its agent', () => {
     // The result says what happened and how to undo it; Resume runs the agent in the session's folder.
     const done = fake.messages.find((m) => m.message.startsWith('Compacted into a new Claude Code session'))!;
     expect(done.message).toMatch(/: [\d,]+ → [\d,]+ tokens\. The original session is untouched: resuming it undoes this\.$/);
+    // The confirmation's estimate is what was written: the preview is planned as the new session is
+    // (nothing archived here, so the summary does not offer an undo it cannot keep).
+    const after = (text: string) => / → ([\d,]+) tokens/.exec(text)![1];
+    expect(after(done.message)).toBe(after(modal.message));
+    expect(written.join('\n')).not.toContain('can be restored with undo');
     await vi.waitFor(() => expect(fake.state.terminals).toHaveLength(1), HOST_SETTLES);
     const terminal = fake.state.terminals[0]!;
     expect(terminal.creationOptions.cwd).toBe(work);

@@ -116,6 +116,13 @@ export class ConversationStore extends Disposable implements ConversationService
     return [...this.entries.keys()];
   }
 
+  /** Where a compaction keeps the original. One applied elsewhere (an agent session written anew)
+   *  leaves the original where it is: nothing to archive, and the summary does not say it can be
+   *  undone here. The preview uses the same, so it is the plan Compact applies. */
+  private archiveFor(e: ConversationEntry): ArchiveStore {
+    return e.applyElsewhere ? new MemoryArchive() : this.deps.archive;
+  }
+
   async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult> {
     const e = this.require(key);
     return this.serialize(e, async () => {
@@ -124,7 +131,7 @@ export class ConversationStore extends Disposable implements ConversationService
       try {
         const settings = this.deps.settings.current;
         const budget = fitUnderTrigger(e.report, settings.triggerRatio);
-        const run = { counter: e.counter, cache: e.cache, archive: this.deps.archive, signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}), ...(budget !== undefined ? { budget } : {}) };
+        const run = { counter: e.counter, cache: e.cache, archive: this.archiveFor(e), signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}), ...(budget !== undefined ? { budget } : {}) };
         return await this.deps.engine.preview(e.current, engineOptions(settings, run));
       } finally {
         cancel.dispose();
@@ -144,8 +151,7 @@ export class ConversationStore extends Disposable implements ConversationService
         const run = {
           counter: e.counter,
           cache: e.cache,
-          // A compaction applied elsewhere leaves the original where it is: nothing to archive.
-          archive: e.applyElsewhere ? new MemoryArchive() : this.deps.archive,
+          archive: this.archiveFor(e),
           signal: cancel.signal,
           now: this.now(),
           ...(edits ? { edits } : {}),
