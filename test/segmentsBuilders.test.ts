@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { SECTION_NAMES } from '../src/engine/sections';
-import { extractSections } from '../src/engine/segments/extractSections';
+import { MessageMemo } from '../src/engine/conversation/messageMemo';
+import { buildSectionMaterial, extractSections } from '../src/engine/segments/extractSections';
 import { shellFileActions } from '../src/engine/segments/spanView';
 import { ConversationBuilder, codingSession } from './compactorFixtures';
 
@@ -214,5 +215,30 @@ describe('Key Technical Concepts: not the words of the tools', () => {
     expect(s).toContain('`UTF8`');
     expect(s).toContain('`TokenKind`');
     for (const noise of ['`SEARCH`', '`REPLACE`', '`THE`', '`OK`', '`in_progress`', '`activeForm`']) expect(s).not.toContain(noise);
+  });
+});
+
+describe('material of a longer span after a shorter one (the ratio loop giving the tail less room)', () => {
+  // Near-duplicates far apart and close together: the groups of the longer span, built with the
+  // memo that saw its first part, are those a fresh memo finds.
+  const b = new ConversationBuilder();
+  for (let i = 0; i < 400; i++) {
+    if (i % 5 === 0) b.user(`Please remember that the session timeout in src/auth/login.ts must be thirty minutes for every user of the admin panel, variant ${i}.`);
+    else b.user(`Item ${i} is about topic ${i % 13}.`);
+    b.assistant(`Noted: ${i}.`);
+  }
+  const all = b.messages;
+  it('gives the same items as building it afresh', () => {
+    const memo = new MessageMemo();
+    for (const n of [300, 620, 800]) {
+      const span = all.slice(0, n);
+      const resumed = buildSectionMaterial(span, undefined, { memo });
+      const fresh = buildSectionMaterial(span, undefined, { memo: new MessageMemo() });
+      expect(resumed.items).toEqual(fresh.items);
+      expect(resumed.items['All user messages'].some((it) => it.reduced?.similar !== undefined)).toBe(true);
+    }
+    // A shorter span after the longer one starts over and still agrees.
+    const span = all.slice(0, 500);
+    expect(buildSectionMaterial(span, undefined, { memo }).items).toEqual(buildSectionMaterial(span, undefined, { memo: new MessageMemo() }).items);
   });
 });

@@ -10,6 +10,7 @@
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
 import { fromMessage, importanceAt, recency, type BuilderContext } from './sectionBuilder';
+import { memoSlotWith } from '../conversation/messageMemo';
 import type { SpanMessage } from './spanView';
 import type { MessageAnalysis } from '../analyze/analysis';
 import { firstSimilarBefore, textShingles } from '../text/similarity';
@@ -112,13 +113,34 @@ export function gistOf(text: string, minChars: number): string {
 
 /** For each text (by its shingles; undefined for a short one), the earliest earlier text it
  *  nearly duplicates (its group), if any: the first of the SIMILAR_LOOKBACK texts before it at
- *  the threshold. */
-function similarGroups(shingles: readonly (Uint32Array | undefined)[], threshold: number): (number | undefined)[] {
-  const first = firstSimilarBefore(shingles, threshold, SIMILAR_LOOKBACK);
+ *  the threshold. What a text is matched with depends only on the texts before it, so the
+ *  matches of the last run are kept (by the messages the texts come from) and a longer span
+ *  that starts with the same texts — the ratio loop giving the kept tail less room, a grown
+ *  conversation — compares only its new ones. */
+function similarGroups(ctx: BuilderContext, texts: readonly { sm: SpanMessage; read: UserReading }[]): (number | undefined)[] {
+  const threshold = ctx.c.USER_MESSAGE_SIMILARITY;
+  const shingles = texts.map((t) => t.read.shingles);
+  const state = ctx.memo.resume(
+    memoSlotWith<(number | undefined)[]>('users.similar', ctx.c),
+    texts.map((t) => t.sm.message),
+    () => [],
+    (first, from) => {
+      // A text's match lies among the SIMILAR_LOOKBACK texts before it: those are all the new
+      // texts need.
+      const lo = Math.max(0, from - SIMILAR_LOOKBACK);
+      const found = firstSimilarBefore(shingles.slice(lo), threshold, SIMILAR_LOOKBACK);
+      first.length = from;
+      for (let i = from; i < shingles.length; i++) {
+        const j = found[i - lo];
+        first.push(j === undefined ? undefined : j + lo);
+      }
+    },
+  );
   const group: (number | undefined)[] = shingles.map(() => undefined);
-  first.forEach((j, i) => {
+  for (let i = 0; i < shingles.length; i++) {
+    const j = state[i];
     if (j !== undefined) group[i] = group[j] ?? j;
-  });
+  }
   return group;
 }
 
@@ -211,10 +233,7 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
     items.push(item);
     entries.push(item);
   }
-  const groups = similarGroups(
-    entries.map((e) => e.read.shingles),
-    c.USER_MESSAGE_SIMILARITY,
-  );
+  const groups = similarGroups(ctx, entries);
   entries.forEach((e, i) => {
     const times = e.count > 1 ? ` (×${e.count})` : '';
     const reduced: ReducedForms = { gist: listItem(`${e.read.gist}${times}`) };
