@@ -154,11 +154,35 @@ export function buildSectionMaterial(
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }
 
+/** The counts of the forms of a material's items (and of what degrading them made), for each
+ *  counter, while the material lives: every fit of it — the degradation's floor, the measuring,
+ *  each budget the ratio loop tries — counts a form once. */
+const MATERIAL_COUNTS = new WeakMap<SectionMaterial, WeakMap<TextCounter, TextCounter>>();
+
+function materialCounter(material: SectionMaterial, counter: TextCounter): TextCounter {
+  let byCounter = MATERIAL_COUNTS.get(material);
+  if (!byCounter) MATERIAL_COUNTS.set(material, (byCounter = new WeakMap()));
+  let counted = byCounter.get(counter);
+  if (!counted) {
+    const counts = new Map<string, number>();
+    counted = {
+      encoding: counter.encoding,
+      count: (text) => {
+        let n = counts.get(text);
+        if (n === undefined) counts.set(text, (n = counter.count(text)));
+        return n;
+      },
+    };
+    byCounter.set(counter, counted);
+  }
+  return counted;
+}
+
 /** Fits prepared material into `budget` tokens (section bodies only). When the required content
  *  alone is over the budget, it is reduced first, in the steps degrade.ts describes. */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
   const c = opts.limits ?? SEGMENT_CONSTANTS;
-  const counter = opts.counter ?? estimateCounter;
+  const counter = materialCounter(material, opts.counter ?? estimateCounter);
   const degraded = degradeItems(material.items, { budget: Math.max(0, budget), emergency: opts.emergency === true, counter, c });
   const measured = {} as Record<SectionName, MeasuredItem[]>;
   const demands: SectionDemand[] = [];
