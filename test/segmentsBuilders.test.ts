@@ -242,3 +242,27 @@ describe('material of a longer span after a shorter one (the ratio loop giving t
     expect(buildSectionMaterial(span, undefined, { memo }).items).toEqual(buildSectionMaterial(span, undefined, { memo: new MessageMemo() }).items);
   });
 });
+
+describe('Primary Request and Intent over many requirements', () => {
+  it('keeps the PRIMARY_MAX_REQUIREMENTS best by priority, each requirement once, ties to the earlier', () => {
+    const b = new ConversationBuilder().user('Please build a billing service for the shop.');
+    for (let i = 0; i < 120; i++) {
+      b.user(i % 4 === 0 ? 'We must keep the invoices for ten years.' : `Please add the report number ${i} to the dashboard.`);
+      b.assistant('Done.');
+    }
+    const items = buildSectionMaterial(b.messages, undefined).items['Primary Request and Intent'];
+    const reqs = items.filter((it) => it.key.startsWith('req:'));
+    expect(reqs).toHaveLength(40);
+    expect(new Set(reqs.map((it) => it.key)).size).toBe(40);
+    // The repeated requirement is listed once, at its first message.
+    const invoices = reqs.filter((it) => it.key.includes('invoices'));
+    expect(invoices.length).toBeLessThanOrEqual(1);
+    for (let i = 1; i < reqs.length; i++) {
+      const a = reqs[i - 1]!;
+      const c = reqs[i]!;
+      expect(a.priority > c.priority || (a.priority === c.priority && a.order < c.order)).toBe(true);
+    }
+    // The most recent requirement is among them.
+    expect(reqs.some((it) => it.forms[0]!.includes('number 119'))).toBe(true);
+  });
+});
