@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { SECTION_NAMES } from '../src/engine/sections';
+import { analyzeConversation } from '../src/engine/analyze/analyzeConversation';
 import { MessageMemo } from '../src/engine/conversation/messageMemo';
 import { buildSectionMaterial, extractSections } from '../src/engine/segments/extractSections';
 import { shellFileActions } from '../src/engine/segments/spanView';
@@ -230,10 +231,13 @@ describe('material of a longer span after a shorter one (the ratio loop giving t
   const all = b.messages;
   it('gives the same items as building it afresh', () => {
     const memo = new MessageMemo();
-    for (const n of [300, 620, 800]) {
+    const analyses = analyzeConversation(all).messages;
+    for (const n of [300, 620, 800, 800]) {
+      // The span and the messages after it: the same timeline each time, the span growing.
       const span = all.slice(0, n);
-      const resumed = buildSectionMaterial(span, undefined, { memo });
-      const fresh = buildSectionMaterial(span, undefined, { memo: new MessageMemo() });
+      const opts = { after: { messages: all.slice(n), analyses: analyses.slice(n) } };
+      const resumed = buildSectionMaterial(span, analyses.slice(0, n), { ...opts, memo });
+      const fresh = buildSectionMaterial(span, analyses.slice(0, n), { ...opts, memo: new MessageMemo() });
       expect(resumed.items).toEqual(fresh.items);
       expect(resumed.items['All user messages'].some((it) => it.reduced?.similar !== undefined)).toBe(true);
     }

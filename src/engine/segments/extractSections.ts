@@ -6,7 +6,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoOrFresh, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlot, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
@@ -25,7 +25,7 @@ import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
 import { fitItems, measureItems, sectionFloor, sectionNeed, type MeasuredItem, type SectionItem } from './sectionItems';
-import { buildSpanView, viewPrefix } from './spanView';
+import { buildSpanView, viewPrefix, type SpanView } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
 
@@ -125,6 +125,25 @@ function alignedAnalyses(span: readonly Message[], analysis: ConversationAnalysi
   return list;
 }
 
+const TIMELINE = memoSlot<{ analyses: readonly (MessageAnalysis | undefined)[]; view: SpanView | undefined }>('segments.timeline');
+
+/** The view of the span and the messages after it. The ratio loop gives the kept tail less room
+ *  and extracts again: the span grows into the tail, and span and tail together are the same
+ *  messages with the same analyses, so the last such view is the view. */
+function timelineView(messages: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[], memo: MessageMemo): SpanView {
+  const kept = memo.resume(
+    TIMELINE,
+    messages,
+    () => ({ analyses: [], view: undefined }),
+    (state, from) => {
+      if (state.view && from === messages.length && state.analyses.length === analyses.length && state.analyses.every((a, i) => a === analyses[i])) return;
+      state.view = buildSpanView(messages, analyses, memo);
+      state.analyses = analyses;
+    },
+  );
+  return kept.view!;
+}
+
 /** Runs the eight builders over the span (no budget yet). */
 export function buildSectionMaterial(
   span: readonly Message[],
@@ -138,7 +157,7 @@ export function buildSectionMaterial(
     throw new RangeError(`extractSections: expected one analysis per later message (${after.messages.length}), got ${after.analyses.length}`);
   }
   const memo = memoOrFresh(opts.memo);
-  const timeline = after ? buildSpanView([...span, ...after.messages], [...analyses, ...after.analyses], memo) : buildSpanView(span, analyses, memo);
+  const timeline = after ? timelineView([...span, ...after.messages], [...analyses, ...after.analyses], memo) : timelineView(span, analyses, memo);
   const view = viewPrefix(timeline, span.length);
   const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
   const fromSpan = previousSections(summaries);
