@@ -153,6 +153,10 @@ interface UserReading {
   base: string[];
   gist: string;
   shingles: Uint32Array | undefined;
+  /** The item's key, its forms and its gist as list items (a message listed once). */
+  itemKey: string;
+  listed: string[];
+  listedGist: string;
 }
 
 function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | undefined {
@@ -163,12 +167,17 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   // A pasted document is material the later conversation refers to, and the other sections
   // name it only by its gist: its facts are quoted here, more of them.
   const facts = requestParts(ctx, sm).pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
+  const base = distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]);
+  const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS);
   return {
     text,
     key,
-    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]),
-    gist: gistOf(text, c.USER_MESSAGE_GIST_CHARS),
+    base,
+    gist,
     shingles: key.length >= SIMILAR_MIN_CHARS ? textShingles(key.toLowerCase()) : undefined,
+    itemKey: `user:${key}`,
+    listed: base.map((f) => listItem(f)),
+    listedGist: listItem(gist),
   };
 }
 
@@ -216,8 +225,8 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
     }
     const base = read.base;
     const item: Entry = {
-      key: `user:${key}`,
-      forms: base.map((f) => listItem(f)),
+      key: read.itemKey,
+      forms: read.listed,
       required: true,
       priority: 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos),
       order: sm.pos,
@@ -236,7 +245,7 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
   const groups = similarGroups(ctx, entries);
   entries.forEach((e, i) => {
     const times = e.count > 1 ? ` (×${e.count})` : '';
-    const reduced: ReducedForms = { gist: listItem(`${e.read.gist}${times}`) };
+    const reduced: ReducedForms = { gist: times ? listItem(`${e.read.gist}${times}`) : e.read.listedGist };
     const shortened = shortenedOf(ctx, e.sm, e.text, e.analysis);
     if (shortened) reduced.shortened = listItem(`${shortened}${times}`);
     if (e.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(e.text, 40)}”${times}`;
