@@ -3,7 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { SECTION_NAMES } from '../src/engine/sections';
-import { extractSections } from '../src/engine/segments/extractSections';
+import { analyzeConversation } from '../src/engine/analyze/analyzeConversation';
+import { MessageMemo } from '../src/engine/conversation/messageMemo';
+import { buildSectionMaterial, extractSections } from '../src/engine/segments/extractSections';
 import { shellFileActions } from '../src/engine/segments/spanView';
 import { ConversationBuilder, codingSession } from './compactorFixtures';
 
@@ -214,5 +216,57 @@ describe('Key Technical Concepts: not the words of the tools', () => {
     expect(s).toContain('`UTF8`');
     expect(s).toContain('`TokenKind`');
     for (const noise of ['`SEARCH`', '`REPLACE`', '`THE`', '`OK`', '`in_progress`', '`activeForm`']) expect(s).not.toContain(noise);
+  });
+});
+
+describe('material of a longer span after a shorter one (the ratio loop giving the tail less room)', () => {
+  // Near-duplicates far apart and close together: the groups of the longer span, built with the
+  // memo that saw its first part, are those a fresh memo finds.
+  const b = new ConversationBuilder();
+  for (let i = 0; i < 400; i++) {
+    if (i % 5 === 0) b.user(`Please remember that the session timeout in src/auth/login.ts must be thirty minutes for every user of the admin panel, variant ${i}.`);
+    else b.user(`Item ${i} is about topic ${i % 13}.`);
+    b.assistant(`Noted: ${i}.`);
+  }
+  const all = b.messages;
+  it('gives the same items as building it afresh', () => {
+    const memo = new MessageMemo();
+    const analyses = analyzeConversation(all).messages;
+    for (const n of [300, 620, 800, 800]) {
+      // The span and the messages after it: the same timeline each time, the span growing.
+      const span = all.slice(0, n);
+      const opts = { after: { messages: all.slice(n), analyses: analyses.slice(n) } };
+      const resumed = buildSectionMaterial(span, analyses.slice(0, n), { ...opts, memo });
+      const fresh = buildSectionMaterial(span, analyses.slice(0, n), { ...opts, memo: new MessageMemo() });
+      expect(resumed.items).toEqual(fresh.items);
+      expect(resumed.items['All user messages'].some((it) => it.reduced?.similar !== undefined)).toBe(true);
+    }
+    // A shorter span after the longer one starts over and still agrees.
+    const span = all.slice(0, 500);
+    expect(buildSectionMaterial(span, undefined, { memo }).items).toEqual(buildSectionMaterial(span, undefined, { memo: new MessageMemo() }).items);
+  });
+});
+
+describe('Primary Request and Intent over many requirements', () => {
+  it('keeps the PRIMARY_MAX_REQUIREMENTS best by priority, each requirement once, ties to the earlier', () => {
+    const b = new ConversationBuilder().user('Please build a billing service for the shop.');
+    for (let i = 0; i < 120; i++) {
+      b.user(i % 4 === 0 ? 'We must keep the invoices for ten years.' : `Please add the report number ${i} to the dashboard.`);
+      b.assistant('Done.');
+    }
+    const items = buildSectionMaterial(b.messages, undefined).items['Primary Request and Intent'];
+    const reqs = items.filter((it) => it.key.startsWith('req:'));
+    expect(reqs).toHaveLength(40);
+    expect(new Set(reqs.map((it) => it.key)).size).toBe(40);
+    // The repeated requirement is listed once, at its first message.
+    const invoices = reqs.filter((it) => it.key.includes('invoices'));
+    expect(invoices.length).toBeLessThanOrEqual(1);
+    for (let i = 1; i < reqs.length; i++) {
+      const a = reqs[i - 1]!;
+      const c = reqs[i]!;
+      expect(a.priority > c.priority || (a.priority === c.priority && a.order < c.order)).toBe(true);
+    }
+    // The most recent requirement is among them.
+    expect(reqs.some((it) => it.forms[0]!.includes('number 119'))).toBe(true);
   });
 });

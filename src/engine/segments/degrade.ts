@@ -73,9 +73,20 @@ function floorCounter(counter: TextCounter): FloorOf {
     }
     return t;
   };
+  // A step changes one list or two; the floor of each list is counted once.
+  const ofList = new Map<readonly SectionItem[], number>();
   const floorOf = (items: SectionItemLists) => {
     let n = 0;
-    for (const name of SECTION_NAMES) for (const it of items[name]) if (it.required) n += count(it.forms[0]!);
+    for (const name of SECTION_NAMES) {
+      const list = items[name];
+      let f = ofList.get(list);
+      if (f === undefined) {
+        f = 0;
+        for (const it of list) if (it.required) f += count(it.forms[0]!);
+        ofList.set(list, f);
+      }
+      n += f;
+    }
     return n;
   };
   return Object.assign(floorOf, { item: (it: SectionItem) => (it.required ? count(it.forms[0]!) : 0) });

@@ -6,7 +6,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoOrFresh, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlot, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
@@ -25,7 +25,7 @@ import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
 import { fitItems, measureItems, sectionFloor, sectionNeed, type MeasuredItem, type SectionItem } from './sectionItems';
-import { buildSpanView, viewPrefix } from './spanView';
+import { buildSpanView, viewPrefix, type SpanView } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
 
@@ -125,6 +125,25 @@ function alignedAnalyses(span: readonly Message[], analysis: ConversationAnalysi
   return list;
 }
 
+const TIMELINE = memoSlot<{ analyses: readonly (MessageAnalysis | undefined)[]; view: SpanView | undefined }>('segments.timeline');
+
+/** The view of the span and the messages after it. The ratio loop gives the kept tail less room
+ *  and extracts again: the span grows into the tail, and span and tail together are the same
+ *  messages with the same analyses, so the last such view is the view. */
+function timelineView(messages: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[], memo: MessageMemo): SpanView {
+  const kept = memo.resume(
+    TIMELINE,
+    messages,
+    () => ({ analyses: [], view: undefined }),
+    (state, from) => {
+      if (state.view && from === messages.length && state.analyses.length === analyses.length && state.analyses.every((a, i) => a === analyses[i])) return;
+      state.view = buildSpanView(messages, analyses, memo);
+      state.analyses = analyses;
+    },
+  );
+  return kept.view!;
+}
+
 /** Runs the eight builders over the span (no budget yet). */
 export function buildSectionMaterial(
   span: readonly Message[],
@@ -138,7 +157,7 @@ export function buildSectionMaterial(
     throw new RangeError(`extractSections: expected one analysis per later message (${after.messages.length}), got ${after.analyses.length}`);
   }
   const memo = memoOrFresh(opts.memo);
-  const timeline = after ? buildSpanView([...span, ...after.messages], [...analyses, ...after.analyses], memo) : buildSpanView(span, analyses, memo);
+  const timeline = after ? timelineView([...span, ...after.messages], [...analyses, ...after.analyses], memo) : timelineView(span, analyses, memo);
   const view = viewPrefix(timeline, span.length);
   const summaries = view.messages.filter((m) => m.summary).map((m) => messageText(m.message));
   const fromSpan = previousSections(summaries);
@@ -154,11 +173,35 @@ export function buildSectionMaterial(
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }
 
+/** The counts of the forms of a material's items (and of what degrading them made), for each
+ *  counter, while the material lives: every fit of it — the degradation's floor, the measuring,
+ *  each budget the ratio loop tries — counts a form once. */
+const MATERIAL_COUNTS = new WeakMap<SectionMaterial, WeakMap<TextCounter, TextCounter>>();
+
+function materialCounter(material: SectionMaterial, counter: TextCounter): TextCounter {
+  let byCounter = MATERIAL_COUNTS.get(material);
+  if (!byCounter) MATERIAL_COUNTS.set(material, (byCounter = new WeakMap()));
+  let counted = byCounter.get(counter);
+  if (!counted) {
+    const counts = new Map<string, number>();
+    counted = {
+      encoding: counter.encoding,
+      count: (text) => {
+        let n = counts.get(text);
+        if (n === undefined) counts.set(text, (n = counter.count(text)));
+        return n;
+      },
+    };
+    byCounter.set(counter, counted);
+  }
+  return counted;
+}
+
 /** Fits prepared material into `budget` tokens (section bodies only). When the required content
  *  alone is over the budget, it is reduced first, in the steps degrade.ts describes. */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
   const c = opts.limits ?? SEGMENT_CONSTANTS;
-  const counter = opts.counter ?? estimateCounter;
+  const counter = materialCounter(material, opts.counter ?? estimateCounter);
   const degraded = degradeItems(material.items, { budget: Math.max(0, budget), emergency: opts.emergency === true, counter, c });
   const measured = {} as Record<SectionName, MeasuredItem[]>;
   const demands: SectionDemand[] = [];

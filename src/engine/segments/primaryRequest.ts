@@ -15,7 +15,7 @@ import type { BuilderContext } from './sectionBuilder';
 import { orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
-import { distinctForms, uniqueByKey } from './sectionItems';
+import { distinctForms } from './sectionItems';
 import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine, withoutListMarkers } from './textCut';
 import { readableUserText, requestParts } from './userMessages';
 import { requestWords, type MessageParts } from '../analyze/pasted';
@@ -74,6 +74,11 @@ function requirementsOf(parts: MessageParts, c: SegmentConstants): { k: number; 
     .map(({ s, k }) => ({ k, key: `req:${collapseWhitespace(s).toLowerCase()}`, form: listItem(oneLine(s, c.PRIMARY_SENTENCE_MAX_CHARS)) }));
 }
 
+/** Higher priority first, then the earlier. */
+function byRank(priority: number, order: number, than: SectionItem): number {
+  return than.priority - priority || order - than.order;
+}
+
 export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const items: SectionItem[] = [];
@@ -103,24 +108,28 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
       sourceIds: [first.message.id],
     });
   }
-  const requirements: SectionItem[] = [];
+  // The PRIMARY_MAX_REQUIREMENTS first by priority, then order, among the first of each key:
+  // kept as they come (a long span offers one per message), best first.
+  const kept: SectionItem[] = [];
+  const seen = new Set<string>();
+  const max = c.PRIMARY_MAX_REQUIREMENTS;
   for (const sm of users) {
     if ((sm === first && !ctx.continues) || sm.analysis?.isAcknowledgement) continue;
     const parts = requestParts(ctx, sm);
     const sentences = fromMessage(ctx, sm, 'primary.requirements', () => orNone(requirementsOf(parts, c)));
     for (const { k, key, form } of sentences) {
-      requirements.push({
-        key,
-        forms: [form],
-        required: false,
-        priority: 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos),
-        order: sm.pos * 1000 + k + 1,
-        sourceIds: [sm.message.id],
-      });
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const priority = 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos);
+      const order = sm.pos * 1000 + k + 1;
+      // Ties go to the one kept first.
+      const worst = kept[kept.length - 1];
+      if (max <= 0 || (kept.length >= max && worst && byRank(priority, order, worst) >= 0)) continue;
+      let at = kept.length;
+      while (at > 0 && byRank(priority, order, kept[at - 1]!) < 0) at--;
+      kept.splice(at, 0, { key, forms: [form], required: false, priority, order, sourceIds: [sm.message.id] });
+      if (kept.length > max) kept.pop();
     }
   }
-  const kept = uniqueByKey(requirements)
-    .sort((a, b) => b.priority - a.priority || a.order - b.order)
-    .slice(0, c.PRIMARY_MAX_REQUIREMENTS);
   return [...items, ...kept];
 }

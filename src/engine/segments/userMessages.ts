@@ -10,6 +10,7 @@
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
 import { fromMessage, importanceAt, recency, type BuilderContext } from './sectionBuilder';
+import { memoSlotWith } from '../conversation/messageMemo';
 import type { SpanMessage } from './spanView';
 import type { MessageAnalysis } from '../analyze/analysis';
 import { firstSimilarBefore, textShingles } from '../text/similarity';
@@ -112,13 +113,34 @@ export function gistOf(text: string, minChars: number): string {
 
 /** For each text (by its shingles; undefined for a short one), the earliest earlier text it
  *  nearly duplicates (its group), if any: the first of the SIMILAR_LOOKBACK texts before it at
- *  the threshold. */
-function similarGroups(shingles: readonly (Uint32Array | undefined)[], threshold: number): (number | undefined)[] {
-  const first = firstSimilarBefore(shingles, threshold, SIMILAR_LOOKBACK);
+ *  the threshold. What a text is matched with depends only on the texts before it, so the
+ *  matches of the last run are kept (by the messages the texts come from) and a longer span
+ *  that starts with the same texts — the ratio loop giving the kept tail less room, a grown
+ *  conversation — compares only its new ones. */
+function similarGroups(ctx: BuilderContext, texts: readonly { sm: SpanMessage; read: UserReading }[]): (number | undefined)[] {
+  const threshold = ctx.c.USER_MESSAGE_SIMILARITY;
+  const shingles = texts.map((t) => t.read.shingles);
+  const state = ctx.memo.resume(
+    memoSlotWith<(number | undefined)[]>('users.similar', ctx.c),
+    texts.map((t) => t.sm.message),
+    () => [],
+    (first, from) => {
+      // A text's match lies among the SIMILAR_LOOKBACK texts before it: those are all the new
+      // texts need.
+      const lo = Math.max(0, from - SIMILAR_LOOKBACK);
+      const found = firstSimilarBefore(shingles.slice(lo), threshold, SIMILAR_LOOKBACK);
+      first.length = from;
+      for (let i = from; i < shingles.length; i++) {
+        const j = found[i - lo];
+        first.push(j === undefined ? undefined : j + lo);
+      }
+    },
+  );
   const group: (number | undefined)[] = shingles.map(() => undefined);
-  first.forEach((j, i) => {
+  for (let i = 0; i < shingles.length; i++) {
+    const j = state[i];
     if (j !== undefined) group[i] = group[j] ?? j;
-  });
+  }
   return group;
 }
 
@@ -131,6 +153,10 @@ interface UserReading {
   base: string[];
   gist: string;
   shingles: Uint32Array | undefined;
+  /** The item's key, its forms and its gist as list items (a message listed once). */
+  itemKey: string;
+  listed: string[];
+  listedGist: string;
 }
 
 function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | undefined {
@@ -141,12 +167,17 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   // A pasted document is material the later conversation refers to, and the other sections
   // name it only by its gist: its facts are quoted here, more of them.
   const facts = requestParts(ctx, sm).pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
+  const base = distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]);
+  const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS);
   return {
     text,
     key,
-    base: distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]),
-    gist: gistOf(text, c.USER_MESSAGE_GIST_CHARS),
+    base,
+    gist,
     shingles: key.length >= SIMILAR_MIN_CHARS ? textShingles(key.toLowerCase()) : undefined,
+    itemKey: `user:${key}`,
+    listed: base.map((f) => listItem(f)),
+    listedGist: listItem(gist),
   };
 }
 
@@ -194,8 +225,8 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
     }
     const base = read.base;
     const item: Entry = {
-      key: `user:${key}`,
-      forms: base.map((f) => listItem(f)),
+      key: read.itemKey,
+      forms: read.listed,
       required: true,
       priority: 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos),
       order: sm.pos,
@@ -211,13 +242,10 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
     items.push(item);
     entries.push(item);
   }
-  const groups = similarGroups(
-    entries.map((e) => e.read.shingles),
-    c.USER_MESSAGE_SIMILARITY,
-  );
+  const groups = similarGroups(ctx, entries);
   entries.forEach((e, i) => {
     const times = e.count > 1 ? ` (×${e.count})` : '';
-    const reduced: ReducedForms = { gist: listItem(`${e.read.gist}${times}`) };
+    const reduced: ReducedForms = { gist: times ? listItem(`${e.read.gist}${times}`) : e.read.listedGist };
     const shortened = shortenedOf(ctx, e.sm, e.text, e.analysis);
     if (shortened) reduced.shortened = listItem(`${shortened}${times}`);
     if (e.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(e.text, 40)}”${times}`;
