@@ -19,13 +19,13 @@ import { analysisText } from './analysisText';
 import { classifyText, countCodeSnippets } from './classify';
 import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
 import { scanContent } from './contentScan';
-import { findCrossReferences, referenceKeys } from './crossReferences';
+import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossReferences } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
-import { editResultFlags, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
+import { advanceEditResults, editResultScan, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
-import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates, type NearDuplicateScan } from './nearDuplicates';
+import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
-import { combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus } from './relevance';
+import { advanceTermFrequencies, combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus, termFrequencyScan } from './relevance';
 import { roleScore } from './roleScore';
 import { detectTaskType } from './taskType';
 import { parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
@@ -182,35 +182,34 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const read = (x: Message) => readMessage(x, c, limits, memo);
   const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 
-  // Pass 2: conversation-wide measures.
-  const xref = findCrossReferences(readings.map((f) => f.keys));
-  const advance = (state: NearDuplicateScan, from: number) =>
+  // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
+  // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo
+  // outlives this call; the parts of a kept scan handed out are copies or never change after.
+  const scanned = <S>(name: string, init: () => S, advance: (state: S, from: number) => void): S => {
+    if (lasting) return memo.resume(memoSlotWith<S>(name, c), messages, init, advance);
+    const state = init();
+    advance(state, 0);
+    return state;
+  };
+  const keys = readings.map((f) => f.keys);
+  const terms = readings.map((f) => f.terms);
+  // Its lists are never changed once handed out (advanceCrossReferences).
+  const xref: CrossReferences = scanned('analyze.crossReferences', crossReferenceScan, (state, from) => advanceCrossReferences(state, keys, from));
+  const scan = scanned('analyze.nearDuplicates', () => nearDuplicateScan(c), (state, from) =>
     advanceNearDuplicates(
       state,
       readings.map((f) => f.shingles),
       c,
       from,
       readings.map((f) => f.bands),
-    );
-  let dups: NearDuplicates;
-  if (lasting) {
-    // A conversation that grew resumes the scan of the one before (MessageMemo.resume).
-    const scan = memo.resume(memoSlotWith<NearDuplicateScan>('analyze.nearDuplicates', c), messages, () => nearDuplicateScan(c), advance);
-    dups = { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() };
-  } else {
-    const scan = nearDuplicateScan(c);
-    advance(scan, 0);
-    dups = scan;
-  }
+    ),
+  );
+  const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
   const recency = recencyFactors(messages, now, c);
   const currentStart = currentWindowStart(messages, currentRounds, c);
-  const current = currentRelevance(
-    readings.map((f) => f.terms),
-    readings.map((f) => f.keys),
-    currentStart,
-    c,
-  );
-  const editResults = editResultFlags(messages);
+  const frequencies = scanned('analyze.termFrequencies', termFrequencyScan<number>, (state, from) => advanceTermFrequencies(state, terms, from, c));
+  const current = currentRelevance(terms, keys, currentStart, c, frequencies);
+  const editResults = scanned('analyze.editResults', editResultScan, (state, from) => advanceEditResults(state, messages, from)).flags;
   const firstUser = readings.findIndex((f) => f.statesTask);
 
   // Pass 3: metrics per message.

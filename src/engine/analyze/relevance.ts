@@ -74,22 +74,53 @@ export function currentWindowStart(messages: readonly Message[], currentRounds: 
   return Math.max(start, n - c.CURRENT_WINDOW_MAX_MESSAGES);
 }
 
+/** How many of the messages scanned carry each term, and the terms carried by more than
+ *  RELEVANCE_MAX_DOC_FREQ of them (kept as the messages grow: a term's share only changes when a
+ *  message carrying it comes, or when the limit rises past it). */
+export interface TermFrequencyScan<T> {
+  df: Map<T, number>;
+  frequent: Set<T>;
+}
+
+export function termFrequencyScan<T>(): TermFrequencyScan<T> {
+  return { df: new Map(), frequent: new Set() };
+}
+
+/** Scans termSets[from…] into `scan` (the sets before `from` were scanned into it already). */
+export function advanceTermFrequencies<T>(scan: TermFrequencyScan<T>, termSets: readonly Iterable<T>[], from: number, c: AnalyzeConstants): void {
+  const { df, frequent } = scan;
+  const n = termSets.length;
+  const limit = c.RELEVANCE_MAX_DOC_FREQ * n;
+  // Terms whose count changed (all of them, on a first scan).
+  const changed: T[] | undefined = from === 0 ? undefined : [];
+  for (let i = from; i < n; i++) {
+    for (const t of termSets[i]!) {
+      df.set(t, (df.get(t) ?? 0) + 1);
+      changed?.push(t);
+    }
+  }
+  // A term not frequent before whose count did not change stays below the (risen) limit.
+  for (const t of frequent) if (df.get(t)! <= limit) frequent.delete(t);
+  for (const t of changed ?? df.keys()) if (df.get(t)! > limit) frequent.add(t);
+}
+
 /** Current-work relevance of every message (see the header). A message's terms are any
- *  distinct values (the terms, or numbers standing for them). */
+ *  distinct values (the terms, or numbers standing for them). `frequencies`, when given, is a
+ *  term-frequency scan of all of termSets. */
 export function currentRelevance<T>(
   termSets: readonly Iterable<T>[],
   refKeys: readonly (readonly string[])[],
   windowStart: number,
   c: AnalyzeConstants,
+  frequencies?: TermFrequencyScan<T>,
 ): number[] {
   const n = termSets.length;
-  const ignored = new Set<T>();
-  if (n >= c.RELEVANCE_DOC_FREQ_MIN_MESSAGES) {
-    const df = new Map<T, number>();
-    for (const s of termSets) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
-    const limit = c.RELEVANCE_MAX_DOC_FREQ * n;
-    for (const [t, k] of df) if (k > limit) ignored.add(t);
+  let scan = frequencies;
+  if (!scan) {
+    scan = termFrequencyScan<T>();
+    advanceTermFrequencies(scan, termSets, 0, c);
   }
+  const ignored: ReadonlySet<T> = n >= c.RELEVANCE_DOC_FREQ_MIN_MESSAGES ? scan.frequent : new Set<T>();
   const currentTerms = new Set<T>();
   const currentKeys = new Set<string>();
   for (let i = windowStart; i < n; i++) {
