@@ -171,4 +171,19 @@ describe('planning a growing conversation with one cache', () => {
     }
     expect([...freq.frequent]).toEqual([21]);
   });
+
+  it('an appended message with an id used before is refused, and the cache still checks what follows', async () => {
+    const conv = load(FILES[0]![0], {});
+    const counter = await createTokenCounter(conv.meta.model);
+    const cache = new CompactionCache();
+    planCompaction(conv, { counter, cache, now: NOW });
+    const [user, assistant] = appendedMessages('src/a.py');
+    const twice: Conversation = { ...conv, messages: [...conv.messages, user!, { ...assistant!, id: conv.messages[1]!.id }] };
+    expect(() => planCompaction(twice, { counter, cache, now: NOW })).toThrow(/used twice/);
+    // The refused message's id was not kept: the same message under a new id plans, and one
+    // appended after it that reuses the new message's id is refused.
+    const fixed: Conversation = { ...conv, messages: [...conv.messages, user!, assistant!] };
+    expect(planCompaction(fixed, { counter, cache, now: NOW })).toEqual(planCompaction(fixed, { counter, now: NOW }));
+    expect(() => planCompaction({ ...fixed, messages: [...fixed.messages, { ...user!, id: assistant!.id }] }, { counter, cache, now: NOW })).toThrow(/used twice/);
+  });
 });

@@ -28,7 +28,7 @@ import { extractMessageRefs, type RefLimits } from './refs';
 import { advanceTermFrequencies, combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus, termFrequencyScan } from './relevance';
 import { roleScore } from './roleScore';
 import { detectTaskType } from './taskType';
-import { parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
+import { advanceTimestamps, parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
 import { toolCallKind } from './toolKinds';
 
 /** What one message says, read once: everything the metrics need that depends on the message
@@ -205,7 +205,8 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     ),
   );
   const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
-  const recency = recencyFactors(messages, now, c);
+  const times = scanned('analyze.timestamps', (): (number | undefined)[] => [], (state, from) => advanceTimestamps(state, messages, from));
+  const recency = recencyFactors(times, now, c);
   const currentStart = currentWindowStart(messages, currentRounds, c);
   const frequencies = scanned('analyze.termFrequencies', termFrequencyScan<number>, (state, from) => advanceTermFrequencies(state, terms, from, c));
   const current = currentRelevance(terms, keys, currentStart, c, frequencies);
