@@ -14,7 +14,7 @@ import { isToolResult, isUserAuthored, messageText, thinkingText, type Message }
 import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
-import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
+import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
 import { analysisText } from './analysisText';
 import { classifyText, countCodeSnippets } from './classify';
 import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
@@ -47,6 +47,11 @@ interface MessageReading {
   /** What the dependency metric reads of the content scan. */
   scanCounts: { dependency: number; outbound: number };
   classification: Classification;
+  /** The classification as the analysis gives it (rounded): one object for every analysis. */
+  shownClassification: MessageAnalysis['classification'];
+  /** The key events it shows when it is not the task's first message, by whether it is the
+   *  result of an edit (index 1) or not (0): filled as the analyses ask. */
+  shownEvents: (KeyEventKind[] | undefined)[];
   actionableMatches: number;
   events: KeyEventEvidence;
   roleScore: number;
@@ -144,6 +149,15 @@ function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: M
     statesTask: user && statesTask(visible, isAck),
     scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
     classification: cls,
+    shownClassification: {
+      contentType: cls.contentType,
+      confidence: r4(cls.confidence),
+      keywords: cls.keywords,
+      technicalLevel: cls.technicalLevel,
+      actionability: cls.actionability,
+      density: r4(cls.density),
+    },
+    shownEvents: [],
     actionableMatches: detail.actionableMatches,
     events,
     // The role score reads the key events' signals, none of which depends on where the message stands.
@@ -216,8 +230,8 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // Pass 3: metrics per message.
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
-    const cls = f.classification;
-    const signals = keyEventsOf(f.events, i === firstUser, editResults[i]!);
+    const edit = editResults[i]!;
+    const events = i === firstUser ? keyEventsOf(f.events, true, edit).events : (f.shownEvents[edit ? 1 : 0] ??= keyEventsOf(f.events, false, edit).events);
     const crit = f.criticality;
     const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
@@ -229,14 +243,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
-      classification: {
-        contentType: cls.contentType,
-        confidence: r4(cls.confidence),
-        keywords: cls.keywords,
-        technicalLevel: cls.technicalLevel,
-        actionability: cls.actionability,
-        density: r4(cls.density),
-      },
+      classification: f.shownClassification,
       importance: {
         criticality: r4(crit),
         dependency: r4(dep),
@@ -251,7 +258,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       },
       refs: f.refs,
       isAcknowledgement: f.isAck,
-      keyEvents: signals.events,
+      keyEvents: events,
       referencedBy: xref.referencedBy[i]!,
     };
     const dup = dups.nearDuplicateOf[i];
