@@ -23,12 +23,19 @@ export function keyEventsKeep(ctx: StrategyContext): ReadonlyMap<number, string>
 
 function findKeyEvents(ctx: StrategyContext, turns: readonly (readonly number[])[], recentContext: number): Map<number, string> {
   const keep = new Map<number, string>();
+  const reasons = new Map<string, string>();
+  const eventsOf = (i: number) => ctx.analysis.messages[i]?.keyEvents ?? [];
   let context = 0;
   for (let t = turns.length - 1; t >= 0; t--) {
     const turn = turns[t]!;
-    const events = [...new Set(turn.flatMap((i) => ctx.analysis.messages[i]?.keyEvents ?? []))];
+    // Each kind once (a message's own list names none twice when it has one or none).
+    const own = turn.length === 1 ? eventsOf(turn[0]!) : undefined;
+    const events = own && own.length <= 1 ? own : [...new Set(turn.flatMap(eventsOf))];
     if (events.length > 0) {
-      for (const i of turn) keep.set(i, `key event: ${events.join(', ').replace(/_/g, ' ')}`);
+      const key = events.join(',');
+      let reason = reasons.get(key);
+      if (reason === undefined) reasons.set(key, (reason = `key event: ${events.join(', ').replace(/_/g, ' ')}`));
+      for (const i of turn) keep.set(i, reason);
     } else if (context < recentContext) {
       for (const i of turn) keep.set(i, 'one of the most recent non-key messages (context)');
       context++;
