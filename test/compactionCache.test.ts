@@ -160,10 +160,10 @@ describe('planning a growing conversation with one cache', () => {
     const freq = termFrequencyScan<number>();
     const xref = crossReferenceScan();
     for (let n = 1; n <= terms.length; n++) {
-      advanceTermFrequencies(freq, terms.slice(0, n), n - 1, c);
+      advanceTermFrequencies(freq, terms.slice(0, n), keys.slice(0, n), n - 1, c);
       advanceCrossReferences(xref, keys.slice(0, n), n - 1);
       const once = termFrequencyScan<number>();
-      advanceTermFrequencies(once, terms.slice(0, n), 0, c);
+      advanceTermFrequencies(once, terms.slice(0, n), keys.slice(0, n), 0, c);
       expect(freq).toEqual(once);
       const whole = crossReferenceScan();
       advanceCrossReferences(whole, keys.slice(0, n), 0);

@@ -222,7 +222,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const times = scanned('analyze.timestamps', (): (number | undefined)[] => [], (state, from) => advanceTimestamps(state, messages, from));
   const recency = recencyFactors(times, now, c);
   const currentStart = currentWindowStart(messages, currentRounds, c);
-  const frequencies = scanned('analyze.termFrequencies', termFrequencyScan<number>, (state, from) => advanceTermFrequencies(state, terms, from, c));
+  const frequencies = scanned('analyze.termFrequencies', termFrequencyScan<number>, (state, from) => advanceTermFrequencies(state, terms, keys, from, c));
   const current = currentRelevance(terms, keys, currentStart, c, frequencies);
   const editResults = scanned('analyze.editResults', editResultScan, (state, from) => advanceEditResults(state, messages, from)).flags;
   const firstUser = readings.findIndex((f) => f.statesTask);
