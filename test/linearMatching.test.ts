@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact, FactKind } from '../src/engine/result';
-import { factPresent, missingFacts, normalizeForMatch, presentFacts } from '../src/engine/validate/factMatch';
+import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts, tokenizeNormalized } from '../src/engine/validate/factMatch';
 import { firstSimilarBefore, jaccardSorted } from '../src/engine/text/similarity';
 
 const WORDS = ['fail', 'failed', 'a.ts', 'data.ts', 'src/a.ts', 'TypeError: x is not a function', 'api', 'API', '修复', '登录接口', 'bug', 'x', '42', '4.2', 'FooBar', '!!', '/', '-', '好的', '_id', 'é', 'naïve', 'the', 'item 12', '12'];
@@ -35,6 +35,17 @@ describe('presentFacts', () => {
         const hay = normalizeForMatch(t);
         const facts: Fact[] = cuts.map(([kind, a, b]) => ({ kind, value: t.slice(Math.min(a, b) % (t.length + 1), Math.max(a, b) % (t.length + 1)), sourceId: 'm' }));
         expect(presentFacts(facts, hay)).toEqual(facts.map((f) => factPresent(f, hay)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answers the same from the joined texts tokenized one by one (empty ones among them) as from the whole', () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 25 }), fc.array(fc.oneof(text, fc.constant('')), { maxLength: 6 }), (facts, texts) => {
+        const parts = texts.map((t) => tokenizeNormalized(normalizeForMatch(t)));
+        const hay = joinNormalized(parts.map((p) => p.text));
+        expect(presentFacts(facts, hay, parts)).toEqual(facts.map((f) => factPresent(f, hay)));
       }),
       { numRuns: 400 },
     );

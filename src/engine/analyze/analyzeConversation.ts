@@ -14,21 +14,21 @@ import { isToolResult, isUserAuthored, messageText, thinkingText, type Message }
 import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
-import type { AnalyzeOptions, ConversationAnalysis, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
+import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
 import { analysisText } from './analysisText';
 import { classifyText, countCodeSnippets } from './classify';
 import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './constants';
 import { scanContent } from './contentScan';
-import { findCrossReferences, referenceKeys } from './crossReferences';
+import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossReferences } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
-import { editResultFlags, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
+import { advanceEditResults, editResultScan, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
-import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates, type NearDuplicateScan } from './nearDuplicates';
+import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
-import { combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus } from './relevance';
+import { advanceTermFrequencies, combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus, termFrequencyScan } from './relevance';
 import { roleScore } from './roleScore';
 import { detectTaskType } from './taskType';
-import { parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
+import { advanceTimestamps, parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
 import { toolCallKind } from './toolKinds';
 
 /** What one message says, read once: everything the metrics need that depends on the message
@@ -47,6 +47,11 @@ interface MessageReading {
   /** What the dependency metric reads of the content scan. */
   scanCounts: { dependency: number; outbound: number };
   classification: Classification;
+  /** The classification as the analysis gives it (rounded): one object for every analysis. */
+  shownClassification: MessageAnalysis['classification'];
+  /** The key events it shows when it is not the task's first message, by whether it is the
+   *  result of an edit (index 1) or not (0): filled as the analyses ask. */
+  shownEvents: (KeyEventKind[] | undefined)[];
   actionableMatches: number;
   events: KeyEventEvidence;
   roleScore: number;
@@ -144,6 +149,15 @@ function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: M
     statesTask: user && statesTask(visible, isAck),
     scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
     classification: cls,
+    shownClassification: {
+      contentType: cls.contentType,
+      confidence: r4(cls.confidence),
+      keywords: cls.keywords,
+      technicalLevel: cls.technicalLevel,
+      actionability: cls.actionability,
+      density: r4(cls.density),
+    },
+    shownEvents: [],
     actionableMatches: detail.actionableMatches,
     events,
     // The role score reads the key events' signals, none of which depends on where the message stands.
@@ -182,42 +196,42 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const read = (x: Message) => readMessage(x, c, limits, memo);
   const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 
-  // Pass 2: conversation-wide measures.
-  const xref = findCrossReferences(readings.map((f) => f.keys));
-  const advance = (state: NearDuplicateScan, from: number) =>
+  // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
+  // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo
+  // outlives this call; the parts of a kept scan handed out are copies or never change after.
+  const scanned = <S>(name: string, init: () => S, advance: (state: S, from: number) => void): S => {
+    if (lasting) return memo.resume(memoSlotWith<S>(name, c), messages, init, advance);
+    const state = init();
+    advance(state, 0);
+    return state;
+  };
+  const keys = readings.map((f) => f.keys);
+  const terms = readings.map((f) => f.terms);
+  // Its lists are never changed once handed out (advanceCrossReferences).
+  const xref: CrossReferences = scanned('analyze.crossReferences', crossReferenceScan, (state, from) => advanceCrossReferences(state, keys, from));
+  const scan = scanned('analyze.nearDuplicates', () => nearDuplicateScan(c), (state, from) =>
     advanceNearDuplicates(
       state,
       readings.map((f) => f.shingles),
       c,
       from,
       readings.map((f) => f.bands),
-    );
-  let dups: NearDuplicates;
-  if (lasting) {
-    // A conversation that grew resumes the scan of the one before (MessageMemo.resume).
-    const scan = memo.resume(memoSlotWith<NearDuplicateScan>('analyze.nearDuplicates', c), messages, () => nearDuplicateScan(c), advance);
-    dups = { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() };
-  } else {
-    const scan = nearDuplicateScan(c);
-    advance(scan, 0);
-    dups = scan;
-  }
-  const recency = recencyFactors(messages, now, c);
-  const currentStart = currentWindowStart(messages, currentRounds, c);
-  const current = currentRelevance(
-    readings.map((f) => f.terms),
-    readings.map((f) => f.keys),
-    currentStart,
-    c,
+    ),
   );
-  const editResults = editResultFlags(messages);
+  const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
+  const times = scanned('analyze.timestamps', (): (number | undefined)[] => [], (state, from) => advanceTimestamps(state, messages, from));
+  const recency = recencyFactors(times, now, c);
+  const currentStart = currentWindowStart(messages, currentRounds, c);
+  const frequencies = scanned('analyze.termFrequencies', termFrequencyScan<number>, (state, from) => advanceTermFrequencies(state, terms, keys, from, c));
+  const current = currentRelevance(terms, keys, currentStart, c, frequencies);
+  const editResults = scanned('analyze.editResults', editResultScan, (state, from) => advanceEditResults(state, messages, from)).flags;
   const firstUser = readings.findIndex((f) => f.statesTask);
 
   // Pass 3: metrics per message.
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
-    const cls = f.classification;
-    const signals = keyEventsOf(f.events, i === firstUser, editResults[i]!);
+    const edit = editResults[i]!;
+    const events = i === firstUser ? keyEventsOf(f.events, true, edit).events : (f.shownEvents[edit ? 1 : 0] ??= keyEventsOf(f.events, false, edit).events);
     const crit = f.criticality;
     const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
@@ -229,14 +243,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
-      classification: {
-        contentType: cls.contentType,
-        confidence: r4(cls.confidence),
-        keywords: cls.keywords,
-        technicalLevel: cls.technicalLevel,
-        actionability: cls.actionability,
-        density: r4(cls.density),
-      },
+      classification: f.shownClassification,
       importance: {
         criticality: r4(crit),
         dependency: r4(dep),
@@ -251,7 +258,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       },
       refs: f.refs,
       isAcknowledgement: f.isAck,
-      keyEvents: signals.events,
+      keyEvents: events,
       referencedBy: xref.referencedBy[i]!,
     };
     const dup = dups.nearDuplicateOf[i];

@@ -64,13 +64,37 @@ export interface CrossReferences {
   refersTo: number[][];
 }
 
-export function findCrossReferences(keysPerMessage: readonly (readonly string[])[]): CrossReferences {
+/** Where a scan stands: each key's first and latest mention, and the links so far. */
+export interface CrossReferenceScan extends CrossReferences {
+  first: Map<string, number>;
+  latest: Map<string, number>;
+}
+
+export function crossReferenceScan(): CrossReferenceScan {
+  return { first: new Map(), latest: new Map(), referencedBy: [], refersTo: [] };
+}
+
+/** Scans keysPerMessage[from…] into `scan` (the messages before `from` were scanned into it
+ *  already). A later message only adds itself to earlier lists, so a list handed out before is
+ *  never changed: one that gains a link is replaced by a copy. */
+export function advanceCrossReferences(scan: CrossReferenceScan, keysPerMessage: readonly (readonly string[])[], from: number): void {
   const n = keysPerMessage.length;
-  const first = new Map<string, number>();
-  const latest = new Map<string, number>();
-  const by: Set<number>[] = Array.from({ length: n }, () => new Set<number>());
-  const to: Set<number>[] = Array.from({ length: n }, () => new Set<number>());
-  for (let j = 0; j < n; j++) {
+  const { first, latest, referencedBy: by, refersTo } = scan;
+  const copied = new Set<number>();
+  const link = (i: number, j: number, to: Set<number>) => {
+    let list = by[i]!;
+    // j is the largest index so far: the list stays ascending, and a repeat is its last entry.
+    if (list[list.length - 1] === j) return;
+    if (i < from && !copied.has(i)) {
+      copied.add(i);
+      by[i] = list = list.slice();
+    }
+    list.push(j);
+    to.add(i);
+  };
+  for (let j = from; j < n; j++) {
+    by.push([]);
+    const to = new Set<number>();
     for (const key of keysPerMessage[j]!) {
       const f = first.get(key);
       if (f === undefined) {
@@ -79,14 +103,10 @@ export function findCrossReferences(keysPerMessage: readonly (readonly string[])
         continue;
       }
       const l = latest.get(key)!;
-      for (const i of f === l ? [f] : [f, l]) {
-        if (i === j) continue;
-        by[i]!.add(j);
-        to[j]!.add(i);
-      }
+      if (f !== j) link(f, j, to);
+      if (l !== f && l !== j) link(l, j, to);
       latest.set(key, j);
     }
+    refersTo.push(to.size === 0 ? [] : [...to].sort((a, b) => a - b));
   }
-  const sorted = (s: Set<number>) => [...s].sort((a, b) => a - b);
-  return { referencedBy: by.map(sorted), refersTo: to.map(sorted) };
 }

@@ -152,14 +152,24 @@ export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyE
   return keyEventsOf(keyEventEvidence(input, c), input.isFirstUserMessage, input.resultOfEdit);
 }
 
-/** For each message, whether it is the result of a file-editing tool call. */
-export function editResultFlags(messages: readonly Message[]): boolean[] {
-  const editCalls = new Set<string>();
-  const out = new Array<boolean>(messages.length).fill(false);
-  for (let i = 0; i < messages.length; i++) {
+/** Where a scan for results of file-editing tool calls stands: the edit calls seen so far, and
+ *  for each message scanned whether it is the result of one (a message's flag reads only the
+ *  messages before it, so a grown conversation keeps the flags it had). */
+export interface EditResultScan {
+  editCalls: Set<string>;
+  flags: boolean[];
+}
+
+export function editResultScan(): EditResultScan {
+  return { editCalls: new Set(), flags: [] };
+}
+
+/** Scans messages[from…] into `scan` (the messages before `from` were scanned into it already). */
+export function advanceEditResults(scan: EditResultScan, messages: readonly Message[], from: number): void {
+  const { editCalls, flags } = scan;
+  for (let i = from; i < messages.length; i++) {
     const m = messages[i]!;
     for (const call of m.toolCalls ?? []) if (toolCallKind(call) === 'edit') editCalls.add(call.id);
-    if (m.toolResult && editCalls.has(m.toolResult.toolCallId)) out[i] = true;
+    flags.push(m.toolResult ? editCalls.has(m.toolResult.toolCallId) : false);
   }
-  return out;
 }

@@ -74,42 +74,95 @@ export function currentWindowStart(messages: readonly Message[], currentRounds: 
   return Math.max(start, n - c.CURRENT_WINDOW_MAX_MESSAGES);
 }
 
+/** Which of the messages scanned carry each term and each reference key (a message once per
+ *  time it lists it), and the terms carried by more than RELEVANCE_MAX_DOC_FREQ of them (kept
+ *  as the messages grow: a term's share only changes when a message carrying it comes, or when
+ *  the limit rises past it). */
+export interface TermFrequencyScan<T> {
+  termPostings: Map<T, number[]>;
+  keyPostings: Map<string, number[]>;
+  frequent: Set<T>;
+}
+
+export function termFrequencyScan<T>(): TermFrequencyScan<T> {
+  return { termPostings: new Map(), keyPostings: new Map(), frequent: new Set() };
+}
+
+function post<K>(postings: Map<K, number[]>, k: K, i: number): number[] {
+  const list = postings.get(k);
+  if (list) {
+    list.push(i);
+    return list;
+  }
+  const fresh = [i];
+  postings.set(k, fresh);
+  return fresh;
+}
+
+/** Scans termSets[from…] and refKeys[from…] into `scan` (the messages before `from` were
+ *  scanned into it already). */
+export function advanceTermFrequencies<T>(
+  scan: TermFrequencyScan<T>,
+  termSets: readonly Iterable<T>[],
+  refKeys: readonly (readonly string[])[],
+  from: number,
+  c: AnalyzeConstants,
+): void {
+  const { termPostings, keyPostings, frequent } = scan;
+  const n = termSets.length;
+  const limit = c.RELEVANCE_MAX_DOC_FREQ * n;
+  // Terms whose count changed (all of them, on a first scan).
+  const changed: T[] | undefined = from === 0 ? undefined : [];
+  for (let i = from; i < n; i++) {
+    for (const t of termSets[i]!) {
+      post(termPostings, t, i);
+      changed?.push(t);
+    }
+    for (const k of refKeys[i]!) post(keyPostings, k, i);
+  }
+  // A term not frequent before whose count did not change stays below the (risen) limit.
+  for (const t of frequent) if (termPostings.get(t)!.length <= limit) frequent.delete(t);
+  for (const t of changed ?? termPostings.keys()) if (termPostings.get(t)!.length > limit) frequent.add(t);
+}
+
 /** Current-work relevance of every message (see the header). A message's terms are any
- *  distinct values (the terms, or numbers standing for them). */
+ *  distinct values (the terms, or numbers standing for them). `scan`, when given, is a
+ *  term-frequency scan of all of termSets and refKeys. */
 export function currentRelevance<T>(
   termSets: readonly Iterable<T>[],
   refKeys: readonly (readonly string[])[],
   windowStart: number,
   c: AnalyzeConstants,
+  scan?: TermFrequencyScan<T>,
 ): number[] {
   const n = termSets.length;
-  const ignored = new Set<T>();
-  if (n >= c.RELEVANCE_DOC_FREQ_MIN_MESSAGES) {
-    const df = new Map<T, number>();
-    for (const s of termSets) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
-    const limit = c.RELEVANCE_MAX_DOC_FREQ * n;
-    for (const [t, k] of df) if (k > limit) ignored.add(t);
+  if (!scan) {
+    scan = termFrequencyScan<T>();
+    advanceTermFrequencies(scan, termSets, refKeys, 0, c);
   }
+  const ignored: ReadonlySet<T> = n >= c.RELEVANCE_DOC_FREQ_MIN_MESSAGES ? scan.frequent : new Set<T>();
   const currentTerms = new Set<T>();
   const currentKeys = new Set<string>();
   for (let i = windowStart; i < n; i++) {
     for (const t of termSets[i]!) if (!ignored.has(t)) currentTerms.add(t);
     for (const k of refKeys[i]!) currentKeys.add(k);
   }
+  // What each earlier message shares with the current work, read from the postings of the
+  // current terms and keys (a term in the window is rare: frequent ones are ignored).
+  const sharedTerms = new Int32Array(n);
+  for (const t of currentTerms) for (const i of scan.termPostings.get(t)!) if (i < windowStart) sharedTerms[i]!++;
+  const sharedKeys = new Int32Array(n);
+  for (const k of currentKeys) for (const i of scan.keyPostings.get(k)!) if (i < windowStart) sharedKeys[i]!++;
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     if (i >= windowStart) {
       out[i] = 1;
       continue;
     }
-    let sharedTerms = 0;
-    for (const t of termSets[i]!) if (currentTerms.has(t)) sharedTerms++;
-    let sharedKeys = 0;
-    for (const k of refKeys[i]!) if (currentKeys.has(k)) sharedKeys++;
     out[i] = Math.min(
       1,
-      Math.min(sharedTerms / c.RELEVANCE_TERM_SATURATION, 1) * c.RELEVANCE_TERM_WEIGHT +
-        Math.min(sharedKeys / c.RELEVANCE_REF_SATURATION, 1) * c.RELEVANCE_REF_WEIGHT,
+      Math.min(sharedTerms[i]! / c.RELEVANCE_TERM_SATURATION, 1) * c.RELEVANCE_TERM_WEIGHT +
+        Math.min(sharedKeys[i]! / c.RELEVANCE_REF_SATURATION, 1) * c.RELEVANCE_REF_WEIGHT,
     );
   }
   return out;

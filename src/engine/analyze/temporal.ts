@@ -55,10 +55,17 @@ export function parseNow(now: string | undefined): number | undefined {
   return t;
 }
 
-/** Recency per message (time factor × position factor, each 0..1). */
-export function recencyFactors(messages: readonly Message[], now: number | undefined, c: AnalyzeConstants): number[] {
-  const n = messages.length;
-  const times: (number | undefined)[] = messages.map((m) => parseTimestamp(m.timestamp));
+/** Reads the timestamps of messages[from…] into `times` (those before `from` were read into it
+ *  already): a conversation that grew reads only its new messages. */
+export function advanceTimestamps(times: (number | undefined)[], messages: readonly Message[], from: number): void {
+  for (let i = from; i < messages.length; i++) times.push(parseTimestamp(messages[i]!.timestamp));
+}
+
+/** Recency per message (time factor × position factor, each 0..1), from each message's
+ *  timestamp (parseTimestamp; undefined where it has none). */
+export function recencyFactors(parsed: readonly (number | undefined)[], now: number | undefined, c: AnalyzeConstants): number[] {
+  const n = parsed.length;
+  const times = parsed.slice();
   // Fill gaps: nearest earlier timestamp, else nearest later one.
   let last: number | undefined;
   for (let i = 0; i < n; i++) {

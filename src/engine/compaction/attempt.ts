@@ -9,7 +9,7 @@ import type { CompactionEdits, DegradationStep, LossReport } from '../result';
 import { fitSectionMaterial } from '../segments/extractSections';
 import { renderSections, type CompressionMetadata } from '../segments/renderSummary';
 import { SECTION_NAMES, type SectionTexts } from '../sections';
-import { joinNormalized, normalizeForMatch } from '../validate/factMatch';
+import { joinNormalized, normalizeForMatch, tokenizeNormalized, type TokenizedText } from '../validate/factMatch';
 import { detectLoss } from '../validate/lossDetector';
 import { checkReadability } from '../validate/readability';
 import { assemble } from './assemble';
@@ -72,7 +72,7 @@ export function applySectionEdits(sections: SectionTexts, edits: CompactionEdits
 }
 
 const TEXT_LENGTH = memoSlot<number>('attempt.textLength');
-const NORMALIZED = memoSlot<string>('attempt.normalized');
+const NORMALIZED = memoSlot<TokenizedText>('attempt.normalizedTokens');
 
 /** The result around `sections`: summary message, assembled messages, loss. */
 export function buildAttempt(ctx: AttemptContext, decided: Decided, content: SpanContent, sections: SectionTexts, fit: FitFigures, summaryBudget: number): Attempt {
@@ -97,9 +97,11 @@ export function buildAttempt(ctx: AttemptContext, decided: Decided, content: Spa
     };
     const draftSummary = buildSummaryMessage(sections, provisional, style);
     const draft = assemble(messages, decided.decisions, header, draftSummary, summaryBefore);
-    // Each kept message is normalized once per compaction (or conversation); the summary anew.
-    const normalizedText = joinNormalized(draft.map((m) => (m === draftSummary ? normalizeForMatch(messageAsText(m)) : options.cache.messages.get(m, NORMALIZED, (x) => normalizeForMatch(messageAsText(x))))));
-    loss = detectLoss({ facts: content.facts, resultText: '', normalizedText, importance: content.importance, readability }, limits);
+    // Each kept message is normalized and tokenized once per compaction (or conversation); the summary anew.
+    const normalize = (m: Message) => tokenizeNormalized(normalizeForMatch(messageAsText(m)));
+    const normalizedParts = draft.map((m) => (m === draftSummary ? normalize(m) : options.cache.messages.get(m, NORMALIZED, normalize)));
+    const normalizedText = joinNormalized(normalizedParts.map((p) => p.text));
+    loss = detectLoss({ facts: content.facts, resultText: '', normalizedText, normalizedParts, importance: content.importance, readability }, limits);
     summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style);
   } else {
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);

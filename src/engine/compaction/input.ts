@@ -4,6 +4,7 @@
 
 import type { ConversationAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
+import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
 import { isHeaderItem, messageText, type Conversation, type Message } from '../conversation/model';
 import { blockIndexByMessage, computeRounds, computeToolBlocks, type Round, type ToolBlock } from '../conversation/views';
 import type { CompactionEdits } from '../result';
@@ -33,32 +34,47 @@ export interface CompactionInput {
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 
-export function checkConversation(conv: Conversation): void {
+/** Checks `conv`. With a memo that checked the conversation before it grew at its end (the same
+ *  message objects first), only the new messages are read. */
+export function checkConversation(conv: Conversation, memo?: MessageMemo): void {
   if (conv === null || typeof conv !== 'object') throw new CompactionInputError('conversation: expected an object with a messages array');
   if (!Array.isArray(conv.messages)) throw new CompactionInputError('conversation.messages: expected an array of messages');
-  const ids = new Set<string>();
-  conv.messages.forEach((m, i) => {
-    const at = `conversation.messages[${i}]`;
-    if (m === null || typeof m !== 'object') throw new CompactionInputError(`${at}: expected a message object`);
-    if (typeof m.id !== 'string' || !m.id) throw new CompactionInputError(`${at}: expected a non-empty string id`);
-    if (ids.has(m.id)) throw new CompactionInputError(`${at}: id '${m.id}' is used twice; expected unique message ids`);
-    ids.add(m.id);
-    if (!ROLES.has(m.role)) throw new CompactionInputError(`${at} (id ${m.id}): expected role system|user|assistant|tool, got ${JSON.stringify(m.role)}`);
-    if (!Array.isArray(m.content)) throw new CompactionInputError(`${at} (id ${m.id}): expected content to be an array of parts`);
-    if (typeof m.itemType !== 'string') throw new CompactionInputError(`${at} (id ${m.id}): expected an itemType`);
-  });
+  const messages = conv.messages;
+  const check = (ids: Set<string>, from: number) => {
+    // The ids are kept only once every new message passed: a failed check keeps nothing.
+    const added = new Set<string>();
+    for (let i = from; i < messages.length; i++) {
+      const m = messages[i]!;
+      const at = `conversation.messages[${i}]`;
+      if (m === null || typeof m !== 'object') throw new CompactionInputError(`${at}: expected a message object`);
+      if (typeof m.id !== 'string' || !m.id) throw new CompactionInputError(`${at}: expected a non-empty string id`);
+      if (ids.has(m.id) || added.has(m.id)) throw new CompactionInputError(`${at}: id '${m.id}' is used twice; expected unique message ids`);
+      added.add(m.id);
+      if (!ROLES.has(m.role)) throw new CompactionInputError(`${at} (id ${m.id}): expected role system|user|assistant|tool, got ${JSON.stringify(m.role)}`);
+      if (!Array.isArray(m.content)) throw new CompactionInputError(`${at} (id ${m.id}): expected content to be an array of parts`);
+      if (typeof m.itemType !== 'string') throw new CompactionInputError(`${at} (id ${m.id}): expected an itemType`);
+    }
+    for (const id of added) ids.add(id);
+  };
+  if (memo?.lasting) memo.resume(CHECKED_IDS, messages, () => new Set<string>(), check);
+  else check(new Set(), 0);
 }
 
+/** The ids of the messages checked so far (checkConversation). */
+const CHECKED_IDS = memoSlot<Set<string>>('input.checkedIds');
+
 const PIN_TAG = /<pin>[\s\S]*?<\/pin>/i;
+/** Whether a message's text holds a <pin>…</pin>. */
+const PIN_TAGGED = memoSlot<boolean>('input.pinTagged');
 
 /** Ids kept verbatim whatever the strategy says: pinned (flag, <pin>…</pin>, inspector pin)
  *  and restored in the inspector. */
-function pinnedIds(messages: readonly Message[], edits: CompactionEdits | undefined): { pinned: Set<string>; restored: Set<string> } {
+function pinnedIds(messages: readonly Message[], edits: CompactionEdits | undefined, memo: MessageMemo): { pinned: Set<string>; restored: Set<string> } {
   const unpin = new Set(edits?.unpin ?? []);
   const pinned = new Set<string>();
   for (const m of messages) {
     if (unpin.has(m.id)) continue;
-    if (m.pinned || PIN_TAG.test(messageText(m))) pinned.add(m.id);
+    if (m.pinned || memo.get(m, PIN_TAGGED, (x) => PIN_TAG.test(messageText(x)))) pinned.add(m.id);
   }
   for (const id of edits?.pin ?? []) pinned.add(id);
   const restored = new Set((edits?.restore ?? []).filter((id) => !pinned.has(id)));
@@ -85,7 +101,7 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
     memo: options.cache.messages,
   });
   const blocks = computeToolBlocks(messages);
-  const { pinned, restored } = pinnedIds(messages, options.edits);
+  const { pinned, restored } = pinnedIds(messages, options.edits, options.cache.messages);
   return {
     conv,
     messages,

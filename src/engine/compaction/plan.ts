@@ -45,8 +45,8 @@ function unchanged(ctx: AttemptContext, reason: string): Attempt {
  *  The input is measured once for all levels. The same conversation planned again with the same
  *  options (the confirmation's preview, then Compact) is the plan the cache kept. */
 export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedCompaction {
-  checkConversation(conv);
   const options = resolveOptions(opts);
+  checkConversation(conv, options.cache.messages);
   return options.cache.plan(conv, options, () => {
     const input = measureInput(conv, options);
     // The analysis and the counts are done; the strategy, the sections and the checks follow.

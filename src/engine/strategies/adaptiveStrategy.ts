@@ -60,6 +60,30 @@ function runStep(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency
   }
 }
 
+/** The steps last run for a conversation's turns (turnsOf gives the same array for every
+ *  decision of one compaction), with what they were run from. */
+const STEPS = new WeakMap<object, { from: Pick<StrategyContext, 'analysis' | 'limits' | 'tokens' | 'counter'>; byStep: Map<string, { result: StepResult; kept: number }> }>();
+
+/** A step's decisions and the tokens they keep. Neither depends on the budget, so every attempt
+ *  and the floor estimate of one compaction share them (callers copy before they change any). */
+function stepOf(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency'): { result: StepResult; kept: number } {
+  const turns = turnsOf(ctx);
+  let memo = STEPS.get(turns);
+  const f = memo?.from;
+  if (!memo || f!.analysis !== ctx.analysis || f!.limits !== ctx.limits || f!.tokens !== ctx.tokens || f!.counter !== ctx.counter) {
+    const { analysis, limits, tokens, counter } = ctx;
+    memo = { from: { analysis, limits, tokens, counter }, byStep: new Map() };
+    STEPS.set(turns, memo);
+  }
+  let hit = memo.byStep.get(step);
+  if (!hit) {
+    const result = runStep(ctx, step);
+    hit = { result, kept: keptTokens(ctx, result.decisions) };
+    memo.byStep.set(step, hit);
+  }
+  return hit;
+}
+
 /** Which step the adaptive strategy takes for this context, and the chain it tried. */
 export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chain: readonly AdaptiveStep[]; chosen: string; result: StepResult } {
   const taskType = ctx.analysis.taskType;
@@ -67,8 +91,8 @@ export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chai
   // A heavier level asked for skips the gentle steps: heavy keeps 5 recent messages, emergency 3.
   const steps = ctx.level === 'emergency' ? (['emergency'] as const) : ctx.level === 'heavy' ? (['heavy', 'emergency'] as const) : ([...chain, 'emergency'] as const);
   for (const step of steps) {
-    const r = runStep(ctx, step);
-    if (keptTokens(ctx, r.decisions) <= ctx.budget.keep) return { taskType, chain, chosen: step, result: r };
+    const { result: r, kept } = stepOf(ctx, step);
+    if (kept <= ctx.budget.keep) return { taskType, chain, chosen: step, result: r };
   }
   return { taskType, chain, chosen: 'summary', result: runStep(ctx, 'summary') };
 }

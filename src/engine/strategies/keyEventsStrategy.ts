@@ -5,17 +5,38 @@
 import type { Strategy, StrategyContext, StrategyDecision } from './strategy';
 import { decisionsFrom, turnsOf } from './turns';
 
-export function keyEventsKeep(ctx: StrategyContext): Map<number, string> {
-  const c = ctx.limits.strategy;
+/** The choice last made for a conversation's turns (turnsOf gives the same array for every
+ *  decision of one compaction), with the analysis and the context count it was made from. */
+const KEPT = new WeakMap<object, { analysis: StrategyContext['analysis']; context: number; keep: ReadonlyMap<number, string> }>();
+
+/** What the key-event extraction keeps (index → reason); the same map for every decision of one
+ *  compaction (callers read it, never change it). */
+export function keyEventsKeep(ctx: StrategyContext): ReadonlyMap<number, string> {
   const turns = turnsOf(ctx);
+  const context = ctx.limits.strategy.KEY_EVENTS_RECENT_CONTEXT;
+  const hit = KEPT.get(turns);
+  if (hit && hit.analysis === ctx.analysis && hit.context === context) return hit.keep;
+  const keep = findKeyEvents(ctx, turns, context);
+  KEPT.set(turns, { analysis: ctx.analysis, context, keep });
+  return keep;
+}
+
+function findKeyEvents(ctx: StrategyContext, turns: readonly (readonly number[])[], recentContext: number): Map<number, string> {
   const keep = new Map<number, string>();
+  const reasons = new Map<string, string>();
+  const eventsOf = (i: number) => ctx.analysis.messages[i]?.keyEvents ?? [];
   let context = 0;
   for (let t = turns.length - 1; t >= 0; t--) {
     const turn = turns[t]!;
-    const events = [...new Set(turn.flatMap((i) => ctx.analysis.messages[i]?.keyEvents ?? []))];
+    // Each kind once (a message's own list names none twice when it has one or none).
+    const own = turn.length === 1 ? eventsOf(turn[0]!) : undefined;
+    const events = own && own.length <= 1 ? own : [...new Set(turn.flatMap(eventsOf))];
     if (events.length > 0) {
-      for (const i of turn) keep.set(i, `key event: ${events.join(', ').replace(/_/g, ' ')}`);
-    } else if (context < c.KEY_EVENTS_RECENT_CONTEXT) {
+      const key = events.join(',');
+      let reason = reasons.get(key);
+      if (reason === undefined) reasons.set(key, (reason = `key event: ${events.join(', ').replace(/_/g, ' ')}`));
+      for (const i of turn) keep.set(i, reason);
+    } else if (context < recentContext) {
       for (const i of turn) keep.set(i, 'one of the most recent non-key messages (context)');
       context++;
     }

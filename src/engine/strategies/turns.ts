@@ -11,8 +11,24 @@ export function isFixed(ctx: StrategyContext, i: number): boolean {
   return ctx.header.has(i) || ctx.pinned.has(ctx.messages[i]!.id);
 }
 
-/** The turns of the conversation, in order; each lists its message indices ascending. */
-export function turnsOf(ctx: StrategyContext): number[][] {
+/** The turns last found for a conversation's structure (its tool-block index, from the measured
+ *  input: the same object for every decision of one compaction), with what they were found from. */
+const TURNS = new WeakMap<object, { from: Pick<StrategyContext, 'messages' | 'toolBlocks' | 'header' | 'pinned'>; turns: readonly (readonly number[])[] }>();
+
+/** The turns of the conversation, in order; each lists its message indices ascending. Found
+ *  once per measured conversation: every attempt and level of a compaction decides on the same
+ *  structure (callers read them, never change them). */
+export function turnsOf(ctx: StrategyContext): readonly (readonly number[])[] {
+  const hit = TURNS.get(ctx.blockOf);
+  const f = hit?.from;
+  if (f && f.messages === ctx.messages && f.toolBlocks === ctx.toolBlocks && f.header === ctx.header && f.pinned === ctx.pinned) return hit.turns;
+  const turns = findTurns(ctx);
+  const { messages, toolBlocks, header, pinned } = ctx;
+  TURNS.set(ctx.blockOf, { from: { messages, toolBlocks, header, pinned }, turns });
+  return turns;
+}
+
+function findTurns(ctx: StrategyContext): number[][] {
   const { messages, toolBlocks, blockOf } = ctx;
   const n = messages.length;
   const turns: number[][] = [];
@@ -84,7 +100,7 @@ export function keptTokens(ctx: StrategyContext, decisions: readonly MessageDeci
 }
 
 /** Keeps whole turns from the end until at least `count` messages are kept. */
-export function keepRecentMessages(turns: readonly number[][], count: number, reason: string, keep = new Map<number, string>()): Map<number, string> {
+export function keepRecentMessages(turns: readonly (readonly number[])[], count: number, reason: string, keep = new Map<number, string>()): Map<number, string> {
   let kept = 0;
   for (let t = turns.length - 1; t >= 0 && kept < count; t--) {
     for (const i of turns[t]!) keep.set(i, reason);

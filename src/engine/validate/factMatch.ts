@@ -201,13 +201,39 @@ function needlesOf(facts: readonly Fact[]): Needle[] {
   return needles;
 }
 
+/** A normalized text (normalizeForMatch) and its tokens as [start, hash] pairs: what the index
+ *  of a long text is built from, kept by a caller that checks the same texts again. */
+export interface TokenizedText {
+  text: string;
+  tokens: Uint32Array;
+}
+
+export function tokenizeNormalized(text: string): TokenizedText {
+  const out: number[] = [];
+  forEachToken(text, (start, _end, hash) => {
+    out.push(start, hash);
+  });
+  return { text, tokens: Uint32Array.from(out) };
+}
+
 /** For each fact, whether it appears in `normalizedText` (already passed through
- *  normalizeForMatch): the same answers as factPresent, in time linear in the text and the facts. */
-export function presentFacts(facts: readonly Fact[], normalizedText: string): boolean[] {
+ *  normalizeForMatch): the same answers as factPresent, in time linear in the text and the facts.
+ *  `parts`, when given, are the texts normalizedText joins (joinNormalized) with their tokens:
+ *  no token crosses the space between two parts, so the text's tokens are theirs, shifted. */
+export function presentFacts(facts: readonly Fact[], normalizedText: string, parts?: readonly TokenizedText[]): boolean[] {
   const needles = needlesOf(facts);
   const wanted = new Map<number, number[]>();
   for (const n of needles) for (const a of n.anchors) if (!wanted.has(a.hash)) wanted.set(a.hash, []);
-  if (wanted.size > 0) {
+  if (wanted.size > 0 && parts) {
+    let end = -1;
+    for (const p of parts) {
+      if (!p.text) continue;
+      const offset = end < 0 ? 0 : end + 1;
+      const t = p.tokens;
+      for (let k = 0; k < t.length; k += 2) wanted.get(t[k + 1]!)?.push(offset + t[k]!);
+      end = offset + p.text.length;
+    }
+  } else if (wanted.size > 0) {
     forEachToken(normalizedText, (start, _end, hash) => {
       wanted.get(hash)?.push(start);
     });

@@ -11,7 +11,7 @@
 
 import type { Fact, FactKind, LossLevel, LossReport } from '../result';
 import type { ValidateConstants } from './constants';
-import { normalizeForMatch, presentFacts } from './factMatch';
+import { normalizeForMatch, presentFacts, type TokenizedText } from './factMatch';
 import type { ReadabilityReport } from './readability';
 
 export const FACT_KINDS: readonly FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'technicalTerm', 'keyword', 'number', 'pendingTask'];
@@ -36,8 +36,10 @@ export interface LossInput {
   facts: readonly Fact[];
   /** The whole compacted conversation as text (summary and kept messages)… */
   resultText: string;
-  /** …or already normalized (normalizeForMatch), when the caller has it. */
+  /** …or already normalized (normalizeForMatch), when the caller has it… */
   normalizedText?: string;
+  /** …and the normalized texts it joins, tokenized (presentFacts). */
+  normalizedParts?: readonly TokenizedText[];
   /** Importance of the compacted span (0..1): selects the thresholds. */
   importance: number;
   readability: ReadabilityReport;
@@ -49,7 +51,7 @@ export function detectLoss(input: LossInput, c: ValidateConstants): LossReport {
   const total = new Map<FactKind, number>();
   const kept = new Map<FactKind, number>();
   const missing: Fact[] = [];
-  const present = presentFacts(input.facts, target);
+  const present = presentFacts(input.facts, target, input.normalizedText !== undefined ? input.normalizedParts : undefined);
   input.facts.forEach((f, i) => {
     total.set(f.kind, (total.get(f.kind) ?? 0) + 1);
     if (present[i]) kept.set(f.kind, (kept.get(f.kind) ?? 0) + 1);
