@@ -178,7 +178,14 @@ async function runConversation(facts: ExpectedFacts, text: string, fullPath: str
   for (const share of EMERGENCY_SHARES) {
     const budget = Math.max(1, Math.round(share * tokensBefore));
     try {
-      const r = await compactConversation(conv, { counter, archive: new MemoryArchive(), budget, level: 'emergency', strategy: opts.strategies[0], now: FIXED_NOW });
+      const r = await compactConversation(conv, {
+        counter,
+        archive: new MemoryArchive(),
+        budget,
+        level: 'emergency',
+        strategy: opts.strategies[0],
+        now: FIXED_NOW,
+      });
       emergency.push({ share, after: r.tokensAfter, target: r.target ?? budget });
     } catch (e) {
       failures.push(`${opts.strategies[0]} at the emergency level failed on ${facts.name}: ${e instanceof Error ? e.message : String(e)}`);
@@ -219,7 +226,11 @@ function sum(runs: readonly ConversationRun[], column: string, kind: FactKind): 
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -229,7 +240,14 @@ function groupRows(label: string, runs: readonly ConversationRun[], columns: rea
     const base = sum(runs, first, kind);
     if (base.expected === 0) continue;
     const cells = columns.map((c) => pct(sum(runs, c, kind)));
-    rows.push([rows.length === 0 ? label : '', FACT_LABELS[kind], String(base.expected), ...cells, times(base, sum(runs, 'truncation', kind)), times(base, sum(runs, 'first+recent', kind))]);
+    rows.push([
+      rows.length === 0 ? label : '',
+      FACT_LABELS[kind],
+      String(base.expected),
+      ...cells,
+      times(base, sum(runs, 'truncation', kind)),
+      times(base, sum(runs, 'first+recent', kind)),
+    ]);
   }
   return rows;
 }
@@ -246,7 +264,9 @@ function targetVerdicts(runs: readonly ConversationRun[], strategy: string): str
     } else if (t.timesTruncation !== undefined) {
       const trunc = sum(runs, 'truncation', kind);
       const ratio = share(trunc) === 0 ? (share(s) > 0 ? Infinity : 0) : share(s) / share(trunc);
-      out.push(`  ${ratio >= t.timesTruncation ? 'met    ' : 'NOT MET'}  ${FACT_LABELS[kind]} ≥ ${t.timesTruncation}× truncation: ${times(s, trunc)} (${pct(s)} vs ${pct(trunc)})`);
+      out.push(
+        `  ${ratio >= t.timesTruncation ? 'met    ' : 'NOT MET'}  ${FACT_LABELS[kind]} ≥ ${t.timesTruncation}× truncation: ${times(s, trunc)} (${pct(s)} vs ${pct(trunc)})`,
+      );
     }
   }
   return out;
@@ -268,7 +288,15 @@ function sizeTable(runs: readonly ConversationRun[], strategy: string): string {
     fraction(r.precision.fixedBacked, r.precision.fixedClaims),
     fraction(r.precision.pendingOpen, r.precision.pendingItems),
   ]);
-  const p = runs.reduce((a, r) => ({ fc: a.fc + r.precision.fixedClaims, fb: a.fb + r.precision.fixedBacked, pi: a.pi + r.precision.pendingItems, po: a.po + r.precision.pendingOpen }), { fc: 0, fb: 0, pi: 0, po: 0 });
+  const p = runs.reduce(
+    (a, r) => ({
+      fc: a.fc + r.precision.fixedClaims,
+      fb: a.fb + r.precision.fixedBacked,
+      pi: a.pi + r.precision.pendingItems,
+      po: a.po + r.precision.pendingOpen,
+    }),
+    { fc: 0, fb: 0, pi: 0, po: 0 },
+  );
   const worst = (xs: number[]) => fmtRatio(Math.max(...xs.map((x) => (Number.isNaN(x) ? Infinity : x))));
   rows.push([
     `total (${runs.length})`,
@@ -286,7 +314,9 @@ function sizeVerdicts(runs: readonly ConversationRun[], strategy: string, ratio:
   const sizes = runs.flatMap((r) => [sizeRatio(r.after[strategy]!, r.target), ...r.emergency.map((e) => sizeRatio(e.after, e.target))]);
   const ok = sizes.filter(within).length;
   const shares = EMERGENCY_SHARES.map((x) => `${x * 100}%`).join(' and ');
-  return [`  ${ok === sizes.length ? 'met    ' : 'NOT MET'}  every result within ${WITHIN_TARGET * 100}% of its target (ratio ${ratio}; emergency at ${shares} of the original): ${ok}/${sizes.length}`];
+  return [
+    `  ${ok === sizes.length ? 'met    ' : 'NOT MET'}  every result within ${WITHIN_TARGET * 100}% of its target (ratio ${ratio}; emergency at ${shares} of the original): ${ok}/${sizes.length}`,
+  ];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -337,7 +367,9 @@ async function main(argv: string[]): Promise<number> {
   console.log(`\nretention at ratio ${opts.ratio} (share of expected facts found in the whole output)\n`);
   console.log(table(header, rows));
   if (failures.length) console.log(`\nfailures (scored as nothing retained):\n${failures.map((f) => `  ${f}`).join('\n')}`);
-  console.log(`\nsize and precision (${first}): tokens after / target at ratio ${opts.ratio} and at the emergency level; "fixed" claims backed by evidence; Pending Tasks still open at the end\n`);
+  console.log(
+    `\nsize and precision (${first}): tokens after / target at ratio ${opts.ratio} and at the emergency level; "fixed" claims backed by evidence; Pending Tasks still open at the end\n`,
+  );
   console.log(sizeTable(runs, first));
   for (const s of opts.strategies) {
     console.log(`\ntargets (${s}, over all conversations)`);

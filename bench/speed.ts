@@ -56,7 +56,9 @@ async function main(argv: string[]): Promise<number> {
       console.error(`\n== ${name} == failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  console.log(`\n${chosen.length - failed}/${chosen.length} sections ran, ${met}/${goals} goals met, ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
+  console.log(
+    `\n${chosen.length - failed}/${chosen.length} sections ran, ${met}/${goals} goals met, ${((performance.now() - started) / 1000).toFixed(1)} s in all`,
+  );
   return failed ? 1 : 0;
 }
 

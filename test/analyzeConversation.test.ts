@@ -47,7 +47,18 @@ describe('output shape', () => {
     expect(a.messages.map((x) => x.index)).toEqual([0, 1, 2, 3, 4]);
     for (const x of a.messages) {
       const im = x.importance;
-      for (const v of [im.criticality, im.dependency, im.uniqueness, im.actionability, im.overall, im.temporal, im.relevance, im.tier, x.classification.confidence, x.classification.density]) {
+      for (const v of [
+        im.criticality,
+        im.dependency,
+        im.uniqueness,
+        im.actionability,
+        im.overall,
+        im.temporal,
+        im.relevance,
+        im.tier,
+        x.classification.confidence,
+        x.classification.density,
+      ]) {
         expect(v).toBeGreaterThanOrEqual(0);
         expect(v).toBeLessThanOrEqual(1);
       }
@@ -110,7 +121,7 @@ describe('importance', () => {
       user('运行测试'),
       assistant('', [call('bash', { command: 'pytest' }, 'x')]),
       first,
-      user('这个 KeyError: \'user_id\' 是什么原因？parseUserConfig 有问题吗'),
+      user("这个 KeyError: 'user_id' 是什么原因？parseUserConfig 有问题吗"),
       assistant('parseUserConfig 没有处理缺失的键。'),
     ]);
     expect(a.messages[2]!.refs.errors).toEqual(["KeyError: 'user_id'"]);
@@ -319,7 +330,9 @@ describe('key events (user input, task start and end, long decisions, errors, fi
   it('marks decisions only when long enough', () => {
     const long = assistant('We decided to go with PostgreSQL instead of MongoDB because the data is relational and we need transactions across orders.');
     const short = assistant('Decided: Postgres.');
-    const zh = assistant('经过比较，我们决定采用方案B：使用消息队列解耦订单服务和库存服务，这样可以在高峰期削峰填谷，并且方便以后扩展更多的消费者服务，也能降低各个服务之间的耦合程度，出现故障时也更容易定位和恢复，监控告警也可以按服务拆分。');
+    const zh = assistant(
+      '经过比较，我们决定采用方案B：使用消息队列解耦订单服务和库存服务，这样可以在高峰期削峰填谷，并且方便以后扩展更多的消费者服务，也能降低各个服务之间的耦合程度，出现故障时也更容易定位和恢复，监控告警也可以按服务拆分。',
+    );
     const a = analyzeConversation([user('go'), long, short, zh]);
     expect(byId(a, long).keyEvents).toContain('decision');
     expect(byId(a, short).keyEvents).not.toContain('decision');
@@ -399,7 +412,9 @@ describe('constants and options', () => {
   it('rejects unknown constants, bad values and bad options with the name of what is wrong', () => {
     const msgs = [user('hi')];
     // A JavaScript caller (or a misspelling behind a cast) still gets a clear error.
-    expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALTY: 1 } as Partial<AnalyzeConstants> })).toThrow(/AnalyzeOptions\.constants\.WEIGHT_CRITICALTY: unknown constant/);
+    expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALTY: 1 } as Partial<AnalyzeConstants> })).toThrow(
+      /AnalyzeOptions\.constants\.WEIGHT_CRITICALTY: unknown constant/,
+    );
     expect(() => analyzeConversation(msgs, { constants: { WEIGHT_CRITICALITY: -1 } })).toThrow(/WEIGHT_CRITICALITY: expected a finite number ≥ 0/);
     expect(() => analyzeConversation(msgs, { constants: { ACK_MAX_CHARS: 2.5 } })).toThrow(/ACK_MAX_CHARS: expected a whole number/);
     expect(() => analyzeConversation(msgs, { constants: { CRITICALITY_SATURATION: 0 } })).toThrow(/CRITICALITY_SATURATION: expected a number > 0/);

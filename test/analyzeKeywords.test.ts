@@ -12,25 +12,12 @@ const ack = (t: string) => isAcknowledgementText(t, C.ACK_MAX_CHARS);
 const tier = (t: string) => keywordTier(t.toLowerCase(), ack(t), C);
 
 describe('acknowledgements', () => {
-  it.each([
-    'ok',
-    'OK!',
-    'Okay.',
-    'okay thanks',
-    'Thanks!',
-    'thank you',
-    'Thank you very much!',
-    'Got it 👍',
-    'sure',
-    'Great!',
-    'yes',
-    'y',
-    '👍',
-    '👍🏽',
-    'LGTM',
-  ])('English %j is an acknowledgement', (t) => {
-    expect(ack(t)).toBe(true);
-  });
+  it.each(['ok', 'OK!', 'Okay.', 'okay thanks', 'Thanks!', 'thank you', 'Thank you very much!', 'Got it 👍', 'sure', 'Great!', 'yes', 'y', '👍', '👍🏽', 'LGTM'])(
+    'English %j is an acknowledgement',
+    (t) => {
+      expect(ack(t)).toBe(true);
+    },
+  );
 
   it.each(['好的', '收到', '好的，谢谢', '收到了！', '嗯嗯', '谢谢', '好', '好的呀～', '非常感谢！', '抱歉', '对不起', '好的 thanks'])(
     'Chinese %j is an acknowledgement',

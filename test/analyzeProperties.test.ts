@@ -88,7 +88,18 @@ describe('analyzeConversation properties', () => {
         expect(a.messages).toHaveLength(msgs.length);
         for (const m of a.messages) {
           const im = m.importance;
-          for (const v of [im.criticality, im.dependency, im.uniqueness, im.actionability, im.overall, im.temporal, im.relevance, im.tier, m.classification.density, m.classification.confidence]) {
+          for (const v of [
+            im.criticality,
+            im.dependency,
+            im.uniqueness,
+            im.actionability,
+            im.overall,
+            im.temporal,
+            im.relevance,
+            im.tier,
+            m.classification.density,
+            m.classification.confidence,
+          ]) {
             expect(Number.isFinite(v)).toBe(true);
             expect(v).toBeGreaterThanOrEqual(0);
             expect(v).toBeLessThanOrEqual(1);

@@ -14,9 +14,14 @@ import {
 
 describe('extractFilePaths', () => {
   it('finds unix, windows, home and relative paths with extensions, normalized', () => {
-    expect(
-      extractFilePaths('Edit /home/u/proj/src/a.py, then ./b/c.ts and ../lib/d.go; see C:\\Users\\me\\e.json and ~/notes/f.md and g.rs'),
-    ).toEqual(['/home/u/proj/src/a.py', 'b/c.ts', '../lib/d.go', 'C:/Users/me/e.json', '~/notes/f.md', 'g.rs']);
+    expect(extractFilePaths('Edit /home/u/proj/src/a.py, then ./b/c.ts and ../lib/d.go; see C:\\Users\\me\\e.json and ~/notes/f.md and g.rs')).toEqual([
+      '/home/u/proj/src/a.py',
+      'b/c.ts',
+      '../lib/d.go',
+      'C:/Users/me/e.json',
+      '~/notes/f.md',
+      'g.rs',
+    ]);
   });
 
   it('finds dotfiles, dotted folders and well-known files without an extension', () => {
@@ -173,7 +178,13 @@ describe('extractMessageRefs', () => {
       role: 'assistant',
       itemType: 'ASSISTANT_MESSAGE',
       content: [{ type: 'text', text: 'The TypeError: x is undefined comes from src/app.ts' }],
-      toolCalls: [{ id: 'c1', name: 'Edit', arguments: JSON.stringify({ file_path: '/repo/lib/util.ts', old_string: 'parseConfig(a)', new_string: 'parseConfig(a ?? {})' }) }],
+      toolCalls: [
+        {
+          id: 'c1',
+          name: 'Edit',
+          arguments: JSON.stringify({ file_path: '/repo/lib/util.ts', old_string: 'parseConfig(a)', new_string: 'parseConfig(a ?? {})' }),
+        },
+      ],
     };
     const refs = extractMessageRefs(m);
     expect(refs.files).toEqual(['/repo/lib/util.ts', 'src/app.ts']);

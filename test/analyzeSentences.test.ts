@@ -14,12 +14,9 @@ describe('splitSentences', () => {
   });
 
   it('does not split file names, versions, decimals, abbreviations or initials', () => {
-    expect(splitSentences('Edit src/app.ts and bump to 1.2.3 (was 0.9). Use e.g. vitest, i.e. not jest. Dr. Smith and J. Doe agree. Pi is 3.14 here.')).toEqual([
-      'Edit src/app.ts and bump to 1.2.3 (was 0.9).',
-      'Use e.g. vitest, i.e. not jest.',
-      'Dr. Smith and J. Doe agree.',
-      'Pi is 3.14 here.',
-    ]);
+    expect(splitSentences('Edit src/app.ts and bump to 1.2.3 (was 0.9). Use e.g. vitest, i.e. not jest. Dr. Smith and J. Doe agree. Pi is 3.14 here.')).toEqual(
+      ['Edit src/app.ts and bump to 1.2.3 (was 0.9).', 'Use e.g. vitest, i.e. not jest.', 'Dr. Smith and J. Doe agree.', 'Pi is 3.14 here.'],
+    );
   });
 
   it('does not split before a lower-case word (a dot inside a sentence)', () => {
@@ -49,7 +46,13 @@ describe('splitSentences', () => {
 
   it('treats list items and headings as separate units and joins soft-wrapped lines', () => {
     const text = '## Plan\n- add a cache\n- write tests\nThis paragraph is\nwrapped over lines\nand ends here.\n\n中文段落\n继续写';
-    expect(splitSentences(text)).toEqual(['## Plan', '- add a cache', '- write tests', 'This paragraph is wrapped over lines and ends here.', '中文段落继续写']);
+    expect(splitSentences(text)).toEqual([
+      '## Plan',
+      '- add a cache',
+      '- write tests',
+      'This paragraph is wrapped over lines and ends here.',
+      '中文段落继续写',
+    ]);
   });
 
   it('returns nothing for blank text and the text itself when there is no terminal punctuation', () => {

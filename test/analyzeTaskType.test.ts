@@ -18,7 +18,13 @@ const assistant = (text: string, toolCalls?: ToolCall[]): Message => ({
   ...(toolCalls ? { toolCalls } : {}),
 });
 const results = (calls: ToolCall[]): Message[] =>
-  calls.map((c) => ({ id: `r${++n}`, role: 'tool', itemType: 'TOOL_RESULT', content: [{ type: 'text', text: 'out' }], toolResult: { toolCallId: c.id, isError: false } }));
+  calls.map((c) => ({
+    id: `r${++n}`,
+    role: 'tool',
+    itemType: 'TOOL_RESULT',
+    content: [{ type: 'text', text: 'out' }],
+    toolResult: { toolCallId: c.id, isError: false },
+  }));
 const withCalls = (calls: ToolCall[]): Message[] => [user('do the task'), ...calls.flatMap((c) => [assistant('', [c]), ...results([c])])];
 const detect = (m: Message[]) => detectTaskType(m, ANALYZE_CONSTANTS);
 
@@ -74,13 +80,23 @@ describe('detectTaskType', () => {
   });
 
   it('searches and reads without edits make an analysis task', () => {
-    const calls = [call('Grep', { pattern: 'auth' }), call('Glob', { pattern: '**/*.ts' }), call('WebSearch', { query: 'oauth' }), call('Read', { file_path: 'a.ts' })];
+    const calls = [
+      call('Grep', { pattern: 'auth' }),
+      call('Glob', { pattern: '**/*.ts' }),
+      call('WebSearch', { query: 'oauth' }),
+      call('Read', { file_path: 'a.ts' }),
+    ];
     const r = detect(withCalls(calls));
     expect(r.taskType).toBe('analysis');
   });
 
   it('short turns without tools make a conversation', () => {
-    const r = detect([user('What is a closure?'), assistant('A function with its environment.'), user('Thanks! And currying?'), assistant('Turning f(a, b) into f(a)(b).')]);
+    const r = detect([
+      user('What is a closure?'),
+      assistant('A function with its environment.'),
+      user('Thanks! And currying?'),
+      assistant('Turning f(a, b) into f(a)(b).'),
+    ]);
     expect(r.taskType).toBe('conversation');
     expect(r.confidence).toBe(1);
   });

@@ -15,7 +15,13 @@ function conv(): Conversation {
     meta: { title: 'Grüße 你好 🎉' },
     messages: [
       { id: 'a', role: 'system', itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: 'be brief' }] },
-      { id: 'b', role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: 'fix src/a.ts\n\twith "quotes" \\ and \u2028' }], timestamp: '2024-01-01T00:00:00Z' },
+      {
+        id: 'b',
+        role: 'user',
+        itemType: 'USER_MESSAGE',
+        content: [{ type: 'text', text: 'fix src/a.ts\n\twith "quotes" \\ and \u2028' }],
+        timestamp: '2024-01-01T00:00:00Z',
+      },
     ],
   };
 }
@@ -67,7 +73,9 @@ describe('conversation archive', () => {
   it('keeps a copy spelled with another key order under a variant key, so undo stays byte-exact', async () => {
     const archive = new MemoryArchive();
     const original = conv();
-    const reordered = JSON.parse(JSON.stringify({ messages: original.messages, meta: original.meta, format: original.format, id: original.id })) as Conversation;
+    const reordered = JSON.parse(
+      JSON.stringify({ messages: original.messages, meta: original.meta, format: original.format, id: original.id }),
+    ) as Conversation;
     const a = await archiveConversation(original, archive);
     const b = await archiveConversation(reordered, archive);
     expect(b.startsWith(`${a}.`)).toBe(true);

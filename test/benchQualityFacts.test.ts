@@ -87,7 +87,9 @@ describe('retained', () => {
   };
 
   it('finds each kind by its rule, case-insensitively, whatever the whitespace', () => {
-    const out = indexOutput(`please fix the LOGIN test. It fails ${'x'.repeat(60)}\n- \`src/auth/login.ts\` — edited\nreadme.md\n\`TypeError:  session.expiresAt is not a function\`\nCapa Barsavi`);
+    const out = indexOutput(
+      `please fix the LOGIN test. It fails ${'x'.repeat(60)}\n- \`src/auth/login.ts\` — edited\nreadme.md\n\`TypeError:  session.expiresAt is not a function\`\nCapa Barsavi`,
+    );
     const s = scoreFacts(facts, out);
     expect([s.userRequests.retained, s.files.retained, s.errors.retained, s.answers.retained]).toEqual([1, 2, 1, 1]);
   });

@@ -31,18 +31,22 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 describe('every shared transcript: the result is within 5% of an explicit target', () => {
   const files = transcriptFiles().filter((f) => !f.endsWith('.md') || f.startsWith('aider/'));
-  it.each(files)('%s at ratio 0.1, and at the emergency level with a budget of 5% of the original', async (rel) => {
-    const c = await counter();
-    const conv = load(rel);
-    const before = c.countMessages(conv.messages);
-    const byRatio = await compactConversation(conv, { counter: c, archive: new MemoryArchive(), ratio: 0.1 });
-    expect(byRatio.tokensAfter, byRatio.warnings.join('\n')).toBeLessThanOrEqual(byRatio.target! * 1.05);
-    const archive = new MemoryArchive();
-    const emergency = await compactConversation(conv, { counter: c, archive, budget: Math.round(0.05 * before), level: 'emergency' });
-    expect(emergency.tokensAfter, emergency.warnings.join('\n')).toBeLessThanOrEqual(emergency.target! * 1.05);
-    expect(validateApiShape(emergency.conversation.messages).ok).toBe(true);
-    expect(await undoCompaction(emergency.archiveId, archive)).toEqual(conv);
-  }, 60_000);
+  it.each(files)(
+    '%s at ratio 0.1, and at the emergency level with a budget of 5% of the original',
+    async (rel) => {
+      const c = await counter();
+      const conv = load(rel);
+      const before = c.countMessages(conv.messages);
+      const byRatio = await compactConversation(conv, { counter: c, archive: new MemoryArchive(), ratio: 0.1 });
+      expect(byRatio.tokensAfter, byRatio.warnings.join('\n')).toBeLessThanOrEqual(byRatio.target! * 1.05);
+      const archive = new MemoryArchive();
+      const emergency = await compactConversation(conv, { counter: c, archive, budget: Math.round(0.05 * before), level: 'emergency' });
+      expect(emergency.tokensAfter, emergency.warnings.join('\n')).toBeLessThanOrEqual(emergency.target! * 1.05);
+      expect(validateApiShape(emergency.conversation.messages).ok).toBe(true);
+      expect(await undoCompaction(emergency.archiveId, archive)).toEqual(conv);
+    },
+    60_000,
+  );
 });
 
 describe('LongMemEval chat (about 400 short messages) at ratio 0.1', () => {
@@ -104,12 +108,15 @@ describe('the steps, one by one', () => {
     const r = extractSections(b.messages, undefined, 200);
     expect(r.degradation[0]!.step).toBe('shorten-user-messages');
     const users = r.sections['All user messages'];
-    expect(users).toMatch(/- Request 5: please rework the cache layer so that it .* \[… [\d,]+ more characters\] .*that is all for step 5\. \[names in between: `CacheMissError`\]/);
+    expect(users).toMatch(
+      /- Request 5: please rework the cache layer so that it .* \[… [\d,]+ more characters\] .*that is all for step 5\. \[names in between: `CacheMissError`\]/,
+    );
   });
 
   it('2: acknowledgements become one line that quotes them; near-duplicates merge into their latest', () => {
     const b = new ConversationBuilder();
-    for (let k = 0; k < 30; k++) b.user(`Question ${k}: how does module${k} handle retries when the scheduler ${'is busy and the queue is long, '.repeat(3)}?`).assistant('An answer.');
+    for (let k = 0; k < 30; k++)
+      b.user(`Question ${k}: how does module${k} handle retries when the scheduler ${'is busy and the queue is long, '.repeat(3)}?`).assistant('An answer.');
     b.user('ok').assistant('.').user('thanks').assistant('.').user('yes do it').assistant('.');
     b.user('Please deploy the staging build to the cluster in the eu-west region tonight.').assistant('.');
     b.user('Please deploy the staging build to the cluster in the eu-west region tonight!').assistant('.');
@@ -124,19 +131,26 @@ describe('the steps, one by one', () => {
 
   it('3: all but the first request and the three most recent become gists that still carry the cut marker', () => {
     const b = new ConversationBuilder();
-    for (let k = 0; k < 40; k++) b.user(`Topic ${k}: ${'tell me more about the migration plan and its risks for the billing service. '.repeat(3)}`).assistant('Sure.');
+    for (let k = 0; k < 40; k++)
+      b.user(`Topic ${k}: ${'tell me more about the migration plan and its risks for the billing service. '.repeat(3)}`).assistant('Sure.');
     const r = extractSections(b.messages, undefined, 1500);
     expect(r.degradation.map((d) => d.step)).toContain('gist-user-messages');
     const bullets = splitBullets(r.sections['All user messages']);
     expect(bullets).toHaveLength(40);
     // The first request and the three most recent as before; the others one-line gists.
-    for (const x of bullets.slice(1, -3)) expect(x).toMatch(/^- Topic \d+: tell me more about the migration plan and its risks for the billing service\. \S+ \[… [\d,]+ more characters\]$/);
+    for (const x of bullets.slice(1, -3))
+      expect(x).toMatch(/^- Topic \d+: tell me more about the migration plan and its risks for the billing service\. \S+ \[… [\d,]+ more characters\]$/);
     expect(r.tokens).toBeLessThanOrEqual(1500);
   });
 
   it('4 (emergency only): other sections give way first; then user messages; what is left out is counted', () => {
     const b = new ConversationBuilder();
-    for (let k = 0; k < 60; k++) b.user(`Item ${k}: ${'rename the field and update every caller. '.repeat(3)}`).tool('Edit', { file_path: `src/f${k}.ts`, old_string: 'a', new_string: 'b' }, 'ok');
+    for (let k = 0; k < 60; k++)
+      b.user(`Item ${k}: ${'rename the field and update every caller. '.repeat(3)}`).tool(
+        'Edit',
+        { file_path: `src/f${k}.ts`, old_string: 'a', new_string: 'b' },
+        'ok',
+      );
     const normal = extractSections(b.messages, undefined, 150);
     expect(normal.degradation.map((d) => d.step)).not.toContain('cut-required');
     expect(normal.tokens).toBeGreaterThan(150);

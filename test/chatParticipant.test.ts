@@ -27,11 +27,26 @@ const PARTICIPANT = 'context-compactor.compactor';
 
 /** A realistic session: a developer working through a bug with the assistant. */
 const TURNS: [string, string][] = [
-  ['The login form at src/auth/login.ts throws "TypeError: cannot read properties of undefined (reading token)" after submit. Can you help?', 'The error comes from `session.token` being read before `await fetchSession()` resolves. Move the read after the await in handleSubmit.'],
-  ['Done, but now the test tests/auth/login.test.ts fails with "expected 200 received 401".', 'The test stubs the session endpoint without a token. Add `token: "t"` to the stub in tests/fixtures/session.json.'],
-  ['That fixed it. Next, the refresh flow: tokens expire after 15 minutes and users get logged out.', 'Add a refresh timer in src/auth/refresh.ts that calls /api/refresh one minute before expiry, and retry once on 401.'],
-  ['How should I store the refresh token? localStorage feels wrong.', 'Prefer an httpOnly cookie set by the server; the client never reads it. localStorage is readable by any injected script.'],
-  ['OK. Please also summarize what is left to do for the auth work.', 'Left: implement the refresh timer, move the token to an httpOnly cookie, and add a test for the 401 retry.'],
+  [
+    'The login form at src/auth/login.ts throws "TypeError: cannot read properties of undefined (reading token)" after submit. Can you help?',
+    'The error comes from `session.token` being read before `await fetchSession()` resolves. Move the read after the await in handleSubmit.',
+  ],
+  [
+    'Done, but now the test tests/auth/login.test.ts fails with "expected 200 received 401".',
+    'The test stubs the session endpoint without a token. Add `token: "t"` to the stub in tests/fixtures/session.json.',
+  ],
+  [
+    'That fixed it. Next, the refresh flow: tokens expire after 15 minutes and users get logged out.',
+    'Add a refresh timer in src/auth/refresh.ts that calls /api/refresh one minute before expiry, and retry once on 401.',
+  ],
+  [
+    'How should I store the refresh token? localStorage feels wrong.',
+    'Prefer an httpOnly cookie set by the server; the client never reads it. localStorage is readable by any injected script.',
+  ],
+  [
+    'OK. Please also summarize what is left to do for the auth work.',
+    'Left: implement the refresh timer, move the token to an httpOnly cookie, and add a test for the 401 retry.',
+  ],
 ];
 
 function historyOf(turns: [string, string][], command?: string): unknown[] {
@@ -64,7 +79,12 @@ describe('@compactor', () => {
   async function ask(prompt: string, history: unknown[], command?: string, token = new CancellationTokenSource().token) {
     const stream = new FakeChatResponseStream();
     const participant = fake.chatParticipant(PARTICIPANT)!;
-    const result = (await participant.requestHandler({ prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model }, { history }, stream, token)) as {
+    const result = (await participant.requestHandler(
+      { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model },
+      { history },
+      stream,
+      token,
+    )) as {
       metadata?: { sessionKey: string; answer?: string };
       errorDetails?: { message: string };
     };

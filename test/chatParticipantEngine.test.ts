@@ -41,7 +41,10 @@ function realTurns(): [string, string][] {
 }
 
 function historyOf(turns: [string, string][]): unknown[] {
-  return turns.flatMap(([q, a]) => [new ChatRequestTurn(q, undefined, [], PARTICIPANT), new ChatResponseTurn([new ChatResponseMarkdownPart(a)], { metadata: { answer: a } }, PARTICIPANT)]);
+  return turns.flatMap(([q, a]) => [
+    new ChatRequestTurn(q, undefined, [], PARTICIPANT),
+    new ChatResponseTurn([new ChatResponseMarkdownPart(a)], { metadata: { answer: a } }, PARTICIPANT),
+  ]);
 }
 
 const textOf = (m: LanguageModelChatMessage) => m.content.map((p) => (p instanceof LanguageModelTextPart ? p.value : '')).join('');
@@ -62,7 +65,12 @@ describe('@compactor with the real engine', () => {
   async function ask(prompt: string, history: unknown[], command?: string) {
     const stream = new FakeChatResponseStream();
     const participant = fake.chatParticipant(PARTICIPANT)!;
-    const result = (await participant.requestHandler({ prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model }, { history }, stream, new CancellationTokenSource().token)) as {
+    const result = (await participant.requestHandler(
+      { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model },
+      { history },
+      stream,
+      new CancellationTokenSource().token,
+    )) as {
       metadata?: { sessionKey: string };
       errorDetails?: { message: string };
     };

@@ -26,7 +26,8 @@ beforeEach(() => {
   transcript = join(root, `t-${caseNo}.jsonl`);
 });
 
-const input = (event: string, extra: Record<string, unknown> = {}) => JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: '/w', hook_event_name: event, ...extra });
+const input = (event: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: '/w', hook_event_name: event, ...extra });
 
 function at(minute: number): () => Date {
   return () => new Date(Date.UTC(2026, 0, 1, 12, minute));
@@ -64,10 +65,40 @@ describe('reading a compaction from the transcript', () => {
     const first = compactedSession({ summary: 'EARLIER summary.' }).lines;
     // A second era: one request, then a second compaction whose logical parent is its last line.
     const era2 = [
-      { parentUuid: '00000000-0000-4000-8000-000000000902', isSidechain: false, type: 'user', message: { role: 'user', content: 'ERA-TWO request: rename the module' }, uuid: 'e2-1', timestamp: '2026-01-02T00:00:00Z' },
-      { parentUuid: 'e2-1', isSidechain: false, type: 'assistant', message: { id: 'm-e2', role: 'assistant', content: [{ type: 'text', text: 'Renamed.' }] }, uuid: 'e2-2', timestamp: '2026-01-02T00:00:01Z' },
-      { parentUuid: null, logicalParentUuid: 'e2-2', type: 'system', subtype: 'compact_boundary', uuid: 'b2', timestamp: '2026-01-02T00:00:02Z', compactMetadata: { trigger: 'auto', preTokens: 99 } },
-      { parentUuid: 'b2', isSidechain: false, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'SECOND summary.' }, uuid: 's2', timestamp: '2026-01-02T00:00:03Z' },
+      {
+        parentUuid: '00000000-0000-4000-8000-000000000902',
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: 'ERA-TWO request: rename the module' },
+        uuid: 'e2-1',
+        timestamp: '2026-01-02T00:00:00Z',
+      },
+      {
+        parentUuid: 'e2-1',
+        isSidechain: false,
+        type: 'assistant',
+        message: { id: 'm-e2', role: 'assistant', content: [{ type: 'text', text: 'Renamed.' }] },
+        uuid: 'e2-2',
+        timestamp: '2026-01-02T00:00:01Z',
+      },
+      {
+        parentUuid: null,
+        logicalParentUuid: 'e2-2',
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b2',
+        timestamp: '2026-01-02T00:00:02Z',
+        compactMetadata: { trigger: 'auto', preTokens: 99 },
+      },
+      {
+        parentUuid: 'b2',
+        isSidechain: false,
+        type: 'user',
+        isCompactSummary: true,
+        message: { role: 'user', content: 'SECOND summary.' },
+        uuid: 's2',
+        timestamp: '2026-01-02T00:00:03Z',
+      },
     ];
     const read = readLastCompaction(jsonl([...first, ...era2]));
     expect(read.ok && read.compaction.boundary).toBe('b2');
@@ -102,7 +133,9 @@ describe('which facts are put back', () => {
   it('puts back what a lossy summary dropped, most important first: instructions, open tasks, errors, requests, files', async () => {
     const p = await plan(LOSSY_SUMMARY);
     expect(p.text.startsWith(RESTORE_LEAD)).toBe(true);
-    const order = [FACTS.lateInstruction, FACTS.todoOpen, FACTS.error, FACTS.request.slice(0, 40), `\`${FACTS.readFile}\` — read`].map((f) => p.text.indexOf(f));
+    const order = [FACTS.lateInstruction, FACTS.todoOpen, FACTS.error, FACTS.request.slice(0, 40), `\`${FACTS.readFile}\` — read`].map((f) =>
+      p.text.indexOf(f),
+    );
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(p.text).toContain(FACTS.instruction);
@@ -156,8 +189,20 @@ describe('which facts are put back', () => {
 describe('standing instructions', () => {
   it('finds always / never / from now on and # memory notes in what the person typed, not questions or tool output', () => {
     const { lines } = compactedSession({ withoutCompaction: true });
-    lines.push({ parentUuid: null, type: 'user', message: { role: 'user', content: '<user-memory-input>Use conventional commits for every message</user-memory-input>' }, uuid: 'mem-1', timestamp: '2026-01-01T01:00:00Z' });
-    lines.push({ parentUuid: 'mem-1', type: 'user', message: { role: 'user', content: 'Do you always do that? 以后都用中文回答。' }, uuid: 'q-1', timestamp: '2026-01-01T01:00:01Z' });
+    lines.push({
+      parentUuid: null,
+      type: 'user',
+      message: { role: 'user', content: '<user-memory-input>Use conventional commits for every message</user-memory-input>' },
+      uuid: 'mem-1',
+      timestamp: '2026-01-01T01:00:00Z',
+    });
+    lines.push({
+      parentUuid: 'mem-1',
+      type: 'user',
+      message: { role: 'user', content: 'Do you always do that? 以后都用中文回答。' },
+      uuid: 'q-1',
+      timestamp: '2026-01-01T01:00:01Z',
+    });
     const span = importClaudeCode(jsonl(lines), { wholeFile: true }).conversation.messages;
     const values = standingInstructions(span).map((f) => f.value);
     expect(values).toEqual([FACTS.instruction, FACTS.lateInstruction, 'Use conventional commits for every message', '以后都用中文回答。']);
@@ -165,7 +210,13 @@ describe('standing instructions', () => {
 
   it('lists a # memory note once, with the instructions, not again as a request', async () => {
     const { lines } = compactedSession({ withoutCompaction: true });
-    lines.push({ parentUuid: null, type: 'user', message: { role: 'user', content: '<user-memory-input>Use conventional commits for every message</user-memory-input>' }, uuid: 'mem-1', timestamp: '2026-01-01T01:00:00Z' });
+    lines.push({
+      parentUuid: null,
+      type: 'user',
+      message: { role: 'user', content: '<user-memory-input>Use conventional commits for every message</user-memory-input>' },
+      uuid: 'mem-1',
+      timestamp: '2026-01-01T01:00:00Z',
+    });
     const span = importClaudeCode(jsonl(lines), { wholeFile: true }).conversation.messages;
     const p = planFactRestore(span, '', { maxTokens: 2000, counter: await createTokenCounter('claude-sonnet-4-5') });
     expect(p.text.match(/Use conventional commits for every message/g)).toHaveLength(1);
@@ -215,7 +266,9 @@ describe('the hook run', () => {
     const blocked = await runClaudeCodeHook(input('PreCompact', { trigger: 'auto' }), opts({ now: at(6) }));
     expect(blocked.output?.['decision']).toBe('block');
     expect(blocked.output?.['systemMessage']).toBe(blocked.output?.['reason']);
-    expect(String(blocked.output?.['reason'])).toMatch(/^Context Compactor stopped this automatic compaction: it would be the 4th in 10 minutes .*Run \/compact yourself/);
+    expect(String(blocked.output?.['reason'])).toMatch(
+      /^Context Compactor stopped this automatic compaction: it would be the 4th in 10 minutes .*Run \/compact yourself/,
+    );
     expect(logText()).toMatch(/blocked an automatic compaction .*3 already in the last 10 minutes/);
     // A manual /compact is the person's choice.
     expect(await runClaudeCodeHook(input('PreCompact', { trigger: 'manual' }), opts({ now: at(7) }))).toEqual({});
@@ -239,7 +292,11 @@ describe('the hook run', () => {
   it.each([
     ['malformed JSON', '{"hook_event_name": "PreCompact",', /standard input is not JSON/],
     ['not an object', '[1, 2]', /not a JSON object/],
-    ['an unknown event', JSON.stringify({ session_id: 's', hook_event_name: 'Stop' }), /hook_event_name 'Stop': this hook handles PreCompact, SessionStart, UserPromptSubmit/],
+    [
+      'an unknown event',
+      JSON.stringify({ session_id: 's', hook_event_name: 'Stop' }),
+      /hook_event_name 'Stop': this hook handles PreCompact, SessionStart, UserPromptSubmit/,
+    ],
     ['no session', JSON.stringify({ hook_event_name: 'PreCompact' }), /session_id is missing/],
     ['empty input', '', /standard input is not JSON/],
   ])('bad input (%s): no output, one line why, and the log says it', async (_what, text, why) => {
@@ -272,7 +329,10 @@ describe('the hook run', () => {
 
   it('a session id cannot lead the state file out of its folder', async () => {
     writeFileSync(transcript, jsonl(compactedSession({ withoutCompaction: true }).lines));
-    await runClaudeCodeHook(JSON.stringify({ session_id: '../../escape', transcript_path: transcript, hook_event_name: 'PreCompact', trigger: 'auto' }), opts());
+    await runClaudeCodeHook(
+      JSON.stringify({ session_id: '../../escape', transcript_path: transcript, hook_event_name: 'PreCompact', trigger: 'auto' }),
+      opts(),
+    );
     expect(readFileSync(join(stateDir, 'claude-code', '______escape.json'), 'utf8')).toContain('"trigger": "auto"');
   });
 });

@@ -7,7 +7,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addClaudeHooks, hasClaudeHooks, hookCommandLine, hooksEntry, jsonIndent, removeClaudeHooks, SettingsShapeError, shellDoubleQuote } from '../src/sessions/claudeHook/hookSettings';
+import {
+  addClaudeHooks,
+  hasClaudeHooks,
+  hookCommandLine,
+  hooksEntry,
+  jsonIndent,
+  removeClaudeHooks,
+  SettingsShapeError,
+  shellDoubleQuote,
+} from '../src/sessions/claudeHook/hookSettings';
 import { jsonl } from './helpers/agentSessions';
 import { compactedSession, FACTS } from './helpers/claudeCompaction';
 import { repoRoot } from './helpers/transcripts';
@@ -31,7 +40,9 @@ describe('the settings.json entry', () => {
 
   it('carries only the settings that differ from the defaults, and quotes what the shell would expand', () => {
     expect(hookCommandLine('/x/cli.js', { maxTokens: 2000, loopLimit: 5, loopMinutes: 10 })).toBe('node "/x/cli.js" hook claude-code --loop-limit 5');
-    expect(hookCommandLine('/x/cli.js', { maxTokens: 500, loopLimit: 3, loopMinutes: 20 })).toBe('node "/x/cli.js" hook claude-code --max-tokens 500 --loop-minutes 20');
+    expect(hookCommandLine('/x/cli.js', { maxTokens: 500, loopLimit: 3, loopMinutes: 20 })).toBe(
+      'node "/x/cli.js" hook claude-code --max-tokens 500 --loop-minutes 20',
+    );
     expect(shellDoubleQuote('/a "b" $HOME `x` \\y')).toBe('"/a \\"b\\" \\$HOME \\`x\\` \\\\y"');
   });
 
@@ -67,8 +78,19 @@ describe('the settings.json entry', () => {
     expect(removeClaudeHooks(twice.settings).settings).toEqual({});
   });
 
-  it('keeps a group that also holds someone else\'s handler', () => {
-    const shared = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'log-prompt' }, { type: 'command', command }] }] } };
+  it("keeps a group that also holds someone else's handler", () => {
+    const shared = {
+      hooks: {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              { type: 'command', command: 'log-prompt' },
+              { type: 'command', command },
+            ],
+          },
+        ],
+      },
+    };
     expect(removeClaudeHooks(shared).settings).toEqual({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'log-prompt' }] }] } });
   });
 
@@ -94,7 +116,11 @@ describe('the settings.json entry', () => {
 
 describe('ctxc hook claude-code as a process', () => {
   function hook(args: string[], stdin: string, env: Record<string, string> = {}) {
-    return spawnSync(process.execPath, [cli, 'hook', ...args], { input: stdin, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: root, ...env } });
+    return spawnSync(process.execPath, [cli, 'hook', ...args], {
+      input: stdin,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', HOME: root, ...env },
+    });
   }
 
   it('reads the event on stdin and prints one JSON object: the repair at the next prompt after a compaction', () => {
@@ -102,7 +128,10 @@ describe('ctxc hook claude-code as a process', () => {
     const state = join(root, 'xdg-state');
     writeFileSync(t, jsonl(compactedSession({ withoutCompaction: true }).lines));
     const ev = (e: string, extra = {}) => JSON.stringify({ session_id: 's', transcript_path: t, hook_event_name: e, ...extra });
-    for (const [e, extra] of [['PreCompact', { trigger: 'manual' }], ['SessionStart', { source: 'compact' }]] as const) {
+    for (const [e, extra] of [
+      ['PreCompact', { trigger: 'manual' }],
+      ['SessionStart', { source: 'compact' }],
+    ] as const) {
       const r = hook(['claude-code'], ev(e, extra), { XDG_STATE_HOME: state });
       expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
     }

@@ -68,7 +68,9 @@ describe.each(SAMPLES)('ctxc compact %s', (rel) => {
     if (lastText && lastText.type === 'text' && lastText.text.trim()) expect(r.out).toContain(lastText.text.trim().split('\n')[0]);
     // The one-line summary on stderr: before → after, ratio, retention, loss level; when the
     // transcript reports usage, as the agent will send them, with what the file does not hold.
-    expect(r.err).toMatch(/: [\d,]+ → [\d,]+ tokens (as the agent will send them )?\([\d.]+x, \d+% of the original(; [\d,]+ of each not in the file: system prompt, tools)?\), retention \d+% \((minimal|acceptable|moderate|severe) loss\)\n$/);
+    expect(r.err).toMatch(
+      /: [\d,]+ → [\d,]+ tokens (as the agent will send them )?\([\d.]+x, \d+% of the original(; [\d,]+ of each not in the file: system prompt, tools)?\), retention \d+% \((minimal|acceptable|moderate|severe) loss\)\n$/,
+    );
     const reported = original.meta.reportedUsage !== undefined;
     expect(r.err.includes('as the agent will send them'), 'the figures include the overhead exactly when usage is reported').toBe(reported);
   });
@@ -133,9 +135,16 @@ describe('ctxc compact options', () => {
     const small = transcriptPath('openhands/basic_gui_mode.json');
     const r = await run(['compact', small, '--ratio', '0.1']);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/^to fit the target \(heavier-level\): the normal level gave [\d,]+ tokens, over the target of 347: compacted again at the heavy level$/m);
+    expect(r.err).toMatch(
+      /^to fit the target \(heavier-level\): the normal level gave [\d,]+ tokens, over the target of 347: compacted again at the heavy level$/m,
+    );
     expect(r.err).toMatch(/^to fit the target \(shorten-recent\): \d+ recent messages? kept verbatim shortened to previews/m);
-    const j = JSON.parse((await run(['compact', small, '--ratio', '0.1', '--format', 'json'])).out) as { tokensAfter: number; target: number; level: string; degradation: { step: string; detail: string }[] };
+    const j = JSON.parse((await run(['compact', small, '--ratio', '0.1', '--format', 'json'])).out) as {
+      tokensAfter: number;
+      target: number;
+      level: string;
+      degradation: { step: string; detail: string }[];
+    };
     expect(j.level).toBe('emergency');
     expect(j.tokensAfter).toBeLessThanOrEqual(j.target * 1.05);
     expect(j.degradation.map((d) => d.step)).toContain('heavier-level');
@@ -287,7 +296,20 @@ describe('ctxc compact errors', () => {
   it('--help lists the options and the summarizer options', async () => {
     const r = await run(['compact', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--budget', '--ratio', '--keep-recent', '--format', '--out', '--model', '--focus', '--archive', '--summarizer', '--base-url', '--api-key-env']) expect(r.out).toContain(flag);
+    for (const flag of [
+      '--budget',
+      '--ratio',
+      '--keep-recent',
+      '--format',
+      '--out',
+      '--model',
+      '--focus',
+      '--archive',
+      '--summarizer',
+      '--base-url',
+      '--api-key-env',
+    ])
+      expect(r.out).toContain(flag);
   });
 
   it('never prints the API key, even when the option values around it are wrong', async () => {
@@ -375,7 +397,19 @@ describe('ctxc compact --summarizer openai (local fake endpoint)', () => {
     const server = await startOpenAiServer();
     try {
       server.script(reply.completion(llmReply(goodSections([]))));
-      const good = await run(['compact', file, '--format', 'json', '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-llm', '--no-stream']);
+      const good = await run([
+        'compact',
+        file,
+        '--format',
+        'json',
+        '--summarizer',
+        'openai',
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'fake-llm',
+        '--no-stream',
+      ]);
       expect(good.code, good.err).toBe(0);
       expect(good.err).toContain(`summarizer: openai (fake-llm at ${new URL(server.baseURL).host})`);
       const j = JSON.parse(good.out);
@@ -388,7 +422,19 @@ describe('ctxc compact --summarizer openai (local fake endpoint)', () => {
       expect(server.requests.length).toBeGreaterThan(0);
 
       server.script(reply.error(401, { message: 'bad key' }));
-      const bad = await run(['compact', file, '--format', 'json', '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-llm', '--no-stream']);
+      const bad = await run([
+        'compact',
+        file,
+        '--format',
+        'json',
+        '--summarizer',
+        'openai',
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'fake-llm',
+        '--no-stream',
+      ]);
       expect(bad.code, bad.err).toBe(0);
       const k = JSON.parse(bad.out);
       expect(k.summarizer.fallbackReason).toMatch(/401/);

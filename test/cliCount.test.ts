@@ -62,7 +62,8 @@ describe('ctxc count --json', () => {
     expect(code).toBe(0);
     expect(out.trim().split('\n')).toHaveLength(1);
     const j = JSON.parse(out) as Record<string, unknown> & { byCategory: Record<string, number>; total: number; encoding: string };
-    for (const k of ['total', 'window', 'percent', 'exact', 'model', 'encoding', 'byCategory', 'method', 'messageCount', 'warnings', 'file']) expect(j).toHaveProperty(k);
+    for (const k of ['total', 'window', 'percent', 'exact', 'model', 'encoding', 'byCategory', 'method', 'messageCount', 'warnings', 'file'])
+      expect(j).toHaveProperty(k);
     const { conversation } = importTranscript(readFileSync(path, 'utf8'), { sourcePath: path });
     expect(j.messageCount).toBe(conversation.messages.length);
     // Our count is exact; the total adds what the reported usage shows the file does not hold.
@@ -111,7 +112,9 @@ describe('ctxc count, for a person', () => {
     expect(err).toMatch(/: lines 1-1233: 8 earlier chat sessions are not sent \(aider starts each session afresh\)/);
     expect(out).toContain(`Total:  ${j.total.toLocaleString('en-US')} tokens of 1,047,576 (${j.percent.toFixed(1)}%)\n`);
     // Where the number comes from: aider's last "Tokens: 18k sent" plus what came after it.
-    expect(out).toContain(`Source: 18,000 as reported by the API (aider, line 2041) (printed rounded, ±500) + ${j.countedSince.toLocaleString('en-US')} counted since\n`);
+    expect(out).toContain(
+      `Source: 18,000 as reported by the API (aider, line 2041) (printed rounded, ±500) + ${j.countedSince.toLocaleString('en-US')} counted since\n`,
+    );
     expect(out).toContain('Model:  gpt-4.1 · o200k_base (exact)');
     expect(out).toMatch(/^Category\s+Tokens\s+Share$/m);
     expect(out).toMatch(new RegExp(`^User\\s+${j.byCategory.user.toLocaleString('en-US')}\\s+\\d+\\.\\d%$`, 'm'));
@@ -122,7 +125,9 @@ describe('ctxc count, for a person', () => {
 
   it('says when the number is our own count, and an estimate where another tokenizer stands in', async () => {
     const proxied = await run(['count', transcriptPath('openhands/basic_gui_mode.json')]);
-    expect(proxied.out).toContain("Source: an estimate: counted with o200k_base as a proxy for claude-3-5-sonnet-20241022's tokenizer; the file records no usage\n");
+    expect(proxied.out).toContain(
+      "Source: an estimate: counted with o200k_base as a proxy for claude-3-5-sonnet-20241022's tokenizer; the file records no usage\n",
+    );
     const exact = await run(['count', transcriptPath('openhands/basic_gui_mode.json'), '--model', 'gpt-4o']);
     expect(exact.out).toContain("Source: counted with gpt-4o's own tokenizer (o200k_base); the file records no usage\n");
   });
@@ -198,7 +203,10 @@ describe('the shared argument parser', () => {
   ];
 
   it('reads long, short, = and positional forms, and -- ends the flags', () => {
-    expect(parseArgs(['f.json', '--model', 'gpt-4o', '--json', '--ratio=0.5'], specs)).toEqual({ flags: { model: 'gpt-4o', json: true, ratio: 0.5 }, positionals: ['f.json'] });
+    expect(parseArgs(['f.json', '--model', 'gpt-4o', '--json', '--ratio=0.5'], specs)).toEqual({
+      flags: { model: 'gpt-4o', json: true, ratio: 0.5 },
+      positionals: ['f.json'],
+    });
     expect(parseArgs(['-m', 'x', '--', '--json', '-'], specs)).toEqual({ flags: { model: 'x' }, positionals: ['--json', '-'] });
     expect(parseArgs(['--ratio', '-1'], specs).flags.ratio).toBe(-1);
   });

@@ -28,7 +28,10 @@ async function run(args: string[], cwd = work): Promise<{ code: number; out: str
 
 beforeAll(() => {
   writeFileIn(session, jsonl(claudeLines({ sessionId: 'orig', cwd: work, turns })));
-  writeFileIn(join(home, '.codex', 'sessions', '2026', '01', '01', 'rollout-2026-01-01T00-00-00-44444444-4444-4444-8444-444444444444.jsonl'), jsonl(codexLines({ id: '44444444-4444-4444-8444-444444444444', cwd: work, turns })));
+  writeFileIn(
+    join(home, '.codex', 'sessions', '2026', '01', '01', 'rollout-2026-01-01T00-00-00-44444444-4444-4444-8444-444444444444.jsonl'),
+    jsonl(codexLines({ id: '44444444-4444-4444-8444-444444444444', cwd: work, turns })),
+  );
 });
 
 describe('ctxc compact --to', () => {
@@ -66,7 +69,10 @@ describe('ctxc compact --to', () => {
   });
 
   it('usage errors: an unknown target, --out with --to, --cwd without --to', async () => {
-    expect(await run(['compact', session, '--to', 'cline'])).toMatchObject({ code: 64, err: expect.stringContaining("--to expects one of claude-code, codex, got 'cline'") });
+    expect(await run(['compact', session, '--to', 'cline'])).toMatchObject({
+      code: 64,
+      err: expect.stringContaining("--to expects one of claude-code, codex, got 'cline'"),
+    });
     expect(await run(['compact', session, '--to', 'codex', '--out', 'x.md'])).toMatchObject({ code: 64 });
     expect(await run(['compact', session, '--cwd', root])).toMatchObject({ code: 64, err: expect.stringContaining('--cwd goes with --to') });
   });

@@ -81,7 +81,12 @@ describe('planning a growing conversation with one cache', () => {
    *  back), and a reply. */
   function appendedMessages(file: string): Message[] {
     return [
-      { id: 'new-user', role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: `Please fix the failing check in ${file} and run the tests again.` }] },
+      {
+        id: 'new-user',
+        role: 'user',
+        itemType: 'USER_MESSAGE',
+        content: [{ type: 'text', text: `Please fix the failing check in ${file} and run the tests again.` }],
+      },
       {
         id: 'new-assistant',
         role: 'assistant',
@@ -184,6 +189,8 @@ describe('planning a growing conversation with one cache', () => {
     // appended after it that reuses the new message's id is refused.
     const fixed: Conversation = { ...conv, messages: [...conv.messages, user!, assistant!] };
     expect(planCompaction(fixed, { counter, cache, now: NOW })).toEqual(planCompaction(fixed, { counter, now: NOW }));
-    expect(() => planCompaction({ ...fixed, messages: [...fixed.messages, { ...user!, id: assistant!.id }] }, { counter, cache, now: NOW })).toThrow(/used twice/);
+    expect(() => planCompaction({ ...fixed, messages: [...fixed.messages, { ...user!, id: assistant!.id }] }, { counter, cache, now: NOW })).toThrow(
+      /used twice/,
+    );
   });
 });

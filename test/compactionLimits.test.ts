@@ -13,7 +13,8 @@ beforeAll(async () => {
   counter = await createTokenCounter('gpt-4o');
 });
 
-const plan = (limits?: LimitOverrides, extra: Record<string, unknown> = {}) => planCompaction(codingSession(200), { counter, keepRecentRounds: 1, ...(limits ? { limits } : {}), ...extra });
+const plan = (limits?: LimitOverrides, extra: Record<string, unknown> = {}) =>
+  planCompaction(codingSession(200), { counter, keepRecentRounds: 1, ...(limits ? { limits } : {}), ...extra });
 const bytes = (p: ReturnType<typeof plan>) => JSON.stringify({ c: p.conversation, l: p.loss, s: p.sections });
 
 describe('compaction limits', () => {
@@ -28,7 +29,9 @@ describe('compaction limits', () => {
     // Validation: the weights of the overall retention.
     expect(plan({ validate: { RETENTION_WEIGHT_COHERENCE: 0 } }).loss.overallRetention).toBeLessThan(plan().loss.overallRetention);
     // Analysis: importance weights.
-    expect(plan({ analyze: { WEIGHT_CRITICALITY: 1, WEIGHT_DEPENDENCY: 0, WEIGHT_UNIQUENESS: 0, WEIGHT_ACTIONABILITY: 0 } }).plan.map((p) => p.importance.overall)).not.toEqual(plan().plan.map((p) => p.importance.overall));
+    expect(
+      plan({ analyze: { WEIGHT_CRITICALITY: 1, WEIGHT_DEPENDENCY: 0, WEIGHT_UNIQUENESS: 0, WEIGHT_ACTIONABILITY: 0 } }).plan.map((p) => p.importance.overall),
+    ).not.toEqual(plan().plan.map((p) => p.importance.overall));
     // Strategies: the sliding window.
     const window = (n: number) => bytes(plan({ strategy: { WINDOW_USER_TOOL_MESSAGES: n, WINDOW_ASSISTANT_MESSAGES: n } }, { strategy: 'window', ratio: 0.9 }));
     expect(window(1)).not.toBe(window(4));

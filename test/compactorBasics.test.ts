@@ -181,10 +181,17 @@ describe('plan, undo and cancel', () => {
     expect(archive.size).toBe(0);
     const ctl2 = new AbortController();
     const phases: string[] = [];
-    const p = compactConversation(conv, opts({ archive, signal: ctl2.signal, onProgress: (x) => {
-      phases.push(x.phase);
-      if (x.phase === 'plan') ctl2.abort();
-    } }));
+    const p = compactConversation(
+      conv,
+      opts({
+        archive,
+        signal: ctl2.signal,
+        onProgress: (x) => {
+          phases.push(x.phase);
+          if (x.phase === 'plan') ctl2.abort();
+        },
+      }),
+    );
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     expect(archive.size).toBe(0);
     expect(phases).toContain('plan');
@@ -239,7 +246,10 @@ describe('inspector edits', () => {
     const pinnedNote = conv.messages.find((m) => messageText(m).includes('<pin>'))!;
     const r = await compactConversation(
       conv,
-      opts({ ratio: 0.3, edits: { sections: { 'Problem Solving': '- We chose the simple parser.' }, restore: [restoredId], unpin: [pinnedNote.id], pin: [conv.messages[1]!.id] } }),
+      opts({
+        ratio: 0.3,
+        edits: { sections: { 'Problem Solving': '- We chose the simple parser.' }, restore: [restoredId], unpin: [pinnedNote.id], pin: [conv.messages[1]!.id] },
+      }),
     );
     const md = summaryTextOf(r.conversation)!;
     expect(parseSummary(md).sections['Problem Solving']).toBe('- We chose the simple parser.');
@@ -265,7 +275,18 @@ describe('re-compaction', () => {
     b.user('Round 7: run the tests.');
     b.tool('Bash', { command: 'npm test' }, 'ok');
     b.user('Round 8: done for today.');
-    conv = { ...conv, messages: [...conv.messages, ...b.messages.map((m) => ({ ...m, id: `n-${m.id}`, ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, id: `n-${c.id}` })) } : {}), ...(m.toolResult ? { toolResult: { ...m.toolResult, toolCallId: `n-${m.toolResult.toolCallId}` } } : {}) }))] };
+    conv = {
+      ...conv,
+      messages: [
+        ...conv.messages,
+        ...b.messages.map((m) => ({
+          ...m,
+          id: `n-${m.id}`,
+          ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, id: `n-${c.id}` })) } : {}),
+          ...(m.toolResult ? { toolResult: { ...m.toolResult, toolCallId: `n-${m.toolResult.toolCallId}` } } : {}),
+        })),
+      ],
+    };
     // A target the merged required content fits: a tighter one escalates to the emergency level,
     // whose cut may leave entries out (reported, see segmentsDegrade.test.ts).
     const r2 = await compactConversation(conv, opts({ ratio: 0.8 }));
@@ -289,7 +310,14 @@ describe('re-compaction', () => {
     for (let i = 0; i < 6; i++) {
       last = await compactConversation(conv, opts({ keepRecentRounds: 1 }));
       const n = i + 10;
-      conv = { ...last.conversation, messages: [...last.conversation.messages, { id: `x${n}`, role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: `More work ${n}` }] }, { id: `y${n}`, role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: 'ok' }] }] };
+      conv = {
+        ...last.conversation,
+        messages: [
+          ...last.conversation.messages,
+          { id: `x${n}`, role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: `More work ${n}` }] },
+          { id: `y${n}`, role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: 'ok' }] },
+        ],
+      };
     }
     expect(last!.compactionCount).toBe(6);
     expect(last!.warnings.join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
@@ -320,7 +348,12 @@ describe('LLM summaries', () => {
   });
 
   it('falls back to the extractive summary when the LLM fails, and says why', async () => {
-    const failing: Summarizer = { name: 'broken', async summarize() { throw new Error('HTTP 500'); } };
+    const failing: Summarizer = {
+      name: 'broken',
+      async summarize() {
+        throw new Error('HTTP 500');
+      },
+    };
     const r = await compactConversation(codingSession(200), opts({ summarizer: failing, keepRecentRounds: 1 }));
     expect(r.summarizer.name).toBe('extractive');
     expect(r.summarizer.fallbackReason).toMatch(/HTTP 500/);
@@ -329,9 +362,19 @@ describe('LLM summaries', () => {
 
   it('rejects with an AbortError when cancelled during the LLM call, writing nothing', async () => {
     const ctl = new AbortController();
-    const slow: Summarizer = { name: 'slow', async summarize() { ctl.abort(); const e = new Error('aborted'); e.name = 'AbortError'; throw e; } };
+    const slow: Summarizer = {
+      name: 'slow',
+      async summarize() {
+        ctl.abort();
+        const e = new Error('aborted');
+        e.name = 'AbortError';
+        throw e;
+      },
+    };
     const archive = new MemoryArchive();
-    await expect(compactConversation(codingSession(200), opts({ archive, summarizer: slow, signal: ctl.signal, keepRecentRounds: 1 }))).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(compactConversation(codingSession(200), opts({ archive, summarizer: slow, signal: ctl.signal, keepRecentRounds: 1 }))).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(archive.size).toBe(0);
   });
 });

@@ -19,7 +19,8 @@ import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { fixturesDir } from './helpers/transcripts';
 
 const FILE = join(fixturesDir, 'chinese-refactor.json');
-const FIRST_REQUEST = '请帮我重构 src/services/orderService.ts 里的金额计算逻辑。决定：所有金额改用 decimal.js 计算，不再用浮点数。必须保持对外接口 calculateTotal 的签名不变。禁止修改数据库表结构。';
+const FIRST_REQUEST =
+  '请帮我重构 src/services/orderService.ts 里的金额计算逻辑。决定：所有金额改用 decimal.js 计算，不再用浮点数。必须保持对外接口 calculateTotal 的签名不变。禁止修改数据库表结构。';
 const ERROR = "TypeError: Cannot read properties of undefined (reading 'amount')";
 const FIX = '修复方法：在循环里跳过没有 price 的商品，并用 Decimal 累加。';
 const LONG_MESSAGE_START = '另外说明一下背景。';
@@ -28,7 +29,9 @@ function load(): Conversation {
   return importTranscript(readFileSync(FILE, 'utf8'), { sourcePath: FILE }).conversation;
 }
 
-async function sectionsOf(opts: Partial<CompactOptions> = {}): Promise<{ sections: Record<SectionName, string>; summary: string; conv: Conversation; archiveId: string; archive: MemoryArchive; messages: number }> {
+async function sectionsOf(
+  opts: Partial<CompactOptions> = {},
+): Promise<{ sections: Record<SectionName, string>; summary: string; conv: Conversation; archiveId: string; archive: MemoryArchive; messages: number }> {
   const conv = load();
   const archive = new MemoryArchive();
   // The sections' content is what is tested: the 'summary' strategy summarizes everything but the recent rounds.

@@ -65,10 +65,26 @@ export function codingSession(fileLines = 0): Conversation {
     .user('Please fix the failing login test in src/auth/login.ts. The session must expire after 30 minutes.')
     .tool('Read', { file_path: 'src/auth/login.ts' }, body)
     .tool('Bash', { command: 'npm test -- login' }, 'FAIL test/login.test.ts\nTypeError: session.expiresAt is not a function\nTests: 1 failed, 4 passed')
-    .assistant('The problem is that expiresAt is a property, not a method. I decided to read it as a property instead of calling it, because the Session type defines it as a Date.')
-    .tool('Edit', { file_path: 'src/auth/login.ts', old_string: 'session.expiresAt()', new_string: 'session.expiresAt' }, 'The file src/auth/login.ts has been updated.')
+    .assistant(
+      'The problem is that expiresAt is a property, not a method. I decided to read it as a property instead of calling it, because the Session type defines it as a Date.',
+    )
+    .tool(
+      'Edit',
+      { file_path: 'src/auth/login.ts', old_string: 'session.expiresAt()', new_string: 'session.expiresAt' },
+      'The file src/auth/login.ts has been updated.',
+    )
     .tool('Bash', { command: 'npm test -- login' }, 'PASS test/login.test.ts\nTests: 5 passed')
-    .tool('TodoWrite', { todos: [{ content: 'Fix login test', status: 'completed' }, { content: 'Add a test for session expiry', status: 'in_progress' }, { content: 'Update CHANGELOG.md', status: 'pending' }] }, 'Todos updated')
+    .tool(
+      'TodoWrite',
+      {
+        todos: [
+          { content: 'Fix login test', status: 'completed' },
+          { content: 'Add a test for session expiry', status: 'in_progress' },
+          { content: 'Update CHANGELOG.md', status: 'pending' },
+        ],
+      },
+      'Todos updated',
+    )
     .user('Great. Next, add a test for the 30 minute expiry, and TODO: update the CHANGELOG.')
     .assistant('I will add the expiry test in test/session.test.ts next.')
     .user('Also make the timeout configurable via SESSION_TTL.')

@@ -16,13 +16,31 @@ import { transcriptFiles, transcriptPath } from './helpers/transcripts';
 const imp = (text: string, format?: 'openai' | 'anthropic') => importTranscript(text, format ? { format } : {}).conversation;
 /** What a round trip must keep: everything but ids and source bookkeeping. */
 const essence = (ms: readonly Message[]) =>
-  ms.map((m) => ({ role: m.role, itemType: m.itemType, content: m.content, toolCalls: m.toolCalls, toolResult: m.toolResult, name: m.name, toolDefinitions: m.toolDefinitions, pinned: m.pinned }));
+  ms.map((m) => ({
+    role: m.role,
+    itemType: m.itemType,
+    content: m.content,
+    toolCalls: m.toolCalls,
+    toolResult: m.toolResult,
+    name: m.name,
+    toolDefinitions: m.toolDefinitions,
+    pinned: m.pinned,
+  }));
 
 const openaiBody = {
-  tools: [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
+  tools: [
+    { type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+  ],
   messages: [
     { role: 'system', content: 'You are terse.' },
-    { role: 'user', content: [{ type: 'text', text: 'Fix src/a.ts' }, { type: 'text', text: 'and src/b.ts <pin>keep</pin>' }], name: 'ana' },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Fix src/a.ts' },
+        { type: 'text', text: 'and src/b.ts <pin>keep</pin>' },
+      ],
+      name: 'ana',
+    },
     {
       role: 'assistant',
       content: 'Reading both.',
@@ -57,7 +75,13 @@ const anthropicBody = {
         { type: 'text', text: 'Try sudo' },
       ],
     },
-    { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'opaque' }, { type: 'text', text: 'I will not use sudo.' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'redacted_thinking', data: 'opaque' },
+        { type: 'text', text: 'I will not use sudo.' },
+      ],
+    },
   ],
 };
 
@@ -75,7 +99,9 @@ describe('OpenAI export', () => {
   it('writes tool results as role tool and calls as type function; bare on request', () => {
     const conv = imp(JSON.stringify(anthropicBody));
     const req = toOpenAIRequest(conv);
-    expect(req.tools).toEqual([{ type: 'function', function: { name: 'bash', description: 'Run a command', parameters: anthropicBody.tools[0]!.input_schema } }]);
+    expect(req.tools).toEqual([
+      { type: 'function', function: { name: 'bash', description: 'Run a command', parameters: anthropicBody.tools[0]!.input_schema } },
+    ]);
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user', 'assistant']);
     expect(req.messages[2]!.tool_calls).toEqual([{ id: 'tu1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }]);
     expect(req.messages[3]).toEqual({ role: 'tool', tool_call_id: 'tu1', content: 'permission denied' });
@@ -146,7 +172,12 @@ describe('Anthropic export', () => {
   });
 
   it('inserts a placeholder user turn when the conversation starts with the assistant, and says so', () => {
-    const conv = imp(JSON.stringify([{ role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'hi' }]));
+    const conv = imp(
+      JSON.stringify([
+        { role: 'assistant', content: 'Hello!' },
+        { role: 'user', content: 'hi' },
+      ]),
+    );
     const { request, notes } = toAnthropicRequest(conv);
     expect(request.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: PLACEHOLDER_USER_TEXT }] });
     expect(notes).toEqual(['the conversation started with an assistant turn; a placeholder user turn was inserted before it']);
@@ -154,16 +185,25 @@ describe('Anthropic export', () => {
   });
 
   it('merges same-role neighbours and sends a later system message as user text', () => {
-    const conv = imp(JSON.stringify([
-      { role: 'user', content: 'a' },
-      { role: 'user', content: 'b' },
-      { role: 'system', content: 'mid-conversation rule' },
-      { role: 'assistant', content: 'ok' },
-    ]));
+    const conv = imp(
+      JSON.stringify([
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+        { role: 'system', content: 'mid-conversation rule' },
+        { role: 'assistant', content: 'ok' },
+      ]),
+    );
     const { request } = toAnthropicRequest(conv);
     expect(request.system).toBeUndefined();
     expect(request.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'text', text: 'mid-conversation rule' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+          { type: 'text', text: 'mid-conversation rule' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
     ]);
   });
@@ -198,13 +238,15 @@ describe('every real transcript exports validly', () => {
 describe('Markdown export', () => {
   it('one heading per message, tool output fenced safely, a summary as it is', () => {
     const summary = SECTION_NAMES.map((n) => `## ${n}\n- kept`).join('\n\n');
-    const conv: Conversation = imp(JSON.stringify([
-      { role: 'user', content: summary },
-      { role: 'user', content: 'Show me the file' },
-      { role: 'assistant', content: 'Here:', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'cat', arguments: '{"path":"README.md"}' } }] },
-      { role: 'tool', tool_call_id: 'c1', content: '# Title\n```js\nx()\n```' },
-      { role: 'assistant', content: 'Use:\n\n```bash\nnpm test\n```' },
-    ]));
+    const conv: Conversation = imp(
+      JSON.stringify([
+        { role: 'user', content: summary },
+        { role: 'user', content: 'Show me the file' },
+        { role: 'assistant', content: 'Here:', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'cat', arguments: '{"path":"README.md"}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: '# Title\n```js\nx()\n```' },
+        { role: 'assistant', content: 'Use:\n\n```bash\nnpm test\n```' },
+      ]),
+    );
     const md = exportMarkdown(conv);
     expect(md.match(/^## \d+ · /gm)!.length).toBe(conv.messages.length);
     expect(md).toContain('## 1 · user · COMPACTION_SUMMARY');

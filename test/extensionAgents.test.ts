@@ -19,7 +19,15 @@ import { bigTurn, claudeLines, jsonl, writeFileIn } from './helpers/agentSession
 import { repoRoot } from './helpers/transcripts';
 import { standInEngine } from './fakes/compactionEngine';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
-import { CancellationTokenSource, fake, McpStdioServerDefinition, resetFake, type LanguageModelTextPart, type LanguageModelToolResult, type MarkdownString } from './fakes/vscode';
+import {
+  CancellationTokenSource,
+  fake,
+  McpStdioServerDefinition,
+  resetFake,
+  type LanguageModelTextPart,
+  type LanguageModelToolResult,
+  type MarkdownString,
+} from './fakes/vscode';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-ext-agents-'));
 const home = join(root, 'home');
@@ -27,7 +35,13 @@ const work = join(root, 'work');
 const cli = join(repoRoot, 'dist', 'cli.js');
 const SESSION = '22222222-2222-4222-8222-222222222222';
 const sessionFile = join(home, '.claude', 'projects', claudeProjectName(work), `${SESSION}.jsonl`);
-const saved = { HOME: process.env['HOME'], CLAUDE_CONFIG_DIR: process.env['CLAUDE_CONFIG_DIR'], XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'], XDG_DATA_HOME: process.env['XDG_DATA_HOME'], XDG_STATE_HOME: process.env['XDG_STATE_HOME'] };
+const saved = {
+  HOME: process.env['HOME'],
+  CLAUDE_CONFIG_DIR: process.env['CLAUDE_CONFIG_DIR'],
+  XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'],
+  XDG_DATA_HOME: process.env['XDG_DATA_HOME'],
+  XDG_STATE_HOME: process.env['XDG_STATE_HOME'],
+};
 const stateDir = join(root, 'state', 'context-compactor');
 
 beforeAll(() => {
@@ -115,7 +129,9 @@ describe('Install / Remove Claude Code Hooks', () => {
     writeFileSync(settingsFile, '{\n  "model": "opus",\n  "hooks": {\n}\n');
     await install('Install');
     const error = fake.messages.find((m) => m.kind === 'error')!;
-    expect(error.message).toMatch(/settings\.json is not valid JSON \(line \d+, column \d+: expected .*\)\. Fix it, or add the hooks by hand as the README shows\. Nothing was changed\./);
+    expect(error.message).toMatch(
+      /settings\.json is not valid JSON \(line \d+, column \d+: expected .*\)\. Fix it, or add the hooks by hand as the README shows\. Nothing was changed\./,
+    );
     expect(readFileSync(settingsFile, 'utf8')).toBe('{\n  "model": "opus",\n  "hooks": {\n}\n');
     expect(fake.messages.some((m) => m.modal)).toBe(false);
   });
@@ -166,7 +182,18 @@ describe("Copilot agent mode's tools", () => {
   const text = (r: unknown) => ((r as LanguageModelToolResult).content as LanguageModelTextPart[]).map((p) => p.value).join('');
 
   it('are contributed in package.json with schemas and localized descriptions, and registered', () => {
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; toolReferenceName: string; canBeReferencedInPrompt: boolean; modelDescription: string; userDescription: string; inputSchema: { type: string } }[] } };
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      contributes: {
+        languageModelTools: {
+          name: string;
+          toolReferenceName: string;
+          canBeReferencedInPrompt: boolean;
+          modelDescription: string;
+          userDescription: string;
+          inputSchema: { type: string };
+        }[];
+      };
+    };
     const nls = JSON.parse(readFileSync(join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
     const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
     const tools = manifest.contributes.languageModelTools;
@@ -210,7 +237,9 @@ describe("Copilot agent mode's tools", () => {
   });
 
   it('compactSession with an id no session has says so', async () => {
-    await expect(tool(LM_TOOLS.compactSession).prepareInvocation!({ input: { sessionId: 'nope-nope-nope' } }, token())).rejects.toThrow('No single agent session of this workspace has the id nope-nope-nope.');
+    await expect(tool(LM_TOOLS.compactSession).prepareInvocation!({ input: { sessionId: 'nope-nope-nope' } }, token())).rejects.toThrow(
+      'No single agent session of this workspace has the id nope-nope-nope.',
+    );
   });
 });
 
@@ -232,7 +261,15 @@ describe('the MCP server offered to VS Code', () => {
     expect([def!.label, def!.command, def!.args, def!.env]).toEqual(['Context Compactor', process.execPath, [cli, 'mcp'], { ELECTRON_RUN_AS_NODE: '1' }]);
     expect(def!.cwd?.fsPath).toBe(work);
     const client = new Client({ name: 'vscode-fake', version: '1' });
-    await client.connect(new StdioClientTransport({ command: def!.command, args: def!.args, cwd: def!.cwd!.fsPath, env: { ...(def!.env as Record<string, string>), HOME: home, PATH: process.env['PATH'] ?? '' }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: def!.command,
+        args: def!.args,
+        cwd: def!.cwd!.fsPath,
+        env: { ...(def!.env as Record<string, string>), HOME: home, PATH: process.env['PATH'] ?? '' },
+        stderr: 'pipe',
+      }),
+    );
     try {
       const listed = (await client.callTool({ name: 'list_sessions', arguments: {} })) as { content: { text: string }[] };
       expect(JSON.parse(listed.content[0]!.text).sessions.map((s: { id: string }) => s.id)).toEqual([SESSION]);

@@ -108,7 +108,9 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     expect(tokenReport(active().conversation.messages, counter).total + ref.overhead).toBe(ref.tokensAfter);
     expect(active().report.overhead).toBe(ref.overhead);
     expect(apiShapeProblems(active().conversation.messages)).toEqual([]);
-    expect(fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${grouped(ref.tokensBefore)} → ${grouped(ref.tokensAfter)} tokens`))).toBe(true);
+    expect(
+      fake.messages.some((m) => m.kind === 'info' && m.message.startsWith(`Compacted: ${grouped(ref.tokensBefore)} → ${grouped(ref.tokensAfter)} tokens`)),
+    ).toBe(true);
     expect(readFileSync(file).equals(original)).toBe(true);
 
     await fake.command('contextCompactor.undo')!();
@@ -124,7 +126,9 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     expect(meterTotal(meter())).toBe(cli.tokensBefore + cli.overhead);
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.compact')!();
-    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${grouped(cli.tokensBefore + cli.overhead)} → ${grouped(cli.tokensAfter + cli.overhead)} tokens`);
+    expect(fake.messages.find((m) => m.modal)!.message).toContain(
+      `${grouped(cli.tokensBefore + cli.overhead)} → ${grouped(cli.tokensAfter + cli.overhead)} tokens`,
+    );
     expect(meterTotal(meter())).toBe(cli.tokensAfter + cli.overhead);
   });
 
@@ -164,7 +168,9 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
     for (const m of openaiMessages) expect(['system', 'user', 'assistant', 'tool']).toContain(m.role);
     const back = importTranscript(exported.openai!, { format: 'openai' }).conversation;
     expect(apiShapeProblems(back.messages)).toEqual([]);
-    expect(back.messages.map((m) => m.role)).toEqual(view.messages.filter((m) => m.content.some((p) => p.type !== 'thinking') || m.toolCalls?.length || m.toolResult).map((m) => m.role));
+    expect(back.messages.map((m) => m.role)).toEqual(
+      view.messages.filter((m) => m.content.some((p) => p.type !== 'thinking') || m.toolCalls?.length || m.toolResult).map((m) => m.role),
+    );
     // Anthropic: a Messages API body — user/assistant alternate, starting with user.
     const anthropic = JSON.parse(exported.anthropic!) as { messages: { role: string }[] };
     expect(anthropic.messages.length).toBeGreaterThan(0);
@@ -329,7 +335,11 @@ describe('the real engine behind the extension', () => {
   it('lists the engine’s strategies at run time and takes its defaults from COMPACTION_DEFAULTS', async () => {
     const engine = createEngine();
     expect(engine.listStrategies()).toEqual(listStrategies());
-    expect(engine.defaults).toEqual({ strategy: COMPACTION_DEFAULTS.strategy, keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds, level: COMPACTION_DEFAULTS.level });
+    expect(engine.defaults).toEqual({
+      strategy: COMPACTION_DEFAULTS.strategy,
+      keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
+      level: COMPACTION_DEFAULTS.level,
+    });
   });
 });
 

@@ -4,7 +4,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHAT_COMMANDS, CHAT_PARTICIPANT_ID, CHAT_PARTICIPANT_NAME, COMMANDS, CONFIG_SECTION, INSPECTOR_VIEW_TYPE, INTERNAL_COMMANDS, SESSION_COMMANDS, SESSIONS_VIEW_ID, SETTINGS, VIEW_CONTAINER_ID } from '../src/extension/ids';
+import {
+  CHAT_COMMANDS,
+  CHAT_PARTICIPANT_ID,
+  CHAT_PARTICIPANT_NAME,
+  COMMANDS,
+  CONFIG_SECTION,
+  INSPECTOR_VIEW_TYPE,
+  INTERNAL_COMMANDS,
+  SESSION_COMMANDS,
+  SESSIONS_VIEW_ID,
+  SETTINGS,
+  VIEW_CONTAINER_ID,
+} from '../src/extension/ids';
 import { DEFAULT_SETTINGS, type CompactorSettings } from '../src/extension/settings';
 import { loadedEncoding } from '../src/engine/tokens/encoders';
 import { repoRoot } from './helpers/transcripts';
@@ -48,8 +60,14 @@ describe('manifest and ids agree', () => {
     const contributed = manifest.contributes.commands.map((c) => c.command).sort();
     expect(contributed).toEqual([...Object.values(COMMANDS), ...Object.values(SESSION_COMMANDS)].sort());
     // The view's commands act on the row they are run on: out of the palette, but Refresh.
-    const hidden = manifest.contributes.menus['commandPalette']!.filter((m) => m.when === 'false').map((m) => m.command).sort();
-    expect(hidden).toEqual(Object.values(SESSION_COMMANDS).filter((c) => c !== SESSION_COMMANDS.refresh).sort());
+    const hidden = manifest.contributes.menus['commandPalette']!.filter((m) => m.when === 'false')
+      .map((m) => m.command)
+      .sort();
+    expect(hidden).toEqual(
+      Object.values(SESSION_COMMANDS)
+        .filter((c) => c !== SESSION_COMMANDS.refresh)
+        .sort(),
+    );
     const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${resolveNls(c.category)}: ${resolveNls(c.title)}`]));
     expect(titles).toEqual({
       'contextCompactor.openTranscript': 'Context Compactor: Open Transcript…',
@@ -95,10 +113,14 @@ describe('manifest and ids agree', () => {
 
   it('declares exactly the settings the accessor reads, with the same defaults', () => {
     const declared = Object.keys(manifest.contributes.configuration.properties).sort();
-    const read = Object.values(SETTINGS).map((k) => `${CONFIG_SECTION}.${k}`).sort();
+    const read = Object.values(SETTINGS)
+      .map((k) => `${CONFIG_SECTION}.${k}`)
+      .sort();
     expect(declared).toEqual(read);
     for (const [field, key] of Object.entries(SETTINGS)) {
-      expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${key}`]!.default, key).toEqual(DEFAULT_SETTINGS[field as keyof CompactorSettings]);
+      expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${key}`]!.default, key).toEqual(
+        DEFAULT_SETTINGS[field as keyof CompactorSettings],
+      );
     }
     expect(manifest.contributes.configuration.properties['contextCompactor.summarizer']!.enum).toEqual(['extractive', 'openai', 'vscode-lm']);
     expect(manifest.contributes.configuration.properties['contextCompactor.level']!.enum).toEqual(['light', 'normal', 'heavy', 'emergency']);

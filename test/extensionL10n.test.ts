@@ -61,7 +61,9 @@ describe('localization', () => {
   });
 
   it('translates the strings a person reads (not left in English)', () => {
-    const untranslated = Object.entries(zh).filter(([k, v]) => k === v && /[a-z]{4,}/.test(k) && !['Context Compactor', 'Markdown', 'OpenAI JSON', 'Anthropic JSON'].includes(k));
+    const untranslated = Object.entries(zh).filter(
+      ([k, v]) => k === v && /[a-z]{4,}/.test(k) && !['Context Compactor', 'Markdown', 'OpenAI JSON', 'Anthropic JSON'].includes(k),
+    );
     expect(untranslated).toEqual([]);
   });
 });

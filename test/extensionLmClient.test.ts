@@ -29,7 +29,10 @@ describe('VscodeLmClient', () => {
     const client = new VscodeLmClient(asModel(fakeChatModel()));
     const controller = new AbortController();
     controller.abort();
-    await expect(client.complete({ system: 's', user: 'u', maxTokens: 10, signal: controller.signal })).rejects.toMatchObject({ name: 'SummarizerError', kind: 'cancelled' });
+    await expect(client.complete({ system: 's', user: 'u', maxTokens: 10, signal: controller.signal })).rejects.toMatchObject({
+      name: 'SummarizerError',
+      kind: 'cancelled',
+    });
     const during = new AbortController();
     const slow = new VscodeLmClient(asModel(fakeChatModel({ reply: () => 'x'.repeat(200) })));
     const p = slow.complete({ system: 's', user: 'u', maxTokens: 10, signal: during.signal, onDelta: () => during.abort() });

@@ -218,8 +218,19 @@ describe('meter on every shared transcript format, with the real importers', () 
     expect(tooltip()).toContain(`| Not in the file (system prompt, tools) | ${report.overhead.toLocaleString('en')} |`);
     // The agent appends a turn: the overhead stays, the new message is counted on top.
     const lines = doc.getText().trimEnd().split('\n');
-    const last = JSON.parse([...lines].reverse().find((l) => l.includes('"uuid"') && !l.includes('"isSidechain":true'))!) as { uuid: string; sessionId: string };
-    const turn = { parentUuid: last.uuid, isSidechain: false, type: 'user', sessionId: last.sessionId, uuid: 'aaaaaaaa-0000-4000-8000-000000000001', timestamp: '2025-07-01T00:00:00.000Z', message: { role: 'user', content: 'Also add a dark mode toggle to the header, and keep the tests green.' } };
+    const last = JSON.parse([...lines].reverse().find((l) => l.includes('"uuid"') && !l.includes('"isSidechain":true'))!) as {
+      uuid: string;
+      sessionId: string;
+    };
+    const turn = {
+      parentUuid: last.uuid,
+      isSidechain: false,
+      type: 'user',
+      sessionId: last.sessionId,
+      uuid: 'aaaaaaaa-0000-4000-8000-000000000001',
+      timestamp: '2025-07-01T00:00:00.000Z',
+      message: { role: 'user', content: 'Also add a dark mode toggle to the header, and keep the tests green.' },
+    };
     fake.editDocument(doc, `${doc.getText()}${JSON.stringify(turn)}\n`);
     await vi.waitFor(() => expect(host.api.store.active()!.report.messageCount).toBe(report.messageCount + 1), HOST_SETTLES);
     const grown = host.api.store.active()!.report;

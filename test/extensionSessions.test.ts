@@ -45,14 +45,20 @@ async function claudeTokens(file: string): Promise<number> {
 
 function claudeSession(id: string, turns: string[], opts: { cwd?: string; mtime?: number } = {}): string {
   const cwd = opts.cwd ?? work;
-  const file = writeFileIn(join(claudeProjectDir({}, home, cwd), `${id}.jsonl`), jsonl(claudeLines({ sessionId: id, cwd, turns: turns.map((t) => bigTurn(t)) })));
+  const file = writeFileIn(
+    join(claudeProjectDir({}, home, cwd), `${id}.jsonl`),
+    jsonl(claudeLines({ sessionId: id, cwd, turns: turns.map((t) => bigTurn(t)) })),
+  );
   if (opts.mtime) utimesSync(file, opts.mtime / 1000, opts.mtime / 1000);
   return file;
 }
 
 /** Appends one more turn to a Claude Code session, chained to its last line. */
 function appendTurn(file: string, name: string): void {
-  const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { uuid: string; sessionId: string; cwd: string });
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { uuid: string; sessionId: string; cwd: string });
   const last = lines.at(-1)!;
   const more = claudeLines({ sessionId: last.sessionId, cwd: last.cwd, turns: [bigTurn(name)], start: 1000 + lines.length, parent: last.uuid });
   appendFileSync(file, jsonl(more));
@@ -63,7 +69,16 @@ async function rows(): Promise<FakeTreeRow[]> {
 }
 
 function flat(list: FakeTreeRow[], depth = 0): { depth: number; label: string; description: string; context?: string; row: FakeTreeRow }[] {
-  return list.flatMap((r) => [{ depth, label: String(r.item.label), description: String(r.item.description ?? ''), ...(r.item.contextValue ? { context: r.item.contextValue } : {}), row: r }, ...flat(r.children, depth + 1)]);
+  return list.flatMap((r) => [
+    {
+      depth,
+      label: String(r.item.label),
+      description: String(r.item.description ?? ''),
+      ...(r.item.contextValue ? { context: r.item.contextValue } : {}),
+      row: r,
+    },
+    ...flat(r.children, depth + 1),
+  ]);
 }
 
 async function rowOf(label: string): Promise<FakeTreeRow> {
@@ -107,11 +122,20 @@ describe('the Sessions view', () => {
     const now = Date.now();
     claudeSession(OLDER_ID, ['alpha'], { mtime: now - 3 * 3600_000 });
     const main = claudeSession(CLAUDE_ID, ['bravo', 'charlie'], { mtime: now - 60_000 });
-    writeFileIn(join(claudeProjectDir({}, home, work), CLAUDE_ID, 'subagents', 'agent-a1.jsonl'), jsonl(claudeLines({ sessionId: CLAUDE_ID, cwd: work, turns: [bigTurn('sub', 3)], sidechain: true })));
-    writeFileIn(join(claudeProjectDir({}, home, work), CLAUDE_ID, 'subagents', 'agent-a1.meta.json'), JSON.stringify({ agentType: 'general-purpose', description: 'inspect the tables' }));
+    writeFileIn(
+      join(claudeProjectDir({}, home, work), CLAUDE_ID, 'subagents', 'agent-a1.jsonl'),
+      jsonl(claudeLines({ sessionId: CLAUDE_ID, cwd: work, turns: [bigTurn('sub', 3)], sidechain: true })),
+    );
+    writeFileIn(
+      join(claudeProjectDir({}, home, work), CLAUDE_ID, 'subagents', 'agent-a1.meta.json'),
+      JSON.stringify({ agentType: 'general-purpose', description: 'inspect the tables' }),
+    );
     writeFileIn(join(claudeProjectDir({}, home, work), 'broken.jsonl'), Buffer.from([0x7b, 0x00, 0x01, 0xff, 0x0a]));
     utimesSync(join(claudeProjectDir({}, home, work), 'broken.jsonl'), (now - 7200_000) / 1000, (now - 7200_000) / 1000);
-    const codex = writeFileIn(join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`), jsonl(codexLines({ id: CODEX_ID, cwd: work, turns: [bigTurn('delta')] })));
+    const codex = writeFileIn(
+      join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`),
+      jsonl(codexLines({ id: CODEX_ID, cwd: work, turns: [bigTurn('delta')] })),
+    );
     utimesSync(codex, (now - 600_000) / 1000, (now - 600_000) / 1000);
     // Another folder's sessions are not this workspace's.
     claudeSession('33333333-3333-4333-8333-000000000001', ['elsewhere'], { cwd: join(root, 'other') });
@@ -139,7 +163,9 @@ describe('the Sessions view', () => {
     expect(tooltip.replace(/\\/g, '')).toContain(main);
     const broken = flat(await rows()).find((r) => r.label === 'broken')!;
     expect(broken.description).toMatch(/^cannot be read · /);
-    expect((broken.row.item.tooltip as MarkdownString).value.replace(/\\/g, '')).toMatch(/This session cannot be read: .*broken\.jsonl: byte 1: expected text \(UTF-8\), found a NUL byte/);
+    expect((broken.row.item.tooltip as MarkdownString).value.replace(/\\/g, '')).toMatch(
+      /This session cannot be read: .*broken\.jsonl: byte 1: expected text \(UTF-8\), found a NUL byte/,
+    );
     expect(fake.treeView(VIEW)!.message).toBeUndefined();
   });
 
@@ -161,7 +187,10 @@ describe('the Sessions view', () => {
 
   it('each source setting hides its agent, and the meter stops following a hidden one', async () => {
     claudeSession(CLAUDE_ID, ['alpha']);
-    writeFileIn(join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`), jsonl(codexLines({ id: CODEX_ID, cwd: work, turns: [bigTurn('delta')] })));
+    writeFileIn(
+      join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`),
+      jsonl(codexLines({ id: CODEX_ID, cwd: work, turns: [bigTurn('delta')] })),
+    );
     utimesSync(join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`), 1_700_000_000, 1_700_000_000);
     start();
     const groups = async () => (await rows()).map((r) => String(r.item.label));
@@ -196,7 +225,10 @@ describe('the meter follows the live session', () => {
     expect(after).toBeGreaterThan(before);
     await vi.waitFor(() => expect(meterTotal()).toBe(after), HOST_SETTLES);
     // The view's row moved with it.
-    await vi.waitFor(async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(after).replace('.', '\\.')} / `)), HOST_SETTLES);
+    await vi.waitFor(
+      async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(after).replace('.', '\\.')} / `)),
+      HOST_SETTLES,
+    );
   });
 
   it('a new session of the workspace takes the meter once it is written', async () => {
@@ -211,7 +243,15 @@ describe('the meter follows the live session', () => {
 
   it('follow modes: a focused transcript editor wins in auto; editor shows editors only; off follows nothing by itself', async () => {
     const file = claudeSession(CLAUDE_ID, ['alpha']);
-    const transcript = writeFileIn(join(work, 'chat.json'), JSON.stringify({ messages: [{ role: 'user', content: 'hello there' }, { role: 'assistant', content: 'hi' }] }));
+    const transcript = writeFileIn(
+      join(work, 'chat.json'),
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'hello there' },
+          { role: 'assistant', content: 'hi' },
+        ],
+      }),
+    );
     start();
     const sessionLabel = 'Claude Code: TURN-alpha: read notes-alpha.txt and restate it';
     const active = () => host!.api.store.active()?.label;
@@ -224,7 +264,10 @@ describe('the meter follows the live session', () => {
     await vi.waitFor(() => expect(active()).toBe('chat.json'), HOST_SETTLES);
     appendTurn(file, 'bravo');
     fake.fileEvent(file, 'change');
-    await vi.waitFor(async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(await claudeTokens(file)).replace('.', '\\.')} `)), HOST_SETTLES);
+    await vi.waitFor(
+      async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(await claudeTokens(file)).replace('.', '\\.')} `)),
+      HOST_SETTLES,
+    );
     expect(active()).toBe('chat.json');
     // Focus leaves the transcript: the next write takes the meter back.
     const plain = await workspace.openTextDocument({ content: 'notes', language: 'plaintext' });
@@ -239,7 +282,10 @@ describe('the meter follows the live session', () => {
     await vi.waitFor(() => expect(meter().visible).toBe(false), HOST_SETTLES);
     appendTurn(file, 'delta');
     fake.fileEvent(file, 'change');
-    await vi.waitFor(async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(await claudeTokens(file)).replace('.', '\\.')} `)), HOST_SETTLES);
+    await vi.waitFor(
+      async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(await claudeTokens(file)).replace('.', '\\.')} `)),
+      HOST_SETTLES,
+    );
     expect(meter().visible).toBe(false);
     await window.showTextDocument(doc);
     await vi.waitFor(() => expect(active()).toBe('chat.json'), HOST_SETTLES);
@@ -251,7 +297,10 @@ describe('the meter follows the live session', () => {
     await window.showTextDocument(doc);
     appendTurn(file, 'echo');
     fake.fileEvent(file, 'change');
-    await vi.waitFor(async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(await claudeTokens(file)).replace('.', '\\.')} `)), HOST_SETTLES);
+    await vi.waitFor(
+      async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(await claudeTokens(file)).replace('.', '\\.')} `)),
+      HOST_SETTLES,
+    );
     expect(meter().visible).toBe(false);
 
     // auto again: the live session is followed at once.
@@ -264,7 +313,9 @@ describe('the meter follows the live session', () => {
 describe('compacting a session back into its agent', () => {
   /** The files of the Claude Code project folder, with the original's bytes and time. */
   function projectFiles(): string[] {
-    return readdirSync(claudeProjectDir({}, home, work)).filter((f) => f.endsWith('.jsonl')).sort();
+    return readdirSync(claudeProjectDir({}, home, work))
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort();
   }
 
   it('Compact… writes a new Claude Code session beside an untouched original, lists it under the original, and resumes it in a terminal in the session folder', async () => {
@@ -281,7 +332,9 @@ describe('compacting a session back into its agent', () => {
 
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toMatch(new RegExp(`^Compact this conversation\\? ${before.toLocaleString('en')} → [\\d,]+ tokens \\(estimated\\)$`));
-    expect(modal.detail).toContain('Compact writes a new Claude Code session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.');
+    expect(modal.detail).toContain(
+      'Compact writes a new Claude Code session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.',
+    );
     expect(modal.items).toEqual(['Compact', 'Inspect First…']);
 
     const files = projectFiles();
@@ -333,7 +386,10 @@ describe('compacting a session back into its agent', () => {
     expect(host!.api.store.get(key)!.report.total).toBe(await claudeTokens(file));
     expect(host!.api.store.canUndo(key)).toBe(false);
     // The new session is now the newest of the workspace: the meter follows it.
-    const written = join(claudeProjectDir({}, home, work), projectFiles().find((f) => !f.startsWith(CLAUDE_ID))!);
+    const written = join(
+      claudeProjectDir({}, home, work),
+      projectFiles().find((f) => !f.startsWith(CLAUDE_ID))!,
+    );
     const writtenTokens = await claudeTokens(written);
     await vi.waitFor(() => expect(meterTotal()).toBe(writtenTokens), HOST_SETTLES);
   });
@@ -341,7 +397,10 @@ describe('compacting a session back into its agent', () => {
   it('Resume in Terminal runs `codex resume <id>` in the folder the rollout records', async () => {
     const sub = join(work, 'pkg');
     mkdirSync(sub);
-    writeFileIn(join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`), jsonl(codexLines({ id: CODEX_ID, cwd: sub, turns: [bigTurn('delta')] })));
+    writeFileIn(
+      join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`),
+      jsonl(codexLines({ id: CODEX_ID, cwd: sub, turns: [bigTurn('delta')] })),
+    );
     start();
     await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
     await fake.command('contextCompactor.sessions.resume')!((await rowOf('TURN-delta: read notes-delta.txt and restate it')).element);
@@ -364,7 +423,10 @@ describe('compacting a session back into its agent', () => {
       ];
     });
     const task = writeFileIn(join(cline, 'tasks', '1700000000001', 'api_conversation_history.json'), JSON.stringify(messages));
-    writeFileIn(join(cline, 'state', 'taskHistory.json'), JSON.stringify([{ id: '1700000000001', task: 'review the tables', ts: 1, cwdOnTaskInitialization: work }]));
+    writeFileIn(
+      join(cline, 'state', 'taskHistory.json'),
+      JSON.stringify([{ id: '1700000000001', task: 'review the tables', ts: 1, cwdOnTaskInitialization: work }]),
+    );
     const original = readFileSync(task);
     const newTask: unknown[] = [];
     commands.registerCommand('cline.plusButtonClicked', () => newTask.push('opened'));
@@ -375,11 +437,15 @@ describe('compacting a session back into its agent', () => {
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.sessions.compact')!(row.row.element);
     const modal = fake.messages.find((m) => m.modal)!;
-    expect(modal.detail).toContain('Cline cannot resume a session from a file: Compact copies the summary and the recent turns as a prompt for a new chat, and changes nothing here.');
+    expect(modal.detail).toContain(
+      'Cline cannot resume a session from a file: Compact copies the summary and the recent turns as a prompt for a new chat, and changes nothing here.',
+    );
     expect(fake.state.clipboard).toMatch(/^# Handoff: Cline: /);
     expect(fake.state.clipboard).toContain('Primary Request and Intent');
     expect(newTask).toEqual(['opened']);
-    expect(fake.messages.at(-1)!.message).toBe('Cline cannot resume a task from a file. A new task is open and the handoff (the summary and the recent turns) is on the clipboard: paste it as the task.');
+    expect(fake.messages.at(-1)!.message).toBe(
+      'Cline cannot resume a task from a file. A new task is open and the handoff (the summary and the recent turns) is on the clipboard: paste it as the task.',
+    );
     expect(readFileSync(task).equals(original)).toBe(true);
     expect(readdirSync(join(cline, 'tasks'))).toEqual(['1700000000001']);
     expect(existsSync(join(home, '.claude'))).toBe(false);
@@ -388,7 +454,11 @@ describe('compacting a session back into its agent', () => {
   it('a Copilot Chat session becomes a handoff in a new chat, its prompt in the input and not sent', async () => {
     const h = start();
     // The workspace's own storage folder holds its chat sessions.
-    const requests = ['alpha', 'bravo', 'charlie', 'delta'].map((t, i) => ({ requestId: `r${i}`, message: { text: bigTurn(t).user }, response: [{ kind: 'markdownContent', value: { value: bigTurn(t).answer } }] }));
+    const requests = ['alpha', 'bravo', 'charlie', 'delta'].map((t, i) => ({
+      requestId: `r${i}`,
+      message: { text: bigTurn(t).user },
+      response: [{ kind: 'markdownContent', value: { value: bigTurn(t).answer } }],
+    }));
     const chat = writeFileIn(join(h.profile.storageDir, 'chatSessions', 'chat-1.json'), JSON.stringify({ version: 3, sessionId: 'chat-1', requests }));
     const opened: unknown[] = [];
     commands.registerCommand('workbench.action.chat.newChat', () => opened.push('new'));

@@ -75,7 +75,12 @@ describe('summarizer and key commands', () => {
     fake.setConfig('contextCompactor.summarizer', 'openai');
     fake.setConfig('contextCompactor.openai.baseUrl', server.baseURL);
     fake.setConfig('contextCompactor.requireConfirmation', false);
-    server.script(reply.error(500, { message: 'boom' }), reply.error(500, { message: 'boom' }), reply.error(500, { message: 'boom' }), reply.error(500, { message: 'boom' }));
+    server.script(
+      reply.error(500, { message: 'boom' }),
+      reply.error(500, { message: 'boom' }),
+      reply.error(500, { message: 'boom' }),
+      reply.error(500, { message: 'boom' }),
+    );
     await fake.command('contextCompactor.compact')!();
     const result = active().lastResult!;
     expect(active().compactions).toBe(1);
@@ -117,7 +122,9 @@ describe('summarizer and key commands', () => {
     await fake.command('contextCompactor.showUsage')!();
     const pick = fake.state.quickPicks.at(-1)!;
     const report = active().report;
-    expect(pick.options!.title).toBe(`Context usage — ${basename(REL)}: ${report.total.toLocaleString('en-US')} / ${report.window.toLocaleString('en-US')} tokens (${report.percent.toFixed(1)}%)`);
+    expect(pick.options!.title).toBe(
+      `Context usage — ${basename(REL)}: ${report.total.toLocaleString('en-US')} / ${report.window.toLocaleString('en-US')} tokens (${report.percent.toFixed(1)}%)`,
+    );
     expect(pick.items.some((i) => i.label.includes(`Model: ${report.model}`))).toBe(true);
     expect(pick.items.some((i) => i.label === 'User')).toBe(true);
   });

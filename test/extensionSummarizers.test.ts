@@ -20,8 +20,28 @@ ${SECTION_NAMES.map((n) => `## ${n}\n${n === 'All user messages' ? '- Please fix
 function span(): Message[] {
   const out: Message[] = [];
   for (let i = 0; i < 12; i++) {
-    out.push({ id: `u${i}`, role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: `Please fix the login redirect loop in src/auth/login.ts. Attempt ${i}: the page keeps reloading after the OAuth callback and the session cookie is never set; logs show a 302 to /login again.` }] });
-    out.push({ id: `a${i}`, role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: `Looking at src/auth/login.ts, the callback handler checks the cookie before it is written. Step ${i}: move the check after setCookie and add a test for the redirect.` }] });
+    out.push({
+      id: `u${i}`,
+      role: 'user',
+      itemType: 'USER_MESSAGE',
+      content: [
+        {
+          type: 'text',
+          text: `Please fix the login redirect loop in src/auth/login.ts. Attempt ${i}: the page keeps reloading after the OAuth callback and the session cookie is never set; logs show a 302 to /login again.`,
+        },
+      ],
+    });
+    out.push({
+      id: `a${i}`,
+      role: 'assistant',
+      itemType: 'ASSISTANT_MESSAGE',
+      content: [
+        {
+          type: 'text',
+          text: `Looking at src/auth/login.ts, the callback handler checks the cookie before it is written. Step ${i}: move the check after setCookie and add a test for the redirect.`,
+        },
+      ],
+    });
   }
   return out;
 }
@@ -36,7 +56,19 @@ function settings(over: Partial<CompactorSettings>): CompactorSettings {
   return { ...DEFAULT_SETTINGS, ...over };
 }
 
-const log = { lines: [] as string[], info(m: string) { this.lines.push(m); }, warn(m: string) { this.lines.push(m); }, error(m: string) { this.lines.push(m); }, show() {} };
+const log = {
+  lines: [] as string[],
+  info(m: string) {
+    this.lines.push(m);
+  },
+  warn(m: string) {
+    this.lines.push(m);
+  },
+  error(m: string) {
+    this.lines.push(m);
+  },
+  show() {},
+};
 
 describe('summarizer from settings', () => {
   let server: FakeOpenAiServer;
@@ -108,7 +140,9 @@ describe('summarizer from settings', () => {
 
   it('vscode-lm: a missing model is a clear error, never a silent switch', async () => {
     fake.setLmModels([fakeChatModel({ id: 'other' })]);
-    await expect(factory.create(settings({ summarizer: 'vscode-lm', vscodeLmModel: 'gone' }))).rejects.toMatchObject({ message: expect.stringContaining('gone is not available') });
+    await expect(factory.create(settings({ summarizer: 'vscode-lm', vscodeLmModel: 'gone' }))).rejects.toMatchObject({
+      message: expect.stringContaining('gone is not available'),
+    });
     fake.setLmModels([]);
     await expect(factory.create(settings({ summarizer: 'vscode-lm' }))).rejects.toMatchObject({ message: expect.stringContaining('no language models') });
   });

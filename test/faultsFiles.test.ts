@@ -6,7 +6,20 @@
 // really failed; `-` reads standard input for count, compact and inspect.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +81,13 @@ type Run = { code: number; out: string; err: string };
 async function run(args: string[], stdin?: string | Buffer, env: Record<string, string | undefined> = {}): Promise<Run> {
   let out = '';
   let err = '';
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env, cwd: tmp, ...(stdin !== undefined ? { stdin: Readable.from([Buffer.from(stdin)]) } : {}) };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env,
+    cwd: tmp,
+    ...(stdin !== undefined ? { stdin: Readable.from([Buffer.from(stdin)]) } : {}),
+  };
   const code = await main(args, io);
   return { code, out, err };
 }
@@ -315,7 +334,7 @@ describe('ctxc on input it cannot read: exit 2, naming the file and why', () => 
       ? spawnSync('su', ['nobody', '-s', '/bin/sh', '-c', `"${process.execPath}" "${cli}" count "${secret}"`], { encoding: 'utf8' })
       : spawnSync(process.execPath, [cli, 'count', secret], { encoding: 'utf8' });
     // No su, or nobody cannot run node from here: nothing to learn on this machine.
-    if (isRoot && (r.error || /not found|cannot|No such|authentication/i.test(r.stderr) && !/permission denied \(EACCES\)/.test(r.stderr))) return;
+    if (isRoot && (r.error || (/not found|cannot|No such|authentication/i.test(r.stderr) && !/permission denied \(EACCES\)/.test(r.stderr)))) return;
     expect(r.stderr).toBe(`ctxc count: ${secret}: path: expected a readable file, found permission denied (EACCES)\n`);
     noStack(r.stderr);
     expect(r.status).toBe(EXIT_BAD_INPUT);

@@ -30,7 +30,18 @@ const PROCESS_CASES = 6;
 const CASE_TIMEOUT_MS = 60_000;
 
 /** Every format an importer exists for (each case is forced through each of them too). */
-const FORMATS: SourceFormat[] = ['openai', 'anthropic', 'cline', 'claude-code', 'vscode-chat', 'aider', 'swe-agent', 'mini-swe-agent', 'openhands', 'longmemeval'];
+const FORMATS: SourceFormat[] = [
+  'openai',
+  'anthropic',
+  'cline',
+  'claude-code',
+  'vscode-chat',
+  'aider',
+  'swe-agent',
+  'mini-swe-agent',
+  'openhands',
+  'longmemeval',
+];
 
 const corpus = seedCorpus();
 const cases = fuzzCases(SEED, IMPORT_CASES, corpus);
@@ -59,26 +70,31 @@ function importOnce(text: string, c: FuzzCase, format?: SourceFormat): void {
     expect(Array.isArray(r.conversation.messages)).toBe(true);
     ran.imported++;
   } catch (e) {
-    if (!isTranscriptError(e)) throw new Error(`${label(c)}, ${format ?? 'detected format'}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
+    if (!isTranscriptError(e))
+      throw new Error(`${label(c)}, ${format ?? 'detected format'}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
     expect(e.message.length, 'a TranscriptError message stays short').toBeLessThan(1_000);
     ran.transcriptErrors++;
   }
 }
 
 describe('fuzz: every importer', () => {
-  it.each(cases.map((c) => [label(c), c] as const))('%s', (_name, c) => {
-    let text: string;
-    try {
-      text = decodeTranscript(c.bytes, c.name);
-    } catch (e) {
-      // Not UTF-8 text: refused by the reader with a TranscriptError, before any importer.
-      expect(isTranscriptError(e), String(e)).toBe(true);
-      ran.notText++;
-      return;
-    }
-    importOnce(text, c);
-    for (const f of FORMATS) importOnce(text, c, f);
-  }, CASE_TIMEOUT_MS);
+  it.each(cases.map((c) => [label(c), c] as const))(
+    '%s',
+    (_name, c) => {
+      let text: string;
+      try {
+        text = decodeTranscript(c.bytes, c.name);
+      } catch (e) {
+        // Not UTF-8 text: refused by the reader with a TranscriptError, before any importer.
+        expect(isTranscriptError(e), String(e)).toBe(true);
+        ran.notText++;
+        return;
+      }
+      importOnce(text, c);
+      for (const f of FORMATS) importOnce(text, c, f);
+    },
+    CASE_TIMEOUT_MS,
+  );
 });
 
 async function compactInProcess(c: FuzzCase): Promise<void> {
@@ -102,9 +118,13 @@ async function compactInProcess(c: FuzzCase): Promise<void> {
 }
 
 describe('fuzz: ctxc compact in-process', () => {
-  it.each(cases.slice(0, COMPACT_CASES).map((c) => [label(c), c] as const))('%s', async (_name, c) => {
-    await compactInProcess(c);
-  }, CASE_TIMEOUT_MS);
+  it.each(cases.slice(0, COMPACT_CASES).map((c) => [label(c), c] as const))(
+    '%s',
+    async (_name, c) => {
+      await compactInProcess(c);
+    },
+    CASE_TIMEOUT_MS,
+  );
 });
 
 /** One case per kind of damage that reaches the process differently, then the first others. */
@@ -134,18 +154,22 @@ function runProcess(args: string[], cwd: string): Promise<{ code: number | null;
 }
 
 describe('fuzz: ctxc compact as a process', () => {
-  it.each(processCases().map((c) => [label(c), c] as const))('%s', async (_name, c) => {
-    const dir = join(tmp, `proc-${c.id}`);
-    rmSync(dir, { recursive: true, force: true });
-    await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
-    writeFileSync(join(dir, c.name), c.bytes);
-    const r = await runProcess(['compact', c.name, '--out', 'compacted.md'], dir);
-    ran.processes++;
-    expect(r.signal, `${label(c)}: did not end in time`).toBeNull();
-    expect([0, 2], `${label(c)}: exit ${r.code}: ${r.stderr.slice(0, 500)}`).toContain(r.code);
-    noStack(r.stderr, label(c));
-    expect(existsSync(join(dir, 'compacted.md'))).toBe(r.code === 0);
-    // Nothing half-written is left beside it.
-    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-  }, CASE_TIMEOUT_MS);
+  it.each(processCases().map((c) => [label(c), c] as const))(
+    '%s',
+    async (_name, c) => {
+      const dir = join(tmp, `proc-${c.id}`);
+      rmSync(dir, { recursive: true, force: true });
+      await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
+      writeFileSync(join(dir, c.name), c.bytes);
+      const r = await runProcess(['compact', c.name, '--out', 'compacted.md'], dir);
+      ran.processes++;
+      expect(r.signal, `${label(c)}: did not end in time`).toBeNull();
+      expect([0, 2], `${label(c)}: exit ${r.code}: ${r.stderr.slice(0, 500)}`).toContain(r.code);
+      noStack(r.stderr, label(c));
+      expect(existsSync(join(dir, 'compacted.md'))).toBe(r.code === 0);
+      // Nothing half-written is left beside it.
+      expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    },
+    CASE_TIMEOUT_MS,
+  );
 });

@@ -47,8 +47,30 @@ describe('Claude Code: the chain the CLI resumes', () => {
   });
 
   it('cuts at the last compact boundary: what came before is history', () => {
-    const boundary = { parentUuid: null, logicalParentUuid: fixedUuid(12), isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', uuid: fixedUuid(50), timestamp: '2026-01-02T00:00:00.000Z', sessionId: 's1', cwd: CWD, compactMetadata: { trigger: 'auto', preTokens: 9000 } };
-    const summary = { parentUuid: fixedUuid(50), isSidechain: false, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha, bravo and charlie were read.' }, uuid: fixedUuid(51), timestamp: '2026-01-02T00:00:01.000Z', sessionId: 's1', cwd: CWD };
+    const boundary = {
+      parentUuid: null,
+      logicalParentUuid: fixedUuid(12),
+      isSidechain: false,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      uuid: fixedUuid(50),
+      timestamp: '2026-01-02T00:00:00.000Z',
+      sessionId: 's1',
+      cwd: CWD,
+      compactMetadata: { trigger: 'auto', preTokens: 9000 },
+    };
+    const summary = {
+      parentUuid: fixedUuid(50),
+      isSidechain: false,
+      type: 'user',
+      isCompactSummary: true,
+      message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha, bravo and charlie were read.' },
+      uuid: fixedUuid(51),
+      timestamp: '2026-01-02T00:00:01.000Z',
+      sessionId: 's1',
+      cwd: CWD,
+    };
     const after = claudeLines({ sessionId: 's1', cwd: CWD, turns: [bigTurn('delta', 5)], start: 60, parent: fixedUuid(51) });
     const r = importClaudeCode(jsonl([...main, boundary, summary, ...after]));
     expect(r.conversation.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
@@ -56,12 +78,39 @@ describe('Claude Code: the chain the CLI resumes', () => {
     expect(r.history).toMatchObject({ lines: 12, beforeBoundary: 12, otherBranches: 0 });
   });
 
-  it("sends the messages a compaction kept verbatim right after its summary (compactMetadata.preservedSegment)", () => {
+  it('sends the messages a compaction kept verbatim right after its summary (compactMetadata.preservedSegment)', () => {
     // As Claude Code 2.1.328 writes a /compact: the boundary names the run of the summarized chain
     // it keeps (the last turn here, uuids 9–12) and the summary line it goes after.
     const segment = { headUuid: fixedUuid(9), anchorUuid: fixedUuid(51), tailUuid: fixedUuid(12) };
-    const boundary = { parentUuid: null, logicalParentUuid: fixedUuid(12), isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', uuid: fixedUuid(50), timestamp: '2026-01-02T00:00:00.000Z', sessionId: 's1', cwd: CWD, compactMetadata: { trigger: 'manual', preTokens: 9000, preservedSegment: segment, preservedMessages: { anchorUuid: fixedUuid(51), uuids: [fixedUuid(12)], allUuids: [fixedUuid(12)] } } };
-    const summary = { parentUuid: fixedUuid(50), isSidechain: false, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha and bravo were read.' }, uuid: fixedUuid(51), timestamp: '2026-01-02T00:00:01.000Z', sessionId: 's1', cwd: CWD };
+    const boundary = {
+      parentUuid: null,
+      logicalParentUuid: fixedUuid(12),
+      isSidechain: false,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      uuid: fixedUuid(50),
+      timestamp: '2026-01-02T00:00:00.000Z',
+      sessionId: 's1',
+      cwd: CWD,
+      compactMetadata: {
+        trigger: 'manual',
+        preTokens: 9000,
+        preservedSegment: segment,
+        preservedMessages: { anchorUuid: fixedUuid(51), uuids: [fixedUuid(12)], allUuids: [fixedUuid(12)] },
+      },
+    };
+    const summary = {
+      parentUuid: fixedUuid(50),
+      isSidechain: false,
+      type: 'user',
+      isCompactSummary: true,
+      message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha and bravo were read.' },
+      uuid: fixedUuid(51),
+      timestamp: '2026-01-02T00:00:01.000Z',
+      sessionId: 's1',
+      cwd: CWD,
+    };
     const after = claudeLines({ sessionId: 's1', cwd: CWD, turns: [bigTurn('delta', 5)], start: 60, parent: fixedUuid(51) });
     const r = importClaudeCode(jsonl([...main, boundary, summary, ...after]));
     const texts = r.conversation.messages.map(messageText);
@@ -107,15 +156,35 @@ describe('Claude Code: the chain the CLI resumes', () => {
     expect(live.conversation.messages.length).toBe(268);
     expect(live.conversation.messages.at(-1)!.source!.line).toBe(501);
     expect(live.history).toMatchObject({ lines: 6, otherBranches: 6, beforeBoundary: 0 });
-    expect(live.warnings.find((w) => /^6 lines are not part of the conversation read \(6 of local commands after the last request/.test(w.message))).toBeDefined();
+    expect(
+      live.warnings.find((w) => /^6 lines are not part of the conversation read \(6 of local commands after the last request/.test(w.message)),
+    ).toBeDefined();
     expect(live.conversation.meta.model).toBe('claude-opus-4-20250514');
-    expect(live.conversation.meta.reportedUsage).toMatchObject({ tokens: 69_800, source: 'claude-code', line: 501, parts: { input: 5, cacheWrite: 296, cacheRead: 69_499 } });
+    expect(live.conversation.meta.reportedUsage).toMatchObject({
+      tokens: 69_800,
+      source: 'claude-code',
+      line: 501,
+      parts: { input: 5, cacheWrite: 296, cacheRead: 69_499 },
+    });
   });
 
   describe('local commands chained apart from the conversation', () => {
-    const CAVEAT = 'Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to.';
+    const CAVEAT =
+      'Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to.';
     /** A line of the kind Claude Code writes for local commands, chained to `parent`. */
-    const local = (n: number, parent: string | null, content: string, extra: Record<string, unknown> = {}) => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: CWD, sessionId: 's1', version: '1.0.57', type: 'user', message: { role: 'user', content }, uuid: fixedUuid(n), timestamp: '2026-01-03T00:00:00.000Z', ...extra });
+    const local = (n: number, parent: string | null, content: string, extra: Record<string, unknown> = {}) => ({
+      parentUuid: parent,
+      isSidechain: false,
+      userType: 'external',
+      cwd: CWD,
+      sessionId: 's1',
+      version: '1.0.57',
+      type: 'user',
+      message: { role: 'user', content },
+      uuid: fixedUuid(n),
+      timestamp: '2026-01-03T00:00:00.000Z',
+      ...extra,
+    });
     // As kiliman's file: a Caveat line first, the work chained to it, then /export and # memory
     // input chained to that first line again.
     const caveat = local(900, null, CAVEAT, { isMeta: true });
@@ -123,7 +192,11 @@ describe('Claude Code: the chain the CLI resumes', () => {
     const exports = [
       local(901, fixedUuid(900), '<user-memory-input>always use conventional commits</user-memory-input>'),
       local(902, fixedUuid(901), '(no content)'),
-      local(903, fixedUuid(900), '<command-name>/export</command-name>\n            <command-message>export</command-message>\n            <command-args></command-args>'),
+      local(
+        903,
+        fixedUuid(900),
+        '<command-name>/export</command-name>\n            <command-message>export</command-message>\n            <command-args></command-args>',
+      ),
       local(904, fixedUuid(903), '<local-command-stdout>Conversation exported to: out.txt</local-command-stdout>'),
     ];
 
@@ -160,21 +233,51 @@ describe('Claude Code: the chain the CLI resumes', () => {
       return lines.map((l) => {
         if (l['type'] !== 'assistant') return l;
         const [input, write, read] = usages[k++ % usages.length]!;
-        return { ...l, message: { ...(l['message'] as object), usage: { input_tokens: input, cache_creation_input_tokens: write, cache_read_input_tokens: read, output_tokens: 40 } } };
+        return {
+          ...l,
+          message: {
+            ...(l['message'] as object),
+            usage: { input_tokens: input, cache_creation_input_tokens: write, cache_read_input_tokens: read, output_tokens: 40 },
+          },
+        };
       });
     };
 
     it('is the last assistant’s input + cache writes + cache reads, tied to that message', () => {
-      const lines = withUsage(main, [[3, 14_000, 0], [5, 900, 14_003], [4, 300, 14_905], [6, 800, 15_209], [3, 200, 16_015], [5, 700, 16_218]]);
+      const lines = withUsage(main, [
+        [3, 14_000, 0],
+        [5, 900, 14_003],
+        [4, 300, 14_905],
+        [6, 800, 15_209],
+        [3, 200, 16_015],
+        [5, 700, 16_218],
+      ]);
       const r = importClaudeCode(jsonl(lines));
       const usage = r.conversation.meta.reportedUsage!;
-      expect(usage).toMatchObject({ tokens: 5 + 700 + 16_218, source: 'claude-code', line: 12, parts: { input: 5, cacheWrite: 700, cacheRead: 16_218, output: 40 } });
+      expect(usage).toMatchObject({
+        tokens: 5 + 700 + 16_218,
+        source: 'claude-code',
+        line: 12,
+        parts: { input: 5, cacheWrite: 700, cacheRead: 16_218, output: 40 },
+      });
       expect(usage.atMessageId).toBe(fixedUuid(12));
     });
 
     it('lines of one streamed response share message.id and its usage: one record, at the response’s first line', () => {
-      const first = { ...main[3]!, message: { ...(main[3]!['message'] as object), content: [{ type: 'thinking', thinking: 'Restating.', signature: 'sig' }], usage: { input_tokens: 2, cache_creation_input_tokens: 10, cache_read_input_tokens: 5_000 } } };
-      const second = { ...main[3]!, uuid: fixedUuid(80), parentUuid: fixedUuid(4), message: { ...(main[3]!['message'] as object), usage: { input_tokens: 2, cache_creation_input_tokens: 10, cache_read_input_tokens: 5_000 } } };
+      const first = {
+        ...main[3]!,
+        message: {
+          ...(main[3]!['message'] as object),
+          content: [{ type: 'thinking', thinking: 'Restating.', signature: 'sig' }],
+          usage: { input_tokens: 2, cache_creation_input_tokens: 10, cache_read_input_tokens: 5_000 },
+        },
+      };
+      const second = {
+        ...main[3]!,
+        uuid: fixedUuid(80),
+        parentUuid: fixedUuid(4),
+        message: { ...(main[3]!['message'] as object), usage: { input_tokens: 2, cache_creation_input_tokens: 10, cache_read_input_tokens: 5_000 } },
+      };
       const r = importClaudeCode(jsonl([...main.slice(0, 3), first, second]));
       expect(r.conversation.messages.at(-1)!.content.map((p) => p.type)).toEqual(['thinking', 'text']);
       expect(r.conversation.meta.reportedUsage).toMatchObject({ tokens: 5_012, line: 4, atMessageId: fixedUuid(4) });
@@ -186,8 +289,25 @@ describe('Claude Code: the chain the CLI resumes', () => {
       // The abandoned branch (main after line 4) recorded nothing larger; the live one is the fork.
       const live = importClaudeCode(jsonl([...withUsage(main, [[1, 1, 50_000]]), ...fork]));
       expect(live.conversation.meta.reportedUsage!.tokens).toBe(9_002);
-      const sub = { ...lines.at(-1)!, uuid: fixedUuid(200), parentUuid: null, isSidechain: true, message: { ...(lines.at(-1)!['message'] as object), usage: { input_tokens: 77_777 } } };
-      const synthetic = { ...lines.at(-1)!, uuid: fixedUuid(201), parentUuid: fixedUuid(12), message: { id: 'synthetic', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'No response requested.' }], usage: { input_tokens: 0, output_tokens: 0 } } };
+      const sub = {
+        ...lines.at(-1)!,
+        uuid: fixedUuid(200),
+        parentUuid: null,
+        isSidechain: true,
+        message: { ...(lines.at(-1)!['message'] as object), usage: { input_tokens: 77_777 } },
+      };
+      const synthetic = {
+        ...lines.at(-1)!,
+        uuid: fixedUuid(201),
+        parentUuid: fixedUuid(12),
+        message: {
+          id: 'synthetic',
+          role: 'assistant',
+          model: '<synthetic>',
+          content: [{ type: 'text', text: 'No response requested.' }],
+          usage: { input_tokens: 0, output_tokens: 0 },
+        },
+      };
       const r = importClaudeCode(jsonl([...lines, sub, synthetic]));
       expect(r.conversation.meta.reportedUsage).toMatchObject({ tokens: 1_002, line: 12 });
       expect(importClaudeCode(jsonl(lines), { wholeFile: true }).conversation.meta.reportedUsage).toBeUndefined();
@@ -206,7 +326,9 @@ describe('JSON of an unknown shape', () => {
   it('a list of objects with no role is one TranscriptError naming what it holds', () => {
     const list = Array.from({ length: 10 }, (_, i) => ({ id: i, text: `row ${i}` }));
     expect(() => importTranscript(JSON.stringify(list), { sourcePath: 'rows.json' })).toThrow(TranscriptError);
-    expect(() => importTranscript(JSON.stringify(list), { sourcePath: 'rows.json' })).toThrow(/^rows\.json: top level: expected .*a message list needs objects with a 'role', found an array of 10 objects, none with a 'role' \(keys: id, text\)$/);
+    expect(() => importTranscript(JSON.stringify(list), { sourcePath: 'rows.json' })).toThrow(
+      /^rows\.json: top level: expected .*a message list needs objects with a 'role', found an array of 10 objects, none with a 'role' \(keys: id, text\)$/,
+    );
     expect(() => importTranscript(JSON.stringify({ messages: [{ x: 1 }] }), { sourcePath: 'm.json' })).toThrow(/^m\.json: messages: expected/);
   });
 });
@@ -245,8 +367,22 @@ describe('Codex rollouts', () => {
   });
 
   it('a compacted line replaces what came before with its replacement_history; the rest is history', () => {
-    const compacted = { timestamp: '2026-01-02T00:00:00.000Z', type: 'compacted', payload: { message: 'SUMMARY-TEXT of alpha and bravo', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'SUMMARY-TEXT of alpha and bravo' }] }, { type: 'message', role: 'user', content: [{ type: 'input_text', text: turns[1]!.user }] }] } };
-    const more = { timestamp: '2026-01-02T00:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'after the compaction' }] } };
+    const compacted = {
+      timestamp: '2026-01-02T00:00:00.000Z',
+      type: 'compacted',
+      payload: {
+        message: 'SUMMARY-TEXT of alpha and bravo',
+        replacement_history: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'SUMMARY-TEXT of alpha and bravo' }] },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: turns[1]!.user }] },
+        ],
+      },
+    };
+    const more = {
+      timestamp: '2026-01-02T00:00:01.000Z',
+      type: 'response_item',
+      payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'after the compaction' }] },
+    };
     const r = importCodex(jsonl([...lines, compacted, more]));
     expect(r.conversation.messages.map((m) => m.itemType)).toEqual(['COMPACTION_SUMMARY', 'USER_MESSAGE', 'ASSISTANT_MESSAGE']);
     expect(allText(r.conversation)).not.toContain('ALPHA-LINE-1');
@@ -291,8 +427,22 @@ describe('Codex rollouts', () => {
 });
 
 describe('VS Code chat session logs (Copilot Chat)', () => {
-  const request = (id: string, text: string, reply: string) => ({ requestId: id, message: { text, parts: [] }, response: [{ kind: 'markdownContent', value: { value: reply } }], timestamp: 1767225600000 });
-  const initial = { kind: 0, v: { version: 3, sessionId: 'chat-1', creationDate: 1767225600000, customTitle: 'Parser work', requests: [request('r1', 'why does the parser fail', 'because of the BOM')] } };
+  const request = (id: string, text: string, reply: string) => ({
+    requestId: id,
+    message: { text, parts: [] },
+    response: [{ kind: 'markdownContent', value: { value: reply } }],
+    timestamp: 1767225600000,
+  });
+  const initial = {
+    kind: 0,
+    v: {
+      version: 3,
+      sessionId: 'chat-1',
+      creationDate: 1767225600000,
+      customTitle: 'Parser work',
+      requests: [request('r1', 'why does the parser fail', 'because of the BOM')],
+    },
+  };
 
   it('replays set, push and delete entries into the session and reads it as a chat', () => {
     const entries = [
@@ -326,7 +476,9 @@ describe('VS Code chat session logs (Copilot Chat)', () => {
   });
 
   it('a log without its initial entry is a TranscriptError', () => {
-    expect(() => importCopilotChat(jsonl([{ kind: 1, k: ['x'], v: 1 }]), { sourcePath: 'c.jsonl' })).toThrow(/^c\.jsonl: line 1: expected a chat session log that starts with its whole state/);
+    expect(() => importCopilotChat(jsonl([{ kind: 1, k: ['x'], v: 1 }]), { sourcePath: 'c.jsonl' })).toThrow(
+      /^c\.jsonl: line 1: expected a chat session log that starts with its whole state/,
+    );
   });
 
   it('the older chatSessions/<id>.json is the serialized session itself', () => {

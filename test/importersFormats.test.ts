@@ -14,11 +14,23 @@ const kinds = (ms: Message[]) => ms.map((m) => `${m.role}/${m.itemType}`);
 describe('OpenAI messages', () => {
   const body = {
     model: 'gpt-4o-mini',
-    tools: [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
+    tools: [
+      {
+        type: 'function',
+        function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+      },
+    ],
     messages: [
       { role: 'system', content: 'You are terse.' },
       { role: 'developer', content: 'Prefer TypeScript.' },
-      { role: 'user', content: [{ type: 'text', text: 'Fix src/a.ts' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }], name: 'ana' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Fix src/a.ts' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        ],
+        name: 'ana',
+      },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/a.ts"}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: 'export const a = 1;' },
       { role: 'assistant', content: 'Done.', reasoning_content: 'The file is fine.' },
@@ -173,7 +185,12 @@ describe('Cline / Roo api_conversation_history.json', () => {
     },
     {
       role: 'assistant',
-      content: [{ type: 'text', text: '<write_to_file>\n<path>README.md</path>\n<content>\n# Project\n\n## Testing\nnpm test\n</content>\n</write_to_file>\n<attempt_completion>\n<result>Done</result>\n</attempt_completion>' }],
+      content: [
+        {
+          type: 'text',
+          text: '<write_to_file>\n<path>README.md</path>\n<content>\n# Project\n\n## Testing\nnpm test\n</content>\n</write_to_file>\n<attempt_completion>\n<result>Done</result>\n</attempt_completion>',
+        },
+      ],
     },
     {
       role: 'user',
@@ -239,14 +256,27 @@ describe('SWE-agent .traj', () => {
         { role: 'user', content: [{ type: 'text', text: 'Fix issue #1' }], message_type: 'observation' },
         { role: 'assistant', content: 'Let me look.\n```\nopen src/a.py\n```', message_type: 'action', action: 'open src/a.py' },
         { role: 'user', content: '[File: src/a.py]', message_type: 'observation' },
-        { role: 'assistant', content: 'Now edit.', message_type: 'action', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'edit', arguments: '{"x":1}' } }] },
+        {
+          role: 'assistant',
+          content: 'Now edit.',
+          message_type: 'action',
+          tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'edit', arguments: '{"x":1}' } }],
+        },
         { role: 'tool', content: 'edited', message_type: 'observation', tool_call_ids: ['call_9'] },
       ],
     };
     const { conversation } = imp(traj, 'x.traj');
     const ms = conversation.messages;
     expect(conversation.format).toBe('swe-agent');
-    expect(kinds(ms)).toEqual(['system/SYSTEM_PROMPT', 'user/SKILL_PROMPT', 'user/USER_MESSAGE', 'assistant/ASSISTANT_MESSAGE', 'tool/TOOL_RESULT', 'assistant/ASSISTANT_MESSAGE', 'tool/TOOL_RESULT']);
+    expect(kinds(ms)).toEqual([
+      'system/SYSTEM_PROMPT',
+      'user/SKILL_PROMPT',
+      'user/USER_MESSAGE',
+      'assistant/ASSISTANT_MESSAGE',
+      'tool/TOOL_RESULT',
+      'assistant/ASSISTANT_MESSAGE',
+      'tool/TOOL_RESULT',
+    ]);
     expect(ms[3]!.toolCalls).toEqual([{ id: 'swe_3', name: 'open', arguments: '{"command":"open src/a.py"}' }]);
     expect(ms[6]!.toolResult!.toolCallId).toBe('call_9');
     expect(apiShapeProblems(ms)).toEqual([]);
@@ -286,7 +316,14 @@ describe('VS Code chat export', () => {
     const ms = conversation.messages;
     expect(conversation.format).toBe('vscode-chat');
     expect(conversation.meta.model).toBe('copilot/gpt-4o');
-    expect(kinds(ms)).toEqual(['user/USER_MESSAGE', 'assistant/ASSISTANT_MESSAGE', 'user/USER_MESSAGE', 'assistant/ASSISTANT_MESSAGE', 'tool/TOOL_RESULT', 'assistant/ASSISTANT_MESSAGE']);
+    expect(kinds(ms)).toEqual([
+      'user/USER_MESSAGE',
+      'assistant/ASSISTANT_MESSAGE',
+      'user/USER_MESSAGE',
+      'assistant/ASSISTANT_MESSAGE',
+      'tool/TOOL_RESULT',
+      'assistant/ASSISTANT_MESSAGE',
+    ]);
     expect(messageText(ms[1]!)).toBe('It starts the `server.ts`.');
     expect(ms[0]!.source?.extra?.['attachments']).toBe('file:main.ts');
     expect(ms[0]!.timestamp).toBe('2025-01-21T04:29:35.000Z');
@@ -299,7 +336,11 @@ describe('VS Code chat export', () => {
 describe('detection', () => {
   it('names formats by file name and by content', () => {
     expect(detectFormat('# aider chat started at 2025-01-01 10:00:00\n\n#### hi\n')).toBe('aider');
-    expect(detectFormat('{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}\n{"type":"assistant","uuid":"u2","message":{"id":"m","role":"assistant","content":[]}}\n')).toBe('claude-code');
+    expect(
+      detectFormat(
+        '{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}\n{"type":"assistant","uuid":"u2","message":{"id":"m","role":"assistant","content":[]}}\n',
+      ),
+    ).toBe('claude-code');
     expect(detectFormat(JSON.stringify({ messages: [], trajectory_format: 'mini-swe-agent-1' }))).toBe('mini-swe-agent');
     expect(detectFormat(JSON.stringify({ history: [], trajectory: [] }))).toBe('swe-agent');
     expect(detectFormat(JSON.stringify({ requests: [] }))).toBe('vscode-chat');
@@ -316,7 +357,9 @@ describe('detection', () => {
     expect(kinds(a.messages)).toEqual(['user/USER_MESSAGE', 'assistant/ASSISTANT_MESSAGE']);
     const b = importTranscript(JSON.stringify({ system: 's', messages: [{ role: 'user', content: 'x' }] }), { sourcePath: 'saved.jsonl' }).conversation;
     expect(b.format).toBe('anthropic');
-    expect(() => importTranscript(`${lines}{"role":"user",`, { sourcePath: 'chat.jsonl' })).toThrow(/^chat\.jsonl: line 3, column 16: expected a property name in double quotes, found end of input$/);
+    expect(() => importTranscript(`${lines}{"role":"user",`, { sourcePath: 'chat.jsonl' })).toThrow(
+      /^chat\.jsonl: line 3, column 16: expected a property name in double quotes, found end of input$/,
+    );
   });
 
   it('honours a forced format', () => {

@@ -254,7 +254,14 @@ describe.each(miniFiles)('mini-swe-agent %s', (rel) => {
 
 describe('OpenHands basic_gui_mode', () => {
   const rel = 'openhands/basic_gui_mode.json';
-  const events = JSON.parse(raw(rel)) as { id: number; source: string; action?: string; observation?: string; cause?: number; tool_call_metadata?: { tool_call_id: string } }[];
+  const events = JSON.parse(raw(rel)) as {
+    id: number;
+    source: string;
+    action?: string;
+    observation?: string;
+    cause?: number;
+    tool_call_metadata?: { tool_call_id: string };
+  }[];
 
   it('maps user/agent messages, actions to calls and caused observations to their results', () => {
     const { conversation } = load(rel);
@@ -273,7 +280,13 @@ describe('OpenHands basic_gui_mode', () => {
 
 describe('LongMemEval', () => {
   const rel = 'longmemeval/longmemeval_s.json';
-  const data = JSON.parse(raw(rel)) as { haystack_sessions: { role: string }[][]; haystack_dates: string[]; haystack_session_ids: string[]; questions: string[]; answers: string[] }[];
+  const data = JSON.parse(raw(rel)) as {
+    haystack_sessions: { role: string }[][];
+    haystack_dates: string[];
+    haystack_session_ids: string[];
+    questions: string[];
+    answers: string[];
+  }[];
 
   it('imports one instance: every session in order, stamped with its date', () => {
     for (const instance of [0, 2]) {

@@ -15,15 +15,36 @@ import { InspectorPanel } from '../src/extension/inspector/inspectorPanel';
 import { registerInspector } from '../src/extension/inspector/registerInspector';
 import type { HostToWebview, InspectorModel } from '../src/shared/protocol';
 import { fixtureResult } from './webview/compactionFixture';
-import { createExtensionContext, createProfile, disposeContext, EventEmitter, fake, resetFake, type FakeExtensionContext, type FakeWebviewPanel } from './fakes/vscode';
+import {
+  createExtensionContext,
+  createProfile,
+  disposeContext,
+  EventEmitter,
+  fake,
+  resetFake,
+  type FakeExtensionContext,
+  type FakeWebviewPanel,
+} from './fakes/vscode';
 
 // ───────────────────────────── a fake service ─────────────────────────────
 
 function conversation(id: string, turns = 4): Conversation {
-  const messages: Message[] = [{ id: `${id}-sys`, role: 'system', itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: 'You are a coding assistant.' }] }];
+  const messages: Message[] = [
+    { id: `${id}-sys`, role: 'system', itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: 'You are a coding assistant.' }] },
+  ];
   for (let i = 0; i < turns; i++) {
-    messages.push({ id: `${id}-u${i}`, role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: `Fix the failing test in src/app${i}.ts please` }] });
-    messages.push({ id: `${id}-a${i}`, role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: `I changed src/app${i}.ts: TypeError: x is not a function is fixed.` }] });
+    messages.push({
+      id: `${id}-u${i}`,
+      role: 'user',
+      itemType: 'USER_MESSAGE',
+      content: [{ type: 'text', text: `Fix the failing test in src/app${i}.ts please` }],
+    });
+    messages.push({
+      id: `${id}-a${i}`,
+      role: 'assistant',
+      itemType: 'ASSISTANT_MESSAGE',
+      content: [{ type: 'text', text: `I changed src/app${i}.ts: TypeError: x is not a function is fixed.` }],
+    });
   }
   return { id, format: 'openai', messages, meta: {} };
 }
@@ -49,7 +70,15 @@ class FakeService implements ConversationService {
   constructor(private readonly counter: CachedTokenCounter) {}
 
   add(key: string, conv: Conversation): ActiveConversation {
-    const entry: ActiveConversation = { key, label: `${key}.json`, kind: 'transcript', conversation: conv, report: tokenReport(conv.messages, this.counter), compactions: 0, model: 'gpt-4o' };
+    const entry: ActiveConversation = {
+      key,
+      label: `${key}.json`,
+      kind: 'transcript',
+      conversation: conv,
+      report: tokenReport(conv.messages, this.counter),
+      compactions: 0,
+      model: 'gpt-4o',
+    };
     this.entries.set(key, entry);
     this.activeKey ??= key;
     return entry;
@@ -153,7 +182,13 @@ describe('inspector page', () => {
   });
 
   it('loads only its bundle and stylesheet, with the nonce on the one script and no inline code', () => {
-    const html = renderInspectorHtml({ cspSource: 'vscode-webview://abc', nonce: 'n1', scriptUri: 'vscode-resource:/dist/webview.js?a=1&b="2"', styleUri: 'vscode-resource:/dist/webview.css', title: INSPECTOR_TITLE });
+    const html = renderInspectorHtml({
+      cspSource: 'vscode-webview://abc',
+      nonce: 'n1',
+      scriptUri: 'vscode-resource:/dist/webview.js?a=1&b="2"',
+      styleUri: 'vscode-resource:/dist/webview.css',
+      title: INSPECTOR_TITLE,
+    });
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-n1';`);
     const scripts = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)];
     expect(scripts).toHaveLength(1);
@@ -180,7 +215,12 @@ describe('inspector page', () => {
   it('limits local resources to dist/ and media/, enables scripts but no command URIs', async () => {
     await launcher().show('a');
     const p = panels()[0]!;
-    const opts = p.webview.options as { enableScripts: boolean; enableCommandUris: boolean; localResourceRoots: vscode.Uri[]; retainContextWhenHidden: boolean };
+    const opts = p.webview.options as {
+      enableScripts: boolean;
+      enableCommandUris: boolean;
+      localResourceRoots: vscode.Uri[];
+      retainContextWhenHidden: boolean;
+    };
     const root = context.extensionUri.path;
     expect(opts.localResourceRoots.map((u) => u.path)).toEqual([`${root}/dist`, `${root}/media`]);
     expect(opts.enableScripts).toBe(true);
@@ -327,7 +367,9 @@ describe('inspector message handler', () => {
       const r = await waitForPost(panel, isResponse(id));
       expect(r.ok).toBe(false);
     }
-    const errors = posted(panel).filter((m): m is Extract<HostToWebview, { type: 'response'; ok: false }> => m.type === 'response' && !m.ok).map((m) => m.error);
+    const errors = posted(panel)
+      .filter((m): m is Extract<HostToWebview, { type: 'response'; ok: false }> => m.type === 'response' && !m.ok)
+      .map((m) => m.error);
     expect(errors[0]).toMatch(/"Not a section" is not one of the 8 section names/);
     expect(errors[1]).toMatch(/restore\[0\]: expected a message id string/);
     expect(errors[2]).toMatch(/not in it \(no-such-message\)/);

@@ -10,7 +10,33 @@ import type { Fact, FactKind } from '../src/engine/result';
 import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts, tokenizeNormalized } from '../src/engine/validate/factMatch';
 import { firstSimilarBefore, jaccardSorted } from '../src/engine/text/similarity';
 
-const WORDS = ['fail', 'failed', 'a.ts', 'data.ts', 'src/a.ts', 'TypeError: x is not a function', 'api', 'API', '修复', '登录接口', 'bug', 'x', '42', '4.2', 'FooBar', '!!', '/', '-', '好的', '_id', 'é', 'naïve', 'the', 'item 12', '12'];
+const WORDS = [
+  'fail',
+  'failed',
+  'a.ts',
+  'data.ts',
+  'src/a.ts',
+  'TypeError: x is not a function',
+  'api',
+  'API',
+  '修复',
+  '登录接口',
+  'bug',
+  'x',
+  '42',
+  '4.2',
+  'FooBar',
+  '!!',
+  '/',
+  '-',
+  '好的',
+  '_id',
+  'é',
+  'naïve',
+  'the',
+  'item 12',
+  '12',
+];
 const KINDS: FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'technicalTerm', 'keyword', 'number', 'pendingTask'];
 
 const fragment = fc.constantFrom(...WORDS);
@@ -33,7 +59,11 @@ describe('presentFacts', () => {
     fc.assert(
       fc.property(text, fc.array(fc.tuple(fc.constantFrom(...KINDS), fc.nat(), fc.nat()), { maxLength: 25 }), (t, cuts) => {
         const hay = normalizeForMatch(t);
-        const facts: Fact[] = cuts.map(([kind, a, b]) => ({ kind, value: t.slice(Math.min(a, b) % (t.length + 1), Math.max(a, b) % (t.length + 1)), sourceId: 'm' }));
+        const facts: Fact[] = cuts.map(([kind, a, b]) => ({
+          kind,
+          value: t.slice(Math.min(a, b) % (t.length + 1), Math.max(a, b) % (t.length + 1)),
+          sourceId: 'm',
+        }));
         expect(presentFacts(facts, hay)).toEqual(facts.map((f) => factPresent(f, hay)));
       }),
       { numRuns: 400 },

@@ -120,20 +120,46 @@ class SessionWriter {
       kind = 'tool results';
       const answered = this.pending.splice(0, Math.max(1, Math.floor(this.rnd() * (this.pending.length + 1))));
       const ids = answered.length > 0 ? answered : [`toolu_nobody_${this.n}`];
-      for (const id of ids) lines.push(this.main('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `output of ${id}`, is_error: false }] }));
+      for (const id of ids)
+        lines.push(this.main('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `output of ${id}`, is_error: false }] }));
       this.lastAssistantId = undefined;
     } else if (r < 0.6) {
       kind = 'sidechain';
       const uuid = this.uuid();
-      lines.push({ parentUuid: this.sidechainLeaf, ...this.base, isSidechain: true, type: this.rnd() < 0.5 ? 'user' : 'assistant', message: { role: 'user', content: 'sub-agent work' }, uuid, timestamp: '2026-01-01T00:00:00.000Z' });
+      lines.push({
+        parentUuid: this.sidechainLeaf,
+        ...this.base,
+        isSidechain: true,
+        type: this.rnd() < 0.5 ? 'user' : 'assistant',
+        message: { role: 'user', content: 'sub-agent work' },
+        uuid,
+        timestamp: '2026-01-01T00:00:00.000Z',
+      });
       this.sidechainLeaf = uuid;
     } else if (r < 0.66) {
       kind = 'bookkeeping';
       const b = this.pick(['command', 'system', 'snapshot', 'synthetic']);
-      if (b === 'command') lines.push(this.main('user', { role: 'user', content: '<command-name>/cost</command-name>\n<command-message>cost</command-message>\n<command-args></command-args>' }));
-      else if (b === 'system') lines.push(this.main('system', { role: 'system', content: 'note' }, { subtype: 'informational', content: 'note', level: 'info' }));
-      else if (b === 'snapshot') lines.push({ type: 'file-history-snapshot', messageId: this.uuid(), snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false });
-      else lines.push(this.main('assistant', { id: `msg_syn_${this.n}`, type: 'message', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'No response requested.' }] }));
+      if (b === 'command')
+        lines.push(
+          this.main('user', {
+            role: 'user',
+            content: '<command-name>/cost</command-name>\n<command-message>cost</command-message>\n<command-args></command-args>',
+          }),
+        );
+      else if (b === 'system')
+        lines.push(this.main('system', { role: 'system', content: 'note' }, { subtype: 'informational', content: 'note', level: 'info' }));
+      else if (b === 'snapshot')
+        lines.push({ type: 'file-history-snapshot', messageId: this.uuid(), snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false });
+      else
+        lines.push(
+          this.main('assistant', {
+            id: `msg_syn_${this.n}`,
+            type: 'message',
+            role: 'assistant',
+            model: '<synthetic>',
+            content: [{ type: 'text', text: 'No response requested.' }],
+          }),
+        );
     } else if (r < 0.7) {
       kind = 'not JSON';
       raw.push(`{"type":"user","message": oops ${this.n}`);
@@ -152,12 +178,17 @@ class SessionWriter {
       kind = 'compact boundary';
       const tail = this.leaf;
       const head = this.chain[this.chain.length - 2]!;
-      const boundary = this.main('system', {}, {
-        subtype: 'compact_boundary',
-        content: 'Conversation compacted',
-        logicalParentUuid: tail,
-        compactMetadata: { trigger: 'manual', preTokens: 1234 },
-      }, null);
+      const boundary = this.main(
+        'system',
+        {},
+        {
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          logicalParentUuid: tail,
+          compactMetadata: { trigger: 'manual', preTokens: 1234 },
+        },
+        null,
+      );
       delete boundary['message'];
       const summary = this.main('user', { role: 'user', content: `This session is being continued. Summary of step ${this.n}.` }, { isCompactSummary: true });
       // Since 2.1.x the boundary names the lines kept verbatim, to be sent after the summary (which
@@ -193,7 +224,9 @@ class SessionWriter {
 
 /** The session's lines cut at a random line (at least a few). */
 function startOf(file: string, rnd: () => number): string[] {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return lines.slice(0, 5 + Math.floor(rnd() * (lines.length - 5)));
 }
 
@@ -232,14 +265,17 @@ describe('Claude Code session imported as it grows', () => {
 
   it('keeps the messages before the open tail as the same objects, and reads a rewind whole', () => {
     const file = sessions[0]!;
-    const start = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const start = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const parser = new JsonlParser();
     parser.push(start.map((l) => `${l}\n`).join(''));
     const opts = { sourcePath: file };
     const growing = new ClaudeCodeGrowingImport(opts);
     const first = growing.read(parser.parsed).conversation.messages;
     const chained = parser.lines.map((l) => l.value as Line).filter((v) => typeof v['uuid'] === 'string' && 'parentUuid' in v && v['isSidechain'] !== true);
-    const user = (uuid: string, parent: unknown, text: string) => `${JSON.stringify({ parentUuid: parent, isSidechain: false, type: 'user', message: { role: 'user', content: text }, uuid })}\n`;
+    const user = (uuid: string, parent: unknown, text: string) =>
+      `${JSON.stringify({ parentUuid: parent, isSidechain: false, type: 'user', message: { role: 'user', content: text }, uuid })}\n`;
 
     // A user line that extends the chain: read on its own; every message before it is the same object.
     parser.push(user('e0000000-0000-4000-8000-000000000001', chained[chained.length - 1]!['uuid'], 'Go on, please.'));
@@ -287,7 +323,10 @@ describe('the live meter on a growing Claude Code file', () => {
         // Without a partial line pending, the same figures as reading the whole file.
         if (!partial) {
           const whole = await catalog.meter({ ...found(file), size: step, mtimeMs: step });
-          expect({ tokens: u.session.tokens, messages: u.session.messages, history: u.session.historyTokens, title: u.session.title, warnings: u.session.warnings }, where).toEqual({
+          expect(
+            { tokens: u.session.tokens, messages: u.session.messages, history: u.session.historyTokens, title: u.session.title, warnings: u.session.warnings },
+            where,
+          ).toEqual({
             tokens: whole.tokens,
             messages: whole.messages,
             history: whole.historyTokens,

@@ -40,14 +40,32 @@ describe('createSummarizerFromCliArgs', () => {
   });
 
   it('builds the OpenAI-compatible summarizer, reading --model without consuming it', () => {
-    const r = ok(createSummarizerFromCliArgs(['chat.json', '--summarizer', 'openai', '--base-url', 'http://localhost:11434/v1', '--model', 'qwen2.5:7b', '--summarizer-window=8192', '--', '--odd-file'], {}));
+    const r = ok(
+      createSummarizerFromCliArgs(
+        [
+          'chat.json',
+          '--summarizer',
+          'openai',
+          '--base-url',
+          'http://localhost:11434/v1',
+          '--model',
+          'qwen2.5:7b',
+          '--summarizer-window=8192',
+          '--',
+          '--odd-file',
+        ],
+        {},
+      ),
+    );
     expect(r.summarizer).toMatchObject({ name: 'openai', model: 'qwen2.5:7b' });
     expect(r.description).toBe('openai (qwen2.5:7b at localhost:11434)');
     expect(r.rest).toEqual(['chat.json', '--model', 'qwen2.5:7b', '--', '--odd-file']);
   });
 
   it('--summarizer-model wins over --model', () => {
-    const r = ok(createSummarizerFromCliArgs(['--summarizer=openai', '--base-url', 'http://127.0.0.1:1/v1', '--model', 'gpt-4o', '--summarizer-model', 'llama3.1:8b'], {}));
+    const r = ok(
+      createSummarizerFromCliArgs(['--summarizer=openai', '--base-url', 'http://127.0.0.1:1/v1', '--model', 'gpt-4o', '--summarizer-model', 'llama3.1:8b'], {}),
+    );
     expect(r.summarizer?.model).toBe('llama3.1:8b');
   });
 
@@ -61,7 +79,9 @@ describe('createSummarizerFromCliArgs', () => {
   it('names the option and what it expected for bad values', () => {
     expect(errorOf(['--summarizer', 'claude'])).toBe("--summarizer expects 'extractive' or 'openai', got 'claude'");
     expect(errorOf(['--summarizer', 'openai', '--base-url', 'ftp://x'], { OPENAI_API_KEY: KEY })).toMatch(/^--base-url expects an http\(s\) URL/);
-    expect(errorOf(['--summarizer', 'openai', '--summarizer-window', 'big'], { OPENAI_API_KEY: KEY })).toBe("--summarizer-window expects a positive whole number, got 'big'");
+    expect(errorOf(['--summarizer', 'openai', '--summarizer-window', 'big'], { OPENAI_API_KEY: KEY })).toBe(
+      "--summarizer-window expects a positive whole number, got 'big'",
+    );
     expect(errorOf(['--summarizer', 'openai', '--header', 'nocolon'], { OPENAI_API_KEY: KEY })).toBe("--header expects 'Name: value', got 'nocolon'");
     expect(errorOf(['--summarizer', 'openai', '--timeout', '-3'], { OPENAI_API_KEY: KEY })).toMatch(/^--timeout expects seconds/);
     expect(errorOf(['--summarizer', 'openai', '--api-key-env', 'sk-oops'])).toMatch(/^--api-key-env expects an environment variable name/);
@@ -72,7 +92,12 @@ describe('createSummarizerFromCliArgs', () => {
   it('sends the key from the named variable, and a placeholder to a local server without one', async () => {
     server.script(reply.completion(llmReply(goodSections(facts))));
     const req = { messages: span, extractive: extractiveFor(facts), mustKeep: facts, maxTokens: 1_000 };
-    const withKey = ok(createSummarizerFromCliArgs(['--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'm', '--api-key-env', 'CTXC_TEST_KEY', '--no-stream', '--header', 'X-Title: ctxc'], { CTXC_TEST_KEY: KEY }));
+    const withKey = ok(
+      createSummarizerFromCliArgs(
+        ['--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'm', '--api-key-env', 'CTXC_TEST_KEY', '--no-stream', '--header', 'X-Title: ctxc'],
+        { CTXC_TEST_KEY: KEY },
+      ),
+    );
     const res = await withKey.summarizer!.summarize(req);
     expect(res.fallbackReason).toBeUndefined();
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -113,7 +138,10 @@ describe('ctxc compact --summarizer openai', () => {
       copyFileSync(transcriptPath('mini-swe-agent/pytest-dev__pytest-7490.traj.json'), file);
       const chunks: string[] = [];
       const io: CliIO = { out: (t) => chunks.push(t), err: (t) => chunks.push(t), env: { CTXC_TEST_KEY: KEY }, cwd: dir };
-      const code = await main(['compact', file, '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-model-1', '--api-key-env', 'CTXC_TEST_KEY'], io);
+      const code = await main(
+        ['compact', file, '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-model-1', '--api-key-env', 'CTXC_TEST_KEY'],
+        io,
+      );
       expect(code).toBe(0);
       expect(server.requests.length).toBeGreaterThan(0);
       expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);

@@ -43,7 +43,9 @@ describe('one request: a total and an idle limit over the body and the stream', 
     server.script(reply.stallAfterFirstChunk(llmReply(good)));
     const res = await make({ stream: true, idleTimeoutMs: 300, timeoutMs: 60_000, retry: { maxRetries: 0 } }).summarize(request());
     expect(res.fallbackKind).toBe('timeout');
-    expect(res.fallbackReason).toMatch(/^OpenAI-compatible endpoint 127\.0\.0\.1:\d+\/v1 stopped sending in the middle of its reply: nothing for 0\.3 s \(\d+ characters received\)\.$/);
+    expect(res.fallbackReason).toMatch(
+      /^OpenAI-compatible endpoint 127\.0\.0\.1:\d+\/v1 stopped sending in the middle of its reply: nothing for 0\.3 s \(\d+ characters received\)\.$/,
+    );
     expect(res.sections).toEqual(extractive);
     expect(server.requests).toHaveLength(1);
     await allClosedByClient();
@@ -53,7 +55,9 @@ describe('one request: a total and an idle limit over the body and the stream', 
     server.script(reply.stallAfterFirstChunk(llmReply(good)));
     const res = await make({ stream: true, idleTimeoutMs: 60_000, timeoutMs: 300 }).summarize(request());
     expect(res.fallbackKind).toBe('timeout');
-    expect(res.fallbackReason).toMatch(/did not finish its reply within 0\.\d s \(\d+ characters received\)\. The time for the whole summary \(0\.3 s\) ran out/);
+    expect(res.fallbackReason).toMatch(
+      /did not finish its reply within 0\.\d s \(\d+ characters received\)\. The time for the whole summary \(0\.3 s\) ran out/,
+    );
     await allClosedByClient();
   });
 
@@ -88,7 +92,9 @@ describe('one request: a total and an idle limit over the body and the stream', 
     server.script(reply.error(503, { message: 'overloaded' }));
     const res = await make({ timeoutMs: 300, sleep: undefined, retry: { baseDelayMs: 1_000 } }).summarize(request());
     expect(res.fallbackKind).toBe('timeout');
-    expect(res.fallbackReason).toMatch(/failed with a server error \(503\): overloaded\. The time for the whole summary \(0\.3 s\) ran out before another attempt\.$/);
+    expect(res.fallbackReason).toMatch(
+      /failed with a server error \(503\): overloaded\. The time for the whole summary \(0\.3 s\) ran out before another attempt\.$/,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -108,10 +114,30 @@ describe('one request: a total and an idle limit over the body and the stream', 
 
 describe('what came back, named', () => {
   it.each([
-    ['an HTML page to a streamed request', true, reply.raw(200, '<!DOCTYPE html><html><head><title>Sign in – Proxy</title></head></html>', { 'content-type': 'text/html' }), /sent an HTML page \("Sign in – Proxy"\) instead of a chat completion/],
-    ['invalid JSON to a streamed request', true, reply.raw(200, '{"choices": [{"message": '), /sent a reply that is not valid JSON \(it starts .*\) instead of a chat completion/],
-    ['an empty body to a streamed request', true, reply.raw(200, '', { 'content-type': 'application/json' }), /sent an empty reply \(no body\) instead of a chat completion/],
-    ['an HTML page without a content type', false, reply.raw(200, '<html><body>Bad gateway</body></html>', {}), /sent an HTML page instead of a chat completion/],
+    [
+      'an HTML page to a streamed request',
+      true,
+      reply.raw(200, '<!DOCTYPE html><html><head><title>Sign in – Proxy</title></head></html>', { 'content-type': 'text/html' }),
+      /sent an HTML page \("Sign in – Proxy"\) instead of a chat completion/,
+    ],
+    [
+      'invalid JSON to a streamed request',
+      true,
+      reply.raw(200, '{"choices": [{"message": '),
+      /sent a reply that is not valid JSON \(it starts .*\) instead of a chat completion/,
+    ],
+    [
+      'an empty body to a streamed request',
+      true,
+      reply.raw(200, '', { 'content-type': 'application/json' }),
+      /sent an empty reply \(no body\) instead of a chat completion/,
+    ],
+    [
+      'an HTML page without a content type',
+      false,
+      reply.raw(200, '<html><body>Bad gateway</body></html>', {}),
+      /sent an HTML page instead of a chat completion/,
+    ],
     ['a stream whose chunk is not JSON', true, reply.raw(200, 'data: <html>oops</html>\n\n', { 'content-type': 'text/event-stream' }), /not valid JSON/],
   ])('%s', async (_name, stream, step, reason) => {
     server.script(step);
@@ -123,7 +149,9 @@ describe('what came back, named', () => {
   });
 
   it('a server that ignores stream: true and sends one completion is understood', async () => {
-    server.script(reply.raw(200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: llmReply(good) }, finish_reason: 'stop' }], model: 'm' })));
+    server.script(
+      reply.raw(200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: llmReply(good) }, finish_reason: 'stop' }], model: 'm' })),
+    );
     const res = await make({ stream: true }).summarize(request());
     expect(res.fallbackReason).toBeUndefined();
     expect(res.sections).toEqual(good);
@@ -168,7 +196,11 @@ describe('the VS Code language-model adapter', () => {
       kind: 'timeout',
       message: expect.stringMatching(/^The language model Stalling Model stopped sending in the middle of its reply: nothing for 0\.3 s/),
     });
-    const summarizer = createBudgetedSummarizer(new VscodeLmClient(stallingModel(), { idleMs: 60_000 }), { clock: Date.now, name: 'vscode-lm' }, { totalMs: 300 });
+    const summarizer = createBudgetedSummarizer(
+      new VscodeLmClient(stallingModel(), { idleMs: 60_000 }),
+      { clock: Date.now, name: 'vscode-lm' },
+      { totalMs: 300 },
+    );
     const res = await summarizer.summarize(request());
     expect(res.fallbackKind).toBe('timeout');
     expect(res.fallbackReason).toMatch(/The time for the whole summary \(0\.3 s\) ran out/);
@@ -195,20 +227,26 @@ describe('ctxc compact --timeout: the whole summary, as a process', () => {
     ['a stream that stalls after its first chunk', [], reply.stallAfterFirstChunk(llmReply(goodSections([])))],
     ['a non-streamed body that stalls', ['--no-stream'], reply.stallAfterFirstChunk(llmReply(goodSections([])))],
     ['no answer at all', [], reply.hang()],
-  ])('%s: falls back within --timeout 0.3 (exit 0), or exit 3 with --require-llm and no file', async (_name, extra, step) => {
-    server.script(step);
-    const out = join(tmp, 'out.md');
-    const llm = ['--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake', '--timeout', '0.3', ...extra];
-    const strict = await runCli(['compact', file, ...llm, '--require-llm', '--out', out]);
-    expect(strict.code, strict.stderr).toBe(3);
-    expect(strict.stderr).toMatch(/--require-llm: the LLM summary was not used \(.*(did not answer|stopped sending|did not finish).*\); nothing was written/);
-    expect(existsSync(out)).toBe(false);
-    const plain = await runCli(['compact', file, ...llm, '--out', out]);
-    expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stderr).toMatch(/warning: the openai summary was not used \(.*The time for the whole summary \(0\.3 s\) ran out.*\); the extractive summary was used/);
-    expect(existsSync(out)).toBe(true);
-    rmSync(out);
-  }, 30_000);
+  ])(
+    '%s: falls back within --timeout 0.3 (exit 0), or exit 3 with --require-llm and no file',
+    async (_name, extra, step) => {
+      server.script(step);
+      const out = join(tmp, 'out.md');
+      const llm = ['--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake', '--timeout', '0.3', ...extra];
+      const strict = await runCli(['compact', file, ...llm, '--require-llm', '--out', out]);
+      expect(strict.code, strict.stderr).toBe(3);
+      expect(strict.stderr).toMatch(/--require-llm: the LLM summary was not used \(.*(did not answer|stopped sending|did not finish).*\); nothing was written/);
+      expect(existsSync(out)).toBe(false);
+      const plain = await runCli(['compact', file, ...llm, '--out', out]);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stderr).toMatch(
+        /warning: the openai summary was not used \(.*The time for the whole summary \(0\.3 s\) ran out.*\); the extractive summary was used/,
+      );
+      expect(existsSync(out)).toBe(true);
+      rmSync(out);
+    },
+    30_000,
+  );
 
   it('--help says --timeout is the whole summary', async () => {
     let text = '';

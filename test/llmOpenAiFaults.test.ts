@@ -162,7 +162,9 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     const { summarizer, log } = make();
     const res = await summarizer.summarize(request(log));
     expectExtractiveFallback(res, 'authentication');
-    expect(res.fallbackReason).toBe(`OpenAI-compatible endpoint 127.0.0.1:${new URL(server.baseURL).port}/v1 rejected the API key (401). Set it with 'Context Compactor: Set API Key'.`);
+    expect(res.fallbackReason).toBe(
+      `OpenAI-compatible endpoint 127.0.0.1:${new URL(server.baseURL).port}/v1 rejected the API key (401). Set it with 'Context Compactor: Set API Key'.`,
+    );
     expect(server.requests).toHaveLength(1);
     expect(log.attempts.map((a) => a.error)).toEqual(['authentication']);
   });
@@ -209,7 +211,9 @@ describe('OpenAI-compatible summarizer against a local server', () => {
     const { summarizer } = make();
     const res = await summarizer.summarize(request());
     expectExtractiveFallback(res, 'badResponse');
-    expect(res.fallbackReason).toMatch(/sent a reply that is not valid JSON \(it starts "\{\\"id\\": \\"chatcmpl-1\\", \\"choices\\": \["\) instead of a chat completion\. The extractive summary was used\.$/);
+    expect(res.fallbackReason).toMatch(
+      /sent a reply that is not valid JSON \(it starts "\{\\"id\\": \\"chatcmpl-1\\", \\"choices\\": \["\) instead of a chat completion\. The extractive summary was used\.$/,
+    );
     expect(server.requests).toHaveLength(2);
   });
 
@@ -402,7 +406,13 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
   it('summarizes a conversation larger than the window in chunks; user messages stay complete and in order', async () => {
     server.script(echoModel);
     const { summarizer, log } = make({ contextWindow: 24_000 });
-    const res = await summarizer.summarize({ messages: chat, extractive: extractiveFor(chatFacts), mustKeep: chatFacts, maxTokens: 4_000, onProgress: (p) => log.progress.push(p) });
+    const res = await summarizer.summarize({
+      messages: chat,
+      extractive: extractiveFor(chatFacts),
+      mustKeep: chatFacts,
+      maxTokens: 4_000,
+      onProgress: (p) => log.progress.push(p),
+    });
     expect(res.fallbackReason).toBeUndefined();
     const parts = log.attempts.filter((a) => a.pass.startsWith('part '));
     expect(parts.length).toBeGreaterThan(1);
@@ -427,7 +437,12 @@ describe('chunked map-reduce over HTTP on a real aider history', () => {
       sections: SECTION_NAMES.map((name) => ({ name, text: name === 'All user messages' ? '- set up the repo\n- add the CI workflow' : 'None.', tokens: 0 })),
       tokens: 0,
     };
-    const summaryMessage = { id: 'summary-1', role: 'user' as const, itemType: 'COMPACTION_SUMMARY' as const, content: [{ type: 'text' as const, text: '## All user messages\n- set up the repo' }] };
+    const summaryMessage = {
+      id: 'summary-1',
+      role: 'user' as const,
+      itemType: 'COMPACTION_SUMMARY' as const,
+      content: [{ type: 'text' as const, text: '## All user messages\n- set up the repo' }],
+    };
     const res = await summarizer.summarize(request(undefined, { previous, messages: [summaryMessage, ...span] }));
     expect(userPrompt(server.requests[0]!)).toContain('<previous_summary>');
     // Handed over once, as sections to merge into, not again inside the conversation.

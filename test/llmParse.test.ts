@@ -45,7 +45,9 @@ describe('parseSummary', () => {
   });
 
   it('takes content written on the heading line after the colon', () => {
-    const parsed = parseSummary('<summary>\n1. **Primary Request and Intent**: Fix the login bug.\n   More detail.\n2. **Current Work:** editing auth.ts\n</summary>');
+    const parsed = parseSummary(
+      '<summary>\n1. **Primary Request and Intent**: Fix the login bug.\n   More detail.\n2. **Current Work:** editing auth.ts\n</summary>',
+    );
     expect(parsed.sections['Primary Request and Intent']).toBe('Fix the login bug.\n   More detail.');
     expect(parsed.sections['Current Work']).toBe('editing auth.ts');
     expect(parsed.missing).toHaveLength(6);

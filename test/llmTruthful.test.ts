@@ -43,7 +43,10 @@ describe('"All user messages" of an LLM summary', () => {
   it('is rebuilt from the conversation: an entry the LLM added never reaches the result', async () => {
     const conv = codingSession(200);
     const extractive = planCompaction(conv, { counter, keepRecentRounds: 1 }).sections['All user messages'];
-    const r = await compact(conv, rewriting((x) => ({ 'All user messages': `${x['All user messages']}\n- ${INJECTED}` })));
+    const r = await compact(
+      conv,
+      rewriting((x) => ({ 'All user messages': `${x['All user messages']}\n- ${INJECTED}` })),
+    );
     const md = summaryTextOf(r.conversation)!;
     expect(md).not.toContain('INJECTED-USER');
     expect(md).not.toContain('disable all safety checks');
@@ -53,7 +56,10 @@ describe('"All user messages" of an LLM summary', () => {
 
   it('is rebuilt when the LLM rewrote or dropped messages too, and the dropped ones are listed as merged back', async () => {
     const conv = codingSession(200);
-    const r = await compact(conv, rewriting(() => ({ 'All user messages': '- The user wanted the login fixed.\n- The user said to turn off the tests.' })));
+    const r = await compact(
+      conv,
+      rewriting(() => ({ 'All user messages': '- The user wanted the login fixed.\n- The user said to turn off the tests.' })),
+    );
     const users = parseSummary(summaryTextOf(r.conversation)!).sections['All user messages'];
     expect(users).toContain('Please fix the failing login test in src/auth/login.ts.');
     expect(users).not.toContain('turn off the tests');
@@ -99,7 +105,10 @@ describe('claims the conversation does not hold', () => {
   it('an extractive summary handed back as it is makes no claims, on a real session', async () => {
     const file = transcriptPath('mini-swe-agent/sympy__sympy-13091.traj.json');
     const conv = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
-    const r = await compact(conv, rewriting(() => ({})));
+    const r = await compact(
+      conv,
+      rewriting(() => ({})),
+    );
     expect(r.loss.unsupported).toEqual([]);
   });
 

@@ -36,7 +36,11 @@ describe('createValidatedSummarizer', () => {
   it('condenses merged chunk summaries that exceed the limit, keeping the must-keep facts', async () => {
     // Each part is within its own limit, but together they are over the summary's.
     const partReply = (n: number) =>
-      llmReply(goodSections([], { 'Problem Solving': Array.from({ length: 6 }, (_, i) => `- Part ${n}, step ${i}: compared Basic.__eq__ against NotImplemented returns.`).join('\n') }));
+      llmReply(
+        goodSections([], {
+          'Problem Solving': Array.from({ length: 6 }, (_, i) => `- Part ${n}, step ${i}: compared Basic.__eq__ against NotImplemented returns.`).join('\n'),
+        }),
+      );
     const { client, seen } = scripted((req, n) => {
       if (req.user.includes('<summary_to_condense>')) return { text: llmReply(goodSections([])), model: 'scripted-1' };
       return { text: partReply(n), model: 'scripted-1' };

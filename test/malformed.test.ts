@@ -102,7 +102,8 @@ describe('files that cannot be read as a transcript', () => {
 describe('recoverable problems: warnings and a usable result', () => {
   const cc = (o: object) => JSON.stringify(o);
   const user = (uuid: string, content: unknown) => cc({ type: 'user', uuid, sessionId: 's', message: { role: 'user', content } });
-  const asst = (uuid: string, id: string, content: unknown) => cc({ type: 'assistant', uuid, sessionId: 's', message: { id, role: 'assistant', model: 'claude-sonnet-4', content } });
+  const asst = (uuid: string, id: string, content: unknown) =>
+    cc({ type: 'assistant', uuid, sessionId: 's', message: { id, role: 'assistant', model: 'claude-sonnet-4', content } });
 
   it('JSONL with one bad line: a warning names it, the rest is imported', () => {
     const text = [user('u1', 'hi'), '{"type":"assistant", "uuid": oops}', asst('a1', 'm1', [{ type: 'text', text: 'hello' }])].join('\n');
@@ -129,7 +130,12 @@ describe('recoverable problems: warnings and a usable result', () => {
   });
 
   it('unknown role: kept as a note that is not user-authored', () => {
-    const r = usable(JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'critic', content: 'meh' }]));
+    const r = usable(
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        { role: 'critic', content: 'meh' },
+      ]),
+    );
     expect(r.warnings).toEqual([{ position: 'messages[1].role', message: "unknown role 'critic'; kept as a note" }]);
     const note = r.conversation.messages[1]!;
     expect(note.itemType).toBe('SKILL_METADATA');
@@ -144,10 +150,12 @@ describe('recoverable problems: warnings and a usable result', () => {
   });
 
   it('orphan tool result: becomes a readable note, the conversation stays valid', () => {
-    const r = usable(JSON.stringify([
-      { role: 'user', content: 'hi' },
-      { role: 'tool', tool_call_id: 'ghost', content: 'output of nothing' },
-    ]));
+    const r = usable(
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        { role: 'tool', tool_call_id: 'ghost', content: 'output of nothing' },
+      ]),
+    );
     expect(r.warnings).toEqual([{ position: 'messages[1]', message: "tool result for 'ghost' answers no earlier tool call; kept as a note" }]);
     const note = r.conversation.messages[1]!;
     expect(note.toolResult).toBeUndefined();
@@ -157,11 +165,13 @@ describe('recoverable problems: warnings and a usable result', () => {
   });
 
   it('tool call without a result: a synthetic error result, marked and warned about', () => {
-    const r = usable(JSON.stringify([
-      { role: 'user', content: 'hi' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
-      { role: 'user', content: 'why did you stop?' },
-    ]));
+    const r = usable(
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+        { role: 'user', content: 'why did you stop?' },
+      ]),
+    );
     const synthetic = r.conversation.messages[2]!;
     expect(messageText(synthetic)).toBe('[no result recorded]');
     expect(synthetic.toolResult).toEqual({ toolCallId: 'c1', isError: true, toolName: 'ls' });
@@ -170,21 +180,33 @@ describe('recoverable problems: warnings and a usable result', () => {
   });
 
   it('a result that arrives late is moved up to follow its call', () => {
-    const r = usable(JSON.stringify([
-      { role: 'user', content: 'hi' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
-      { role: 'user', content: 'still there?' },
-      { role: 'tool', tool_call_id: 'c1', content: 'a.ts' },
-    ]));
+    const r = usable(
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+        { role: 'user', content: 'still there?' },
+        { role: 'tool', tool_call_id: 'c1', content: 'a.ts' },
+      ]),
+    );
     expect(r.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(r.warnings).toEqual([{ position: 'messages[3]', message: '1 tool result was moved up to follow its call' }]);
   });
 
   it('unknown Anthropic block type: a placeholder, never the binary payload', () => {
-    const r = usable(JSON.stringify({
-      system: 's',
-      messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } }, { type: 'text', text: 'summarize' }] }],
-    }));
+    const r = usable(
+      JSON.stringify({
+        system: 's',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } },
+              { type: 'text', text: 'summarize' },
+            ],
+          },
+        ],
+      }),
+    );
     expect(r.warnings).toEqual([{ position: 'messages[0].content[0]', message: "content block of type 'document' is not modelled; kept as text" }]);
     const text = messageText(r.conversation.messages[1]!);
     expect(text).toBe('[document block]\nsummarize');
@@ -217,7 +239,11 @@ describe('recoverable problems: warnings and a usable result', () => {
       fc.json(),
       fc.json().map((j) => j.slice(0, Math.max(0, j.length - 3))),
       fc.array(fc.json(), { maxLength: 5 }).map((ls) => ls.join('\n')),
-      fc.array(fc.record({ role: fc.constantFrom('user', 'assistant', 'tool', 'system', 'x'), content: fc.oneof(fc.string(), fc.jsonValue()) }), { maxLength: 6 }).map((a) => JSON.stringify(a)),
+      fc
+        .array(fc.record({ role: fc.constantFrom('user', 'assistant', 'tool', 'system', 'x'), content: fc.oneof(fc.string(), fc.jsonValue()) }), {
+          maxLength: 6,
+        })
+        .map((a) => JSON.stringify(a)),
     );
     fc.assert(
       fc.property(inputs, fc.constantFrom('a.json', 'b.jsonl', 'c.md', 'd.traj', undefined), (text, name) => {
@@ -267,7 +293,9 @@ describe('the CLI reader: bytes that are not UTF-8 text', () => {
   it('a file over the size limit is refused before it is read', async () => {
     const p = join(tmp, 'big.json');
     writeFileSync(p, Buffer.alloc(2 * 1024 * 1024, 0x20));
-    await expect(readTranscriptFile(p, { maxBytes: 1024 * 1024 })).rejects.toThrow(`${p}: byte 1048576: expected a file of at most 1 MB (raise the limit with --max-size MB), found 2 MB`);
+    await expect(readTranscriptFile(p, { maxBytes: 1024 * 1024 })).rejects.toThrow(
+      `${p}: byte 1048576: expected a file of at most 1 MB (raise the limit with --max-size MB), found 2 MB`,
+    );
   });
 
   it('a missing file and a directory', async () => {
@@ -285,8 +313,19 @@ describe('the CLI reader: bytes that are not UTF-8 text', () => {
     for (let i = 0; bytes < 50 * 1024 * 1024; i++) {
       const l =
         i % 2 === 0
-          ? JSON.stringify({ type: 'user', uuid: `u${i}`, sessionId: 's', timestamp: '2025-01-01T00:00:00Z', message: { role: 'user', content: `question ${i} ${body}` } })
-          : JSON.stringify({ type: 'assistant', uuid: `a${i}`, sessionId: 's', message: { id: `m${i}`, role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'text', text: `answer ${i} ${body}` }] } });
+          ? JSON.stringify({
+              type: 'user',
+              uuid: `u${i}`,
+              sessionId: 's',
+              timestamp: '2025-01-01T00:00:00Z',
+              message: { role: 'user', content: `question ${i} ${body}` },
+            })
+          : JSON.stringify({
+              type: 'assistant',
+              uuid: `a${i}`,
+              sessionId: 's',
+              message: { id: `m${i}`, role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'text', text: `answer ${i} ${body}` }] },
+            });
       lines.push(l);
       bytes += l.length + 1;
     }
@@ -308,8 +347,16 @@ describe('the CLI on bad input: one line, exit 2', () => {
   }
 
   it.each([
-    ['truncated.json', '[{"role":"user","content":"hi"', /^ctxc count: .*truncated\.json: line 1, column 31: expected ',' or '}' after a property value, found end of input\n$/],
-    ['binary.json', Buffer.from([0x5b, 0x00, 0x5d]), /^ctxc count: .*binary\.json: byte 1: expected text \(UTF-8\), found a NUL byte: this looks like a binary file\n$/],
+    [
+      'truncated.json',
+      '[{"role":"user","content":"hi"',
+      /^ctxc count: .*truncated\.json: line 1, column 31: expected ',' or '}' after a property value, found end of input\n$/,
+    ],
+    [
+      'binary.json',
+      Buffer.from([0x5b, 0x00, 0x5d]),
+      /^ctxc count: .*binary\.json: byte 1: expected text \(UTF-8\), found a NUL byte: this looks like a binary file\n$/,
+    ],
     ['empty.jsonl', '', /^ctxc count: .*empty\.jsonl: byte 0: expected a transcript: .*found an empty file\n$/],
   ])('%s', async (name, content, pattern) => {
     const p = join(tmp, name);

@@ -34,10 +34,15 @@ const parsed = (r: ToolResult) => JSON.parse(r.content[0]!.text) as Record<strin
 beforeAll(async () => {
   const turns = ['alpha', 'bravo', 'charlie', 'delta'].map((t) => bigTurn(t, 60));
   writeFileIn(join(home, '.claude', 'projects', claudeProjectName(work), `${CLAUDE_ID}.jsonl`), jsonl(claudeLines({ sessionId: CLAUDE_ID, cwd: work, turns })));
-  writeFileIn(join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`), jsonl(codexLines({ id: CODEX_ID, cwd: work, turns })));
+  writeFileIn(
+    join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`),
+    jsonl(codexLines({ id: CODEX_ID, cwd: work, turns })),
+  );
   writeFileIn(join(work, 'facts.jsonl'), jsonl(compactedSession().lines));
   // The README's Cline entry, with this repository's dist/cli.js in place of the placeholder.
-  const entry = (JSON.parse(readmeBlock('mcp-cline', 'json')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['context-compactor']!;
+  const entry = (JSON.parse(readmeBlock('mcp-cline', 'json')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers[
+    'context-compactor'
+  ]!;
   const transport = new StdioClientTransport({
     command: entry.command === 'node' ? process.execPath : entry.command,
     args: entry.args.map((a) => (a === PLACEHOLDER ? cli : a)),
@@ -68,7 +73,7 @@ describe('ctxc mcp over stdio, through the SDK client', () => {
     expect(tools.find((t) => t.name === 'list_sessions')!.annotations?.readOnlyHint).toBe(true);
   });
 
-  it('list_sessions: the folder\'s Claude Code and Codex sessions with their tokens', async () => {
+  it("list_sessions: the folder's Claude Code and Codex sessions with their tokens", async () => {
     const r = parsed(await call('list_sessions', {}));
     const sessions = r['sessions'] as { agent: string; id: string; tokens: number; window: number }[];
     expect(sessions.map((s) => `${s.agent}:${s.id}`).sort()).toEqual([`claude-code:${CLAUDE_ID}`, `codex:${CODEX_ID}`]);

@@ -29,7 +29,15 @@ import { fixturesDir, repoRoot, transcriptFiles, transcriptPath } from './helper
 
 const WITHIN = 0.05;
 
-async function countJson(path: string): Promise<Record<string, unknown> & { total: number; counted: number; overhead: number; countedSince: number | null; reported: { tokens: number; messageId: string } | null }> {
+async function countJson(path: string): Promise<
+  Record<string, unknown> & {
+    total: number;
+    counted: number;
+    overhead: number;
+    countedSince: number | null;
+    reported: { tokens: number; messageId: string } | null;
+  }
+> {
   let out = '';
   const io: CliIO = { out: (t) => void (out += t), err: () => undefined, env: {}, cwd: repoRoot };
   expect(await main(['count', path, '--json'], io)).toBe(0);
@@ -103,7 +111,9 @@ const recording = transcriptFiles().filter((rel) => lastRecorded(rel, readFileSy
 
 describe('ctxc count on every shared transcript that records usage', () => {
   it('finds the shared transcripts that record usage (the two Claude Code sessions, the three aider histories)', () => {
-    expect(recording).toEqual(expect.arrayContaining(['claude-code/kiliman__claude-transcript__test2.jsonl', 'aider/AFI-Protocol__afi-core.aider.chat.history.md']));
+    expect(recording).toEqual(
+      expect.arrayContaining(['claude-code/kiliman__claude-transcript__test2.jsonl', 'aider/AFI-Protocol__afi-core.aider.chat.history.md']),
+    );
     expect(recording.length).toBeGreaterThanOrEqual(5);
   });
 
@@ -140,12 +150,22 @@ describe('the issue’s transcripts: the figure the agent recorded, not our coun
 
   it('a Cline task: the last api_req_started of ui_messages.json (tokensIn + cacheWrites + cacheReads), tied to the answer that follows it', async () => {
     const path = join(fixturesDir, 'cline-task', 'api_conversation_history.json');
-    const ui = JSON.parse(readFileSync(join(fixturesDir, 'cline-task', 'ui_messages.json'), 'utf8')) as { say?: string; text?: string; conversationHistoryIndex?: number }[];
+    const ui = JSON.parse(readFileSync(join(fixturesDir, 'cline-task', 'ui_messages.json'), 'utf8')) as {
+      say?: string;
+      text?: string;
+      conversationHistoryIndex?: number;
+    }[];
     const lastReq = lastIndexOf(ui, (m) => m.say === 'api_req_started');
     const info = JSON.parse(ui[lastReq]!.text!) as { tokensIn: number; cacheWrites: number; cacheReads: number };
     const reported = info.tokensIn + info.cacheWrites + info.cacheReads;
     const j = await countJson(path);
-    expect(j.reported).toMatchObject({ tokens: reported, source: 'cline', file: 'ui_messages.json', index: lastReq, parts: { input: info.tokensIn, cacheWrite: info.cacheWrites, cacheRead: info.cacheReads } });
+    expect(j.reported).toMatchObject({
+      tokens: reported,
+      source: 'cline',
+      file: 'ui_messages.json',
+      index: lastReq,
+      parts: { input: info.tokensIn, cacheWrite: info.cacheWrites, cacheRead: info.cacheReads },
+    });
     // Cline writes api_req_started before the request's user message: the answer is the next assistant.
     const { conversation } = importTranscript(readFileSync(path, 'utf8'), { sourcePath: path });
     const answer = conversation.messages.find((m) => m.id === j.reported!.messageId)!;
@@ -189,9 +209,20 @@ describe('the issue’s transcripts: the figure the agent recorded, not our coun
 describe('exports and rollouts with usage', () => {
   const anthropicExport = [
     { role: 'user', content: 'Summarize the release notes in three bullets.' },
-    { role: 'assistant', content: [{ type: 'text', text: '- Faster startup\n- A new JSON output\n- Fixed the Windows paths' }], usage: { input_tokens: 12, cache_creation_input_tokens: 2_310, cache_read_input_tokens: 0, output_tokens: 24 } },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: '- Faster startup\n- A new JSON output\n- Fixed the Windows paths' }],
+      usage: { input_tokens: 12, cache_creation_input_tokens: 2_310, cache_read_input_tokens: 0, output_tokens: 24 },
+    },
     { role: 'user', content: 'Now one sentence for the changelog.' },
-    { id: 'msg_02', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'This release starts faster, prints JSON and fixes Windows paths.' }], usage: { input_tokens: 9, cache_creation_input_tokens: 41, cache_read_input_tokens: 2_322, output_tokens: 15 } },
+    {
+      id: 'msg_02',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: 'This release starts faster, prints JSON and fixes Windows paths.' }],
+      usage: { input_tokens: 9, cache_creation_input_tokens: 41, cache_read_input_tokens: 2_322, output_tokens: 15 },
+    },
     { role: 'user', content: 'Thanks.' },
   ];
 
@@ -213,13 +244,26 @@ describe('exports and rollouts with usage', () => {
     const { conversation } = importTranscript(JSON.stringify(openai), { sourcePath: 'chat.json' });
     expect(conversation.meta.reportedUsage).toMatchObject({ tokens: 1_880, source: 'openai', index: 2, parts: { input: 1_880, cacheRead: 1_536, output: 6 } });
     await expectTotalFromUsage(conversation, conversation.meta.reportedUsage!);
-    const langchain = [openai[1], { role: 'assistant', content: 'GET, POST, PUT.', usage_metadata: { input_tokens: 1_204, output_tokens: 6, total_tokens: 1_210, input_token_details: { cache_read: 1_024 } } }];
-    expect(importTranscript(JSON.stringify(langchain), { sourcePath: 'chat.json' }).conversation.meta.reportedUsage).toMatchObject({ tokens: 1_204, parts: { input: 1_204, cacheRead: 1_024 } });
+    const langchain = [
+      openai[1],
+      {
+        role: 'assistant',
+        content: 'GET, POST, PUT.',
+        usage_metadata: { input_tokens: 1_204, output_tokens: 6, total_tokens: 1_210, input_token_details: { cache_read: 1_024 } },
+      },
+    ];
+    expect(importTranscript(JSON.stringify(langchain), { sourcePath: 'chat.json' }).conversation.meta.reportedUsage).toMatchObject({
+      tokens: 1_204,
+      parts: { input: 1_204, cacheRead: 1_024 },
+    });
   });
 
   it('a figure of 0, a negative one or a text is no figure', () => {
     for (const usage of [{ input_tokens: 0, output_tokens: 0 }, { input_tokens: -50, cache_read_input_tokens: 10 }, { prompt_tokens: '1200' }]) {
-      const list = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello', usage }];
+      const list = [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello', usage },
+      ];
       expect(importTranscript(JSON.stringify(list), { sourcePath: 'u.json' }).conversation.meta.reportedUsage, JSON.stringify(usage)).toBeUndefined();
     }
   });
@@ -234,7 +278,14 @@ describe('exports and rollouts with usage', () => {
     const count = (input: number, cached: number, totalIn: number) => ({
       timestamp: ts(),
       type: 'event_msg',
-      payload: { type: 'token_count', info: { total_token_usage: { input_tokens: totalIn, cached_input_tokens: cached, output_tokens: 300, total_tokens: totalIn + 300 }, last_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: 150, total_tokens: input + 150 }, model_context_window: 272_000 } },
+      payload: {
+        type: 'token_count',
+        info: {
+          total_token_usage: { input_tokens: totalIn, cached_input_tokens: cached, output_tokens: 300, total_tokens: totalIn + 300 },
+          last_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: 150, total_tokens: input + 150 },
+          model_context_window: 272_000,
+        },
+      },
     });
     return [
       { timestamp: ts(), type: 'session_meta', payload: { id: 'r1', timestamp: ts(), cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.169.0' } },
@@ -255,7 +306,14 @@ describe('exports and rollouts with usage', () => {
     const lines = rollout();
     const { conversation } = importCodex(jsonl(lines));
     const usage = conversation.meta.reportedUsage!;
-    expect(usage).toMatchObject({ tokens: 9_410, source: 'codex', line: lines.length, parts: { input: 9_410, cacheRead: 9_088, output: 150 }, contextWindow: 272_000, totalInputTokens: 18_530 });
+    expect(usage).toMatchObject({
+      tokens: 9_410,
+      source: 'codex',
+      line: lines.length,
+      parts: { input: 9_410, cacheRead: 9_088, output: 150 },
+      contextWindow: 272_000,
+      totalInputTokens: 18_530,
+    });
     const answer = conversation.messages.find((m) => m.id === usage.atMessageId)!;
     expect(answer.content.some((p) => p.type === 'text' && p.text === 'src/main.rs has 212 lines.')).toBe(true);
     await expectTotalFromUsage(conversation, usage);
@@ -267,10 +325,21 @@ describe('exports and rollouts with usage', () => {
 
   it('Codex: after a compaction, a token_count that follows no response (the compaction’s own request) is passed over', () => {
     const lines = rollout();
-    const compacted = { timestamp: '2026-01-01T01:00:00.000Z', type: 'compacted', payload: { message: 'SUMMARY', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'SUMMARY' }] }] } };
-    const summaryCount = { ...lines.at(-1)!, payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 25_000 }, total_token_usage: { input_tokens: 43_530 } } } };
+    const compacted = {
+      timestamp: '2026-01-01T01:00:00.000Z',
+      type: 'compacted',
+      payload: { message: 'SUMMARY', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'SUMMARY' }] }] },
+    };
+    const summaryCount = {
+      ...lines.at(-1)!,
+      payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 25_000 }, total_token_usage: { input_tokens: 43_530 } } },
+    };
     expect(importCodex(jsonl([...lines, compacted, summaryCount])).conversation.meta.reportedUsage).toBeUndefined();
-    const answer = { timestamp: '2026-01-01T01:00:05.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Continuing.' }] } };
+    const answer = {
+      timestamp: '2026-01-01T01:00:05.000Z',
+      type: 'response_item',
+      payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Continuing.' }] },
+    };
     const after = { ...lines.at(-1)!, payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1_950 } } } };
     expect(importCodex(jsonl([...lines, compacted, summaryCount, answer, after])).conversation.meta.reportedUsage).toMatchObject({ tokens: 1_950 });
   });
@@ -304,7 +373,13 @@ describe('between two reports: the last figure plus what was appended since', ()
         const next = records[i]!;
         const shown = conversation.messages.slice(0, next.k);
         ledger.sync(shown);
-        const usage: ReportedUsage = { tokens: prev.tokens, source: 'claude-code', atMessageId: conversation.messages[prev.k]!.id, line: prev.line, parts: { input: prev.tokens } };
+        const usage: ReportedUsage = {
+          tokens: prev.tokens,
+          source: 'claude-code',
+          atMessageId: conversation.messages[prev.k]!.id,
+          line: prev.line,
+          parts: { input: prev.tokens },
+        };
         const meter = ledger.report(calibrate(shown, usage, counter)).total;
         errors.push(Math.abs(meter - next.tokens) / next.tokens);
       }
@@ -324,11 +399,17 @@ describe('the sessions listing shows the same number as ctxc count', () => {
       const home = join(root, 'home');
       const work = join(root, 'work');
       const globalStorage = join(root, 'Code', 'User', 'globalStorage');
-      const claude = writeFileIn(join(home, '.claude', 'projects', claudeProjectName(work), 'kiliman.jsonl'), readFileSync(transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl')));
+      const claude = writeFileIn(
+        join(home, '.claude', 'projects', claudeProjectName(work), 'kiliman.jsonl'),
+        readFileSync(transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl')),
+      );
       const task = join(globalStorage, 'saoudrizwan.claude-dev', 'tasks', '1749716043000');
       const cline = writeFileIn(join(task, 'api_conversation_history.json'), readFileSync(join(fixturesDir, 'cline-task', 'api_conversation_history.json')));
       writeFileIn(join(task, 'ui_messages.json'), readFileSync(join(fixturesDir, 'cline-task', 'ui_messages.json')));
-      writeFileIn(join(globalStorage, 'saoudrizwan.claude-dev', 'state', 'taskHistory.json'), JSON.stringify([{ id: '1749716043000', task: 'add --json', ts: 1749716043000, cwdOnTaskInitialization: work }]));
+      writeFileIn(
+        join(globalStorage, 'saoudrizwan.claude-dev', 'state', 'taskHistory.json'),
+        JSON.stringify([{ id: '1749716043000', task: 'add --json', ts: 1749716043000, cwdOnTaskInitialization: work }]),
+      );
       const aider = writeFileIn(join(work, '.aider.chat.history.md'), readFileSync(join(fixturesDir, 'logscan.aider.chat.history.md')));
       const sessions = await listSessions({ folders: [work], env: {}, home, globalStorage: [globalStorage], workspaceStorage: [] });
       for (const file of [claude, cline, aider]) {

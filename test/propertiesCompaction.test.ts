@@ -23,12 +23,46 @@ const RUNS = 60;
 /** The tolerance on an achievable budget. */
 const BUDGET_SLACK = 0.1;
 
-const WORDS = ['fix', 'the', 'login', 'test', 'in', 'src/auth/login.ts', 'must', 'never', 'TODO:', 'decided', 'TypeError:', 'error', 'config.json', 'retry', 'timeout', 'cache', 'we', 'should', 'use', 'Redis', '30', 'minutes', 'done', 'next', '必须', '决定', 'because', 'npm test', 'passed', 'failed'];
+const WORDS = [
+  'fix',
+  'the',
+  'login',
+  'test',
+  'in',
+  'src/auth/login.ts',
+  'must',
+  'never',
+  'TODO:',
+  'decided',
+  'TypeError:',
+  'error',
+  'config.json',
+  'retry',
+  'timeout',
+  'cache',
+  'we',
+  'should',
+  'use',
+  'Redis',
+  '30',
+  'minutes',
+  'done',
+  'next',
+  '必须',
+  '决定',
+  'because',
+  'npm test',
+  'passed',
+  'failed',
+];
 
 const sentence = fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 14 }).map((w) => `${w.join(' ')}.`);
 const paragraph = fc.array(sentence, { minLength: 1, maxLength: 6 }).map((s) => s.join(' '));
 /** Tool output: sometimes long (a file read), so there is something to shrink. */
-const toolOutput = fc.oneof(paragraph, fc.tuple(paragraph, fc.integer({ min: 20, max: 120 })).map(([p, n]) => `${p}\n${'  line of output from the tool\n'.repeat(n)}`));
+const toolOutput = fc.oneof(
+  paragraph,
+  fc.tuple(paragraph, fc.integer({ min: 20, max: 120 })).map(([p, n]) => `${p}\n${'  line of output from the tool\n'.repeat(n)}`),
+);
 
 type Step =
   | { kind: 'user'; text: string; pinned: boolean }
@@ -45,7 +79,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('tools' as const),
       text: fc.oneof(fc.constant(''), sentence),
-      calls: fc.array(fc.record({ name: fc.constantFrom('Read', 'Bash', 'Edit', 'Grep'), output: toolOutput, isError: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+      calls: fc.array(fc.record({ name: fc.constantFrom('Read', 'Bash', 'Edit', 'Grep'), output: toolOutput, isError: fc.boolean() }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
     }),
   },
 );
@@ -56,7 +93,8 @@ function messagesOf(steps: readonly Step[], prefix: string): Message[] {
   let n = 0;
   const id = (k: string) => `${prefix}${k}${++n}`;
   for (const s of steps) {
-    if (s.kind === 'user') out.push({ id: id('u'), role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: s.text }], ...(s.pinned ? { pinned: true } : {}) });
+    if (s.kind === 'user')
+      out.push({ id: id('u'), role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: s.text }], ...(s.pinned ? { pinned: true } : {}) });
     else if (s.kind === 'assistant') out.push({ id: id('a'), role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: s.text }] });
     else if (s.kind === 'thinking') out.push({ id: id('t'), role: 'assistant', itemType: 'THINKING', content: [{ type: 'thinking', text: s.text }] });
     else {
@@ -66,9 +104,23 @@ function messagesOf(steps: readonly Step[], prefix: string): Message[] {
         role: 'assistant',
         itemType: 'ASSISTANT_MESSAGE',
         content: s.text ? [{ type: 'text', text: s.text }] : [],
-        toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: JSON.stringify({ command: c.name === 'Bash' ? 'npm test' : undefined, file_path: c.name === 'Read' || c.name === 'Edit' ? 'src/auth/login.ts' : undefined }) })),
+        toolCalls: calls.map((c) => ({
+          id: c.callId,
+          name: c.name,
+          arguments: JSON.stringify({
+            command: c.name === 'Bash' ? 'npm test' : undefined,
+            file_path: c.name === 'Read' || c.name === 'Edit' ? 'src/auth/login.ts' : undefined,
+          }),
+        })),
       });
-      for (const c of calls) out.push({ id: id('r'), role: 'tool', itemType: 'TOOL_RESULT', content: [{ type: 'text', text: c.output }], toolResult: { toolCallId: c.callId, isError: c.isError, toolName: c.name } });
+      for (const c of calls)
+        out.push({
+          id: id('r'),
+          role: 'tool',
+          itemType: 'TOOL_RESULT',
+          content: [{ type: 'text', text: c.output }],
+          toolResult: { toolCallId: c.callId, isError: c.isError, toolName: c.name },
+        });
     }
   }
   return out;
@@ -79,7 +131,11 @@ const conversationArb = fc.record({
   first: paragraph,
   steps: fc.array(step, { minLength: 1, maxLength: 24 }),
   more: fc.array(step, { minLength: 0, maxLength: 8 }),
-  target: fc.oneof(fc.constant(undefined), fc.record({ ratio: fc.double({ min: 0.05, max: 1, noNaN: true }) }), fc.record({ budget: fc.integer({ min: 50, max: 6000 }) })),
+  target: fc.oneof(
+    fc.constant(undefined),
+    fc.record({ ratio: fc.double({ min: 0.05, max: 1, noNaN: true }) }),
+    fc.record({ budget: fc.integer({ min: 50, max: 6000 }) }),
+  ),
   keepRecentRounds: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
   recompact: fc.boolean(),
 });
@@ -112,7 +168,10 @@ async function subject(c: Case): Promise<Conversation> {
   const base = baseConversation(c);
   if (!c.recompact) return base;
   const once = await run(base, { ...c, target: { ratio: 0.3 } }, new MemoryArchive());
-  return { ...once.conversation, messages: [...once.conversation.messages, ...messagesOf([{ kind: 'user', text: 'And now the next part.', pinned: false }, ...c.more], 'n')] };
+  return {
+    ...once.conversation,
+    messages: [...once.conversation.messages, ...messagesOf([{ kind: 'user', text: 'And now the next part.', pinned: false }, ...c.more], 'n')],
+  };
 }
 
 describe('compactConversation on random conversations', () => {

@@ -43,7 +43,8 @@ function split(messages: readonly Message[], parts: number): Message[][] {
   const blocks = computeToolBlocks(messages);
   const unsafe = unsafeCuts(messages.length, blocks);
   const cuts = [0];
-  for (let k = 1; k < parts; k++) cuts.push(Math.max(cuts[cuts.length - 1]! + 1, settleCut(Math.round((messages.length * k) / parts), messages, blocks, unsafe)));
+  for (let k = 1; k < parts; k++)
+    cuts.push(Math.max(cuts[cuts.length - 1]! + 1, settleCut(Math.round((messages.length * k) / parts), messages, blocks, unsafe)));
   cuts.push(messages.length);
   return cuts.slice(0, -1).map((c, k) => messages.slice(c, cuts[k + 1]));
 }
@@ -94,7 +95,15 @@ describe.each([
   it("the first compaction's user messages are still in the last summary (whole or shortened)", () => {
     const first = normalizeForMatch(results[0]!.summary.sections.find((s) => s.name === 'All user messages')!.text);
     const last = normalizeForMatch(results.at(-1)!.summary.sections.find((s) => s.name === 'All user messages')!.text);
-    const entries = first.split(/\n?- /).map((e) => e.replace(/\[… [\d,]+ more characters\]/, '').trim().slice(0, REQUEST_PREFIX_CHARS)).filter((e) => e.length >= 10);
+    const entries = first
+      .split(/\n?- /)
+      .map((e) =>
+        e
+          .replace(/\[… [\d,]+ more characters\]/, '')
+          .trim()
+          .slice(0, REQUEST_PREFIX_CHARS),
+      )
+      .filter((e) => e.length >= 10);
     const kept = entries.filter((e) => last.includes(e) || resultText(results.at(-1)!.conversation).includes(e));
     expect(kept.length).toBe(entries.length);
   });

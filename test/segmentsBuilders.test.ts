@@ -33,7 +33,9 @@ describe('section builders on a coding session', () => {
 
   it('Errors and fixes: the error, the command that hit it, the fix and the clean re-run', () => {
     const s = sections['Errors and fixes'];
-    expect(s).toContain('`TypeError: session.expiresAt is not a function` from `npm test -- login` — fixed: edited `src/auth/login.ts`; `npm test -- login` ran clean afterwards');
+    expect(s).toContain(
+      '`TypeError: session.expiresAt is not a function` from `npm test -- login` — fixed: edited `src/auth/login.ts`; `npm test -- login` ran clean afterwards',
+    );
   });
 
   it('Problem Solving: the decision and why', () => {
@@ -51,7 +53,9 @@ describe('section builders on a coding session', () => {
 
   it('Pending Tasks: the latest todo list verbatim, TODO sentences, the open request', () => {
     const s = sections['Pending Tasks'];
-    expect(s).toContain('- Task list (latest, TodoWrite):\n  - [x] Fix login test\n  - [ ] Add a test for session expiry (in progress)\n  - [ ] Update CHANGELOG.md');
+    expect(s).toContain(
+      '- Task list (latest, TodoWrite):\n  - [x] Fix login test\n  - [ ] Add a test for session expiry (in progress)\n  - [ ] Update CHANGELOG.md',
+    );
     expect(s).toContain('TODO: update the CHANGELOG');
     expect(s).toContain('Latest request, not reported done: Also make the timeout configurable via SESSION_TTL.');
   });
@@ -107,7 +111,7 @@ describe('errors without a fix', () => {
   it('marks an error unresolved when nothing after it changes anything', () => {
     const b = new ConversationBuilder()
       .user('run the build')
-      .tool('Bash', { command: 'cargo build' }, "error[E0308]: mismatched types\n --> src/main.rs:4:5", { isError: true });
+      .tool('Bash', { command: 'cargo build' }, 'error[E0308]: mismatched types\n --> src/main.rs:4:5', { isError: true });
     const s = extractSections(b.messages, undefined, 1000).sections['Errors and fixes'];
     expect(s).toContain('`error[E0308]: mismatched types` from `cargo build` — unresolved');
   });
@@ -174,9 +178,11 @@ describe('Primary Request and Intent: what opens the task', () => {
     const b = new ConversationBuilder()
       .user('<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>')
       .user("Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: skip")
-      .user('<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>please check the retry logic in src/net/fetch.ts</command-args>')
+      .user(
+        '<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>please check the retry logic in src/net/fetch.ts</command-args>',
+      )
       .assistant('Reviewing it now.')
-      .user("Create new file? (Y)es/(N)o [Yes]: y")
+      .user('Create new file? (Y)es/(N)o [Yes]: y')
       .user('Then add a test for the retry backoff, it must cover 429 responses.');
     const s = extractSections(b.messages, undefined, 5000).sections['Primary Request and Intent'];
     expect(s).toContain('- Initial request: /review please check the retry logic in src/net/fetch.ts');
@@ -224,7 +230,8 @@ describe('material of a longer span after a shorter one (the ratio loop giving t
   // memo that saw its first part, are those a fresh memo finds.
   const b = new ConversationBuilder();
   for (let i = 0; i < 400; i++) {
-    if (i % 5 === 0) b.user(`Please remember that the session timeout in src/auth/login.ts must be thirty minutes for every user of the admin panel, variant ${i}.`);
+    if (i % 5 === 0)
+      b.user(`Please remember that the session timeout in src/auth/login.ts must be thirty minutes for every user of the admin panel, variant ${i}.`);
     else b.user(`Item ${i} is about topic ${i % 13}.`);
     b.assistant(`Noted: ${i}.`);
   }

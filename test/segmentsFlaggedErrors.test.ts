@@ -10,7 +10,9 @@ describe('Errors and fixes: results flagged as errors without a known pattern', 
   const conv = new ConversationBuilder()
     .user('Please move the scripts into src/ and start the service.')
     .tool('Bash', { command: 'mv data-capture/*.ts src/' }, 'mv: src/ is not a directory', { isError: true })
-    .tool('Edit', { file_path: 'src/db.ts', old_string: 'a', new_string: 'b' }, '<tool_use_error>String to replace not found in file.</tool_use_error>', { isError: true })
+    .tool('Edit', { file_path: 'src/db.ts', old_string: 'a', new_string: 'b' }, '<tool_use_error>String to replace not found in file.</tool_use_error>', {
+      isError: true,
+    })
     .tool(
       'Bash',
       { command: 'npm start' },
@@ -18,7 +20,9 @@ describe('Errors and fixes: results flagged as errors without a known pattern', 
       { isError: true },
     )
     .tool('Bash', { command: 'pkill -f node' }, 'Error', { isError: true })
-    .tool('Write', { file_path: 'src/x.ts', content: 'x' }, "The user doesn't want to proceed with this tool use. The tool use was rejected.", { isError: true })
+    .tool('Write', { file_path: 'src/x.ts', content: 'x' }, "The user doesn't want to proceed with this tool use. The tool use was rejected.", {
+      isError: true,
+    })
     .assistant('Done.')
     .build();
   const errors = extractSections(conv.messages, undefined, 5000).sections['Errors and fixes'];
@@ -42,8 +46,12 @@ describe('Errors and fixes: results flagged as errors without a known pattern', 
 describe('Files and Code Sections: aider prompts answered yes', () => {
   const conv = new ConversationBuilder()
     .user('Add a sync command.')
-    .tool('aider', {}, 'Tokens: 3.2k sent, 79 received.\ninit_repo.sh\nAdd file to the chat? (Y)es/(N)o/(D)on\'t ask again [Yes]: y')
-    .tool('aider', {}, 'sync-afi.sh\nCreate new file? (Y)es/(N)o [Yes]: y\nREADME.md\nAdd file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on\'t ask again [Yes]: s')
+    .tool('aider', {}, "Tokens: 3.2k sent, 79 received.\ninit_repo.sh\nAdd file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y")
+    .tool(
+      'aider',
+      {},
+      "sync-afi.sh\nCreate new file? (Y)es/(N)o [Yes]: y\nREADME.md\nAdd file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: s",
+    )
     .assistant('Created the script.')
     .build();
   const files = extractSections(conv.messages, undefined, 5000).sections['Files and Code Sections'];

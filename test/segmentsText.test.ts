@@ -64,7 +64,10 @@ describe('summary Markdown', () => {
     sections['All user messages'] = '- first\n  # not a heading, indented\n- second';
     sections['Problem Solving'] = '# a line that looks like a heading\n\\# and an escaped one';
     const md = renderSummaryMarkdown(sections, meta, { archived: true, brief: false });
-    const headings = md.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3));
+    const headings = md
+      .split('\n')
+      .filter((l) => l.startsWith('## '))
+      .map((l) => l.slice(3));
     expect(headings).toEqual([...SECTION_NAMES, 'Compression Metadata']);
     expect(md).toContain('- (none)');
     expect(md).toContain('- Compactions: 2');

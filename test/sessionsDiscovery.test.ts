@@ -35,8 +35,14 @@ beforeAll(() => {
   // / partial files, and a session of another workspace.
   const dir = join(projects, claudeProjectName(work));
   writeFileIn(join(dir, 'main-session.jsonl'), jsonl(claudeLines({ sessionId: 'main-session', cwd: work, turns })));
-  writeFileIn(join(dir, 'main-session', 'subagents', 'agent-a1.jsonl'), jsonl(claudeLines({ sessionId: 'main-session', cwd: work, turns: [bigTurn('sub', 3)], sidechain: true })));
-  writeFileIn(join(dir, 'main-session', 'subagents', 'agent-a1.meta.json'), JSON.stringify({ agentType: 'general-purpose', description: 'inspect the tables' }));
+  writeFileIn(
+    join(dir, 'main-session', 'subagents', 'agent-a1.jsonl'),
+    jsonl(claudeLines({ sessionId: 'main-session', cwd: work, turns: [bigTurn('sub', 3)], sidechain: true })),
+  );
+  writeFileIn(
+    join(dir, 'main-session', 'subagents', 'agent-a1.meta.json'),
+    JSON.stringify({ agentType: 'general-purpose', description: 'inspect the tables' }),
+  );
   writeFileIn(join(dir, 'agent-legacy.jsonl'), jsonl(claudeLines({ sessionId: 'main-session', cwd: work, turns: [bigTurn('old', 2)], sidechain: true })));
   const malformed = jsonl(claudeLines({ sessionId: 'malformed', cwd: work, turns: [bigTurn('gamma', 3)] })).replace('\n', '\n{"type": "user", oops\n');
   writeFileIn(join(dir, 'malformed.jsonl'), malformed);
@@ -46,18 +52,41 @@ beforeAll(() => {
   const partial = jsonl(claudeLines({ sessionId: 'partial', cwd: work, turns: [bigTurn('delta', 3)] }));
   writeFileIn(join(dir, 'partial.jsonl'), `${partial}{"parentUuid":"x","type":"assistant","message":{"role":"assis`);
   // Titles: a bare /command opens the session, then the request; a command with arguments is one.
-  const cmd = (name: string, args = '') => `<command-message>${name} is running…</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>`;
-  const titled = claudeLines({ sessionId: 'titled', cwd: work, turns: [{ ...bigTurn('t1', 1), user: cmd('clear') }, { ...bigTurn('t2', 1), user: 'make the loader\nstream its input' }] });
+  const cmd = (name: string, args = '') =>
+    `<command-message>${name} is running…</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>`;
+  const titled = claudeLines({
+    sessionId: 'titled',
+    cwd: work,
+    turns: [
+      { ...bigTurn('t1', 1), user: cmd('clear') },
+      { ...bigTurn('t2', 1), user: 'make the loader\nstream its input' },
+    ],
+  });
   writeFileIn(join(dir, 'titled.jsonl'), jsonl(titled));
-  writeFileIn(join(dir, 'review.jsonl'), jsonl(claudeLines({ sessionId: 'review', cwd: work, turns: [{ ...bigTurn('r1', 1), user: cmd('review', 'check the loader') }] })));
+  writeFileIn(
+    join(dir, 'review.jsonl'),
+    jsonl(claudeLines({ sessionId: 'review', cwd: work, turns: [{ ...bigTurn('r1', 1), user: cmd('review', 'check the loader') }] })),
+  );
   writeFileIn(join(projects, claudeProjectName(other), 'elsewhere.jsonl'), jsonl(claudeLines({ sessionId: 'elsewhere', cwd: other, turns })));
   // A sub-directory of the workspace, and a sibling whose folder name starts the same way.
-  writeFileIn(join(projects, claudeProjectName(join(work, 'pkg')), 'in-sub.jsonl'), jsonl(claudeLines({ sessionId: 'in-sub', cwd: join(work, 'pkg'), turns: [bigTurn('sub2', 2)] })));
-  writeFileIn(join(projects, `${claudeProjectName(work)}-x`, 'sibling.jsonl'), jsonl(claudeLines({ sessionId: 'sibling', cwd: `${work}-x`, turns: [bigTurn('sib', 2)] })));
+  writeFileIn(
+    join(projects, claudeProjectName(join(work, 'pkg')), 'in-sub.jsonl'),
+    jsonl(claudeLines({ sessionId: 'in-sub', cwd: join(work, 'pkg'), turns: [bigTurn('sub2', 2)] })),
+  );
+  writeFileIn(
+    join(projects, `${claudeProjectName(work)}-x`, 'sibling.jsonl'),
+    jsonl(claudeLines({ sessionId: 'sibling', cwd: `${work}-x`, turns: [bigTurn('sib', 2)] })),
+  );
 
   // Codex: one rollout here, one elsewhere.
-  writeFileIn(join(codexSessions, 'rollout-2026-01-01T00-00-00-11111111-1111-4111-8111-111111111111.jsonl'), jsonl(codexLines({ id: '11111111-1111-4111-8111-111111111111', cwd: work, turns })));
-  writeFileIn(join(codexSessions, 'rollout-2026-01-01T00-00-01-22222222-2222-4222-8222-222222222222.jsonl'), jsonl(codexLines({ id: '22222222-2222-4222-8222-222222222222', cwd: other, turns })));
+  writeFileIn(
+    join(codexSessions, 'rollout-2026-01-01T00-00-00-11111111-1111-4111-8111-111111111111.jsonl'),
+    jsonl(codexLines({ id: '11111111-1111-4111-8111-111111111111', cwd: work, turns })),
+  );
+  writeFileIn(
+    join(codexSessions, 'rollout-2026-01-01T00-00-01-22222222-2222-4222-8222-222222222222.jsonl'),
+    jsonl(codexLines({ id: '22222222-2222-4222-8222-222222222222', cwd: other, turns })),
+  );
 
   // Cline: the task index names each task's folder.
   const cline = join(globalStorage, 'saoudrizwan.claude-dev');
@@ -84,15 +113,38 @@ beforeAll(() => {
   writeFileIn(join(roo, 'roo-2', 'history_item.json'), JSON.stringify({ id: 'roo-2', task: 'other', workspace: other }));
   // Cline 4 sessions.
   const c4 = join(home, '.cline', 'data', 'sessions', 'sess-4');
-  writeFileIn(join(c4, 'sess-4.json'), JSON.stringify({ version: 1, session_id: 'sess-4', cwd: work, workspace_root: work, model: 'claude-sonnet-4-5', prompt: 'tidy the imports' }));
-  writeFileIn(join(c4, 'sess-4.messages.json'), JSON.stringify({ version: 1, sessionId: 'sess-4', messages: [{ role: 'user', content: 'tidy the imports' }, { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }] }));
+  writeFileIn(
+    join(c4, 'sess-4.json'),
+    JSON.stringify({ version: 1, session_id: 'sess-4', cwd: work, workspace_root: work, model: 'claude-sonnet-4-5', prompt: 'tidy the imports' }),
+  );
+  writeFileIn(
+    join(c4, 'sess-4.messages.json'),
+    JSON.stringify({
+      version: 1,
+      sessionId: 'sess-4',
+      messages: [
+        { role: 'user', content: 'tidy the imports' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      ],
+    }),
+  );
 
   // Copilot Chat: the workspace storage whose workspace.json names this folder.
   const mine = join(workspaceStorage, 'hash-mine');
   writeFileIn(join(mine, 'workspace.json'), JSON.stringify({ folder: pathToFileURL(work).href }));
-  const chat = { version: 3, sessionId: 'chat-a', requests: [{ requestId: 'r1', message: { text: 'explain the loader' }, response: [{ kind: 'markdownContent', value: { value: 'It reads JSON.' } }] }] };
+  const chat = {
+    version: 3,
+    sessionId: 'chat-a',
+    requests: [{ requestId: 'r1', message: { text: 'explain the loader' }, response: [{ kind: 'markdownContent', value: { value: 'It reads JSON.' } }] }],
+  };
   writeFileIn(join(mine, 'chatSessions', 'chat-a.json'), JSON.stringify(chat));
-  writeFileIn(join(mine, 'chatSessions', 'chat-b.jsonl'), jsonl([{ kind: 0, v: { ...chat, sessionId: 'chat-b', requests: [] } }, { kind: 2, k: ['requests'], v: chat.requests }]));
+  writeFileIn(
+    join(mine, 'chatSessions', 'chat-b.jsonl'),
+    jsonl([
+      { kind: 0, v: { ...chat, sessionId: 'chat-b', requests: [] } },
+      { kind: 2, k: ['requests'], v: chat.requests },
+    ]),
+  );
   const theirs = join(workspaceStorage, 'hash-theirs');
   writeFileIn(join(theirs, 'workspace.json'), JSON.stringify({ folder: pathToFileURL(other).href }));
   writeFileIn(join(theirs, 'chatSessions', 'chat-c.json'), JSON.stringify(chat));
@@ -135,7 +187,15 @@ describe('listing a workspace', () => {
 
   it('meters each session: tokens, window, model, title (the first request), last activity', () => {
     const main = byId(list, 'main-session')!;
-    expect(main).toMatchObject({ agent: 'claude-code', title: 'TURN-alpha: read notes-alpha.txt and restate it', model: 'claude-sonnet-4-5', window: 200_000, messages: 8, resumable: true, cwd: work });
+    expect(main).toMatchObject({
+      agent: 'claude-code',
+      title: 'TURN-alpha: read notes-alpha.txt and restate it',
+      model: 'claude-sonnet-4-5',
+      window: 200_000,
+      messages: 8,
+      resumable: true,
+      cwd: work,
+    });
     expect(main.tokens).toBeGreaterThan(500);
     expect(main.updated).toMatch(/^\d{4}-\d\d-\d\dT/);
     const codex = byId(list, '11111111-1111-4111-8111-111111111111')!;
@@ -169,7 +229,9 @@ describe('listing a workspace', () => {
     expect(byId(list, 'empty')).toMatchObject({ tokens: 0, messages: 0 });
     expect(byId(list, 'empty')!.error).toBeUndefined();
     expect(byId(list, 'binary')!.error).toMatch(/binary\.jsonl: byte 1: expected text \(UTF-8\), found a NUL byte/);
-    expect(byId(list, 'unknown')!.error).toBe(`${join(projects, claudeProjectName(work), 'unknown.jsonl')}: line 1: expected JSON lines of Claude Code entries (objects with a 'type' field), found an array of 3`);
+    expect(byId(list, 'unknown')!.error).toBe(
+      `${join(projects, claudeProjectName(work), 'unknown.jsonl')}: line 1: expected JSON lines of Claude Code entries (objects with a 'type' field), found an array of 3`,
+    );
   });
 
   it('a session being written: the complete lines are counted, the partial last line waits', () => {
@@ -207,7 +269,12 @@ describe('options', () => {
   });
 
   it('a workspace storage folder given directly (the extension’s own) needs no workspace.json', async () => {
-    const list = await listSessions(query({ workspaceStorage: [join(workspaceStorage, 'hash-theirs')], agents: { 'copilot-chat': true, 'claude-code': false, codex: false, cline: false, 'roo-code': false, aider: false } }));
+    const list = await listSessions(
+      query({
+        workspaceStorage: [join(workspaceStorage, 'hash-theirs')],
+        agents: { 'copilot-chat': true, 'claude-code': false, codex: false, cline: false, 'roo-code': false, aider: false },
+      }),
+    );
     expect(list.map((s) => s.id)).toEqual(['chat-c']);
   });
 
@@ -239,7 +306,10 @@ describe('refreshing', () => {
     utimesSync(file, 1_767_225_600, 1_767_225_600);
     expect(byId(await catalog.list(q), 'main-session')!.title).toBe(first.title);
     // Appended to: read again.
-    appendFileSync(file, jsonl(claudeLines({ sessionId: 'main-session', cwd: work, turns: [bigTurn('echo', 3)], start: 200, parent: '00000000-0000-4000-8000-000000000008' })));
+    appendFileSync(
+      file,
+      jsonl(claudeLines({ sessionId: 'main-session', cwd: work, turns: [bigTurn('echo', 3)], start: 200, parent: '00000000-0000-4000-8000-000000000008' })),
+    );
     const again = byId(await catalog.list(q), 'main-session')!;
     expect(again.title).toBe('TURN-ALPHA: read notes-alpha.txt and restate it');
     expect(again.messages).toBe(12);

@@ -34,7 +34,10 @@ async function compact(conv: Conversation): Promise<CompactionResult> {
 }
 
 function readLines(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('Claude Code: a new session file in the project folder', () => {
@@ -49,12 +52,21 @@ describe('Claude Code: a new session file in the project folder', () => {
     originalLines = claudeLines({ sessionId: 'orig-session', cwd: work, turns: TURNS, version: '2.1.300' });
     // The last turn's answer thinks first: once with a signature, once without.
     const last = originalLines[originalLines.length - 1]!;
-    (last['message'] as { content: unknown[] }).content.unshift({ type: 'thinking', thinking: 'weigh the rows', signature: 'sig-abc' }, { type: 'thinking', thinking: 'unsigned musing' });
+    (last['message'] as { content: unknown[] }).content.unshift(
+      { type: 'thinking', thinking: 'weigh the rows', signature: 'sig-abc' },
+      { type: 'thinking', thinking: 'unsigned musing' },
+    );
     writeFileIn(original, jsonl(originalLines));
     before = { bytes: readFileSync(original), mtimeMs: statSync(original).mtimeMs };
     const conv = importClaudeCode(readFileSync(original, 'utf8'), { sourcePath: original }).conversation;
     result = await compact(conv);
-    written = await writeCompactedSession('claude-code', conv, result, { env: {}, home, fallbackCwd: root, sourceFile: basename(original), now: new Date('2026-02-01T10:00:00.000Z') });
+    written = await writeCompactedSession('claude-code', conv, result, {
+      env: {},
+      home,
+      fallbackCwd: root,
+      sourceFile: basename(original),
+      now: new Date('2026-02-01T10:00:00.000Z'),
+    });
     lines = readLines(written.file);
   });
 
@@ -78,7 +90,17 @@ describe('Claude Code: a new session file in the project folder', () => {
     expect(lines[1]).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: lines[0]!['uuid'] });
     const summary = (lines[1]!['message'] as { content: string }).content;
     expect(summary.startsWith('This session is being continued from a previous conversation that ran out of context.')).toBe(true);
-    for (const h of ['Primary Request and Intent', 'Key Technical Concepts', 'Files and Code Sections', 'Errors and fixes', 'Problem Solving', 'All user messages', 'Pending Tasks', 'Current Work']) expect(summary).toContain(`## ${h}`);
+    for (const h of [
+      'Primary Request and Intent',
+      'Key Technical Concepts',
+      'Files and Code Sections',
+      'Errors and fixes',
+      'Problem Solving',
+      'All user messages',
+      'Pending Tasks',
+      'Current Work',
+    ])
+      expect(summary).toContain(`## ${h}`);
   });
 
   it('an unbroken chain of fresh uuids, each line with the session id, cwd, version and a later timestamp', () => {
@@ -140,7 +162,12 @@ describe('Claude Code: a new session file in the project folder', () => {
   it('--cwd puts it in that folder’s project folder', async () => {
     const elsewhere = join(root, 'elsewhere');
     const conv = importClaudeCode(readFileSync(original, 'utf8')).conversation;
-    const w = await writeCompactedSession('claude-code', conv, result, { env: { CLAUDE_CONFIG_DIR: join(root, 'cfg') }, home, cwd: elsewhere, fallbackCwd: root });
+    const w = await writeCompactedSession('claude-code', conv, result, {
+      env: { CLAUDE_CONFIG_DIR: join(root, 'cfg') },
+      home,
+      cwd: elsewhere,
+      fallbackCwd: root,
+    });
     expect(w.file).toBe(join(root, 'cfg', 'projects', claudeProjectName(elsewhere), `${w.id}.jsonl`));
     expect(readLines(w.file)[0]).toMatchObject({ cwd: elsewhere });
   });
@@ -157,7 +184,13 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
     writeFileIn(original, jsonl(codexLines({ id: '33333333-3333-4333-8333-333333333333', cwd: work, turns: TURNS })));
     const conv = importCodex(readFileSync(original, 'utf8')).conversation;
     result = await compact(conv);
-    written = await writeCompactedSession('codex', conv, result, { env: { CODEX_HOME: codexHome }, home, fallbackCwd: root, sourceFile: basename(original), now: new Date(2026, 1, 3, 4, 5, 6) });
+    written = await writeCompactedSession('codex', conv, result, {
+      env: { CODEX_HOME: codexHome },
+      home,
+      fallbackCwd: root,
+      sourceFile: basename(original),
+      now: new Date(2026, 1, 3, 4, 5, 6),
+    });
     lines = readLines(written.file);
   });
 
@@ -170,7 +203,13 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
   it('session_meta, a user_message event, and a compacted line, each with a timestamp', () => {
     expect(lines.map((l) => l['type'])).toEqual(['session_meta', 'event_msg', 'compacted']);
     for (const l of lines) expect(typeof l['timestamp']).toBe('string');
-    expect(lines[0]!['payload']).toMatchObject({ id: written.id, cwd: work, originator: 'codex_exec', cli_version: '0.169.0', context_compactor: { sessionId: '33333333-3333-4333-8333-333333333333' } });
+    expect(lines[0]!['payload']).toMatchObject({
+      id: written.id,
+      cwd: work,
+      originator: 'codex_exec',
+      cli_version: '0.169.0',
+      context_compactor: { sessionId: '33333333-3333-4333-8333-333333333333' },
+    });
     expect(lines[1]!['payload']).toMatchObject({ type: 'user_message', message: TURNS[0]!.user });
   });
 
@@ -223,7 +262,9 @@ describe('safety', () => {
     const r = await compact(conv);
     const taken = join(home, '.claude', 'projects', claudeProjectName(work), 'taken-id.jsonl');
     writeFileIn(taken, 'keep me\n');
-    await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home, fallbackCwd: root, newUuid: () => 'taken-id' })).rejects.toThrow(/already exists; nothing was written/);
+    await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home, fallbackCwd: root, newUuid: () => 'taken-id' })).rejects.toThrow(
+      /already exists; nothing was written/,
+    );
     expect(readFileSync(taken, 'utf8')).toBe('keep me\n');
   });
 
@@ -231,7 +272,9 @@ describe('safety', () => {
     const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 's', cwd: work, turns: TURNS }))).conversation;
     const r = await compact(conv);
     const dir = join(root, 'full-disk', '.claude', 'projects', claudeProjectName(work));
-    await expect(whileRenameFails(() => writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root }))).rejects.toThrow(/ENOSPC/);
+    await expect(
+      whileRenameFails(() => writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root })),
+    ).rejects.toThrow(/ENOSPC/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -15,7 +15,15 @@ describe('settings accessor', () => {
 
   it('gives the documented defaults when nothing is set', () => {
     expect(readSettings()).toEqual(DEFAULT_SETTINGS);
-    expect(DEFAULT_SETTINGS).toMatchObject({ triggerRatio: 0.8, keepRecentRounds: 2, requireConfirmation: true, summarizer: 'extractive', level: 'normal', model: 'gpt-4o', maxContextTokens: 0 });
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      triggerRatio: 0.8,
+      keepRecentRounds: 2,
+      requireConfirmation: true,
+      summarizer: 'extractive',
+      level: 'normal',
+      model: 'gpt-4o',
+      maxContextTokens: 0,
+    });
   });
 
   it('reads user values and clamps or rejects what is out of range', () => {
@@ -96,7 +104,7 @@ describe('settings defaults and the engine defaults', () => {
     expect(manifest.contributes.configuration.properties['contextCompactor.strategy']!.enum).toBeUndefined();
   });
 
-  it('the tool-limit settings default to the engine\'s own tool limits, so the defaults change nothing', () => {
+  it("the tool-limit settings default to the engine's own tool limits, so the defaults change nothing", () => {
     for (const [name, value] of Object.entries(DEFAULT_TOOL_LIMITS)) expect(DEFAULT_SETTINGS[name as keyof typeof DEFAULT_TOOL_LIMITS], name).toBe(value);
   });
 
@@ -112,8 +120,22 @@ describe('settings defaults and the engine defaults', () => {
       now: '2026-01-01T00:00:00.000Z',
       tools: toolLimitsOf(DEFAULT_SETTINGS),
     });
-    expect(opts).toEqual({ counter, archive, keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds, level: COMPACTION_DEFAULTS.level, now: '2026-01-01T00:00:00.000Z' });
-    const changed = toCompactOptions({ counter, archive, keepRecentRounds: 2, level: 'normal', summaryMaxTokens: 3000, now: '', tools: { ...DEFAULT_TOOL_LIMITS, toolResultTokens: 900 } });
+    expect(opts).toEqual({
+      counter,
+      archive,
+      keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
+      level: COMPACTION_DEFAULTS.level,
+      now: '2026-01-01T00:00:00.000Z',
+    });
+    const changed = toCompactOptions({
+      counter,
+      archive,
+      keepRecentRounds: 2,
+      level: 'normal',
+      summaryMaxTokens: 3000,
+      now: '',
+      tools: { ...DEFAULT_TOOL_LIMITS, toolResultTokens: 900 },
+    });
     expect(changed.limits).toEqual({ tools: { toolResultTokens: 900 } });
   });
 });

@@ -83,7 +83,15 @@ describe('each engine-facing setting changes the compaction', () => {
     if (tight.target === undefined) throw new Error('a tight trigger must set an explicit target');
     expect(tight.tokensAfter).toBeLessThanOrEqual(tight.target * 1.05);
     expect(tight.degradation.length).toBeGreaterThan(0);
-    const shown = confirmationMessage({ label: 'django', report: host.api.store.active()!.report, preview: tight, summarizer: 'extractive', summarizerIsLlm: false, keepRecentRounds: 2, triggerRatio: 0.1 });
+    const shown = confirmationMessage({
+      label: 'django',
+      report: host.api.store.active()!.report,
+      preview: tight,
+      summarizer: 'extractive',
+      summarizerIsLlm: false,
+      keepRecentRounds: 2,
+      triggerRatio: 0.1,
+    });
     expect(shown.detail).toContain(`To fit the target of ${tight.target.toLocaleString('en')} tokens: ${tight.degradation[0]!.detail}`);
     // With room enough the engine's default target stands, as `ctxc compact` gives it.
     set({ maxContextTokens: 0, triggerRatio: 0.8 });

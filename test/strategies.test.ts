@@ -37,7 +37,21 @@ const NAMES = listStrategies().map((s) => s.name);
 
 describe('registry', () => {
   it('lists every strategy with what it keeps, and names them in the unknown-strategy error', () => {
-    expect(NAMES).toEqual(expect.arrayContaining(['adaptive', 'summary', 'window', 'importance', 'key-events', 'incremental', 'levels', 'selective', 'masking', 'dedupe', 'drop-only']));
+    expect(NAMES).toEqual(
+      expect.arrayContaining([
+        'adaptive',
+        'summary',
+        'window',
+        'importance',
+        'key-events',
+        'incremental',
+        'levels',
+        'selective',
+        'masking',
+        'dedupe',
+        'drop-only',
+      ]),
+    );
     for (const s of listStrategies()) expect(s.keeps.length).toBeGreaterThan(10);
     expect(() => getStrategy('nope')).toThrow(UnknownStrategyError);
     expect(() => getStrategy('nope')).toThrow(/adaptive, summary, window/);
@@ -53,7 +67,11 @@ describe.each(REAL)('every strategy on %s', (rel) => {
     const archive = new MemoryArchive();
     const r = await compactConversation(conv, { counter, archive, ratio: 0.1, strategy: name, now: '2026-01-01T00:00:00Z' });
     expect(r.strategy).toBe(name);
-    expect(validateApiShape(r.conversation.messages).problems.filter((p) => !validateApiShape(conv.messages).problems.some((q) => q.id === p.id && q.kind === p.kind))).toEqual([]);
+    expect(
+      validateApiShape(r.conversation.messages).problems.filter(
+        (p) => !validateApiShape(conv.messages).problems.some((q) => q.id === p.id && q.kind === p.kind),
+      ),
+    ).toEqual([]);
     const out = new Set(r.conversation.messages);
     conv.messages.forEach((m, i) => {
       if (isHeaderItem(m) || m.pinned) expect(out.has(m)).toBe(true);
@@ -79,8 +97,12 @@ function decisionsOf(conv: Conversation, strategy: string, extra: Parameters<typ
 function longChat(n: number, opts: { pinAt?: number } = {}): Conversation {
   const b = new ConversationBuilder().system('You are helpful.');
   for (let k = 0; k < n; k++) {
-    b.user(`Question ${k}: how does module${k} handle the retry limit of ${k * 7} attempts in the scheduler?${k === opts.pinAt ? ' <pin>remember this</pin>' : ''}`);
-    b.assistant(`Answer ${k}: module${k} retries ${k * 7} times with exponential backoff, then reports the failure to the caller. ${'More detail about the scheduler internals. '.repeat(10)}`);
+    b.user(
+      `Question ${k}: how does module${k} handle the retry limit of ${k * 7} attempts in the scheduler?${k === opts.pinAt ? ' <pin>remember this</pin>' : ''}`,
+    );
+    b.assistant(
+      `Answer ${k}: module${k} retries ${k * 7} times with exponential backoff, then reports the failure to the caller. ${'More detail about the scheduler internals. '.repeat(10)}`,
+    );
   }
   return b.build('chat');
 }
@@ -89,7 +111,10 @@ describe('window', () => {
   it('keeps the last 4 user and 5 assistant messages (9), summarizes the rest, keeps the system prompt and a pinned message', () => {
     const conv = longChat(12, { pinAt: 1 });
     const { p } = decisionsOf(conv, 'window');
-    const kept = p.plan.filter((x) => x.decision === 'kept' && x.itemType !== 'SYSTEM_PROMPT' && !conv.messages[x.index]!.pinned && !messageText(conv.messages[x.index]!).includes('<pin>'));
+    const kept = p.plan.filter(
+      (x) =>
+        x.decision === 'kept' && x.itemType !== 'SYSTEM_PROMPT' && !conv.messages[x.index]!.pinned && !messageText(conv.messages[x.index]!).includes('<pin>'),
+    );
     expect(kept.map((x) => x.role).filter((r) => r === 'user')).toHaveLength(4);
     expect(kept.map((x) => x.role).filter((r) => r === 'assistant')).toHaveLength(5);
     expect(kept.every((x) => x.index >= conv.messages.length - 9)).toBe(true);
@@ -116,7 +141,9 @@ describe('key-events', () => {
   it('keeps errors, fixes and user messages; summarizes routine steps outside the recent context', () => {
     const b = new ConversationBuilder().system('agent').user('Fix the crash in parser.ts');
     for (let k = 0; k < 10; k++) b.tool('Read', { file_path: `src/file${k}.ts` }, `export const value${k} = ${k};\n`.repeat(20));
-    b.tool('Bash', { command: 'npm test' }, 'TypeError: cannot read properties of undefined (reading "tokens")\n    at parse (src/parser.ts:10)', { isError: true });
+    b.tool('Bash', { command: 'npm test' }, 'TypeError: cannot read properties of undefined (reading "tokens")\n    at parse (src/parser.ts:10)', {
+      isError: true,
+    });
     for (let k = 10; k < 18; k++) b.tool('Read', { file_path: `src/file${k}.ts` }, `export const value${k} = ${k};\n`.repeat(20));
     b.assistant('Fixed the bug: the parser now checks for undefined tokens. The error is resolved.');
     const conv = b.build('k');
@@ -129,7 +156,9 @@ describe('key-events', () => {
     const recent = p.plan.find((x) => messageText(conv.messages[x.index]!).includes('value17'))!;
     expect(recent.decision).toBe('truncated');
     expect(recent.reason).toContain('19 repeated output lines collapsed into counts');
-    expect(messageText(p.conversation.messages.find((m) => m.id === recent.id)!)).toMatch(/^export const value17 = 17;\n… 19 more identical lines \[the full output is message r\d+ in this compaction's archive\]\n?$/);
+    expect(messageText(p.conversation.messages.find((m) => m.id === recent.id)!)).toMatch(
+      /^export const value17 = 17;\n… 19 more identical lines \[the full output is message r\d+ in this compaction's archive\]\n?$/,
+    );
   });
 });
 
@@ -181,7 +210,12 @@ describe('levels', () => {
 describe('selective', () => {
   function agentRun(): Conversation {
     const b = new ConversationBuilder().system('agent').user('Refactor the storage layer.');
-    b.messages.push({ id: 'skill1', role: 'user', itemType: 'SKILL_PROMPT', content: [{ type: 'text', text: 'Skill: storage refactoring guide. '.repeat(40) }] });
+    b.messages.push({
+      id: 'skill1',
+      role: 'user',
+      itemType: 'SKILL_PROMPT',
+      content: [{ type: 'text', text: 'Skill: storage refactoring guide. '.repeat(40) }],
+    });
     for (let k = 0; k < 8; k++) b.tool('Read', { file_path: `src/store${k}.ts` }, `line ${k} of the store module with some code in it\n`.repeat(150));
     b.tool('Write', { file_path: 'src/big.ts', content: 'const x = 1;\n'.repeat(400) }, 'written');
     b.assistant('Done with the storage layer.');
@@ -219,7 +253,13 @@ describe('selective', () => {
     expect(validateApiShape(r.conversation.messages).ok).toBe(true);
     expect(await undoCompaction(r.archiveId, archive)).toEqual(conv);
     // A larger offloadTokens: the same results become previews instead.
-    const none = await compactConversation(conv, { counter, archive: new MemoryArchive(), strategy: 'selective', ratio: 0.5, limits: { tools: { offloadTokens: 100_000 } } });
+    const none = await compactConversation(conv, {
+      counter,
+      archive: new MemoryArchive(),
+      strategy: 'selective',
+      ratio: 0.5,
+      limits: { tools: { offloadTokens: 100_000 } },
+    });
     expect(none.plan.some((x) => x.decision === 'offloaded')).toBe(false);
     // The dry run writes nothing.
     const dry = new MemoryArchive();
@@ -293,7 +333,10 @@ describe('adaptive', () => {
   });
   it('honours a heavier level: heavy keeps 5 recent messages, emergency 3, without filling the room', () => {
     const conv = longChat(40);
-    for (const [level, n] of [['heavy', 5], ['emergency', 3]] as const) {
+    for (const [level, n] of [
+      ['heavy', 5],
+      ['emergency', 3],
+    ] as const) {
       const p = planCompaction(conv, { counter, strategy: 'adaptive', level, ratio: 0.6 });
       expect(p.plan.filter((x) => x.decision === 'kept' && x.itemType !== 'SYSTEM_PROMPT')).toHaveLength(n);
       expect(p.plan[1]!.reason).toContain(`(${level})`);

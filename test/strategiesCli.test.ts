@@ -47,7 +47,12 @@ describe('ctxc compact --strategy --level', () => {
     expect(j.strategy).toBe('levels');
     expect(j.level).toBe('heavy');
     const conv = importTranscript(readFileSync(transcriptPath(FILE), 'utf8'), { sourcePath: transcriptPath(FILE) }).conversation;
-    const engine = await compactConversation(conv, { counter: await createTokenCounter('gpt-4o'), archive: new MemoryArchive(), strategy: 'levels', level: 'heavy' });
+    const engine = await compactConversation(conv, {
+      counter: await createTokenCounter('gpt-4o'),
+      archive: new MemoryArchive(),
+      strategy: 'levels',
+      level: 'heavy',
+    });
     expect(j.tokensAfter).toBe(engine.tokensAfter);
   });
   it('unknown strategy or level: a usage error naming the choices, no stack trace', async () => {

@@ -14,7 +14,24 @@ import { listStrategies } from '../src/engine/strategies/strategy';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 
 const RUNS = 25;
-const WORDS = ['fix', 'the', 'parser', 'in', 'src/app/parser.ts', 'TypeError:', 'decided', 'must', 'TODO:', 'ok', 'retry', 'tests', 'passed', 'failed', '决定', 'cache'];
+const WORDS = [
+  'fix',
+  'the',
+  'parser',
+  'in',
+  'src/app/parser.ts',
+  'TypeError:',
+  'decided',
+  'must',
+  'TODO:',
+  'ok',
+  'retry',
+  'tests',
+  'passed',
+  'failed',
+  '决定',
+  'cache',
+];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 30 }).map((w) => `${w.join(' ')}.`);
 const longText = fc.tuple(text, fc.integer({ min: 0, max: 80 })).map(([t, n]) => `${t}\n${'output line of the tool\n'.repeat(n)}`);
 
@@ -31,7 +48,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ kind: 'ack' as const }),
   fc.record({ kind: fc.constant('assistant' as const), text: longText }),
   fc.record({ kind: fc.constant('thinking' as const), text }),
-  fc.record({ kind: fc.constant('tools' as const), text: fc.oneof(fc.constant(''), text), calls: fc.array(fc.record({ args: longText, out: longText, error: fc.boolean() }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('tools' as const),
+    text: fc.oneof(fc.constant(''), text),
+    calls: fc.array(fc.record({ args: longText, out: longText, error: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ kind: fc.constant('skill' as const), text: longText }),
 );
 
@@ -42,15 +63,31 @@ function build(steps: readonly Step[], system: boolean): Conversation {
   if (system) messages.push({ id: id('s'), role: 'system', itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: 'You are an agent.' }] });
   messages.push({ id: id('u'), role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: 'Start: fix the parser in src/app/parser.ts.' }] });
   for (const s of steps) {
-    if (s.kind === 'user') messages.push({ id: id('u'), role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: s.text }], ...(s.pin ? { pinned: true } : {}) });
+    if (s.kind === 'user')
+      messages.push({ id: id('u'), role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: s.text }], ...(s.pin ? { pinned: true } : {}) });
     else if (s.kind === 'ack') messages.push({ id: id('u'), role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: 'ok' }] });
-    else if (s.kind === 'assistant') messages.push({ id: id('a'), role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: s.text }] });
+    else if (s.kind === 'assistant')
+      messages.push({ id: id('a'), role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: s.text }] });
     else if (s.kind === 'thinking') messages.push({ id: id('t'), role: 'assistant', itemType: 'THINKING', content: [{ type: 'thinking', text: s.text }] });
     else if (s.kind === 'skill') messages.push({ id: id('k'), role: 'user', itemType: 'SKILL_PROMPT', content: [{ type: 'text', text: s.text }] });
     else {
       const calls = s.calls.map((c) => ({ id: id('call_'), name: 'Bash', arguments: JSON.stringify({ command: c.args }) }));
-      messages.push({ id: id('a'), role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: s.text ? [{ type: 'text', text: s.text }] : [], toolCalls: calls });
-      s.calls.forEach((c, k) => messages.push({ id: id('r'), role: 'tool', itemType: 'TOOL_RESULT', content: [{ type: 'text', text: c.out }], toolResult: { toolCallId: calls[k]!.id, isError: c.error, toolName: 'Bash' } }));
+      messages.push({
+        id: id('a'),
+        role: 'assistant',
+        itemType: 'ASSISTANT_MESSAGE',
+        content: s.text ? [{ type: 'text', text: s.text }] : [],
+        toolCalls: calls,
+      });
+      s.calls.forEach((c, k) =>
+        messages.push({
+          id: id('r'),
+          role: 'tool',
+          itemType: 'TOOL_RESULT',
+          content: [{ type: 'text', text: c.out }],
+          toolResult: { toolCallId: calls[k]!.id, isError: c.error, toolName: 'Bash' },
+        }),
+      );
     }
   }
   return { id: 'random', format: 'openai', messages, meta: {} };
@@ -64,28 +101,34 @@ beforeAll(async () => {
 describe.each(listStrategies().map((s) => s.name))('%s on random conversations', (strategy) => {
   it('valid, header and pins verbatim, blocks whole, replacements paired and named, deterministic', () => {
     fc.assert(
-      fc.property(fc.array(step, { minLength: 3, maxLength: 30 }), fc.boolean(), fc.double({ min: 0.05, max: 0.9, noNaN: true }), fc.constantFrom('light', 'normal', 'heavy', 'emergency' as const), (steps, system, ratio, level) => {
-        const conv = build(steps, system);
-        const p = planCompaction(conv, { counter, strategy, ratio, level });
-        const out = p.conversation.messages;
-        expect(validateApiShape(out).problems).toEqual([]);
-        const present = new Map(out.map((m) => [m.id, m]));
-        for (const m of conv.messages) if (isHeaderItem(m) || m.pinned) expect(present.get(m.id)).toBe(m);
-        for (const b of computeToolBlocks(conv.messages)) {
-          const members = [b.assistantIndex, ...b.resultIndices].map((i) => conv.messages[i]!.id);
-          const here = members.filter((id) => present.has(id)).length;
-          expect(here === 0 || here === members.length).toBe(true);
-        }
-        for (const m of conv.messages) {
-          const r = present.get(m.id);
-          if (!r || r === m) continue;
-          expect(r.role).toBe(m.role);
-          expect(r.toolResult).toEqual(m.toolResult);
-          expect(r.toolCalls?.map((c) => c.id)).toEqual(m.toolCalls?.map((c) => c.id));
-          expect(`${messageText(r)}${r.toolCalls?.map((c) => c.arguments).join('') ?? ''}`).toContain(`message ${m.id} in this compaction's archive`);
-        }
-        expect(planCompaction(conv, { counter, strategy, ratio, level }).conversation).toEqual(p.conversation);
-      }),
+      fc.property(
+        fc.array(step, { minLength: 3, maxLength: 30 }),
+        fc.boolean(),
+        fc.double({ min: 0.05, max: 0.9, noNaN: true }),
+        fc.constantFrom('light', 'normal', 'heavy', 'emergency' as const),
+        (steps, system, ratio, level) => {
+          const conv = build(steps, system);
+          const p = planCompaction(conv, { counter, strategy, ratio, level });
+          const out = p.conversation.messages;
+          expect(validateApiShape(out).problems).toEqual([]);
+          const present = new Map(out.map((m) => [m.id, m]));
+          for (const m of conv.messages) if (isHeaderItem(m) || m.pinned) expect(present.get(m.id)).toBe(m);
+          for (const b of computeToolBlocks(conv.messages)) {
+            const members = [b.assistantIndex, ...b.resultIndices].map((i) => conv.messages[i]!.id);
+            const here = members.filter((id) => present.has(id)).length;
+            expect(here === 0 || here === members.length).toBe(true);
+          }
+          for (const m of conv.messages) {
+            const r = present.get(m.id);
+            if (!r || r === m) continue;
+            expect(r.role).toBe(m.role);
+            expect(r.toolResult).toEqual(m.toolResult);
+            expect(r.toolCalls?.map((c) => c.id)).toEqual(m.toolCalls?.map((c) => c.id));
+            expect(`${messageText(r)}${r.toolCalls?.map((c) => c.arguments).join('') ?? ''}`).toContain(`message ${m.id} in this compaction's archive`);
+          }
+          expect(planCompaction(conv, { counter, strategy, ratio, level }).conversation).toEqual(p.conversation);
+        },
+      ),
       { numRuns: RUNS, seed: 20261123 },
     );
   });

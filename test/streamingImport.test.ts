@@ -58,12 +58,22 @@ describe('loadTranscript reads agent sessions line by line', () => {
   });
 
   it('reads whole what it does not take: a first line over a read, a JSON document, a first line that is not JSON', async () => {
-    const huge = claudeLines({ sessionId: 'bbbbbbbb-2222', cwd: '/w', turns: [{ ...bigTurn('big'), user: `read this: ${'x'.repeat(1_200_000)}` }, bigTurn('c')] });
+    const huge = claudeLines({
+      sessionId: 'bbbbbbbb-2222',
+      cwd: '/w',
+      turns: [{ ...bigTurn('big'), user: `read this: ${'x'.repeat(1_200_000)}` }, bigTurn('c')],
+    });
     const first = join(dir, 'huge-first.jsonl');
     writeFileSync(first, jsonl(huge));
     expect(await loaded(first)).toEqual(whole(first));
     const doc = join(dir, 'messages.json');
-    writeFileSync(doc, JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]));
+    writeFileSync(
+      doc,
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ]),
+    );
     expect(await loaded(doc)).toEqual(whole(doc));
     const broken = join(dir, 'broken-first.jsonl');
     writeFileSync(broken, `{"type": oops\n${jsonl(huge.slice(0, 4))}`);

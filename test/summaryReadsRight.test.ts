@@ -37,12 +37,14 @@ function pastedSession(): ConversationBuilder {
 }
 
 describe('a pasted document is not twenty requests', () => {
-  it('splits a long message into the person\'s words and the pasted body, at a role-prompt opener', () => {
+  it("splits a long message into the person's words and the pasted body, at a role-prompt opener", () => {
     const parts = splitPasted(`${OWN_WORDS} - ${analyzerPrompt()}`);
     expect(parts.own).toBe(OWN_WORDS);
     expect(parts.pasted?.kind).toBe('prompt');
     expect(parts.pasted?.opening.startsWith('You are the Analyzer Agent')).toBe(true);
-    expect(requestWords(parts, 400)).toMatch(/^Look at the hotkey .* Follow the prompt below \[pasted prompt: “You are the Analyzer Agent .*” \(\d+ lines\)\]$/);
+    expect(requestWords(parts, 400)).toMatch(
+      /^Look at the hotkey .* Follow the prompt below \[pasted prompt: “You are the Analyzer Agent .*” \(\d+ lines\)\]$/,
+    );
     // A short message is all the person's own words.
     expect(splitPasted('Please fix the login test.\nIt fails on Safari.')).toEqual({ own: 'Please fix the login test.\nIt fails on Safari.' });
     // A message that opens with the structure itself is all paste.
@@ -69,16 +71,19 @@ describe('a pasted document is not twenty requests', () => {
   });
 
   it('the facts of a paste live with the message in "All user messages", more of them than for a typed message', () => {
-    const article = Array.from({ length: 80 }, (_, i) => `- Article ${i + 1} of the Regulation sets a limit of ${i + 13} days for requests from Member States.`).join('\n');
-    const b = new ConversationBuilder()
-      .user(`what does this article say about the limits?\n\n${article}`)
-      .assistant('It sets limits per article.');
+    const article = Array.from(
+      { length: 80 },
+      (_, i) => `- Article ${i + 1} of the Regulation sets a limit of ${i + 13} days for requests from Member States.`,
+    ).join('\n');
+    const b = new ConversationBuilder().user(`what does this article say about the limits?\n\n${article}`).assistant('It sets limits per article.');
     const users = extractSections(b.messages, undefined, 20000).sections['All user messages'];
     const quoted = /Key sentences further on: (.*)$/m.exec(users)?.[1] ?? '';
     expect(quoted.match(/“/g)?.length).toBe(8);
     expect(quoted).not.toContain('“- '); // quoted without the list marker
     // A long message typed in a few paragraphs quotes three.
-    const typed = Array.from({ length: 8 }, (_, p) => Array.from({ length: 10 }, (_, i) => `In paragraph ${p} I note that Article ${p * 10 + i} sets ${i + 13} days.`).join(' ')).join('\n');
+    const typed = Array.from({ length: 8 }, (_, p) =>
+      Array.from({ length: 10 }, (_, i) => `In paragraph ${p} I note that Article ${p * 10 + i} sets ${i + 13} days.`).join(' '),
+    ).join('\n');
     const typedUsers = extractSections(new ConversationBuilder().user(typed).assistant('Noted.').messages, undefined, 20000).sections['All user messages'];
     expect((/Key sentences further on: (.*)$/m.exec(typedUsers)?.[1] ?? '').match(/“/g)?.length).toBe(3);
   });
@@ -104,10 +109,29 @@ describe('shouting is not a concept', () => {
     const b = new ConversationBuilder()
       .user(`${OWN_WORDS} - ${analyzerPrompt()}`)
       .assistant('The LLM call goes over HTTP; the AST of the handler shows IAppSettings is read once. See `TIMEOUT`, the RETRY count and CLAUDE.md.')
-      .tool('Bash', { command: 'grep -rn BUILD_FLAGS src' }, 'src/config.ts:3: export const BUILD_FLAGS = 1;\nsrc/config.ts:4: const RETRY = 3;\nWARNING: ALWAYS CHECK THIS');
+      .tool(
+        'Bash',
+        { command: 'grep -rn BUILD_FLAGS src' },
+        'src/config.ts:3: export const BUILD_FLAGS = 1;\nsrc/config.ts:4: const RETRY = 3;\nWARNING: ALWAYS CHECK THIS',
+      );
     const s = extractSections(b.messages, undefined, 5000).sections['Key Technical Concepts'];
     for (const term of ['`LLM`', '`HTTP`', '`AST`', '`RCA`', '`IAppSettings`', '`BUILD_FLAGS`', '`TIMEOUT`', '`RETRY`']) expect(s).toContain(term);
-    for (const shout of ['`MUST`', '`ALWAYS`', '`BEFORE`', '`CRITICAL`', '`SIGNIFICANT`', '`MINOR`', '`UNVERIFIED`', '`ALGORITHM`', '`AWARENESS`', '`SECTION`', '`PRE`', '`CODE`', '`CLAUDE`', '`CHECK`']) {
+    for (const shout of [
+      '`MUST`',
+      '`ALWAYS`',
+      '`BEFORE`',
+      '`CRITICAL`',
+      '`SIGNIFICANT`',
+      '`MINOR`',
+      '`UNVERIFIED`',
+      '`ALGORITHM`',
+      '`AWARENESS`',
+      '`SECTION`',
+      '`PRE`',
+      '`CODE`',
+      '`CLAUDE`',
+      '`CHECK`',
+    ]) {
       expect(s).not.toContain(shout);
     }
   });
@@ -142,7 +166,9 @@ describe('narration is not work done', () => {
           'First, I need to read the chart generator. ' +
           "I'll keep the charts in a Map instead of an array, because lookups by metric name are O(1).",
       )
-      .thinking('The prompt says "Reply in Russian", but since the docs are English I keep them English. They remind me: do not edit files without asking, because it is their repo.');
+      .thinking(
+        'The prompt says "Reply in Russian", but since the docs are English I keep them English. They remind me: do not edit files without asking, because it is their repo.',
+      );
     const problem = extractSections(b.messages, undefined, 5000).sections['Problem Solving'];
     expect(problem).not.toContain('Analyzer Agent');
     expect(problem).not.toContain('update the README');
@@ -156,8 +182,14 @@ describe('narration is not work done', () => {
 
 describe('Current Work shows what the person would read', () => {
   it('splits reasoning written inline from the answer', () => {
-    expect(splitInlineReasoning('<think>The user asks where.</think>\n\nIt is in ./report.md.')).toEqual({ visible: 'It is in ./report.md.', reasoning: 'The user asks where.' });
-    expect(splitInlineReasoning('<thinking-content-7bbeb8e1>\nHere is a thinking process.\n</thinking-content-7bbeb8e1>\nDone.')).toEqual({ visible: 'Done.', reasoning: 'Here is a thinking process.' });
+    expect(splitInlineReasoning('<think>The user asks where.</think>\n\nIt is in ./report.md.')).toEqual({
+      visible: 'It is in ./report.md.',
+      reasoning: 'The user asks where.',
+    });
+    expect(splitInlineReasoning('<thinking-content-7bbeb8e1>\nHere is a thinking process.\n</thinking-content-7bbeb8e1>\nDone.')).toEqual({
+      visible: 'Done.',
+      reasoning: 'Here is a thinking process.',
+    });
     expect(splitInlineReasoning('Still thinking </think> The answer.')).toEqual({ visible: 'The answer.', reasoning: 'Still thinking' });
     expect(splitInlineReasoning('<thinking>cut off mid-thought')).toEqual({ visible: '', reasoning: 'cut off mid-thought' });
     expect(splitInlineReasoning('a <b>plain</b> reply')).toEqual({ visible: 'a <b>plain</b> reply', reasoning: '' });
@@ -166,18 +198,22 @@ describe('Current Work shows what the person would read', () => {
   it('the last assistant message is its visible answer; reasoning alone is said briefly', () => {
     const answered = new ConversationBuilder()
       .user('Where did you create the file?')
-      .assistant('<thinking-content-7bbeb8e1441453ad>\n\nHere is a thinking process:\n1. Analyze the user input.\n</thinking-content-7bbeb8e1441453ad>\n\nThe report is in ./.claude/agent-reports/analyzer.md at the project root.');
+      .assistant(
+        '<thinking-content-7bbeb8e1441453ad>\n\nHere is a thinking process:\n1. Analyze the user input.\n</thinking-content-7bbeb8e1441453ad>\n\nThe report is in ./.claude/agent-reports/analyzer.md at the project root.',
+      );
     const cw = extractSections(answered.messages, undefined, 5000).sections['Current Work'];
     expect(cw).toContain('Last assistant message: The report is in ./.claude/agent-reports/analyzer.md at the project root.');
     expect(cw).not.toContain('thinking');
 
-    const thinkingOnly = new ConversationBuilder().user('Summarize the design.').assistant('<think>The user wants a summary of the design; first list the modules');
+    const thinkingOnly = new ConversationBuilder()
+      .user('Summarize the design.')
+      .assistant('<think>The user wants a summary of the design; first list the modules');
     const cw2 = extractSections(thinkingOnly.messages, undefined, 5000).sections['Current Work'];
     expect(cw2).toContain('- Last assistant message: reasoning only, no answer yet');
     expect(cw2).not.toContain('first list the modules');
   });
 
-  it("aider: its token counts and file prompts are not work, its answers to prompts are not requests", () => {
+  it('aider: its token counts and file prompts are not work, its answers to prompts are not requests', () => {
     const history = [
       '# aider chat started at 2026-04-22 23:13:03',
       '',
@@ -187,12 +223,12 @@ describe('Current Work shows what the person would read', () => {
       '',
       '> Tokens: 7.4k sent, 1.2k received.  ',
       '',
-      '#### Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on\'t ask again [Yes]: all  ',
+      "#### Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all  ",
       '',
       'Adding the files.',
       '',
       '> CLAUDE.md  ',
-      '> Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on\'t ask again [Yes]: y  ',
+      "> Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: y  ",
       '',
       'report.md',
       '```',

@@ -17,7 +17,9 @@ import { transcriptPath } from './helpers/transcripts';
 
 describe('collapseRepeatedLines', () => {
   it('a run of identical lines becomes the line and a count', () => {
-    expect(collapseRepeatedLines('start\nwarn: disk\nwarn: disk\nwarn: disk\nwarn: disk\nend', 3).text).toBe('start\nwarn: disk\n… 3 more identical lines\nend');
+    expect(collapseRepeatedLines('start\nwarn: disk\nwarn: disk\nwarn: disk\nwarn: disk\nend', 3).text).toBe(
+      'start\nwarn: disk\n… 3 more identical lines\nend',
+    );
   });
 
   it('a run of lines that differ only in their numbers keeps its first and last line', () => {
@@ -30,7 +32,9 @@ describe('collapseRepeatedLines', () => {
   it('leaves short runs, blank lines and lines that differ in words alone; names where the whole output is', () => {
     const text = 'a\na\n\n\n\nok 1\nfail 2\nok 3';
     expect(collapseRepeatedLines(text, 3)).toEqual({ text, collapsedLines: 0, runs: 0 });
-    expect(collapseRepeatedLines('x\nx\nx\ny\ny\ny', 3, 'see the archive').text).toBe('x\n… 2 more identical lines [see the archive]\ny\n… 2 more identical lines');
+    expect(collapseRepeatedLines('x\nx\nx\ny\ny\ny', 3, 'see the archive').text).toBe(
+      'x\n… 2 more identical lines [see the archive]\ny\n… 2 more identical lines',
+    );
   });
 });
 
@@ -50,7 +54,9 @@ describe('the kept tail of a real aider session', () => {
     expect(kept.toolResult).toEqual(original.toolResult);
     const text = messageText(kept);
     expect(text.match(/unable to read: \[Errno 2\]/g)).toHaveLength(2);
-    expect(text).toContain(`… 16 more lines like these, differing only in their numbers [the full output is message ${original.id} in this compaction's archive]`);
+    expect(text).toContain(
+      `… 16 more lines like these, differing only in their numbers [the full output is message ${original.id} in this compaction's archive]`,
+    );
     // Nothing else in the output changed: every other line is there, in order.
     const others = (s: string) => s.split('\n').filter((l) => !l.includes('unable to read: [Errno 2]') && !l.startsWith('… '));
     expect(others(text)).toEqual(others(messageText(original)));
@@ -58,7 +64,10 @@ describe('the kept tail of a real aider session', () => {
   });
 
   it('messages without repeated lines stay exactly as they were', async () => {
-    const b = new ConversationBuilder().user('Run the tests.').tool('Bash', { command: 'npm test' }, 'PASS a.test.ts\nPASS b.test.ts\nTests: 2 passed').assistant('All green.');
+    const b = new ConversationBuilder()
+      .user('Run the tests.')
+      .tool('Bash', { command: 'npm test' }, 'PASS a.test.ts\nPASS b.test.ts\nTests: 2 passed')
+      .assistant('All green.');
     const conv = b.build('plain');
     const r = await compactConversation(conv, { counter: await createTokenCounter('gpt-4o'), archive: new MemoryArchive(), keepRecentRounds: 1 });
     for (const m of r.conversation.messages.filter((x) => x.itemType !== 'COMPACTION_SUMMARY')) expect(m).toBe(conv.messages.find((x) => x.id === m.id));

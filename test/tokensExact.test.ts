@@ -74,10 +74,49 @@ const EDGE_CASES: string[] = [
 
 /** Fragments random text is built from: each exercises a different pre-tokenizer branch. */
 const FRAGMENTS = [
-  ' ', '  ', '\n', '\r\n', '\t', '\u00a0', '\u3000', '<|endoftext|>', '<|fim_prefix|>', "'s", "'LL", "'re",
-  'the', 'The', 'THE', 'HTTPServer', 'camelCase', 'snake_case', '123', '4567', '3.14', '中文', '日本語',
-  '한국어', 'ё', 'é', 'e\u0301', '😀', '👨‍👩‍👧', '🇺🇸', '\ud800', '\udc00', '\ufeff', '{"a":1}', '=>', '...', '!!!',
-  '/usr/bin', 'C:\\Windows', '$', '€', '，', '。',
+  ' ',
+  '  ',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u00a0',
+  '\u3000',
+  '<|endoftext|>',
+  '<|fim_prefix|>',
+  "'s",
+  "'LL",
+  "'re",
+  'the',
+  'The',
+  'THE',
+  'HTTPServer',
+  'camelCase',
+  'snake_case',
+  '123',
+  '4567',
+  '3.14',
+  '中文',
+  '日本語',
+  '한국어',
+  'ё',
+  'é',
+  'e\u0301',
+  '😀',
+  '👨‍👩‍👧',
+  '🇺🇸',
+  '\ud800',
+  '\udc00',
+  '\ufeff',
+  '{"a":1}',
+  '=>',
+  '...',
+  '!!!',
+  '/usr/bin',
+  'C:\\Windows',
+  '$',
+  '€',
+  '，',
+  '。',
 ];
 
 const unit = fc.oneof(
@@ -199,7 +238,10 @@ describe('piece memo', () => {
 
 describe('rank table', () => {
   it('holds every token of both encodings, each byte among them', async () => {
-    for (const [name, size] of [['o200k_base', 199_998], ['cl100k_base', 100_256]] as const) {
+    for (const [name, size] of [
+      ['o200k_base', 199_998],
+      ['cl100k_base', 100_256],
+    ] as const) {
       const table = new RankTable(await loadRankFile(name));
       expect(table.size).toBe(size);
       expect([...table.byteRank].every((r) => r >= 0)).toBe(true);

@@ -25,16 +25,40 @@ function message(id: string, text: string, itemType: Message['itemType'] = 'USER
 function richMessages(): Message[] {
   return [
     message('s', 'You are a careful assistant.', 'SYSTEM_PROMPT'),
-    { id: 'd', role: 'system', itemType: 'TOOL_DEFINITIONS', content: [], toolDefinitions: [{ name: 'bash', description: 'run a command', parameters: { type: 'object' } }] },
-    { id: 'u', role: 'user', itemType: 'USER_MESSAGE', name: 'alice', content: [{ type: 'text', text: '看看这个错误' }, { type: 'image', placeholder: '[image]' }] },
+    {
+      id: 'd',
+      role: 'system',
+      itemType: 'TOOL_DEFINITIONS',
+      content: [],
+      toolDefinitions: [{ name: 'bash', description: 'run a command', parameters: { type: 'object' } }],
+    },
+    {
+      id: 'u',
+      role: 'user',
+      itemType: 'USER_MESSAGE',
+      name: 'alice',
+      content: [
+        { type: 'text', text: '看看这个错误' },
+        { type: 'image', placeholder: '[image]' },
+      ],
+    },
     {
       id: 'a',
       role: 'assistant',
       itemType: 'ASSISTANT_MESSAGE',
-      content: [{ type: 'thinking', text: 'The user wants the error explained.' }, { type: 'text', text: 'Running the tests.' }],
+      content: [
+        { type: 'thinking', text: 'The user wants the error explained.' },
+        { type: 'text', text: 'Running the tests.' },
+      ],
       toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }],
     },
-    { id: 't', role: 'tool', itemType: 'TOOL_RESULT', content: [{ type: 'text', text: 'FAIL test/x.test.ts' }], toolResult: { toolCallId: 'c1', isError: true } },
+    {
+      id: 't',
+      role: 'tool',
+      itemType: 'TOOL_RESULT',
+      content: [{ type: 'text', text: 'FAIL test/x.test.ts' }],
+      toolResult: { toolCallId: 'c1', isError: true },
+    },
     message('k', 'Summary of earlier work.', 'COMPACTION_SUMMARY'),
   ];
 }

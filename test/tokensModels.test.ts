@@ -2,14 +2,7 @@
 // count may be called exact; a wrong row shows the user a wrong gauge.
 
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MODEL,
-  FALLBACK_CONTEXT_WINDOW,
-  listModelFamilies,
-  MODEL_FAMILIES,
-  normalizeModelId,
-  resolveModel,
-} from '../src/engine/tokens/modelRegistry';
+import { DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, listModelFamilies, MODEL_FAMILIES, normalizeModelId, resolveModel } from '../src/engine/tokens/modelRegistry';
 
 describe('resolveModel: representative ids', () => {
   const cases: [id: string, family: string, encoding: string, method: string, window: number][] = [

@@ -81,14 +81,20 @@ describe('"fixed" only with evidence', () => {
       .tool('Bash', { command: 'pytest tests/test_parser.py' }, 'E   KeyError: token\n1 failed', { isError: true })
       .tool('Edit', { file_path: 'src/lexer.py', old_string: 'a', new_string: 'b' }, 'ok')
       .tool('Bash', { command: 'pytest tests/test_parser.py' }, '3 passed');
-    expect(errorsOf(b)).toContain('`KeyError: token` from `pytest tests/test_parser.py` — fixed: edited `src/lexer.py`; `pytest tests/test_parser.py` ran clean afterwards');
+    expect(errorsOf(b)).toContain(
+      '`KeyError: token` from `pytest tests/test_parser.py` — fixed: edited `src/lexer.py`; `pytest tests/test_parser.py` ran clean afterwards',
+    );
   });
 
   it('an edit of the file the error names, after which the error does not occur again, is evidence', () => {
     const b = session()
-      .tool('Bash', { command: 'python run.py' }, 'Traceback (most recent call last):\n  File "src/parser.py", line 12, in parse\nValueError: bad token', { isError: true })
+      .tool('Bash', { command: 'python run.py' }, 'Traceback (most recent call last):\n  File "src/parser.py", line 12, in parse\nValueError: bad token', {
+        isError: true,
+      })
       .tool('Edit', { file_path: 'src/parser.py', old_string: 'a', new_string: 'b' }, 'ok');
-    expect(errorsOf(b)).toContain('`ValueError: bad token` from `python run.py` — fixed: edited `src/parser.py`, which the error names; it did not occur again');
+    expect(errorsOf(b)).toContain(
+      '`ValueError: bad token` from `python run.py` — fixed: edited `src/parser.py`, which the error names; it did not occur again',
+    );
   });
 
   it('the person saying it works is evidence; the assistant saying it fixed it is not', () => {
@@ -118,10 +124,13 @@ describe('"fixed" only with evidence', () => {
   });
 
   it('the messages kept after the summary count as evidence: a recurrence there leaves it unresolved, a clean re-run there fixes it', () => {
-    const span = session().tool('Bash', { command: 'python run.py' }, 'ValueError: bad token', { isError: true }).tool('Read', { file_path: 'src/a.py' }, 'x').messages;
+    const span = session()
+      .tool('Bash', { command: 'python run.py' }, 'ValueError: bad token', { isError: true })
+      .tool('Read', { file_path: 'src/a.py' }, 'x').messages;
     const again = new ConversationBuilder().tool('Bash', { command: 'python run.py' }, 'ValueError: bad token', { isError: true }).messages;
     const clean = new ConversationBuilder().tool('Bash', { command: 'python run.py' }, 'all good').messages;
-    const withAfter = (after: typeof span) => extractSections(span, undefined, 5000, { after: { messages: after, analyses: after.map(() => undefined) } }).sections['Errors and fixes'];
+    const withAfter = (after: typeof span) =>
+      extractSections(span, undefined, 5000, { after: { messages: after, analyses: after.map(() => undefined) } }).sections['Errors and fixes'];
     expect(withAfter([])).toMatch(/ValueError: bad token[^\n]* — seen, then not repeated/);
     expect(withAfter(again)).toMatch(/ValueError: bad token[^\n]* — unresolved/);
     expect(withAfter(clean)).toMatch(/ValueError: bad token[^\n]* — fixed: `python run.py` ran clean afterwards/);
@@ -151,8 +160,13 @@ describe('Pending Tasks: only what the person asked for and nothing shows done',
   });
 
   it('a request the assistant only promised to do stays pending; a final report after the work ends it', () => {
-    const promised = new ConversationBuilder().user('Add a --verbose flag to the CLI.').tool('Read', { file_path: 'src/cli.ts' }, 'x').assistant('Sure, I will add it next.');
-    expect(extractSections(promised.messages, undefined, 5000).sections['Pending Tasks']).toContain('Latest request, not reported done: Add a --verbose flag to the CLI.');
+    const promised = new ConversationBuilder()
+      .user('Add a --verbose flag to the CLI.')
+      .tool('Read', { file_path: 'src/cli.ts' }, 'x')
+      .assistant('Sure, I will add it next.');
+    expect(extractSections(promised.messages, undefined, 5000).sections['Pending Tasks']).toContain(
+      'Latest request, not reported done: Add a --verbose flag to the CLI.',
+    );
     const reported = new ConversationBuilder()
       .user('Add a --verbose flag to the CLI.')
       .tool('Edit', { file_path: 'src/cli.ts', old_string: 'a', new_string: 'b' }, 'ok')
@@ -190,10 +204,22 @@ describe('Problem Solving: no narration', () => {
   });
 
   it('tells narration from a decision or a finding', () => {
-    for (const s of ["I'll help you implement the necessary changes to the repository.", 'Okay, I will make that change.', 'First, I need to add an import for `MaybeAsyncIterable`.', 'THOUGHT: I need to revert and apply again.', 'Let me check the tests.', '让我看看这个文件。']) {
+    for (const s of [
+      "I'll help you implement the necessary changes to the repository.",
+      'Okay, I will make that change.',
+      'First, I need to add an import for `MaybeAsyncIterable`.',
+      'THOUGHT: I need to revert and apply again.',
+      'Let me check the tests.',
+      '让我看看这个文件。',
+    ]) {
       expect(isNarration(s), s).toBe(true);
     }
-    for (const s of ["I'll read it as a property instead, because the Session type defines it as a Date.", 'The issue is that expiresAt is a property.', 'It seems the cache is never cleared.', 'We decided to keep the old API.']) {
+    for (const s of [
+      "I'll read it as a property instead, because the Session type defines it as a Date.",
+      'The issue is that expiresAt is a property.',
+      'It seems the cache is never cleared.',
+      'We decided to keep the old API.',
+    ]) {
       expect(isNarration(s), s).toBe(false);
     }
     expect(reportsDone("I've created a complete Vue.js todo application with all the requested features.")).toBe(true);
@@ -213,7 +239,9 @@ describe('Files and Code Sections: paths a tool or the person touched', () => {
   });
 
   it('reads a grep pattern and a sed script as code, their operands as files', () => {
-    expect(shellFileActions('grep "from django.conf import settings" django/db/backends/sqlite3/base.py')).toEqual([{ path: 'django/db/backends/sqlite3/base.py', action: 'searched' }]);
+    expect(shellFileActions('grep "from django.conf import settings" django/db/backends/sqlite3/base.py')).toEqual([
+      { path: 'django/db/backends/sqlite3/base.py', action: 'searched' },
+    ]);
     expect(shellFileActions("sed -i '/import pytz/a from django.conf import settings' base.py")).toEqual([{ path: 'base.py', action: 'edited' }]);
     expect(shellFileActions("sed -i 's/query_patch.py/query_patch_debug.py/' apply_patch.py")).toEqual([{ path: 'apply_patch.py', action: 'edited' }]);
     expect(shellFileActions('python -c "import os.path; print(1)" && grep -rn -A 3 "def f" src/a.py')).toEqual([{ path: 'src/a.py', action: 'searched' }]);

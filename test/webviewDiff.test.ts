@@ -77,7 +77,11 @@ describe('conversation diff', () => {
     const del: DiffLine[] = Array.from({ length: 50 }, (_, i) => ({ op: 'del', text: `old ${i}`, oldNo: i + 1 }));
     const add: DiffLine = { op: 'add', text: '[masked]', newNo: 1 };
     const chunks = condense([...del, add], 'changed', false);
-    expect(chunks.map((c) => ('shown' in c ? `shown ${c.shown.length}` : `hidden ${c.hidden.length}`))).toEqual([`shown ${REMOVED_RUN_LINES}`, `hidden ${50 - REMOVED_RUN_LINES}`, 'shown 1']);
+    expect(chunks.map((c) => ('shown' in c ? `shown ${c.shown.length}` : `hidden ${c.hidden.length}`))).toEqual([
+      `shown ${REMOVED_RUN_LINES}`,
+      `hidden ${50 - REMOVED_RUN_LINES}`,
+      'shown 1',
+    ]);
     const ctx: DiffLine[] = Array.from({ length: 20 }, (_, i) => ({ op: 'ctx', text: `same ${i}`, oldNo: i + 1, newNo: i + 1 }));
     const mid = condense([add, ...ctx, add], 'changed', false);
     expect(mid.map((c) => ('shown' in c ? c.shown.length : -c.hidden.length))).toEqual([1 + CONTEXT_LINES, -(20 - 2 * CONTEXT_LINES), CONTEXT_LINES + 1]);

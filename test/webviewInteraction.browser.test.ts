@@ -72,7 +72,12 @@ describe('inspector interactions', () => {
     const apply = await h.waitForPost(isType('apply'));
     expect(apply.edits.sections).toEqual({ [SECTION]: edited });
     expect(apply.edits.restore).toEqual([]);
-    const applied: InspectorModel = { ...fx.model, phase: 'applied', canUndo: true, sections: fx.model.sections.map((s) => (s.name === SECTION ? { ...s, text: edited, tokens: 12 } : s)) };
+    const applied: InspectorModel = {
+      ...fx.model,
+      phase: 'applied',
+      canUndo: true,
+      sections: fx.model.sections.map((s) => (s.name === SECTION ? { ...s, text: edited, tokens: 12 } : s)),
+    };
     await h.send({ type: 'response', id: apply.id, request: 'apply', ok: true, value: { model: applied } });
     await h.page.waitForFunction(() => /Applied:/.test(document.querySelector('.status')?.textContent ?? ''));
     expect(await h.page.isDisabled('[data-action="apply"]')).toBe(true);
@@ -188,7 +193,9 @@ describe('inspector interactions', () => {
     // The host answers with the message kept; the row shows it.
     const restored: InspectorModel = {
       ...fx.model,
-      messages: fx.model.messages.map((m) => (m.id === fact.sourceId ? { ...m, decision: 'kept', reason: 'restored in the inspector', tokensAfter: m.tokens } : m)),
+      messages: fx.model.messages.map((m) =>
+        m.id === fact.sourceId ? { ...m, decision: 'kept', reason: 'restored in the inspector', tokensAfter: m.tokens } : m,
+      ),
       missing: fx.model.missing.filter((f) => f.sourceId !== fact.sourceId),
     };
     await h.send({ type: 'response', id: preview.id, request: 'preview', ok: true, value: { model: restored } });
@@ -207,7 +214,10 @@ describe('inspector interactions', () => {
     await h.page.click('[data-action="clear-filters"]');
     const word = fx.model.messages[5]!.text.split(/\s+/).find((w) => w.length > 6)!;
     await h.page.fill('input.search', word.toUpperCase());
-    await h.page.waitForFunction((n) => document.querySelectorAll('[role="row"]:not([hidden])').length === n, fx.model.messages.filter((m) => m.text.toLowerCase().includes(word.toLowerCase())).length);
+    await h.page.waitForFunction(
+      (n) => document.querySelectorAll('[role="row"]:not([hidden])').length === n,
+      fx.model.messages.filter((m) => m.text.toLowerCase().includes(word.toLowerCase())).length,
+    );
     expect(await h.page.textContent('.match-count')).toMatch(/of \d+ messages/);
     await h.page.waitForFunction((w) => (window as unknown as { __cc: { state?: InspectorUiState } }).__cc.state?.search === w, word.toUpperCase());
     await h.close();

@@ -34,7 +34,9 @@ async function showFixture(theme: ThemeKind): Promise<Harness> {
   const h = await openHarness(browser, { theme });
   await h.send({ type: 'init', model: fx.model });
   await h.page.waitForFunction((n) => document.querySelectorAll('[role="row"]').length === n, fx.model.messages.length);
-  await h.page.waitForFunction(() => !!document.querySelector('.diff-summary') && !/Computing/.test(document.querySelector('.diff-summary')!.textContent ?? ''));
+  await h.page.waitForFunction(
+    () => !!document.querySelector('.diff-summary') && !/Computing/.test(document.querySelector('.diff-summary')!.textContent ?? ''),
+  );
   return h;
 }
 
@@ -62,7 +64,9 @@ describe('inspector on a real transcript', () => {
     expect(long.startsWith(shown)).toBe(true);
     expect(shown.length).toBeLessThan(long.length / 4);
     expect(shown.endsWith('words ')).toBe(true);
-    expect(await h.page.textContent(`${card} [data-action="expand-section"]`)).toBe(`Show all (${(long.length - shown.length).toLocaleString('en-US')} more characters)`);
+    expect(await h.page.textContent(`${card} [data-action="expand-section"]`)).toBe(
+      `Show all (${(long.length - shown.length).toLocaleString('en-US')} more characters)`,
+    );
     await h.page.click(`${card} [data-action="expand-section"]`);
     expect(await h.page.textContent(`${card} .card-text`)).toBe(long);
     // Editing always starts from the whole text.
@@ -73,7 +77,9 @@ describe('inspector on a real transcript', () => {
 
   it('has one row per message, each with role="row" and its role name as text, in order', async () => {
     const h = await showFixture('dark');
-    const rows = await h.page.$$eval('[role="row"]', (els) => els.map((e) => ({ text: e.textContent ?? '', role: e.querySelector('.role')?.textContent, index: e.getAttribute('aria-rowindex') })));
+    const rows = await h.page.$$eval('[role="row"]', (els) =>
+      els.map((e) => ({ text: e.textContent ?? '', role: e.querySelector('.role')?.textContent, index: e.getAttribute('aria-rowindex') })),
+    );
     expect(rows).toHaveLength(fx.model.messages.length);
     rows.forEach((r, i) => {
       const m = fx.model.messages[i]!;
@@ -103,7 +109,10 @@ describe('inspector on a real transcript', () => {
   it('says what gave way to meet the target, step by step, and nothing when nothing did', async () => {
     const degradation = [
       { step: 'heavier-level' as const, detail: 'the normal level gave 1,334 tokens, over the target of 509: compacted again at the heavy level' },
-      { step: 'gist-user-messages' as const, detail: '134 user messages as one-line gists; the first request and the 3 most recent kept (required content 5600 → 4701 tokens)' },
+      {
+        step: 'gist-user-messages' as const,
+        detail: '134 user messages as one-line gists; the first request and the 3 most recent kept (required content 5600 → 4701 tokens)',
+      },
     ];
     const h = await openHarness(browser);
     await h.send({ type: 'init', model: { ...fx.model, header: { ...fx.model.header, degradation } } });

@@ -27,9 +27,7 @@ const PAYLOADS = [
 const BIG_LINE = `BIG-LINE-START ${'x'.repeat(1_000_000)} BIG-LINE-END`;
 
 function hostileConversation(): Conversation {
-  const messages: Message[] = [
-    { id: 'sys', role: 'system', itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: `You are helpful. ${PAYLOADS[0]}` }] },
-  ];
+  const messages: Message[] = [{ id: 'sys', role: 'system', itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: `You are helpful. ${PAYLOADS[0]}` }] }];
   PAYLOADS.forEach((p, i) => {
     messages.push({ id: `u${i}`, role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text: p }] });
     messages.push({ id: `a${i}`, role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [{ type: 'text', text: `Echo: ${p}` }] });
@@ -86,7 +84,10 @@ describe('hostile conversation text', () => {
     }
     await h.page.click('.card[data-section="Errors and fixes"] [data-action="edit-section"]');
     await h.page.fill('input.search', '<script>');
-    await h.page.waitForFunction(() => /^\d+ of \d+ messages/.test(document.querySelector('.match-count')?.textContent ?? '') && document.querySelectorAll('[role="row"][hidden]').length > 0);
+    await h.page.waitForFunction(
+      () =>
+        /^\d+ of \d+ messages/.test(document.querySelector('.match-count')?.textContent ?? '') && document.querySelectorAll('[role="row"][hidden]').length > 0,
+    );
 
     expect(await pwned(h)).toBeUndefined();
     expect(h.dialogs).toEqual([]);

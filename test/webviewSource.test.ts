@@ -36,7 +36,8 @@ describe('inspector webview source rules', () => {
   });
 
   it('has no HTML string sinks, eval or string timers', () => {
-    const sinks = /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\s*\(|new Function\s*\(|setTimeout\(\s*['"`]|createContextualFragment|DOMParser/;
+    const sinks =
+      /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\s*\(|new Function\s*\(|setTimeout\(\s*['"`]|createContextualFragment|DOMParser/;
     const found = ts.filter((f) => sinks.test(code(f))).map((f) => relative(repoRoot, f));
     expect(found).toEqual([]);
   });

@@ -74,7 +74,10 @@ function aiderRecords(text: string): Recorded[] {
     const m = /^> Tokens: ([\d.,]+)(k?) sent/.exec(lines[i]!);
     if (!m) continue;
     const line = i + 1;
-    out.push({ tokens: Math.round(Number(m[1]!.replace(/,/g, '')) * (m[2] ? 1000 : 1)), answer: (c) => lastIndex(c.messages, (x) => x.role === 'assistant' && (x.source?.line ?? Infinity) <= line) });
+    out.push({
+      tokens: Math.round(Number(m[1]!.replace(/,/g, '')) * (m[2] ? 1000 : 1)),
+      answer: (c) => lastIndex(c.messages, (x) => x.role === 'assistant' && (x.source?.line ?? Infinity) <= line),
+    });
   }
   return out;
 }
@@ -105,7 +108,11 @@ const median = (xs: number[]) => {
 };
 
 /** The row of one transcript, or undefined when it records no usage. */
-export async function meterRow(name: string, path: string, counters: (model: string | undefined) => Promise<CachedTokenCounter>): Promise<MeterRow | undefined> {
+export async function meterRow(
+  name: string,
+  path: string,
+  counters: (model: string | undefined) => Promise<CachedTokenCounter>,
+): Promise<MeterRow | undefined> {
   const text = readFileSync(path, 'utf8');
   const recs = records(path, text);
   if (recs.length < 2) return undefined;
@@ -172,4 +179,13 @@ export function meterTable(rows: readonly MeterRow[]): string[][] {
   ]);
 }
 
-export const METER_HEADER = ['transcript', 'requests', 'last reported', 'before: file count', 'after: meter', 'median |err| before', 'median |err| after', 'max |err| after'];
+export const METER_HEADER = [
+  'transcript',
+  'requests',
+  'last reported',
+  'before: file count',
+  'after: meter',
+  'median |err| before',
+  'median |err| after',
+  'max |err| after',
+];

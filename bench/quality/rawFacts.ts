@@ -43,7 +43,10 @@ export function benchFormatOf(rel: string): BenchFormat | undefined {
 /** The expected facts of one transcript file (several for LongMemEval: one per instance). */
 export function expectedFacts(fullPath: string, rel: string): ExpectedFacts[] {
   const format = benchFormatOf(rel);
-  if (!format) throw new Error(`${rel}: not a benchmark format (expected a file under ${['aider', 'claude-code', 'longmemeval', 'mini-swe-agent', 'openhands'].join('/, ')}/)`);
+  if (!format)
+    throw new Error(
+      `${rel}: not a benchmark format (expected a file under ${['aider', 'claude-code', 'longmemeval', 'mini-swe-agent', 'openhands'].join('/, ')}/)`,
+    );
   const raw = readFileSync(fullPath, 'utf8');
   const base = { name: basename(rel), format, file: rel };
   switch (format) {
@@ -222,7 +225,13 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
         errors.push(...found);
       }
       if (e['isMeta'] === true) return;
-      const text = typeof content === 'string' ? content : blocks.filter((b) => b['type'] === 'text').map((b) => String(b['text'] ?? '')).join('\n');
+      const text =
+        typeof content === 'string'
+          ? content
+          : blocks
+              .filter((b) => b['type'] === 'text')
+              .map((b) => String(b['text'] ?? ''))
+              .join('\n');
       const typed = typedText(text).trim();
       if (typed && !CLAUDE_NOT_TYPED.test(typed)) userRequests.push(typed);
     } else if (e['type'] === 'assistant' && Array.isArray(content)) {
@@ -239,7 +248,8 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
 // ── mini-swe-agent ────────────────────────────────────────────────────────────────────────
 
 /** A path-like token in a shell command: has a directory part, or ends in a source/text extension. */
-const SHELL_PATH = /(?<![\w./-])((?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z]\w{0,5}|[\w-]+\.(?:py|pyi|js|ts|tsx|json|toml|cfg|ini|txt|md|rst|sh|yaml|yml|c|h|cpp|rs|go|java))(?![\w/-])/g;
+const SHELL_PATH =
+  /(?<![\w./-])((?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z]\w{0,5}|[\w-]+\.(?:py|pyi|js|ts|tsx|json|toml|cfg|ini|txt|md|rst|sh|yaml|yml|c|h|cpp|rs|go|java))(?![\w/-])/g;
 
 /** A heredoc's body (`cat <<'EOF' > x.py` … `EOF`): the contents of a file, not commands. */
 const HEREDOC_BODY = /<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1[ \t]*(?=\n|$)/g;
@@ -341,7 +351,14 @@ function longMemEvalFacts(doc: unknown): Facts[] {
       for (const m of s) if (isObj(m) && m['role'] === 'user' && typeof m['content'] === 'string') userRequests.push(m['content']);
     }
     const answers = pythonList(inst['answers'] ?? inst['answer']);
-    const said = new Set(wordsOf(sessions.flatMap((s) => (Array.isArray(s) ? s : [])).map((m) => (isObj(m) ? String(m['content'] ?? '') : '')).join('\n')));
+    const said = new Set(
+      wordsOf(
+        sessions
+          .flatMap((s) => (Array.isArray(s) ? s : []))
+          .map((m) => (isObj(m) ? String(m['content'] ?? '') : ''))
+          .join('\n'),
+      ),
+    );
     const answerTerms = answers.map((a) => answerTermsOf(a).filter((t) => said.has(t)));
     return { userRequests, files: [], errors: [], answers, answerTerms };
   });
@@ -349,7 +366,9 @@ function longMemEvalFacts(doc: unknown): Facts[] {
 
 /** Words too common to tell an answer apart. */
 const STOPWORDS = new Set(
-  'the and for are but not you your with that this from was were has have had its into than then them they their there which what when where who whom why how can could would should will about also been being more most some such only other over very just because while each both any all our out use used using like one two may might must per via'.split(' '),
+  'the and for are but not you your with that this from was were has have had its into than then them they their there which what when where who whom why how can could would should will about also been being more most some such only other over very just because while each both any all our out use used using like one two may might must per via'.split(
+    ' ',
+  ),
 );
 
 /** Lower-case words and numbers (letters of any script, digits, with inner . , ' -). */

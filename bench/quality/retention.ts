@@ -46,7 +46,10 @@ export function needleOf(kind: Exclude<FactKind, 'answers'>, fact: string): stri
     case 'userRequests':
       return normalizeText(fact).slice(0, REQUEST_PREFIX_CHARS).trim();
     case 'files': {
-      const parts = fact.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+      const parts = fact
+        .replace(/\\/g, '/')
+        .split('/')
+        .filter((p) => p !== '' && p !== '.');
       return normalizeText(parts.slice(-2).join('/'));
     }
     case 'errors':

@@ -76,7 +76,15 @@ export async function run(): Promise<BenchSection> {
       },
       {
         title: `${SCALE}× the size: ${(largeBytes / 1e6).toFixed(2)} MB, ${formatCount(large.length)} messages`,
-        rows: [row('analyzeConversation', big, largeBytes, `${formatRatio(big.median / plain.median)} the 1 MB time`, `linear would be ${formatRatio(largeBytes / smallBytes)}`)],
+        rows: [
+          row(
+            'analyzeConversation',
+            big,
+            largeBytes,
+            `${formatRatio(big.median / plain.median)} the 1 MB time`,
+            `linear would be ${formatRatio(largeBytes / smallBytes)}`,
+          ),
+        ],
       },
     ],
     goals,

@@ -107,7 +107,14 @@ export async function run(): Promise<BenchSection> {
     const messages = c.conv.messages;
     // The machine is shared: every repetition times all five runs back to back, and each ratio
     // is taken within its repetition (then the median), so a burst of load hits both sides.
-    const samples = { coldCount: [] as number[], coldCompact: [] as number[], warmCount: [] as number[], warmCompact: [] as number[], plan: [] as number[], jsPass: [] as number[] };
+    const samples = {
+      coldCount: [] as number[],
+      coldCompact: [] as number[],
+      warmCount: [] as number[],
+      warmCompact: [] as number[],
+      plan: [] as number[],
+      jsPass: [] as number[],
+    };
     const ratios = { coldCompact: [] as number[], warmCount: [] as number[], warmCompact: [] as number[], plan: [] as number[], jsPass: [] as number[] };
     /** compactConversation (cold) over one js-tiktoken pass, per repetition. */
     const overJs: number[] = [];
@@ -127,7 +134,12 @@ export async function run(): Promise<BenchSection> {
       const marks: Record<string, number> = {};
       const t0 = performance.now();
       const coldCompact = await time(() =>
-        compactConversation(c.conv, { counter: fresh(), archive: new MemoryArchive(), now: FIXED_NOW, onProgress: (p) => void (marks[p.phase] ??= performance.now() - t0) }),
+        compactConversation(c.conv, {
+          counter: fresh(),
+          archive: new MemoryArchive(),
+          now: FIXED_NOW,
+          onProgress: (p) => void (marks[p.phase] ??= performance.now() - t0),
+        }),
       );
       const warm = fresh();
       warm.countMessages(messages);
@@ -154,7 +166,12 @@ export async function run(): Promise<BenchSection> {
         row('token count, cold (baseline)', m('coldCount'), undefined, 'fresh message cache, empty piece memo'),
         row('compactConversation, cold', m('coldCompact'), `${formatRatio(ratio)} the token count`, 'fresh counter, empty piece memo'),
         row('token count, warm piece memo', m('warmCount'), `${formatRatio(r('warmCount'))} the cold count`, 'fresh message cache'),
-        row('compactConversation, counter already warm', m('warmCompact'), `${formatRatio(r('warmCompact'))} the token count`, 'the meter has counted every message'),
+        row(
+          'compactConversation, counter already warm',
+          m('warmCompact'),
+          `${formatRatio(r('warmCompact'))} the token count`,
+          'the meter has counted every message',
+        ),
         row('planCompaction (confirmation estimate), warm', m('plan'), `${formatRatio(r('plan'))} the token count`, 'no archive write'),
         row(
           'one js-tiktoken pass, for scale',
@@ -163,8 +180,18 @@ export async function run(): Promise<BenchSection> {
           `encode(text, [], []) per part; the cold compaction is ${formatRatio(median(overJs))} this`,
         ),
         phaseRow('  of the cold compaction: analyze + count', phaseMs('analyze', 'plan'), phaseRatio('analyze', 'plan'), 'analyzeConversation, token counts'),
-        phaseRow('  of the cold compaction: plan, sections, validate', phaseMs('plan', 'archive'), phaseRatio('plan', 'archive'), 'strategy, 8 builders, fitting, loss detector, ratio controller'),
-        phaseRow('  of the cold compaction: archive + assemble', phaseMs('archive', 'done'), phaseRatio('archive', 'done'), 'canonical JSON + SHA-256 of the original'),
+        phaseRow(
+          '  of the cold compaction: plan, sections, validate',
+          phaseMs('plan', 'archive'),
+          phaseRatio('plan', 'archive'),
+          'strategy, 8 builders, fitting, loss detector, ratio controller',
+        ),
+        phaseRow(
+          '  of the cold compaction: archive + assemble',
+          phaseMs('archive', 'done'),
+          phaseRatio('archive', 'done'),
+          'canonical JSON + SHA-256 of the original',
+        ),
       ],
     });
     if (index === 0) {

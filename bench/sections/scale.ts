@@ -203,7 +203,17 @@ async function liveChild([file]: string[]): Promise<LiveFigures> {
     planCompaction(current, opts);
     warmPlanMs.push(ms(t0));
   }
-  return { tokens, messages: conv.messages.length, fileBytes: statSync(file!).size, meterColdMs, meterAppendMs, ledgerAppendMs, countMs, coldPlanMs, warmPlanMs };
+  return {
+    tokens,
+    messages: conv.messages.length,
+    fileBytes: statSync(file!).size,
+    meterColdMs,
+    meterAppendMs,
+    ledgerAppendMs,
+    countMs,
+    coldPlanMs,
+    warmPlanMs,
+  };
 }
 
 export const child = { measure: measureChild, live: liveChild };
@@ -332,13 +342,36 @@ export async function run(): Promise<BenchSection> {
       const rb = results.find((r) => r.input === b)!.runs;
       for (const op of ['count', 'compact', 'plan'] as Op[]) {
         if (!ra[op] || !rb[op]) continue;
-        const time = exponent(med(ra[op], (m) => m.opMs), med(rb[op], (m) => m.opMs), a.size, b.size);
+        const time = exponent(
+          med(ra[op], (m) => m.opMs),
+          med(rb[op], (m) => m.opMs),
+          a.size,
+          b.size,
+        );
         const mem = exponent(med(ra[op], rssGrowth), med(rb[op], rssGrowth), a.size, b.size);
-        const base = exponent(med(ra[op], (m) => m.countMs), med(rb[op], (m) => m.countMs), a.size, b.size);
-        growthRows.push({ label: `${op}: ${a.label} → ${b.label}`, median: `time ${time.toFixed(2)}`, ratio: `memory ${mem.toFixed(2)}`, note: `the token count's own time exponent: ${base.toFixed(2)}` });
+        const base = exponent(
+          med(ra[op], (m) => m.countMs),
+          med(rb[op], (m) => m.countMs),
+          a.size,
+          b.size,
+        );
+        growthRows.push({
+          label: `${op}: ${a.label} → ${b.label}`,
+          median: `time ${time.toFixed(2)}`,
+          ratio: `memory ${mem.toFixed(2)}`,
+          note: `the token count's own time exponent: ${base.toFixed(2)}`,
+        });
         if (op === 'compact' && a === inputs[1]) {
-          goals.push({ goal: `growth exponent of compact time ≤ ${GOALS.growth} (×4 → ×16)`, met: time <= GOALS.growth, measured: `${time.toFixed(2)} (the token count's: ${base.toFixed(2)})` });
-          goals.push({ goal: `growth exponent of compact memory ≤ ${GOALS.growth} (×4 → ×16)`, met: mem <= GOALS.growth, measured: `${mem.toFixed(2)} (peak RSS above the idle process)` });
+          goals.push({
+            goal: `growth exponent of compact time ≤ ${GOALS.growth} (×4 → ×16)`,
+            met: time <= GOALS.growth,
+            measured: `${time.toFixed(2)} (the token count's: ${base.toFixed(2)})`,
+          });
+          goals.push({
+            goal: `growth exponent of compact memory ≤ ${GOALS.growth} (×4 → ×16)`,
+            met: mem <= GOALS.growth,
+            measured: `${mem.toFixed(2)} (peak RSS above the idle process)`,
+          });
         }
       }
     }
@@ -346,7 +379,11 @@ export async function run(): Promise<BenchSection> {
     const short = results.find((r) => r.input === inputs[4]);
     if (short?.runs.compact) {
       const t = med(short.runs.compact, (m) => m.opMs);
-      goals.push({ goal: `200,000 short messages compacted in under ${GOALS.shortMessagesMs / 1000} s`, met: t < GOALS.shortMessagesMs, measured: `${formatMs(t)} (one token count: ${formatMs(med(short.runs.compact, (m) => m.countMs))})` });
+      goals.push({
+        goal: `200,000 short messages compacted in under ${GOALS.shortMessagesMs / 1000} s`,
+        met: t < GOALS.shortMessagesMs,
+        measured: `${formatMs(t)} (one token count: ${formatMs(med(short.runs.compact, (m) => m.countMs))})`,
+      });
     }
     for (const r of results) {
       const c = r.runs.compact ?? r.runs.count;
@@ -378,14 +415,43 @@ export async function run(): Promise<BenchSection> {
         title: `live session: ${formatCount(f.tokens)} tokens, ${formatCount(f.messages)} messages, ${mb(f.fileBytes)} of Claude Code JSONL; one message appended`,
         rows: [
           { label: 'one token count (baseline)', median: formatMs(f.countMs), note: 'fresh message cache, empty piece memo' },
-          { label: 'meter, first read of the file', median: formatMs(f.meterColdMs), ratio: `${formatRatio(f.meterColdMs / f.countMs)} the count`, note: 'LiveSessionMeter.update(): read, import, count' },
-          { label: 'meter after one appended line', median: formatMs(meter), ratio: `${formatRatio(meter / f.countMs)} the count`, note: `LiveSessionMeter.update(); median of ${f.meterAppendMs.length}` },
-          { label: 'TokenLedger.append of one message', median: formatMs(ledger), ratio: `${formatRatio(ledger / f.countMs)} the count`, note: `median of ${f.ledgerAppendMs.length}` },
-          { label: 'planCompaction, cold', median: formatMs(f.coldPlanMs), ratio: `${formatRatio(f.coldPlanMs / f.countMs)} the count`, note: 'fresh counter and cache, empty piece memo' },
-          { label: 'planCompaction after one appended message', median: formatMs(warm), ratio: `${(100 * (warm / f.coldPlanMs)).toFixed(1)}% of the cold plan`, note: `the cache of the plans before; median of ${f.warmPlanMs.length}` },
+          {
+            label: 'meter, first read of the file',
+            median: formatMs(f.meterColdMs),
+            ratio: `${formatRatio(f.meterColdMs / f.countMs)} the count`,
+            note: 'LiveSessionMeter.update(): read, import, count',
+          },
+          {
+            label: 'meter after one appended line',
+            median: formatMs(meter),
+            ratio: `${formatRatio(meter / f.countMs)} the count`,
+            note: `LiveSessionMeter.update(); median of ${f.meterAppendMs.length}`,
+          },
+          {
+            label: 'TokenLedger.append of one message',
+            median: formatMs(ledger),
+            ratio: `${formatRatio(ledger / f.countMs)} the count`,
+            note: `median of ${f.ledgerAppendMs.length}`,
+          },
+          {
+            label: 'planCompaction, cold',
+            median: formatMs(f.coldPlanMs),
+            ratio: `${formatRatio(f.coldPlanMs / f.countMs)} the count`,
+            note: 'fresh counter and cache, empty piece memo',
+          },
+          {
+            label: 'planCompaction after one appended message',
+            median: formatMs(warm),
+            ratio: `${(100 * (warm / f.coldPlanMs)).toFixed(1)}% of the cold plan`,
+            note: `the cache of the plans before; median of ${f.warmPlanMs.length}`,
+          },
         ],
       });
-      goals.push({ goal: `meter ≤ ${GOALS.meterMs} ms after one appended message (1M-token session)`, met: meter <= GOALS.meterMs, measured: `LiveSessionMeter ${formatMs(meter)}, TokenLedger ${formatMs(ledger)} (one token count: ${formatMs(f.countMs)})` });
+      goals.push({
+        goal: `meter ≤ ${GOALS.meterMs} ms after one appended message (1M-token session)`,
+        met: meter <= GOALS.meterMs,
+        measured: `LiveSessionMeter ${formatMs(meter)}, TokenLedger ${formatMs(ledger)} (one token count: ${formatMs(f.countMs)})`,
+      });
       goals.push({
         goal: `re-plan ≤ ${GOALS.replanShare * 100}% of a cold plan after one appended message`,
         met: warm <= GOALS.replanShare * f.coldPlanMs,

@@ -12,17 +12,7 @@ import { tokenReport } from '../../src/engine/tokens/report';
 import type { EncodingName } from '../../src/engine/tokens/tokenCounter';
 import { runChild } from '../lib/child';
 import { findTranscriptsDir, mixedCorpus, utf8Length } from '../lib/corpus';
-import {
-  formatCount,
-  formatMBps,
-  formatMs,
-  formatRatio,
-  measure,
-  megabytesPerSecond,
-  speedup,
-  summarize,
-  type Measurement,
-} from '../lib/measure';
+import { formatCount, formatMBps, formatMs, formatRatio, measure, megabytesPerSecond, speedup, summarize, type Measurement } from '../lib/measure';
 import type { BenchGoal, BenchRow, BenchSection } from '../lib/section';
 
 /** The corpus size TOKENS.md measured with. */
@@ -149,8 +139,19 @@ export async function run(): Promise<BenchSection> {
     throughputRow('js-tiktoken encode().length', jsT, bytes),
     throughputRow('gpt-tokenizer countTokens, cold cache', gptCold, bytes, undefined, 'clearMergeCache() before each run'),
     throughputRow('gpt-tokenizer countTokens, warm cache', gptWarm, bytes),
-    throughputRow('ours, cold memo', oursCold, bytes, `${formatRatio(coldRatio)} gpt-tokenizer, ${formatRatio(speedup(jsT.median, oursCold.median))} js-tiktoken`, 'clearMemo() before each run'),
-    throughputRow('ours, warm memo', oursWarm, bytes, `${formatRatio(warmRatio)} gpt-tokenizer, ${formatRatio(speedup(jsT.median, oursWarm.median))} js-tiktoken`),
+    throughputRow(
+      'ours, cold memo',
+      oursCold,
+      bytes,
+      `${formatRatio(coldRatio)} gpt-tokenizer, ${formatRatio(speedup(jsT.median, oursCold.median))} js-tiktoken`,
+      'clearMemo() before each run',
+    ),
+    throughputRow(
+      'ours, warm memo',
+      oursWarm,
+      bytes,
+      `${formatRatio(warmRatio)} gpt-tokenizer, ${formatRatio(speedup(jsT.median, oursWarm.median))} js-tiktoken`,
+    ),
   ];
   notes.push(
     `identical counts (o200k, per text, js-tiktoken = gpt-tokenizer = ours cold = ours warm): ${identical ? 'yes' : 'NO'} — ${formatCount(sum(jsCounts))} tokens in ${formatCount(texts.length)} texts`,
@@ -170,9 +171,16 @@ export async function run(): Promise<BenchSection> {
   const oneString: BenchRow[] = [
     throughputRow('js-tiktoken encode().length', jsJoinedOnce, joinedBytes, undefined, 'one run: the identity check'),
     throughputRow('gpt-tokenizer countTokens, cold cache', gptJoinedCold, joinedBytes),
-    throughputRow('ours, cold memo', oursJoinedCold, joinedBytes, `${formatRatio(speedup(gptJoinedCold.median, oursJoinedCold.median))} gpt-tokenizer, ${formatRatio(speedup(jsJoinedOnce.median, oursJoinedCold.median))} js-tiktoken`),
+    throughputRow(
+      'ours, cold memo',
+      oursJoinedCold,
+      joinedBytes,
+      `${formatRatio(speedup(gptJoinedCold.median, oursJoinedCold.median))} gpt-tokenizer, ${formatRatio(speedup(jsJoinedOnce.median, oursJoinedCold.median))} js-tiktoken`,
+    ),
   ];
-  notes.push(`identical counts (o200k, one ${(joinedBytes / 1e6).toFixed(2)} MB string): ${joinedIdentical ? 'yes' : 'NO'} — ${formatCount(oursJoined)} tokens`);
+  notes.push(
+    `identical counts (o200k, one ${(joinedBytes / 1e6).toFixed(2)} MB string): ${joinedIdentical ? 'yes' : 'NO'} — ${formatCount(oursJoined)} tokens`,
+  );
 
   // cl100k_base: ours against gpt-tokenizer (js-tiktoken's cl100k exactness is in the tests).
   const oursCl = await createPieceCounter('cl100k_base');
@@ -180,13 +188,18 @@ export async function run(): Promise<BenchSection> {
   let oursClCounts: number[] = [];
   const oursClCold = await measure(() => (oursClCounts = countEach(texts, (t) => oursCl.count(t))), { before: () => oursCl.clearMemo(), reps: 5 });
   let gptClCounts: number[] = [];
-  const gptClCold = await measure(() => (gptClCounts = countEach(texts, (t) => gptCl.countTokens(t, AS_TEXT))), { before: () => gptCl.clearMergeCache(), reps: 5 });
+  const gptClCold = await measure(() => (gptClCounts = countEach(texts, (t) => gptCl.countTokens(t, AS_TEXT))), {
+    before: () => gptCl.clearMergeCache(),
+    reps: 5,
+  });
   const clRatio = speedup(gptClCold.median, oursClCold.median);
   const cl100k: BenchRow[] = [
     throughputRow('gpt-tokenizer countTokens, cold cache', gptClCold, bytes),
     throughputRow('ours, cold memo', oursClCold, bytes, `${formatRatio(clRatio)} gpt-tokenizer`),
   ];
-  notes.push(`identical counts (cl100k, per text, gpt-tokenizer = ours): ${sameCounts(oursClCounts, gptClCounts) ? 'yes' : 'NO'} — ${formatCount(sum(oursClCounts))} tokens`);
+  notes.push(
+    `identical counts (cl100k, per text, gpt-tokenizer = ours): ${sameCounts(oursClCounts, gptClCounts) ? 'yes' : 'NO'} — ${formatCount(sum(oursClCounts))} tokens`,
+  );
 
   goals.push({
     goal: `counting throughput ≥ ${THROUGHPUT_GOAL.toFixed(1)}× gpt-tokenizer on the same text`,
@@ -301,11 +314,25 @@ export async function run(): Promise<BenchSection> {
   const appendRatio = speedup(fullCold.median, appendOurs.median);
   const appendRows: BenchRow[] = [
     timeRow('full recount, js-tiktoken', fullJs),
-    timeRow('full recount, ours, cold memo', fullCold, `${formatRatio(speedup(fullJs.median, fullCold.median))} faster than js-tiktoken`, 'tokenReport with a fresh counter'),
+    timeRow(
+      'full recount, ours, cold memo',
+      fullCold,
+      `${formatRatio(speedup(fullJs.median, fullCold.median))} faster than js-tiktoken`,
+      'tokenReport with a fresh counter',
+    ),
     timeRow('full recount, ours, warm memo', fullWarm, undefined, 'fresh message cache, warm piece memo'),
     timeRow('append 1 KB, js-tiktoken encode of it', appendJs),
-    timeRow('append 1 KB + report, ours (TokenLedger)', appendOurs, `${formatRatio(appendRatio)} vs full recount (ours cold), ${formatRatio(speedup(fullJs.median, appendOurs.median))} vs js-tiktoken`),
-    timeRow('re-import (copies) + 1 KB + sync + report, ours', resync, `${formatRatio(speedup(fullCold.median, resync.median))} vs full recount (ours cold)`, 'every message a new object, compared by content'),
+    timeRow(
+      'append 1 KB + report, ours (TokenLedger)',
+      appendOurs,
+      `${formatRatio(appendRatio)} vs full recount (ours cold), ${formatRatio(speedup(fullJs.median, appendOurs.median))} vs js-tiktoken`,
+    ),
+    timeRow(
+      're-import (copies) + 1 KB + sync + report, ours',
+      resync,
+      `${formatRatio(speedup(fullCold.median, resync.median))} vs full recount (ours cold)`,
+      'every message a new object, compared by content',
+    ),
   ];
   notes.push(
     `conversation: ${formatCount(conversation.length)} messages, ${formatCount(conversationTokens)} tokens (o200k), ${(conversationBytes / 1e6).toFixed(2)} MB; appended messages ${APPEND_BYTES} bytes`,

@@ -47,11 +47,10 @@ async function renderOnce(browser: Browser, model: InspectorModel): Promise<Rend
   const h = await openHarness(browser, { theme: 'dark' });
   try {
     await h.send({ type: 'init', model });
-    await h.page.waitForFunction(
-      (names) => names.every((n) => performance.getEntriesByName(n, 'measure').length > 0),
-      [...MEASURES],
-      { timeout: RENDER_TIMEOUT_MS, polling: 50 },
-    );
+    await h.page.waitForFunction((names) => names.every((n) => performance.getEntriesByName(n, 'measure').length > 0), [...MEASURES], {
+      timeout: RENDER_TIMEOUT_MS,
+      polling: 50,
+    });
     const rows = await h.page.locator('[role="row"]').count();
     if (rows !== model.messages.length) throw new Error(`webview bench: ${rows} rows for ${model.messages.length} messages`);
     if (h.errors.length) throw new Error(`webview bench: the page reported errors: ${h.errors.slice(0, 3).join(' | ')}`);
@@ -129,10 +128,25 @@ function group(title: string, t: RenderTimes, b: Baselines, n: number): BenchGro
     rows: [
       { label: 'JSON.parse of the model (baseline)', median: formatMs(b.jsonParse), note: `${BASELINE_REPS} runs in one page` },
       { label: `${formatCount(n)} plain text rows, painted (baseline)`, median: formatMs(b.plainRows), note: `4 text cells per row, ${BASELINE_REPS} runs` },
-      { label: 'first render (header, cards, first rows painted)', median: formatMs(t.firstRender), ratio: vsRows(t.firstRender), note: `${formatRatio(t.firstRender / b.jsonParse)} JSON.parse; ${REPS} fresh pages` },
-      { label: 'timeline complete (every row in the DOM)', median: formatMs(t.timelineComplete), ratio: vsRows(t.timelineComplete), note: 'rows built in 8 ms slices after the first paint' },
+      {
+        label: 'first render (header, cards, first rows painted)',
+        median: formatMs(t.firstRender),
+        ratio: vsRows(t.firstRender),
+        note: `${formatRatio(t.firstRender / b.jsonParse)} JSON.parse; ${REPS} fresh pages`,
+      },
+      {
+        label: 'timeline complete (every row in the DOM)',
+        median: formatMs(t.timelineComplete),
+        ratio: vsRows(t.timelineComplete),
+        note: 'rows built in 8 ms slices after the first paint',
+      },
       { label: 'diff, first block painted', median: formatMs(t.diffFirstPaint), note: 'the diff starts after the first render' },
-      { label: 'diff, whole conversation computed and rendered', median: formatMs(t.diff), ratio: vsRows(t.diff), note: 'jsdiff line diffs in slices on the UI thread' },
+      {
+        label: 'diff, whole conversation computed and rendered',
+        median: formatMs(t.diff),
+        ratio: vsRows(t.diff),
+        note: 'jsdiff line diffs in slices on the UI thread',
+      },
     ],
   };
 }
@@ -198,8 +212,18 @@ export async function run(): Promise<BenchSection> {
     return {
       title: 'inspector webview (headless Chromium, real bundle and CSP)',
       groups: [
-        group(`${formatCount(long.messages.length)} real messages (shared transcripts repeated), ${formatCount(longFx.model.after.length)} after compaction`, longT, longBase, long.messages.length),
-        group(`largest shared transcript: ${name} (${(largest.bytes / 1e6).toFixed(2)} MB, ${formatCount(largest.conv.messages.length)} messages)`, largeT, largeBase, largest.conv.messages.length),
+        group(
+          `${formatCount(long.messages.length)} real messages (shared transcripts repeated), ${formatCount(longFx.model.after.length)} after compaction`,
+          longT,
+          longBase,
+          long.messages.length,
+        ),
+        group(
+          `largest shared transcript: ${name} (${(largest.bytes / 1e6).toFixed(2)} MB, ${formatCount(largest.conv.messages.length)} messages)`,
+          largeT,
+          largeBase,
+          largest.conv.messages.length,
+        ),
       ],
       goals,
       notes: [

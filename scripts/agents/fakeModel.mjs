@@ -87,7 +87,16 @@ function sse(res) {
 function anthropic(res, body, r) {
   const model = (body && body.model) || 'claude-fake';
   const inputTokens = r.inputTokens ?? requestTokens(body);
-  const message = { id: nextId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } };
+  const message = {
+    id: nextId('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: inputTokens, output_tokens: 1 },
+  };
   if (body && body.stream === false) {
     const content = r.tool ? [{ type: 'tool_use', id: nextId('toolu'), name: r.tool.name, input: r.tool.input }] : [{ type: 'text', text: r.text }];
     json(res, { ...message, content, stop_reason: r.tool ? 'tool_use' : 'end_turn', usage: { input_tokens: inputTokens, output_tokens: 10 } });
@@ -96,7 +105,11 @@ function anthropic(res, body, r) {
   const send = sse(res);
   send('message_start', { type: 'message_start', message });
   if (r.tool) {
-    send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: nextId('toolu'), name: r.tool.name, input: {} } });
+    send('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: nextId('toolu'), name: r.tool.name, input: {} },
+    });
     send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(r.tool.input) } });
   } else {
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
@@ -117,16 +130,40 @@ function responses(res, body, r) {
   send('response.created', { type: 'response.created', response: base });
   let item;
   if (r.tool) {
-    item = { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: r.tool.name, ...(r.tool.namespace ? { namespace: r.tool.namespace } : {}), arguments: JSON.stringify(r.tool.input), status: 'completed' };
+    item = {
+      type: 'function_call',
+      id: nextId('fc'),
+      call_id: nextId('call'),
+      name: r.tool.name,
+      ...(r.tool.namespace ? { namespace: r.tool.namespace } : {}),
+      arguments: JSON.stringify(r.tool.input),
+      status: 'completed',
+    };
     send('response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '' } });
-    send('response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', output_index: 0, item_id: item.id, delta: item.arguments });
-    send('response.function_call_arguments.done', { type: 'response.function_call_arguments.done', output_index: 0, item_id: item.id, arguments: item.arguments });
+    send('response.function_call_arguments.delta', {
+      type: 'response.function_call_arguments.delta',
+      output_index: 0,
+      item_id: item.id,
+      delta: item.arguments,
+    });
+    send('response.function_call_arguments.done', {
+      type: 'response.function_call_arguments.done',
+      output_index: 0,
+      item_id: item.id,
+      arguments: item.arguments,
+    });
     send('response.output_item.done', { type: 'response.output_item.done', output_index: 0, item });
   } else {
     const part = { type: 'output_text', text: r.text, annotations: [] };
     item = { type: 'message', id: nextId('m'), role: 'assistant', status: 'completed', content: [part] };
     send('response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } });
-    send('response.content_part.added', { type: 'response.content_part.added', output_index: 0, item_id: item.id, content_index: 0, part: { ...part, text: '' } });
+    send('response.content_part.added', {
+      type: 'response.content_part.added',
+      output_index: 0,
+      item_id: item.id,
+      content_index: 0,
+      part: { ...part, text: '' },
+    });
     send('response.output_text.delta', { type: 'response.output_text.delta', output_index: 0, item_id: item.id, content_index: 0, delta: r.text });
     send('response.output_text.done', { type: 'response.output_text.done', output_index: 0, item_id: item.id, content_index: 0, text: r.text });
     send('response.output_item.done', { type: 'response.output_item.done', output_index: 0, item });
@@ -134,7 +171,18 @@ function responses(res, body, r) {
   const inputTokens = r.inputTokens ?? requestTokens(body);
   send('response.completed', {
     type: 'response.completed',
-    response: { ...base, status: 'completed', output: [item], usage: { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + 10 } },
+    response: {
+      ...base,
+      status: 'completed',
+      output: [item],
+      usage: {
+        input_tokens: inputTokens,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 10,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: inputTokens + 10,
+      },
+    },
   });
   res.end();
 }

@@ -56,7 +56,9 @@ function turnStep(body) {
 }
 
 function notes(turn) {
-  return Array.from({ length: 120 }, (_, i) => `${turn.toUpperCase()}-NOTE-LINE-${i + 1}: the ${turn} ledger row ${i + 1} holds ${(i * 7919) % 1000}`).join('\n');
+  return Array.from({ length: 120 }, (_, i) => `${turn.toUpperCase()}-NOTE-LINE-${i + 1}: the ${turn} ledger row ${i + 1} holds ${(i * 7919) % 1000}`).join(
+    '\n',
+  );
 }
 
 function narrative(turn) {
@@ -70,21 +72,45 @@ const REPAIR_TURNS = {
   alpha: {
     prompt: 'From now on, always run the ledger check with --strict before you report. TURN-alpha: plan the ledger review and read notes-alpha.txt.',
     steps: [
-      { tool: { name: 'TodoWrite', input: { todos: [{ content: 'LEDGER-TODO-ONE reconcile the alpha ledger', status: 'in_progress', activeForm: 'Reconciling' }, { content: 'LEDGER-TODO-TWO write the bravo report', status: 'pending', activeForm: 'Writing' }] } } },
+      {
+        tool: {
+          name: 'TodoWrite',
+          input: {
+            todos: [
+              { content: 'LEDGER-TODO-ONE reconcile the alpha ledger', status: 'in_progress', activeForm: 'Reconciling' },
+              { content: 'LEDGER-TODO-TWO write the bravo report', status: 'pending', activeForm: 'Writing' },
+            ],
+          },
+        },
+      },
       bash('cat notes-alpha.txt', 'read the alpha notes'),
       { text: narrative('alpha') },
     ],
   },
   bravo: {
     prompt: 'TURN-bravo: run the ledger check (node check.js) and fix what fails.',
-    steps: [bash('node check.js', 'run the ledger check'), bash('touch ledger.fixed', 'mark the ledger fixed'), bash('node check.js', 'run the ledger check again'), { text: 'Fixed: the ledger check passes now that ledger.fixed exists.' }],
+    steps: [
+      bash('node check.js', 'run the ledger check'),
+      bash('touch ledger.fixed', 'mark the ledger fixed'),
+      bash('node check.js', 'run the ledger check again'),
+      { text: 'Fixed: the ledger check passes now that ledger.fixed exists.' },
+    ],
   },
-  charlie: { prompt: 'Never push the ledger branch to main. TURN-charlie: read notes-charlie.txt.', steps: [bash('cat notes-charlie.txt', 'read the charlie notes'), { text: narrative('charlie') }] },
+  charlie: {
+    prompt: 'Never push the ledger branch to main. TURN-charlie: read notes-charlie.txt.',
+    steps: [bash('cat notes-charlie.txt', 'read the charlie notes'), { text: narrative('charlie') }],
+  },
   delta: { prompt: 'TURN-delta: read notes-delta.txt.', steps: [bash('cat notes-delta.txt', 'read the delta notes'), { text: narrative('delta') }] },
 };
 
 /** Facts of the session the lossy summary does not hold, and a text each restore must show. */
-const LOST_FACTS = ['always run the ledger check with --strict before you report', 'Never push the ledger branch to main', 'LEDGER-TODO-TWO write the bravo report', 'LEDGER-CHECK-FAILED row 42 does not balance', 'notes-alpha.txt'];
+const LOST_FACTS = [
+  'always run the ledger check with --strict before you report',
+  'Never push the ledger branch to main',
+  'LEDGER-TODO-TWO write the bravo report',
+  'LEDGER-CHECK-FAILED row 42 does not balance',
+  'notes-alpha.txt',
+];
 
 function repairReply(body) {
   if (isCompaction(body)) return { text: LOSSY_SUMMARY };
@@ -96,7 +122,10 @@ function repairReply(body) {
 
 function prepareRepairWorkspace(work) {
   for (const t of Object.keys(REPAIR_TURNS)) writeFileSync(join(work, `notes-${t}.txt`), `${notes(t)}\n`);
-  writeFileSync(join(work, 'check.js'), "const fs = require('fs');\nif (!fs.existsSync('ledger.fixed')) { console.error('Error: LEDGER-CHECK-FAILED row 42 does not balance'); process.exit(1); }\nconsole.log('ledger ok');\n");
+  writeFileSync(
+    join(work, 'check.js'),
+    "const fs = require('fs');\nif (!fs.existsSync('ledger.fixed')) { console.error('Error: LEDGER-CHECK-FAILED row 42 does not balance'); process.exit(1); }\nconsole.log('ledger ok');\n",
+  );
 }
 
 function installHooks(h, work) {
@@ -117,18 +146,37 @@ function stateOf(root, session) {
       return undefined;
     }
   };
-  return { state: read(`${session}.json`), repair: read(`${session}.repair.json`), log: (() => { try { return readFileSync(join(root, 'state', 'context-compactor', 'hook.log'), 'utf8'); } catch { return ''; } })() };
+  return {
+    state: read(`${session}.json`),
+    repair: read(`${session}.repair.json`),
+    log: (() => {
+      try {
+        return readFileSync(join(root, 'state', 'context-compactor', 'hook.log'), 'utf8');
+      } catch {
+        return '';
+      }
+    })(),
+  };
 }
 
 function sessionIdIn(h, home) {
   const files = h.onlyFile(join(home, '.claude', 'projects'), /^[0-9a-f-]{36}\.jsonl$/);
   h.check(files.length === 1, `expected one Claude Code session file, found ${files.length}`);
-  return { file: files[0], id: files[0].split('/').pop().replace(/\.jsonl$/, '') };
+  return {
+    file: files[0],
+    id: files[0]
+      .split('/')
+      .pop()
+      .replace(/\.jsonl$/, ''),
+  };
 }
 
 /** The summary line Claude Code wrote after the last boundary. */
 function writtenSummary(file) {
-  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const b = lines.map((o) => o.type === 'system' && o.subtype === 'compact_boundary').lastIndexOf(true);
   const s = b < 0 ? undefined : lines.slice(b).find((o) => o.isCompactSummary === true);
   return s ? (typeof s.message.content === 'string' ? s.message.content : JSON.stringify(s.message.content)) : undefined;
@@ -142,9 +190,14 @@ async function hookRepair(h) {
     const turns = Object.entries(REPAIR_TURNS);
     await h.mustRun('hook-turn-1', h.agents.claude, ['-p', turns[0][1].prompt, '--allowedTools', 'Bash'], { cwd: work, env });
     const { file, id } = sessionIdIn(h, home);
-    for (let i = 1; i < turns.length; i++) await h.mustRun(`hook-turn-${i + 1}`, h.agents.claude, ['-p', '--resume', id, turns[i][1].prompt, '--allowedTools', 'Bash'], { cwd: work, env });
+    for (let i = 1; i < turns.length; i++)
+      await h.mustRun(`hook-turn-${i + 1}`, h.agents.claude, ['-p', '--resume', id, turns[i][1].prompt, '--allowedTools', 'Bash'], { cwd: work, env });
     const before = readFileSync(file, 'utf8');
-    h.check(before.includes('LEDGER-CHECK-FAILED') && before.includes('TodoWrite') && before.includes('ledger ok'), 'the session does not hold the failed check, the todo list and the fixed check', file);
+    h.check(
+      before.includes('LEDGER-CHECK-FAILED') && before.includes('TodoWrite') && before.includes('ledger ok'),
+      'the session does not hold the failed check, the todo list and the fixed check',
+      file,
+    );
 
     const n0 = server.modelRequests('anthropic').length;
     await h.mustRun('hook-compact', h.agents.claude, ['-p', '--resume', id, '/compact'], { cwd: work, env });
@@ -154,25 +207,34 @@ async function hookRepair(h) {
     h.check(summary && summary.includes('LOSSY-SUMMARY'), 'Claude Code did not write the lossy summary after a compact boundary', file);
     for (const f of LOST_FACTS) h.check(!summary.includes(f), `the lossy summary holds "${f}" (the test would mean nothing)`);
     const afterCompact = stateOf(root, id);
-    h.check(afterCompact.state?.compactions?.length === 1 && afterCompact.state.compactions[0].trigger === 'manual' && afterCompact.state.compactions[0].tokens > 1000, 'PreCompact did not record the manual compaction with its size', JSON.stringify(afterCompact.state));
+    h.check(
+      afterCompact.state?.compactions?.length === 1 &&
+        afterCompact.state.compactions[0].trigger === 'manual' &&
+        afterCompact.state.compactions[0].tokens > 1000,
+      'PreCompact did not record the manual compaction with its size',
+      JSON.stringify(afterCompact.state),
+    );
     h.check(afterCompact.state.pending, 'SessionStart left no repair pending (did Claude Code write the summary before the hook this time?)', afterCompact.log);
 
     const n1 = server.modelRequests('anthropic').length;
     await h.mustRun('hook-next-prompt', h.agents.claude, ['-p', '--resume', id, 'TURN-echo: what is left to do?'], { cwd: work, env });
     const next = h.requestsSince(server, 'anthropic', n1)[0];
     h.check(next, 'the next prompt sent no request');
-    h.check(h.includes(next.raw, RESTORE_LEAD), 'the next request does not carry the hook\'s restore', next.raw.slice(0, 300));
+    h.check(h.includes(next.raw, RESTORE_LEAD), "the next request does not carry the hook's restore", next.raw.slice(0, 300));
     h.check(h.includes(next.raw, 'LOSSY-SUMMARY'), 'the next request does not carry the native summary');
     for (const f of LOST_FACTS) h.check(h.includes(next.raw, f), `the next request lacks a fact the summary lost: "${f}"`);
     const done = stateOf(root, id);
     h.check(!done.state.pending && done.repair?.lines?.length > 0, 'the hook did not record its repair', JSON.stringify(done.state));
     h.saveBody('hook-repair-next-request', next);
-    h.log(`  the lossy summary lost ${done.repair.missing} of ${done.repair.facts} must-keep facts; the hook put back ${done.repair.lines.length} lines (${done.repair.tokens} tokens) with the next prompt`);
+    h.log(
+      `  the lossy summary lost ${done.repair.missing} of ${done.repair.facts} must-keep facts; the hook put back ${done.repair.lines.length} lines (${done.repair.tokens} tokens) with the next prompt`,
+    );
   });
 }
 
 async function loopGuard(h) {
-  const reply = (body) => (isCompaction(body) ? { text: '<summary>LOOP-SUMMARY: a short summary.</summary>', inputTokens: 1000 } : { text: 'LOOP-REPLY', inputTokens: 990_000 });
+  const reply = (body) =>
+    isCompaction(body) ? { text: '<summary>LOOP-SUMMARY: a short summary.</summary>', inputTokens: 1000 } : { text: 'LOOP-REPLY', inputTokens: 990_000 };
   return h.inSandbox('loop', reply, 'hook-loop', async ({ root, home, work, server }) => {
     installHooks(h, work);
     const env = hookEnv(h, root, home, server);
@@ -191,11 +253,22 @@ async function loopGuard(h) {
     }
     const { state, log } = stateOf(root, id);
     const auto = (state?.compactions ?? []).filter((c) => c.trigger === 'auto');
-    h.check(compactionsAt.join(',') === '0,1,1,1,0', `compaction requests per turn: ${compactionsAt.join(',')}, expected 0,1,1,1,0 (three let through, the fourth blocked)`, log);
-    h.check(auto.length === 4 && auto.slice(0, 3).every((c) => !c.blocked) && auto[3].blocked === true, 'the hook state does not show three automatic compactions and a blocked fourth', JSON.stringify(state));
+    h.check(
+      compactionsAt.join(',') === '0,1,1,1,0',
+      `compaction requests per turn: ${compactionsAt.join(',')}, expected 0,1,1,1,0 (three let through, the fourth blocked)`,
+      log,
+    );
+    h.check(
+      auto.length === 4 && auto.slice(0, 3).every((c) => !c.blocked) && auto[3].blocked === true,
+      'the hook state does not show three automatic compactions and a blocked fourth',
+      JSON.stringify(state),
+    );
     h.check(/blocked an automatic compaction .*3 already in the last 10 minutes/.test(log), 'the hook log does not say it blocked the fourth', log);
     const debug = readFileSync(debugLog, 'utf8');
-    const said = /Compaction blocked by PreCompact hook: \[[^\]]*hook claude-code\]: (Context Compactor stopped this automatic compaction: it would be the 4th in 10 minutes[^\n"]*)/.exec(debug);
+    const said =
+      /Compaction blocked by PreCompact hook: \[[^\]]*hook claude-code\]: (Context Compactor stopped this automatic compaction: it would be the 4th in 10 minutes[^\n"]*)/.exec(
+        debug,
+      );
     h.check(said, "Claude Code's debug log does not carry the loop guard's reason for the blocked fourth compaction", debugLog);
     h.log(`  compaction requests per turn: ${compactionsAt.join(', ')}; the fifth turn printed ${JSON.stringify(outputs[4].slice(0, 120))}`);
     h.log(`  Claude Code's debug log: "Compaction blocked by PreCompact hook: …: ${said[1].slice(0, 160)}…"`);
@@ -203,37 +276,49 @@ async function loopGuard(h) {
 }
 
 async function sharedRepair(h, rel) {
-  return h.inSandbox('hook-shared', (body) => (isCompaction(body) ? { text: LOSSY_SUMMARY } : { text: 'RESUMED-OK' }), 'hook-shared', async ({ root, home, work, server }) => {
-    installHooks(h, work);
-    const env = hookEnv(h, root, home, server);
-    const id = randomUUID();
-    const projectDir = join(home, '.claude', 'projects', work.replace(/[^a-zA-Z0-9]/g, '-'));
-    mkdirSync(projectDir, { recursive: true });
-    const placed = h.placeTranscript(readFileSync(join(h.transcriptsDir, rel), 'utf8'), id, work);
-    const file = join(projectDir, `${id}.jsonl`);
-    writeFileSync(file, placed.text);
-    await h.mustRun('hook-shared-compact', h.agents.claude, ['-p', '--resume', id, '/compact'], { cwd: work, env });
-    const summary = writtenSummary(file);
-    h.check(summary && summary.includes('LOSSY-SUMMARY'), `${rel}: Claude Code did not write the lossy summary`);
-    const n1 = server.modelRequests('anthropic').length;
-    await h.mustRun('hook-shared-next', h.agents.claude, ['-p', '--resume', id, 'What is left to do?'], { cwd: work, env });
-    const next = h.requestsSince(server, 'anthropic', n1)[0];
-    h.check(next && h.includes(next.raw, RESTORE_LEAD), `${rel}: the next request does not carry the hook's restore`);
-    const { repair, state } = stateOf(root, id);
-    h.check(repair && repair.lines.length > 0, `${rel}: the hook recorded no repair`, JSON.stringify(state));
-    for (const l of repair.lines) h.check(h.includes(next.raw, l.line), `${rel}: a restored line is not in the next request`, l.line.slice(0, 160));
-    h.saveBody('hook-shared-next-request', next);
-    const pre = state.compactions[0];
-    h.log(`  ${rel}: ${pre.tokens.toLocaleString('en-US')} tokens before /compact (our counter); ${repair.summarizedMessages} messages summarized, ${repair.facts} must-keep facts, ${repair.missing} missing from the lossy summary`);
-    h.log(`  restored ${repair.lines.length} lines + ${repair.covered.length} facts held by them, ${repair.tokens} tokens (cap 2,000); left out by the cap: ${repair.omitted.length}`);
-    for (const l of repair.lines) h.log(`    [${l.category}] ${l.line.slice(0, 200)}`);
-  });
+  return h.inSandbox(
+    'hook-shared',
+    (body) => (isCompaction(body) ? { text: LOSSY_SUMMARY } : { text: 'RESUMED-OK' }),
+    'hook-shared',
+    async ({ root, home, work, server }) => {
+      installHooks(h, work);
+      const env = hookEnv(h, root, home, server);
+      const id = randomUUID();
+      const projectDir = join(home, '.claude', 'projects', work.replace(/[^a-zA-Z0-9]/g, '-'));
+      mkdirSync(projectDir, { recursive: true });
+      const placed = h.placeTranscript(readFileSync(join(h.transcriptsDir, rel), 'utf8'), id, work);
+      const file = join(projectDir, `${id}.jsonl`);
+      writeFileSync(file, placed.text);
+      await h.mustRun('hook-shared-compact', h.agents.claude, ['-p', '--resume', id, '/compact'], { cwd: work, env });
+      const summary = writtenSummary(file);
+      h.check(summary && summary.includes('LOSSY-SUMMARY'), `${rel}: Claude Code did not write the lossy summary`);
+      const n1 = server.modelRequests('anthropic').length;
+      await h.mustRun('hook-shared-next', h.agents.claude, ['-p', '--resume', id, 'What is left to do?'], { cwd: work, env });
+      const next = h.requestsSince(server, 'anthropic', n1)[0];
+      h.check(next && h.includes(next.raw, RESTORE_LEAD), `${rel}: the next request does not carry the hook's restore`);
+      const { repair, state } = stateOf(root, id);
+      h.check(repair && repair.lines.length > 0, `${rel}: the hook recorded no repair`, JSON.stringify(state));
+      for (const l of repair.lines) h.check(h.includes(next.raw, l.line), `${rel}: a restored line is not in the next request`, l.line.slice(0, 160));
+      h.saveBody('hook-shared-next-request', next);
+      const pre = state.compactions[0];
+      h.log(
+        `  ${rel}: ${pre.tokens.toLocaleString('en-US')} tokens before /compact (our counter); ${repair.summarizedMessages} messages summarized, ${repair.facts} must-keep facts, ${repair.missing} missing from the lossy summary`,
+      );
+      h.log(
+        `  restored ${repair.lines.length} lines + ${repair.covered.length} facts held by them, ${repair.tokens} tokens (cap 2,000); left out by the cap: ${repair.omitted.length}`,
+      );
+      for (const l of repair.lines) h.log(`    [${l.category}] ${l.line.slice(0, 200)}`);
+    },
+  );
 }
 
 export function hookScenarios(h) {
   return [
     ['Claude Code hook: /compact with a lossy summary; the facts it lost are in the next request', () => hookRepair(h)],
     ['Claude Code hook: a compaction loop (a nearly full window every turn) stopped by the loop guard after three', () => loopGuard(h)],
-    ['Claude Code hook: the shared kiliman session compacted by a lossy summary; what the hook restored', () => sharedRepair(h, 'claude-code/kiliman__claude-transcript__test2.jsonl')],
+    [
+      'Claude Code hook: the shared kiliman session compacted by a lossy summary; what the hook restored',
+      () => sharedRepair(h, 'claude-code/kiliman__claude-transcript__test2.jsonl'),
+    ],
   ];
 }

@@ -29,7 +29,8 @@ function claudeReply(body) {
   const msgs = body.messages ?? [];
   if (!JSON.stringify(msgs).includes('MCP-TURN')) return { text: 'hello' };
   const results = toolResults(body);
-  if (results.length === 0) return { tool: { name: 'ToolSearch', input: { query: 'select:mcp__context-compactor__list_sessions,mcp__context-compactor__count_context' } } };
+  if (results.length === 0)
+    return { tool: { name: 'ToolSearch', input: { query: 'select:mcp__context-compactor__list_sessions,mcp__context-compactor__count_context' } } };
   if (results.length === 1) return { tool: { name: 'mcp__context-compactor__list_sessions', input: {} } };
   if (results.length === 2) {
     const id = /"id": "([0-9a-f-]{36})"/.exec(results[1])?.[1] ?? 'no-id-found';
@@ -43,19 +44,44 @@ async function claudeMcp(h) {
     const env = h.claudeEnv(home, server);
     const line = readmeBlock(h.repoRoot, 'mcp-claude-code', 'sh').split(' ');
     h.check(line[0] === 'claude', "the README's Claude Code line does not start with claude", line.join(' '));
-    await h.mustRun('mcp-claude-add', h.agents.claude, line.slice(1).map((a) => (a === PLACEHOLDER ? h.CLI : a)), { cwd: work, env });
+    await h.mustRun(
+      'mcp-claude-add',
+      h.agents.claude,
+      line.slice(1).map((a) => (a === PLACEHOLDER ? h.CLI : a)),
+      { cwd: work, env },
+    );
     await h.mustRun('mcp-claude-turn-1', h.agents.claude, ['-p', 'hello'], { cwd: work, env });
     const [file] = h.onlyFile(join(home, '.claude', 'projects'), /^[0-9a-f-]{36}\.jsonl$/);
-    const id = file.split('/').pop().replace(/\.jsonl$/, '');
+    const id = file
+      .split('/')
+      .pop()
+      .replace(/\.jsonl$/, '');
     const n0 = server.modelRequests('anthropic').length;
-    const r = await h.mustRun('mcp-claude-turn-2', h.agents.claude, ['-p', '--resume', id, 'MCP-TURN: how full is this session?', '--allowedTools', 'mcp__context-compactor'], { cwd: work, env });
+    const r = await h.mustRun(
+      'mcp-claude-turn-2',
+      h.agents.claude,
+      ['-p', '--resume', id, 'MCP-TURN: how full is this session?', '--allowedTools', 'mcp__context-compactor'],
+      { cwd: work, env },
+    );
     h.check(r.stdout.includes('MCP-DONE'), 'Claude Code did not finish the turn that calls the MCP tools', r.stdout.slice(0, 300));
     const last = h.requestsSince(server, 'anthropic', n0).at(-1);
     const results = toolResults(last.body);
-    h.check(results.length === 3, `expected 3 tool results (ToolSearch, list_sessions, count_context), the last request carries ${results.length}`, results.map((x) => x.slice(0, 80)).join(' | '));
-    h.check(results[1].includes(`"id": "${id}"`) && results[1].includes('"agent": "claude-code"'), 'list_sessions did not return this session', results[1].slice(0, 300));
+    h.check(
+      results.length === 3,
+      `expected 3 tool results (ToolSearch, list_sessions, count_context), the last request carries ${results.length}`,
+      results.map((x) => x.slice(0, 80)).join(' | '),
+    );
+    h.check(
+      results[1].includes(`"id": "${id}"`) && results[1].includes('"agent": "claude-code"'),
+      'list_sessions did not return this session',
+      results[1].slice(0, 300),
+    );
     const count = JSON.parse(results[2]);
-    h.check(count.format === 'claude-code' && count.total > 0 && count.byCategory && Object.values(count.byCategory).reduce((a, b) => a + b, 0) === count.total, 'count_context did not return the breakdown of this session', results[2].slice(0, 300));
+    h.check(
+      count.format === 'claude-code' && count.total > 0 && count.byCategory && Object.values(count.byCategory).reduce((a, b) => a + b, 0) === count.total,
+      'count_context did not return the breakdown of this session',
+      results[2].slice(0, 300),
+    );
     h.log(`  list_sessions found this session (${id}); count_context: ${count.total} tokens of ${count.window} (${count.percent}%)`);
   });
 }

@@ -71,7 +71,10 @@ function run(name, cmd, args, { cwd, env, timeoutMs = RUN_TIMEOUT_MS }) {
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = Date.now() - t0;
-      writeFileSync(logFile, `$ ${[cmd, ...args].join(' ')}\n(cwd ${cwd}, exit ${code}${timedOut ? ', TIMED OUT' : ''}, ${ms} ms)\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`);
+      writeFileSync(
+        logFile,
+        `$ ${[cmd, ...args].join(' ')}\n(cwd ${cwd}, exit ${code}${timedOut ? ', TIMED OUT' : ''}, ${ms} ms)\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`,
+      );
       resolvePromise({ code, stdout, stderr, ms, timedOut, logFile });
     });
   });
@@ -79,7 +82,11 @@ function run(name, cmd, args, { cwd, env, timeoutMs = RUN_TIMEOUT_MS }) {
 
 async function mustRun(name, cmd, args, opts) {
   const r = await run(name, cmd, args, opts);
-  check(r.code === 0 && !r.timedOut, `${name}: ${basename(cmd)} ${args.join(' ')} ${r.timedOut ? 'timed out' : `exited ${r.code}`}`, `${r.stderr.trim().split('\n').slice(-8).join('\n    ')}\n    full output: ${r.logFile}`);
+  check(
+    r.code === 0 && !r.timedOut,
+    `${name}: ${basename(cmd)} ${args.join(' ')} ${r.timedOut ? 'timed out' : `exited ${r.code}`}`,
+    `${r.stderr.trim().split('\n').slice(-8).join('\n    ')}\n    full output: ${r.logFile}`,
+  );
   return r;
 }
 
@@ -102,7 +109,8 @@ function writeCodexConfig(codexHome, server) {
 /** The notes file of a turn: 120 lines that only that turn's tool call reads. */
 function notesText(turn) {
   const lines = [];
-  for (let i = 1; i <= 120; i++) lines.push(`${turn.toUpperCase()}-NOTE-LINE-${i}: the ${turn} ledger row ${i} holds figure ${(i * 7919) % 1000} for region ${turn}-${i % 9}`);
+  for (let i = 1; i <= 120; i++)
+    lines.push(`${turn.toUpperCase()}-NOTE-LINE-${i}: the ${turn} ledger row ${i} holds figure ${(i * 7919) % 1000} for region ${turn}-${i % 9}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -130,7 +138,7 @@ function anthropicTexts(messages) {
   const out = [];
   for (const m of messages ?? []) {
     if (m.role !== 'user') continue;
-    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content ?? [];
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
     for (const b of blocks) if (b.type === 'text' && !/<system-reminder>/.test(b.text)) out.push(b.text);
   }
   return out;
@@ -221,8 +229,15 @@ async function checkListed(env, work, agent, originalId, compactedId) {
   const original = list.find((s) => s.id === originalId);
   const compacted = list.find((s) => s.id === compactedId);
   check(original && compacted, `ctxc sessions does not list both ${agent} sessions`, JSON.stringify(list.map((s) => s.id)));
-  check(compacted.parent === originalId && compacted.relation === 'compacted' && original.children.includes(compactedId), `ctxc sessions does not show the compacted ${agent} session under its original`, JSON.stringify(compacted));
-  check(compacted.tokens < original.tokens && compacted.error === null, `ctxc sessions: the compacted ${agent} session does not count fewer tokens (${compacted.tokens} ≥ ${original.tokens})`);
+  check(
+    compacted.parent === originalId && compacted.relation === 'compacted' && original.children.includes(compactedId),
+    `ctxc sessions does not show the compacted ${agent} session under its original`,
+    JSON.stringify(compacted),
+  );
+  check(
+    compacted.tokens < original.tokens && compacted.error === null,
+    `ctxc sessions: the compacted ${agent} session does not count fewer tokens (${compacted.tokens} ≥ ${original.tokens})`,
+  );
 }
 
 /** A temporary home and work folder and a fake model server for one scenario; all gone after. */
@@ -297,7 +312,11 @@ async function agentSession(name, agents, figures) {
     for (let i = 1; i < TURNS.length; i++) await mustRun(`${name}-turn-${i + 1}`, bin, spec.nextTurn(id, turnPrompt(TURNS[i], i)), { cwd: work, env });
     check(spec.sessionFile(home).length === 1, `resuming ${name} started a new session file instead of appending`);
     const sessionText = readFileSync(file, 'utf8');
-    check(SUMMARIZED.every((g) => sessionText.includes(g)), `the real ${name} session holds no output of the first turn (the tool call did not run)`, file);
+    check(
+      SUMMARIZED.every((g) => sessionText.includes(g)),
+      `the real ${name} session holds no output of the first turn (the tool call did not run)`,
+      file,
+    );
     log(`  session ${id}: ${TURNS.length} turns, ${sessionText.split('\n').length - 1} lines`);
 
     const copy = join(root, 'home-original');
@@ -305,8 +324,12 @@ async function agentSession(name, agents, figures) {
     const before = fileState(file);
     const compacted = JSON.parse((await ctxc(`ctxc-compact-${name}`, ['compact', file, '--to', spec.target, '--format', 'json'], env, work)).stdout);
     checkUntouched(file, before, `ctxc compact --to ${spec.target}`);
-    check(compacted.agent === spec.target && compacted.id !== id && existsSync(compacted.file), `ctxc compact --to ${spec.target} did not write a new session`, JSON.stringify(compacted));
-    check(compacted.resume === spec.resumeCommand(compacted.id), 'the printed resume command is not the agent\'s', compacted.resume);
+    check(
+      compacted.agent === spec.target && compacted.id !== id && existsSync(compacted.file),
+      `ctxc compact --to ${spec.target} did not write a new session`,
+      JSON.stringify(compacted),
+    );
+    check(compacted.resume === spec.resumeCommand(compacted.id), "the printed resume command is not the agent's", compacted.resume);
 
     const n0 = server.modelRequests(spec.api).length;
     await mustRun(`${name}-resume-original`, bin, spec.resume(id), { cwd: work, env: spec.env(copy, server) });
@@ -316,13 +339,33 @@ async function agentSession(name, agents, figures) {
     const after = requestsSince(server, spec.api, n1)[0];
     check(original && after, 'a resume sent no request to the model');
     check(resumed.stdout.includes('RESUMED-OK'), `${name} did not print the reply to the resumed session`, resumed.stdout.slice(0, 200));
-    checkCompactedRequest(`${name} session`, after.raw, spec.summaryOf(compacted.file), [turnPrompt('delta', 3), 'DELTA-NOTE-LINE-120', narrative('delta').slice(0, 300)], SUMMARIZED);
-    check(SUMMARIZED.every((g) => original.raw.includes(g)), 'the original resume did not send the first turn (the comparison would mean nothing)');
+    checkCompactedRequest(
+      `${name} session`,
+      after.raw,
+      spec.summaryOf(compacted.file),
+      [turnPrompt('delta', 3), 'DELTA-NOTE-LINE-120', narrative('delta').slice(0, 300)],
+      SUMMARIZED,
+    );
+    check(
+      SUMMARIZED.every((g) => original.raw.includes(g)),
+      'the original resume did not send the first turn (the comparison would mean nothing)',
+    );
     check(after.bytes < original.bytes, `the compacted resume request is not smaller (${after.bytes} ≥ ${original.bytes} bytes)`);
     await checkListed(env, work, spec.target, id, compacted.id);
     const saved = [saveBody(`${name}-session-original`, original), saveBody(`${name}-session-compacted`, after)];
-    const tokens = spec.countTokens ? { tokensBefore: await tokensOf(`${name}-original`, saved[0], env, work), tokensAfter: await tokensOf(`${name}-compacted`, saved[1], env, work) } : {};
-    figures.push({ what: `${spec.target} session written by the real CLI`, before: original.bytes, after: after.bytes, ...tokens, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: spec.messagesOf(original.body), messagesAfter: spec.messagesOf(after.body) });
+    const tokens = spec.countTokens
+      ? { tokensBefore: await tokensOf(`${name}-original`, saved[0], env, work), tokensAfter: await tokensOf(`${name}-compacted`, saved[1], env, work) }
+      : {};
+    figures.push({
+      what: `${spec.target} session written by the real CLI`,
+      before: original.bytes,
+      after: after.bytes,
+      ...tokens,
+      sessionBefore: compacted.tokensBefore,
+      sessionAfter: compacted.tokensAfter,
+      messagesBefore: spec.messagesOf(original.body),
+      messagesAfter: spec.messagesOf(after.body),
+    });
   });
 }
 
@@ -336,7 +379,9 @@ async function sharedTranscript(agents, rel, figures) {
     const placed = placeTranscript(readFileSync(join(findTranscriptsDir(repoRoot), rel), 'utf8'), id, work);
     const file = join(projectDir, `${id}.jsonl`);
     writeFileSync(file, placed.text);
-    log(`  placed ${rel} as ${id}.jsonl (sessionId and cwd rewritten, ${placed.dropped} trailing line${placed.dropped === 1 ? '' : 's'} after the last assistant message left out)`);
+    log(
+      `  placed ${rel} as ${id}.jsonl (sessionId and cwd rewritten, ${placed.dropped} trailing line${placed.dropped === 1 ? '' : 's'} after the last assistant message left out)`,
+    );
     const gone = earlyToolText(placed.text);
     const recent = lastAssistantText(placed.text);
 
@@ -354,12 +399,26 @@ async function sharedTranscript(agents, rel, figures) {
     await mustRun(`claude-resume-${name}-compacted`, agents.claude, ['-p', '--resume', compacted.id, 'continue'], { cwd: work, env });
     const after = requestsSince(server, 'anthropic', n1)[0];
     check(original && after, 'a resume sent no request to the model');
-    check(gone.length > 20 && includes(original.raw, gone), `${rel}: the original resume does not carry the early tool output chosen for the check`, JSON.stringify(gone));
+    check(
+      gone.length > 20 && includes(original.raw, gone),
+      `${rel}: the original resume does not carry the early tool output chosen for the check`,
+      JSON.stringify(gone),
+    );
     checkCompactedRequest(rel, after.raw, summaryText, recent ? [recent] : [], [gone]);
     check(after.bytes < original.bytes, `${rel}: the compacted resume request is not smaller (${after.bytes} ≥ ${original.bytes} bytes)`);
     const tBefore = await tokensOf(`${name}-original`, saveBody(`shared-${name}-original`, original), env, work);
     const tAfter = await tokensOf(`${name}-compacted`, saveBody(`shared-${name}-compacted`, after), env, work);
-    figures.push({ what: `${rel} (real CLI resume)`, before: original.bytes, after: after.bytes, tokensBefore: tBefore, tokensAfter: tAfter, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: original.body.messages.length, messagesAfter: after.body.messages.length });
+    figures.push({
+      what: `${rel} (real CLI resume)`,
+      before: original.bytes,
+      after: after.bytes,
+      tokensBefore: tBefore,
+      tokensAfter: tAfter,
+      sessionBefore: compacted.tokensBefore,
+      sessionAfter: compacted.tokensAfter,
+      messagesBefore: original.body.messages.length,
+      messagesAfter: after.body.messages.length,
+    });
   });
 }
 
@@ -376,16 +435,30 @@ async function sharedIntoCodex(agents, rel, figures) {
     const compacted = JSON.parse((await ctxc(`ctxc-compact-${name}-to-codex`, ['compact', file, '--to', 'codex', '--format', 'json'], env, work)).stdout);
     check(compacted.resume === `codex resume ${compacted.id}`, 'the printed resume command is not codex resume <id>', compacted.resume);
     const n0 = server.modelRequests('responses').length;
-    const resumed = await mustRun(`codex-resume-${name}`, agents.codex, ['exec', '--skip-git-repo-check', 'resume', compacted.id, 'continue'], { cwd: work, env });
+    const resumed = await mustRun(`codex-resume-${name}`, agents.codex, ['exec', '--skip-git-repo-check', 'resume', compacted.id, 'continue'], {
+      cwd: work,
+      env,
+    });
     const after = requestsSince(server, 'responses', n0)[0];
     check(after, 'codex sent no request for the compacted rollout');
     check(resumed.stdout.includes('RESUMED-OK'), 'codex did not print the reply to the resumed session', resumed.stdout.slice(0, 200));
     const summaryText = JSON.parse(readFileSync(compacted.file, 'utf8').split('\n')[2]).payload.message;
     const recent = lastAssistantText(placed.text);
     checkCompactedRequest(`${rel} as a Codex rollout`, after.raw, summaryText, recent ? [recent] : [], [earlyToolText(placed.text)]);
-    check(after.body.input.some((i) => i.type === 'function_call') && after.body.input.some((i) => i.type === 'function_call_output'), 'the recent tool calls and their results were not sent as function_call / function_call_output items');
+    check(
+      after.body.input.some((i) => i.type === 'function_call') && after.body.input.some((i) => i.type === 'function_call_output'),
+      'the recent tool calls and their results were not sent as function_call / function_call_output items',
+    );
     saveBody(`cross-${name}-codex`, after);
-    figures.push({ what: `${rel} as a Codex rollout (real Codex resume)`, before: Number.NaN, after: after.bytes, sessionBefore: compacted.tokensBefore, sessionAfter: compacted.tokensAfter, messagesBefore: Number.NaN, messagesAfter: after.body.input.length });
+    figures.push({
+      what: `${rel} as a Codex rollout (real Codex resume)`,
+      before: Number.NaN,
+      after: after.bytes,
+      sessionBefore: compacted.tokensBefore,
+      sessionAfter: compacted.tokensAfter,
+      messagesBefore: Number.NaN,
+      messagesAfter: after.body.input.length,
+    });
   });
 }
 
@@ -406,8 +479,27 @@ async function main() {
       .filter((f) => f.endsWith('.jsonl'))
       .sort()
       .map((f) => [`Claude Code: the shared session ${f}, compacted and resumed`, () => sharedTranscript(agents, join('claude-code', f), figures)]),
-    ['Codex: the shared kiliman Claude Code session compacted into a Codex rollout, resumed', () => sharedIntoCodex(agents, 'claude-code/kiliman__claude-transcript__test2.jsonl', figures)],
-    ...hookScenarios({ agents, repoRoot, CLI, transcriptsDir: findTranscriptsDir(repoRoot), log, check, run, mustRun, inSandbox, claudeEnv, onlyFile, requestsSince, saveBody, includes, placeTranscript }),
+    [
+      'Codex: the shared kiliman Claude Code session compacted into a Codex rollout, resumed',
+      () => sharedIntoCodex(agents, 'claude-code/kiliman__claude-transcript__test2.jsonl', figures),
+    ],
+    ...hookScenarios({
+      agents,
+      repoRoot,
+      CLI,
+      transcriptsDir: findTranscriptsDir(repoRoot),
+      log,
+      check,
+      run,
+      mustRun,
+      inSandbox,
+      claudeEnv,
+      onlyFile,
+      requestsSince,
+      saveBody,
+      includes,
+      placeTranscript,
+    }),
     ...mcpScenarios({ agents, repoRoot, CLI, ARTIFACTS, log, check, mustRun, inSandbox, claudeEnv, codexEnv, writeCodexConfig, onlyFile, requestsSince }),
   ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
   const failures = [];

@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The summary's eight headings, as the compacted session writes them. */
-export const SECTIONS = ['Primary Request and Intent', 'Key Technical Concepts', 'Files and Code Sections', 'Errors and fixes', 'Problem Solving', 'All user messages', 'Pending Tasks', 'Current Work'];
+export const SECTIONS = [
+  'Primary Request and Intent',
+  'Key Technical Concepts',
+  'Files and Code Sections',
+  'Errors and fixes',
+  'Problem Solving',
+  'All user messages',
+  'Pending Tasks',
+  'Current Work',
+];
 /** The opening of the summary message Claude Code is sent on resume. */
 export const SUMMARY_OPENING = 'This session is being continued from a previous conversation';
 /** The key the fake model server accepts. */
@@ -92,7 +101,11 @@ export function placeSession(home, transcriptFile, id, work) {
 
 /** A long tool result of the session's first half: text the compaction summarizes away. */
 export function earlyToolText(fileText) {
-  const lines = fileText.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((o) => o.type === 'user' && o.isSidechain !== true);
+  const lines = fileText
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((o) => o.type === 'user' && o.isSidechain !== true);
   const half = lines.slice(0, Math.ceil(lines.length / 2));
   let best = '';
   for (const o of half) {
@@ -108,11 +121,17 @@ export function earlyToolText(fileText) {
 
 /** The start of the last long assistant answer: a recent turn every resume must carry. */
 export function lastAssistantText(fileText) {
-  const lines = fileText.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = fileText
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   for (let i = lines.length - 1; i >= 0; i--) {
     const o = lines[i];
     if (o.type !== 'assistant' || o.isSidechain === true) continue;
-    const t = (o.message?.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    const t = (o.message?.content ?? [])
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text)
+      .join('\n');
     if (t.length > 40) return t.slice(0, 200);
   }
   return '';

@@ -51,13 +51,25 @@ export async function ensureAgents() {
   // A project of its own, so nothing lands in the repository's node_modules or lock file. Claude
   // Code's postinstall only links its native binary; the binary works without it.
   writeFileSync(join(work, 'package.json'), `${JSON.stringify({ name: 'ctxc-agents-cache', private: true }, null, 2)}\n`);
-  await runLogged(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-update-notifier', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`, `@openai/codex@${CODEX_VERSION}`], {
-    cwd: work,
-    env: cleanNpmEnv({}),
-    logName: 'agents-install.log',
-    timeoutMs: INSTALL_TIMEOUT_MS,
-    logDir: logsDir,
-  });
+  await runLogged(
+    process.execPath,
+    [
+      npmCli(),
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--no-update-notifier',
+      `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+      `@openai/codex@${CODEX_VERSION}`,
+    ],
+    {
+      cwd: work,
+      env: cleanNpmEnv({}),
+      logName: 'agents-install.log',
+      timeoutMs: INSTALL_TIMEOUT_MS,
+      logDir: logsDir,
+    },
+  );
   const got = bins(work);
   const claude = versionOf(got.claude);
   const codex = versionOf(got.codex);

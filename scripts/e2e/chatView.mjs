@@ -86,10 +86,14 @@ export async function sendChat(page, text) {
   const before = await lastRowIndex(page);
   await inputPart(page).locator('.interactive-input-editor .monaco-editor').first().click();
   await page.keyboard.type(text);
-  await waitUntil(() => inputText(page), (t) => t === text, {
-    expected: `the chat input to read "${text}"`,
-    describe: (t) => `input "${t}"`,
-  });
+  await waitUntil(
+    () => inputText(page),
+    (t) => t === text,
+    {
+      expected: `the chat input to read "${text}"`,
+      describe: (t) => `input "${t}"`,
+    },
+  );
   // The Send button, not Enter: Enter may accept the slash-command suggestion instead. The
   // pointer leaves it at once, so its tooltip does not end up in a screenshot.
   await sendAction(page).click();

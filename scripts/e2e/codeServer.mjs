@@ -86,15 +86,7 @@ function codeServerEnv(sandbox, extra = {}) {
 }
 
 function baseArgs(tools, sandbox) {
-  return [
-    tools.codeServer.entry,
-    '--config',
-    sandbox.config,
-    '--user-data-dir',
-    sandbox.userData,
-    '--extensions-dir',
-    sandbox.extensions,
-  ];
+  return [tools.codeServer.entry, '--config', sandbox.config, '--user-data-dir', sandbox.userData, '--extensions-dir', sandbox.extensions];
 }
 
 /** `code-server --install-extension <vsix>` into the sandbox's extensions dir. */
@@ -107,9 +99,7 @@ export function installExtension(tools, sandbox, vsix) {
   });
   const out = `${r.stdout || ''}${r.stderr || ''}`;
   if (r.status !== 0 || !/successfully installed/i.test(out)) {
-    throw new Error(
-      `code-server --install-extension ${vsix} failed (${r.error ? r.error.message : `exit ${r.status}`}):\n${out.trim()}`,
-    );
+    throw new Error(`code-server --install-extension ${vsix} failed (${r.error ? r.error.message : `exit ${r.status}`}):\n${out.trim()}`);
   }
   return out.trim();
 }

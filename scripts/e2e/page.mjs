@@ -237,10 +237,14 @@ export async function waitForMeter(page, accept, { expected, itemId = 'contextCo
 
 /** Waits for the meter to be hidden or absent. */
 export async function waitForMeterHidden(page, { itemId = 'contextCompactor.meter' } = {}) {
-  await waitUntil(() => readStatusBarItem(page, itemId), (item) => item === null, {
-    expected: 'no meter in the status bar',
-    describe: (item) => `meter visible with aria-label "${item && item.label}"`,
-  });
+  await waitUntil(
+    () => readStatusBarItem(page, itemId),
+    (item) => item === null,
+    {
+      expected: 'no meter in the status bar',
+      describe: (item) => `meter visible with aria-label "${item && item.label}"`,
+    },
+  );
 }
 
 function modal(page) {
@@ -269,7 +273,12 @@ export async function readModal(page, { timeoutMs = WORK_TIMEOUT_MS } = {}) {
     });
   }
   const message = ((await modal(page).locator('.dialog-message-text').textContent()) || '').trim();
-  const detail = ((await modal(page).locator('.dialog-message-detail').textContent().catch(() => '')) || '').trim();
+  const detail = (
+    (await modal(page)
+      .locator('.dialog-message-detail')
+      .textContent()
+      .catch(() => '')) || ''
+  ).trim();
   const labels = (await buttons.allTextContents()).map((b) => b.trim());
   return { message, detail, buttons: labels };
 }
@@ -283,7 +292,10 @@ export async function answerModal(page, buttonLabel) {
       seen: `buttons ${JSON.stringify(shown.buttons)} on "${shown.message}"`,
     });
   }
-  await modal(page).locator('.dialog-buttons .monaco-button', { hasText: exactly(buttonLabel) }).first().click();
+  await modal(page)
+    .locator('.dialog-buttons .monaco-button', { hasText: exactly(buttonLabel) })
+    .first()
+    .click();
   await modal(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
   return shown;
 }
@@ -332,7 +344,10 @@ export async function waitForNotification(page, text) {
 export async function clearNotifications(page) {
   const toasts = page.locator('.notifications-toasts .notification-toast');
   for (let i = await toasts.count(); i > 0; i--) {
-    await toasts.first().hover().catch(() => {});
+    await toasts
+      .first()
+      .hover()
+      .catch(() => {});
     const close = toasts.first().locator('.codicon-notifications-clear');
     if (await close.isVisible().catch(() => false)) await close.click().catch(() => {});
     else break;

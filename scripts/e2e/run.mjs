@@ -78,10 +78,18 @@ let teardownPromise = null;
 /** Idempotent: closes the browser, stops code-server's process group, keeps logs, removes temp dirs. */
 function teardown() {
   teardownPromise ??= (async () => {
-    if (state.context) await withTimeout(state.context.close().catch(() => {}), CLOSE_TIMEOUT_MS);
+    if (state.context)
+      await withTimeout(
+        state.context.close().catch(() => {}),
+        CLOSE_TIMEOUT_MS,
+      );
     await stopAllGroups();
     // What the scenario started in this process (a fake model server).
-    if (state.prepared?.close) await withTimeout(state.prepared.close().catch(() => {}), CLOSE_TIMEOUT_MS);
+    if (state.prepared?.close)
+      await withTimeout(
+        state.prepared.close().catch(() => {}),
+        CLOSE_TIMEOUT_MS,
+      );
     if (state.server && existsSync(state.server.logFile)) copyFileSync(state.server.logFile, join(artifacts, 'code-server.log'));
     if (state.sandbox) {
       const logs = join(state.sandbox.userData, 'logs');

@@ -153,7 +153,9 @@ export const compactorScenario = {
       const missing = Object.values(files).filter((f) => !listed.some((l) => l && l.startsWith(f.name)));
       if (missing.length || listed.at(-1) !== 'Browse…') {
         throw new E2eError('the Open Transcript Quick Pick does not list what the contract says', {
-          expected: `items for ${Object.values(files).map((f) => f.name).join(', ')} and a last item "Browse…"`,
+          expected: `items for ${Object.values(files)
+            .map((f) => f.name)
+            .join(', ')} and a last item "Browse…"`,
           seen: JSON.stringify(listed),
         });
       }
@@ -212,7 +214,7 @@ export const compactorScenario = {
       console.log(`[e2e]   dialog: ${shown.message} | ${shown.detail.replace(/\n/g, ' | ')}`);
     });
 
-    await step('Compact: the meter drops to ctxc compact\'s tokensAfter', async () => {
+    await step("Compact: the meter drops to ctxc compact's tokensAfter", async () => {
       await answerModal(page, CONFIRM_BUTTON);
       const m = await meterIs(expected.after, `ctxc compact tokensAfter for ${files.compacted.rel}`);
       await shots.shot(page, 'compacted');
@@ -226,7 +228,10 @@ export const compactorScenario = {
         try {
           await frame.getByRole('heading', { name: heading, exact: true }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
         } catch {
-          const headings = await frame.getByRole('heading').allTextContents().catch(() => []);
+          const headings = await frame
+            .getByRole('heading')
+            .allTextContents()
+            .catch(() => []);
           throw new E2eError(`the inspector shows no heading "${heading}"`, {
             expected: `the 8 section headings ${JSON.stringify(SECTIONS)}`,
             seen: `headings ${JSON.stringify(headings.map((h) => h.trim()))}`,

@@ -10,19 +10,22 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startFakeModel } from '../agents/fakeModel.mjs';
-import {
-  claudeServerEnv,
-  earlyToolText,
-  includes,
-  placeSession,
-  SECTIONS,
-  seedClaudeConfig,
-  SUMMARY_OPENING,
-} from '../agents/sessionFixtures.mjs';
+import { claudeServerEnv, earlyToolText, includes, placeSession, SECTIONS, seedClaudeConfig, SUMMARY_OPENING } from '../agents/sessionFixtures.mjs';
 import { ensureAgents } from '../agents/tools.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { ctxcJson, numberField } from './ctxc.mjs';
-import { answerModal, clearNotifications, E2eError, readModal, runCommand, UI_TIMEOUT_MS, waitForMeter, waitForNotification, waitUntil, WORK_TIMEOUT_MS } from './page.mjs';
+import {
+  answerModal,
+  clearNotifications,
+  E2eError,
+  readModal,
+  runCommand,
+  UI_TIMEOUT_MS,
+  waitForMeter,
+  waitForNotification,
+  waitUntil,
+  WORK_TIMEOUT_MS,
+} from './page.mjs';
 import { repoRoot } from './tools.mjs';
 
 /** The shared session the temporary HOME holds (1.2 MB, ~41k tokens). */
@@ -31,7 +34,10 @@ const SHARED_SESSION = 'claude-code/kiliman__claude-transcript__test2.jsonl';
 const REPLY = 'RESUMED-OK: continuing from the summary of the earlier conversation.';
 const PROMPT = 'E2E-RESUME: carry on from where the session stopped';
 /** A turn appended to the session while the meter follows it. */
-const APPENDED = { user: 'E2E-APPENDED: also check the exporter handles empty sessions', answer: 'E2E-APPENDED-ANSWER: the exporter now returns an empty list for an empty session.' };
+const APPENDED = {
+  user: 'E2E-APPENDED: also check the exporter handles empty sessions',
+  answer: 'E2E-APPENDED-ANSWER: the exporter now returns an empty list for an empty session.',
+};
 /** Claude Code needs a few seconds to start; its first frame shows its name. */
 const CLAUDE_START_TIMEOUT_MS = 60_000;
 const VIEW_FOCUS = { id: 'contextCompactor.sessions.focus', title: 'Context Compactor: Focus on Sessions View' };
@@ -67,7 +73,10 @@ export async function prepareSessions({ sandbox, step, artifacts }) {
     const list = ctxcJson(['sessions', '--cwd', sandbox.workspace, '--json'], { ...process.env, ...env });
     const entry = list.find((s) => s.id === session.id);
     if (!entry || list.length !== 1) {
-      throw new E2eError('ctxc sessions does not list the placed session alone', { expected: `one session ${session.id}`, seen: JSON.stringify(list.map((s) => s.id)) });
+      throw new E2eError('ctxc sessions does not list the placed session alone', {
+        expected: `one session ${session.id}`,
+        seen: JSON.stringify(list.map((s) => s.id)),
+      });
     }
     const total = numberField(ctxcJson(['count', session.file, '--json']), 'total', `ctxc count ${session.file} --json`);
     console.log(`[e2e]   "${entry.title}": ${total} tokens (ctxc sessions: ${entry.tokens})`);
@@ -81,12 +90,26 @@ function turnLines(file) {
   const lines = readFileSync(file, 'utf8').trim().split('\n');
   const last = JSON.parse(lines.at(-1));
   const base = { isSidechain: false, userType: 'external', cwd: last.cwd, sessionId: last.sessionId, version: last.version };
-  const user = { parentUuid: last.uuid, ...base, type: 'user', message: { role: 'user', content: APPENDED.user }, uuid: randomUUID(), timestamp: new Date().toISOString() };
+  const user = {
+    parentUuid: last.uuid,
+    ...base,
+    type: 'user',
+    message: { role: 'user', content: APPENDED.user },
+    uuid: randomUUID(),
+    timestamp: new Date().toISOString(),
+  };
   const assistant = {
     parentUuid: user.uuid,
     ...base,
     type: 'assistant',
-    message: { id: 'msg_e2e_appended', type: 'message', role: 'assistant', model: last.message?.model ?? 'claude-sonnet-4-5', content: [{ type: 'text', text: APPENDED.answer }], stop_reason: 'end_turn' },
+    message: {
+      id: 'msg_e2e_appended',
+      type: 'message',
+      role: 'assistant',
+      model: last.message?.model ?? 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: APPENDED.answer }],
+      stop_reason: 'end_turn',
+    },
     uuid: randomUUID(),
     timestamp: new Date().toISOString(),
   };
@@ -116,7 +139,12 @@ async function resizeSideBar(page, width) {
 /** Waits until no progress notification ("Estimating…", "Compacting…") is left on screen. */
 async function waitForProgressGone(page) {
   await waitUntil(
-    () => page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active, .notifications-toasts .notification-toast:has-text("Compacting ")').count(),
+    () =>
+      page
+        .locator(
+          '.notifications-toasts .notification-toast .monaco-progress-container.active, .notifications-toasts .notification-toast:has-text("Compacting ")',
+        )
+        .count(),
     (n) => n === 0,
     { expected: 'the progress notifications to close', describe: (n) => `${n} left` },
   );
@@ -218,9 +246,15 @@ export async function sessionSteps({ page, step, shots, prepared }) {
     await waitForNotification(page, 'Compacted into a new Claude Code session');
     const dir = dirname(session.file);
     const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && f !== `${session.id}.jsonl`);
-    if (files.length !== 1) throw new E2eError('Compact did not write one new session file', { expected: `one new .jsonl in ${dir}`, seen: JSON.stringify(readdirSync(dir)) });
-    if (!readFileSync(session.file).equals(appended.bytes)) throw new E2eError('the original session file changed', { expected: 'the same bytes', seen: 'different bytes' });
-    await waitUntil(() => sessionRows(page).count(), (n) => n === 2, { expected: 'two Claude Code rows: the session and the compacted one under it', timeoutMs: WORK_TIMEOUT_MS });
+    if (files.length !== 1)
+      throw new E2eError('Compact did not write one new session file', { expected: `one new .jsonl in ${dir}`, seen: JSON.stringify(readdirSync(dir)) });
+    if (!readFileSync(session.file).equals(appended.bytes))
+      throw new E2eError('the original session file changed', { expected: 'the same bytes', seen: 'different bytes' });
+    await waitUntil(
+      () => sessionRows(page).count(),
+      (n) => n === 2,
+      { expected: 'two Claude Code rows: the session and the compacted one under it', timeoutMs: WORK_TIMEOUT_MS },
+    );
     await waitForProgressGone(page);
     await shots.shot(page, 'session-compacted', { readme: 'sessions' });
     const id = files[0].replace(/\.jsonl$/, '');
@@ -228,35 +262,44 @@ export async function sessionSteps({ page, step, shots, prepared }) {
     return { id, file: join(dir, files[0]) };
   });
 
-  await step('Resume in Terminal runs the real `claude --resume <new id>`; a prompt typed there is sent with the summary, not the summarized turns', async () => {
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Compacted into a new Claude Code session' }).first();
-    await toast.locator('.monaco-button', { hasText: 'Resume in Terminal' }).first().click();
-    await waitForTerminal(page, (t) => t.includes(`claude --resume ${written.id}`), `the terminal to run claude --resume ${written.id}`);
-    // Resumed: it shows the session's last turn (kept verbatim) and waits at its prompt.
-    await waitForTerminal(page, (t) => t.includes(APPENDED.answer.slice(0, 40)) && t.includes('❯'), 'Claude Code to show the resumed session and its prompt');
-    const n0 = server.requests.length;
-    await page.locator('.terminal-wrapper .xterm').first().click();
-    await page.keyboard.type(PROMPT, { delay: 20 });
-    await page.keyboard.press('Enter');
-    const request = await waitUntil(
-      () => server.requests.slice(n0).find((r) => r.url.startsWith('/v1/messages') && r.raw.includes(PROMPT)),
-      (r) => r !== undefined,
-      { expected: `a request to the fake model server carrying "${PROMPT}"`, timeoutMs: CLAUDE_START_TIMEOUT_MS, describe: () => `${server.requests.length - n0} request(s) since the prompt` },
-    );
-    const missing = [SUMMARY_OPENING, ...SECTIONS.map((s) => `## ${s}`), APPENDED.user, APPENDED.answer].filter((t) => !includes(request.raw, t));
-    if (missing.length || includes(request.raw, session.gone)) {
-      throw new E2eError('the resumed request is not the compacted session', {
-        expected: `the summary (${SECTIONS.length} sections) and the recent turns, without the early tool output ${JSON.stringify(session.gone)}`,
-        seen: missing.length ? `missing ${JSON.stringify(missing)}` : 'the early tool output is still sent',
-      });
-    }
-    const body = join(prepared.artifacts, 'resumed-request.json');
-    writeFileSync(body, JSON.stringify(request.body, null, 2));
-    const tokens = numberField(ctxcJson(['count', body, '--json']), 'total', 'ctxc count resumed-request.json');
-    console.log(`[e2e]   the real Claude Code sent ${request.bytes} bytes, ${tokens} tokens by our counter (the session held ${appended.total}); ${request.body.messages.length} messages`);
-    await waitForTerminal(page, (t) => t.includes('RESUMED-OK'), 'the reply in the terminal');
-    await shots.shot(page, 'session-resumed', { readme: 'resume' });
-  });
+  await step(
+    'Resume in Terminal runs the real `claude --resume <new id>`; a prompt typed there is sent with the summary, not the summarized turns',
+    async () => {
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Compacted into a new Claude Code session' }).first();
+      await toast.locator('.monaco-button', { hasText: 'Resume in Terminal' }).first().click();
+      await waitForTerminal(page, (t) => t.includes(`claude --resume ${written.id}`), `the terminal to run claude --resume ${written.id}`);
+      // Resumed: it shows the session's last turn (kept verbatim) and waits at its prompt.
+      await waitForTerminal(page, (t) => t.includes(APPENDED.answer.slice(0, 40)) && t.includes('❯'), 'Claude Code to show the resumed session and its prompt');
+      const n0 = server.requests.length;
+      await page.locator('.terminal-wrapper .xterm').first().click();
+      await page.keyboard.type(PROMPT, { delay: 20 });
+      await page.keyboard.press('Enter');
+      const request = await waitUntil(
+        () => server.requests.slice(n0).find((r) => r.url.startsWith('/v1/messages') && r.raw.includes(PROMPT)),
+        (r) => r !== undefined,
+        {
+          expected: `a request to the fake model server carrying "${PROMPT}"`,
+          timeoutMs: CLAUDE_START_TIMEOUT_MS,
+          describe: () => `${server.requests.length - n0} request(s) since the prompt`,
+        },
+      );
+      const missing = [SUMMARY_OPENING, ...SECTIONS.map((s) => `## ${s}`), APPENDED.user, APPENDED.answer].filter((t) => !includes(request.raw, t));
+      if (missing.length || includes(request.raw, session.gone)) {
+        throw new E2eError('the resumed request is not the compacted session', {
+          expected: `the summary (${SECTIONS.length} sections) and the recent turns, without the early tool output ${JSON.stringify(session.gone)}`,
+          seen: missing.length ? `missing ${JSON.stringify(missing)}` : 'the early tool output is still sent',
+        });
+      }
+      const body = join(prepared.artifacts, 'resumed-request.json');
+      writeFileSync(body, JSON.stringify(request.body, null, 2));
+      const tokens = numberField(ctxcJson(['count', body, '--json']), 'total', 'ctxc count resumed-request.json');
+      console.log(
+        `[e2e]   the real Claude Code sent ${request.bytes} bytes, ${tokens} tokens by our counter (the session held ${appended.total}); ${request.body.messages.length} messages`,
+      );
+      await waitForTerminal(page, (t) => t.includes('RESUMED-OK'), 'the reply in the terminal');
+      await shots.shot(page, 'session-resumed', { readme: 'resume' });
+    },
+  );
 
   await step('close the terminal and go back to the Explorer', async () => {
     await runCommand(page, 'Terminal: Kill the Active Terminal Instance', { id: 'workbench.action.terminal.kill' });

@@ -26,14 +26,7 @@ export const NODE_VERSION = '24.21.0';
  */
 const NATIVE_MODULES = {
   '.': ['argon2'],
-  'lib/vscode': [
-    'kerberos',
-    'node-pty',
-    '@vscode/spdlog',
-    '@vscode/sqlite3',
-    '@parcel/watcher',
-    '@vscode/native-watchdog',
-  ],
+  'lib/vscode': ['kerberos', 'node-pty', '@vscode/spdlog', '@vscode/sqlite3', '@parcel/watcher', '@vscode/native-watchdog'],
 };
 
 /** Building code-server's native modules took ~3 min here; allow a slow mirror on top. */
@@ -232,11 +225,7 @@ export async function ensureCodeServer(node) {
   // postinstall (which installs VS Code's dependencies and builds them) and argon2 run.
   writeFileSync(
     join(work, 'package.json'),
-    JSON.stringify(
-      { name: 'ctxc-e2e-code-server', private: true, allowScripts: { 'code-server': true, argon2: true } },
-      null,
-      2,
-    ) + '\n',
+    JSON.stringify({ name: 'ctxc-e2e-code-server', private: true, allowScripts: { 'code-server': true, argon2: true } }, null, 2) + '\n',
   );
   await runLogged(
     node.bin,

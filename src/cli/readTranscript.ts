@@ -58,11 +58,21 @@ const READ_FAILURES: Record<string, string> = {
 function readFailure(file: string, e: unknown): TranscriptError {
   const code = (e as NodeJS.ErrnoException).code ?? '';
   const known = READ_FAILURES[code];
-  return new TranscriptError({ file, position: 'path', expected: code === 'EISDIR' ? 'a transcript file' : 'a readable file', found: known ? `${known} (${code})` : (e as Error).message });
+  return new TranscriptError({
+    file,
+    position: 'path',
+    expected: code === 'EISDIR' ? 'a transcript file' : 'a readable file',
+    found: known ? `${known} (${code})` : (e as Error).message,
+  });
 }
 
 function tooLarge(file: string, maxBytes: number, size: string): TranscriptError {
-  return new TranscriptError({ file, position: `byte ${maxBytes}`, expected: `a file of at most ${formatMb(maxBytes)} (raise the limit with --max-size MB)`, found: size });
+  return new TranscriptError({
+    file,
+    position: `byte ${maxBytes}`,
+    expected: `a file of at most ${formatMb(maxBytes)} (raise the limit with --max-size MB)`,
+    found: size,
+  });
 }
 
 /** Reads FILE (or standard input for `-`) whole, refusing more than maxBytes; every failure is a

@@ -74,7 +74,15 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   const afterSelective =
     REPLY_PRIMING +
     attempt.decided.decisions.reduce(
-      (s, d, i) => s + (d.decision === 'summarized' ? input.tokens[i]! : d.decision === 'dropped' ? 0 : d.replacement ? input.counter.countMessage(d.replacement) : input.tokens[i]!),
+      (s, d, i) =>
+        s +
+        (d.decision === 'summarized'
+          ? input.tokens[i]!
+          : d.decision === 'dropped'
+            ? 0
+            : d.replacement
+              ? input.counter.countMessage(d.replacement)
+              : input.tokens[i]!),
       0,
     );
   emit('selective_done', input.tokensBefore, afterSelective);

@@ -2,12 +2,7 @@
 // logs, the status bar and tests. Subscribers are called synchronously in the
 // order they subscribed; one that throws does not stop the others or the compaction.
 
-export type CompactionPhase =
-  | 'selective_start'
-  | 'selective_done'
-  | 'summary_start'
-  | 'summary_done'
-  | 'compaction_performed';
+export type CompactionPhase = 'selective_start' | 'selective_done' | 'summary_start' | 'summary_done' | 'compaction_performed';
 
 export interface CompactionEvent {
   phase: CompactionPhase;

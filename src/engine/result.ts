@@ -8,13 +8,7 @@ import type { SectionName, Summary } from './sections';
 export { DECISIONS, type Decision } from '../shared/engineNames';
 
 export type ContentType =
-  | 'technical_specification'
-  | 'code_implementation'
-  | 'error_information'
-  | 'user_interaction'
-  | 'workflow_status'
-  | 'documentation'
-  | 'general';
+  'technical_specification' | 'code_implementation' | 'error_information' | 'user_interaction' | 'workflow_status' | 'documentation' | 'general';
 
 export type TechnicalLevel = 'basic' | 'intermediate' | 'advanced';
 export type Actionability = 'actionable' | 'informational' | 'historical';
@@ -64,14 +58,7 @@ export interface MessagePlan {
   tokensAfter: number;
 }
 
-export type FactKind =
-  | 'userMessage'
-  | 'filePath'
-  | 'errorSignature'
-  | 'technicalTerm'
-  | 'keyword'
-  | 'number'
-  | 'pendingTask';
+export type FactKind = 'userMessage' | 'filePath' | 'errorSignature' | 'technicalTerm' | 'keyword' | 'number' | 'pendingTask';
 
 export interface Fact {
   kind: FactKind;

@@ -131,7 +131,15 @@ export class ConversationStore extends Disposable implements ConversationService
       try {
         const settings = this.deps.settings.current;
         const budget = fitUnderTrigger(e.report, settings.triggerRatio);
-        const run = { counter: e.counter, cache: e.cache, archive: this.archiveFor(e), signal: cancel.signal, now: this.now(), ...(edits ? { edits } : {}), ...(budget !== undefined ? { budget } : {}) };
+        const run = {
+          counter: e.counter,
+          cache: e.cache,
+          archive: this.archiveFor(e),
+          signal: cancel.signal,
+          now: this.now(),
+          ...(edits ? { edits } : {}),
+          ...(budget !== undefined ? { budget } : {}),
+        };
         return await this.deps.engine.preview(e.current, engineOptions(settings, run));
       } finally {
         cancel.dispose();
@@ -168,7 +176,9 @@ export class ConversationStore extends Disposable implements ConversationService
         throwIfNothingChanged(before, result);
         if (e.applyElsewhere) {
           await e.applyElsewhere.apply(result, before);
-          this.deps.log.info(`compacted ${e.label} elsewhere: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}); the conversation is left as it is`);
+          this.deps.log.info(
+            `compacted ${e.label} elsewhere: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}); the conversation is left as it is`,
+          );
           return result;
         }
         const view = await this.steps.pushStep(e, {
@@ -326,7 +336,11 @@ export class ConversationStore extends Disposable implements ConversationService
     if (reset) this.resetEmitter.fire(opts.label);
     if (owner.steps.length > 0) this.deps.log.info(`restored ${owner.steps.length} compaction step(s) of ${opts.label}`);
     const reportProvider = opts.reportProvider;
-    const counts: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'calibration'> = { ledger: new TokenLedger(counter), source, ...(reportProvider ? { reportProvider } : {}) };
+    const counts: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'calibration'> = {
+      ledger: new TokenLedger(counter),
+      source,
+      ...(reportProvider ? { reportProvider } : {}),
+    };
     const report = await this.counting.report(counts, view.messages);
     const entry: ConversationEntry = {
       ...owner,
@@ -395,17 +409,16 @@ function throwIfCancelled(token: vscode.CancellationToken | undefined): void {
 }
 
 /** The store with its archive and state under the extension's global storage. */
-export function registerConversationStore(
-  context: vscode.ExtensionContext,
-  deps: Omit<StoreDependencies, 'archive' | 'states'>,
-): ConversationStore {
+export function registerConversationStore(context: vscode.ExtensionContext, deps: Omit<StoreDependencies, 'archive' | 'states'>): ConversationStore {
   const root = context.globalStorageUri.fsPath;
   const states = new ConversationStateStore(join(root, 'conversations'), (path, reason) => deps.log.warn(`ignoring unreadable state ${path}: ${reason}`));
   const store = new ConversationStore({ ...deps, archive: new FileArchiveStore(join(root, 'archive')), states });
   context.subscriptions.push(
     store,
     store.onDidResetSource((label) => {
-      void vscode.window.showInformationMessage(notificationText(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label)));
+      void vscode.window.showInformationMessage(
+        notificationText(vscode.l10n.t('{0} changed on disk, so its compacted view was reset. The originals stay archived.', label)),
+      );
     }),
   );
   return store;

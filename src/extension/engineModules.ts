@@ -9,14 +9,7 @@
 
 import * as vscode from 'vscode';
 import { MemoryArchive } from '../engine/archive/memoryArchive';
-import {
-  COMPACTION_DEFAULTS,
-  compactConversation,
-  CompactionInputError,
-  summaryTextOf,
-  undoCompaction,
-  type CompactOptions,
-} from '../engine/compactor';
+import { COMPACTION_DEFAULTS, compactConversation, CompactionInputError, summaryTextOf, undoCompaction, type CompactOptions } from '../engine/compactor';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { Conversation } from '../engine/conversation/model';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
@@ -63,8 +56,12 @@ async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof UnknownStrategyError) {
-      const names = listStrategies().map((s) => s.name).join(', ');
-      throw new UserFacingError(vscode.l10n.t('The setting contextCompactor.strategy names no strategy of this engine; expected "default" or one of: {0}.', names));
+      const names = listStrategies()
+        .map((s) => s.name)
+        .join(', ');
+      throw new UserFacingError(
+        vscode.l10n.t('The setting contextCompactor.strategy names no strategy of this engine; expected "default" or one of: {0}.', names),
+      );
     }
     if (err instanceof CompactionInputError) throw new UserFacingError(vscode.l10n.t('The compaction options are not valid: {0}', err.message));
     throw err;

@@ -25,11 +25,17 @@ export function classifyLmError(err: unknown, model: string, signal?: AbortSigna
   const message = err instanceof Error ? err.message : String(err);
   switch (lmErrorCode(err)) {
     case 'NoPermissions':
-      return new SummarizerError('authentication', `VS Code did not allow Context Compactor to use ${model} (${message}). Allow it when asked, or choose another summarizer.`, { cause: err });
+      return new SummarizerError(
+        'authentication',
+        `VS Code did not allow Context Compactor to use ${model} (${message}). Allow it when asked, or choose another summarizer.`,
+        { cause: err },
+      );
     case 'Blocked':
       return new SummarizerError('rateLimit', `${model} is not available right now (${message}); try again later.`, { cause: err });
     case 'NotFound':
-      return new SummarizerError('badRequest', `The language model ${model} is no longer available. Pick another with "Select Summarizer and Model".`, { cause: err });
+      return new SummarizerError('badRequest', `The language model ${model} is no longer available. Pick another with "Select Summarizer and Model".`, {
+        cause: err,
+      });
     default:
       return toSummarizerError(err, signal);
   }
@@ -69,7 +75,11 @@ export class VscodeLmClient implements LlmClient {
     try {
       // vscode.lm has no system role: the instructions lead the one user message.
       const messages = [vscode.LanguageModelChatMessage.User(`${req.system}\n\n${req.user}`)];
-      const response = await raceAbort(Promise.resolve(this.chatModel.sendRequest(messages, { justification: JUSTIFICATION }, source.token)), deadline.signal, stopped);
+      const response = await raceAbort(
+        Promise.resolve(this.chatModel.sendRequest(messages, { justification: JUSTIFICATION }, source.token)),
+        deadline.signal,
+        stopped,
+      );
       let text = '';
       const chunks = response.text[Symbol.asyncIterator]();
       for (;;) {

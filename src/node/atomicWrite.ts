@@ -149,7 +149,11 @@ async function step<T>(name: WriteStep, target: string, fn: () => Promise<T>): P
     if (e instanceof AtomicWriteError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const where = (e as NodeJS.ErrnoException).path;
-    throw new AtomicWriteError('io', target, describeIoFailure(name, code, target, typeof where === 'string' ? where : undefined, e), { ...(code ? { code } : {}), step: name, cause: e });
+    throw new AtomicWriteError('io', target, describeIoFailure(name, code, target, typeof where === 'string' ? where : undefined, e), {
+      ...(code ? { code } : {}),
+      step: name,
+      cause: e,
+    });
   }
 }
 

@@ -16,7 +16,12 @@ export function decodeTranscript(buf: Uint8Array, file?: string): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
     const at = firstInvalidUtf8(buf);
-    throw new TranscriptError({ file, position: `byte ${at}`, expected: 'UTF-8 text', found: `an invalid UTF-8 sequence (0x${(buf[at] ?? 0).toString(16).padStart(2, '0')})` });
+    throw new TranscriptError({
+      file,
+      position: `byte ${at}`,
+      expected: 'UTF-8 text',
+      found: `an invalid UTF-8 sequence (0x${(buf[at] ?? 0).toString(16).padStart(2, '0')})`,
+    });
   }
 }
 

@@ -74,6 +74,9 @@ export const TITLE_CHARS = 100;
 
 /** One line of untrusted text, at most TITLE_CHARS: control characters and line breaks become spaces. */
 export function titleText(text: string): string {
-  const one = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const one = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return one.length > TITLE_CHARS ? `${one.slice(0, TITLE_CHARS - 1)}…` : one;
 }

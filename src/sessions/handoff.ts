@@ -15,7 +15,10 @@ export interface HandoffWords {
 
 /** The English words (the CLI and the MCP server). */
 export function englishHandoffWords(label: string): HandoffWords {
-  return { heading: 'Handoff', intro: `Continue from this handoff of an earlier conversation (${escapeMarkdown(label)}): a summary of what happened so far, then the most recent turns.` };
+  return {
+    heading: 'Handoff',
+    intro: `Continue from this handoff of an earlier conversation (${escapeMarkdown(label)}): a summary of what happened so far, then the most recent turns.`,
+  };
 }
 
 /** `# Handoff: label`, the intro, then the conversation as exported with textAsData. */

@@ -131,11 +131,7 @@ export async function findSessions(q: SessionQuery): Promise<FoundSession[]> {
 
 /** Reads, imports and counts one session. Never throws for a file it cannot read: the session
  *  comes back with its error. */
-export async function meterSession(
-  found: FoundSession,
-  counterFor: CounterFor,
-  q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {},
-): Promise<AgentSession> {
+export async function meterSession(found: FoundSession, counterFor: CounterFor, q: Pick<SessionQuery, 'maxBytes' | 'signal'> = {}): Promise<AgentSession> {
   const read = await readSession(found, q.maxBytes ?? SESSION_MAX_BYTES);
   q.signal?.throwIfAborted();
   return meterRead(found, read, counterFor);
@@ -221,7 +217,8 @@ export class SessionFigures {
 
 /** Reads and imports one session file; a file it cannot read comes back as its error. */
 export async function readSession(found: Pick<FoundSession, 'file' | 'size' | 'format'>, maxBytes: number): Promise<SessionRead> {
-  if (found.size > maxBytes) return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
+  if (found.size > maxBytes)
+    return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {
     const buf = await readFile(found.file);
     const usage = await siblingUsage(found.file);

@@ -67,8 +67,12 @@ export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<Fo
     const all = await findSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     const exact = all.filter((s) => s.id === id);
     const matches = exact.length > 0 ? exact : id.length >= ID_PREFIX_MIN ? all.filter((s) => s.id.startsWith(id)) : [];
-    if (matches.length === 0) throw new SessionToolError(`no session with id '${id.slice(0, 80)}' among the ${all.length} sessions of ${folder} (list_sessions or 'ctxc sessions' gives the ids)`);
-    if (matches.length > 1) throw new SessionToolError(`the id '${id.slice(0, 80)}' matches ${matches.length} sessions of ${folder}; give the whole id or the file`);
+    if (matches.length === 0)
+      throw new SessionToolError(
+        `no session with id '${id.slice(0, 80)}' among the ${all.length} sessions of ${folder} (list_sessions or 'ctxc sessions' gives the ids)`,
+      );
+    if (matches.length > 1)
+      throw new SessionToolError(`the id '${id.slice(0, 80)}' matches ${matches.length} sessions of ${folder}; give the whole id or the file`);
     const m = matches[0]!;
     return { file: m.file, agent: m.agent, ...(m.format ? { format: m.format } : {}) };
   }
@@ -107,7 +111,10 @@ export async function countSession(ref: SessionRef, ctx: ToolContext, model?: st
   const { conversation, history } = await readSessionFile(found);
   const counter = await createTokenCounter(model ?? conversation.meta.model);
   const r = tokenReport(conversation.messages, counter);
-  const share = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, r.total > 0 ? Math.round((r.byCategory[c] / r.total) * 1000) / 10 : 0])) as Record<TokenCategory, number>;
+  const share = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, r.total > 0 ? Math.round((r.byCategory[c] / r.total) * 1000) / 10 : 0])) as Record<
+    TokenCategory,
+    number
+  >;
   return {
     file: found.file,
     format: conversation.format,
@@ -175,7 +182,12 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
   const counter = await createTokenCounter(conversation.meta.model);
   let result;
   try {
-    result = await compactConversation(conversation, { counter, archive: new MemoryArchive(), ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    result = await compactConversation(conversation, {
+      counter,
+      archive: new MemoryArchive(),
+      ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
   } catch (e) {
     if (e instanceof CompactionInputError) throw new SessionToolError(`${found.file}: ${e.message}`);
     throw e;
@@ -188,7 +200,12 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
     return { kind: 'handoff', text: handoffMarkdown(label, words, exportConversation(result.conversation, 'markdown', { textAsData: true })), ...figures };
   }
   try {
-    const written = await writeCompactedSession(to, conversation, result, { env: ctx.env, home: ctx.home, fallbackCwd: ctx.cwd, sourceFile: found.file.split(/[\\/]/).pop()! });
+    const written = await writeCompactedSession(to, conversation, result, {
+      env: ctx.env,
+      home: ctx.home,
+      fallbackCwd: ctx.cwd,
+      sourceFile: found.file.split(/[\\/]/).pop()!,
+    });
     return { kind: 'session', written, ...figures };
   } catch (e) {
     if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);

@@ -56,7 +56,12 @@ export class NothingToWriteError extends Error {
   override name = 'NothingToWriteError';
 }
 
-export async function writeCompactedSession(agent: ResumableAgent, original: Conversation, result: CompactionResult, opts: WriteSessionOptions): Promise<WrittenSession> {
+export async function writeCompactedSession(
+  agent: ResumableAgent,
+  original: Conversation,
+  result: CompactionResult,
+  opts: WriteSessionOptions,
+): Promise<WrittenSession> {
   const newUuid = opts.newUuid ?? randomUUID;
   const now = opts.now ?? new Date();
   const cwd = opts.cwd ?? original.meta.cwd ?? opts.fallbackCwd;
@@ -88,7 +93,12 @@ export async function writeCompactedSession(agent: ResumableAgent, original: Con
     cwd,
     cliVersion: (sameAgent ? original.meta.agentVersion : undefined) ?? VERIFIED_CODEX_VERSION,
     ...(firstRequest ? { firstRequest: messageText(firstRequest) } : {}),
-    from: { ...(fromId ? { sessionId: fromId } : {}), ...(opts.sourceFile ? { file: opts.sourceFile } : {}), tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter },
+    from: {
+      ...(fromId ? { sessionId: fromId } : {}),
+      ...(opts.sourceFile ? { file: opts.sourceFile } : {}),
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+    },
     now,
   });
   if (!rollout) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');

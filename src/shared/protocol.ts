@@ -17,7 +17,10 @@ import type { SectionName } from '../engine/sections';
 
 /** The four importance components (criticality, dependency, uniqueness, actionability), their
  *  weighted score and the temporal relevance of one message. */
-export type ImportanceView = Pick<ImportanceMetrics, 'criticality' | 'dependency' | 'uniqueness' | 'actionability' | 'overall' | 'temporal' | 'temporalCategory'>;
+export type ImportanceView = Pick<
+  ImportanceMetrics,
+  'criticality' | 'dependency' | 'uniqueness' | 'actionability' | 'overall' | 'temporal' | 'temporalCategory'
+>;
 
 /** One original message and what the compaction does with it. */
 export interface MessageView {

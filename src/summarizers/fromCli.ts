@@ -81,7 +81,11 @@ function positiveInt(flag: string, v: string): number | string {
  * Read the summarizer options out of `args` (both `--flag value` and `--flag=value`).
  * Bad values come back as { ok: false, error } naming the option and what was expected.
  */
-export function createSummarizerFromCliArgs(args: readonly string[], env: Record<string, string | undefined>, deps: SummarizerCliDeps = {}): SummarizerCliResult {
+export function createSummarizerFromCliArgs(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  deps: SummarizerCliDeps = {},
+): SummarizerCliResult {
   const values = new Map<string, string[]>();
   const rest: string[] = [];
   let noStream = false;
@@ -137,7 +141,11 @@ export function createSummarizerFromCliArgs(args: readonly string[], env: Record
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) return { ok: false, error: `--api-key-env expects an environment variable name, got '${keyEnv}'` };
   let apiKey = env[keyEnv]?.trim();
   if (!apiKey) {
-    if (!isLocalHost(baseURL)) return { ok: false, error: `no API key for ${new URL(baseURL).host}: set ${keyEnv} in the environment${keyEnv === DEFAULT_API_KEY_ENV ? ' or name another variable with --api-key-env' : ''}` };
+    if (!isLocalHost(baseURL))
+      return {
+        ok: false,
+        error: `no API key for ${new URL(baseURL).host}: set ${keyEnv} in the environment${keyEnv === DEFAULT_API_KEY_ENV ? ' or name another variable with --api-key-env' : ''}`,
+      };
     apiKey = LOCAL_PLACEHOLDER_KEY;
   }
 

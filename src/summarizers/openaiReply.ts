@@ -98,8 +98,14 @@ export function completionFromBody(text: string, contentType: string, endpoint: 
   if (looksLikeEventStream(text)) return completionFromEventStream(text, endpoint, onDelta);
   const body = describeBadBody(text, contentType);
   if ('what' in body) throw notACompletion(endpoint, body.what);
-  const res = body.value as { choices?: unknown; error?: { message?: unknown }; model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null;
-  if (!res || typeof res !== 'object' || Array.isArray(res)) throw notACompletion(endpoint, `JSON that is not an object (${clip(text.trim(), QUOTED_REPLY_CHARS)})`);
+  const res = body.value as {
+    choices?: unknown;
+    error?: { message?: unknown };
+    model?: unknown;
+    usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+  } | null;
+  if (!res || typeof res !== 'object' || Array.isArray(res))
+    throw notACompletion(endpoint, `JSON that is not an object (${clip(text.trim(), QUOTED_REPLY_CHARS)})`);
   if (!Array.isArray(res.choices)) {
     const err = typeof res.error?.message === 'string' ? `: ${clip(res.error.message)}` : '';
     throw notACompletion(endpoint, `JSON without choices${err}`);

@@ -92,7 +92,11 @@ export function standInEngine(): StandInEngine {
     };
     const kept = msgs.slice(keepFrom);
     const result = older.length > 0 ? [...header, summary, ...kept] : msgs;
-    const compacted: Conversation = { ...conversation, messages: result, meta: { ...conversation.meta, compactions: (conversation.meta.compactions ?? 0) + 1 } };
+    const compacted: Conversation = {
+      ...conversation,
+      messages: result,
+      meta: { ...conversation.meta, compactions: (conversation.meta.compactions ?? 0) + 1 },
+    };
     const tokensBefore = opts.counter.countMessages(msgs);
     const tokensAfter = opts.counter.countMessages(result);
     await engine.beforeReturn?.(opts);

@@ -844,8 +844,13 @@ export interface FakeTerminal {
   dispose(): void;
 }
 
-function createTerminal(nameOrOptions?: string | vscode.TerminalOptions | vscode.ExtensionTerminalOptions, _shellPath?: string, _shellArgs?: readonly string[] | string): FakeTerminal {
-  const options: vscode.TerminalOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : nameOrOptions && !('pty' in nameOrOptions) ? nameOrOptions : {};
+function createTerminal(
+  nameOrOptions?: string | vscode.TerminalOptions | vscode.ExtensionTerminalOptions,
+  _shellPath?: string,
+  _shellArgs?: readonly string[] | string,
+): FakeTerminal {
+  const options: vscode.TerminalOptions =
+    typeof nameOrOptions === 'string' ? { name: nameOrOptions } : nameOrOptions && !('pty' in nameOrOptions) ? nameOrOptions : {};
   const terminal: FakeTerminal = {
     name: options.name ?? 'bash',
     creationOptions: options,
@@ -885,7 +890,12 @@ export const window = {
   async showQuickPick(items: readonly QuickPickItemLike[] | Thenable<readonly QuickPickItemLike[]>, options?: vscode.QuickPickOptions) {
     const list = await items;
     state.quickPicks.push({ items: list, options });
-    return answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [readonly QuickPickItemLike[], vscode.QuickPickOptions | undefined]>(state.answers.quickPick, undefined, list, options);
+    return answer<QuickPickItemLike | QuickPickItemLike[] | undefined, [readonly QuickPickItemLike[], vscode.QuickPickOptions | undefined]>(
+      state.answers.quickPick,
+      undefined,
+      list,
+      options,
+    );
   },
   async showInputBox(options?: vscode.InputBoxOptions) {
     state.inputBoxes.push(options);
@@ -1053,7 +1063,12 @@ export const workspace = {
   /** A watcher that hears fake.fileEvent for the paths its pattern covers: a RelativePattern
    *  anywhere on disk (recursive when the pattern has a '/' or '**'), a string glob in the
    *  workspace folder only, as in VS Code. */
-  createFileSystemWatcher(glob: string | RelativePattern, ignoreCreateEvents?: boolean, ignoreChangeEvents?: boolean, ignoreDeleteEvents?: boolean): FakeFileSystemWatcher {
+  createFileSystemWatcher(
+    glob: string | RelativePattern,
+    ignoreCreateEvents?: boolean,
+    ignoreChangeEvents?: boolean,
+    ignoreDeleteEvents?: boolean,
+  ): FakeFileSystemWatcher {
     const watcher = new FakeFileSystemWatcher(glob, { create: !!ignoreCreateEvents, change: !!ignoreChangeEvents, delete: !!ignoreDeleteEvents });
     state.watchers.push(watcher);
     return watcher;
@@ -1087,7 +1102,8 @@ export class FakeFileSystemWatcher {
     return globToRegExp(typeof this.glob === 'string' ? this.glob : this.glob.pattern).test(rel);
   }
   fire(kind: 'create' | 'change' | 'delete', uri: Uri): void {
-    if ((kind === 'create' && this.ignoreCreateEvents) || (kind === 'change' && this.ignoreChangeEvents) || (kind === 'delete' && this.ignoreDeleteEvents)) return;
+    if ((kind === 'create' && this.ignoreCreateEvents) || (kind === 'change' && this.ignoreChangeEvents) || (kind === 'delete' && this.ignoreDeleteEvents))
+      return;
     this.emitters[kind].fire(uri);
   }
   dispose(): void {
@@ -1244,7 +1260,11 @@ export interface LanguageModelChatLike {
   family: string;
   version: string;
   maxInputTokens: number;
-  sendRequest(messages: LanguageModelChatMessage[], options?: unknown, token?: CancellationToken): Promise<{ text: AsyncIterable<string>; stream: AsyncIterable<unknown> }>;
+  sendRequest(
+    messages: LanguageModelChatMessage[],
+    options?: unknown,
+    token?: CancellationToken,
+  ): Promise<{ text: AsyncIterable<string>; stream: AsyncIterable<unknown> }>;
   countTokens(text: string | LanguageModelChatMessage, token?: CancellationToken): Promise<number>;
 }
 
@@ -1261,8 +1281,7 @@ export interface FakeChatModelOptions {
 /** A language model that records what it was sent. */
 export function fakeChatModel(opts: FakeChatModelOptions = {}): LanguageModelChatLike & { requests: LanguageModelChatMessage[][]; counted: number } {
   const count = opts.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
-  const textOf = (m: LanguageModelChatMessage) =>
-    m.content.map((p) => (p instanceof LanguageModelTextPart ? p.value : '')).join('');
+  const textOf = (m: LanguageModelChatMessage) => m.content.map((p) => (p instanceof LanguageModelTextPart ? p.value : '')).join('');
   const model = {
     id: opts.id ?? 'fake-model',
     name: 'Fake Model',
@@ -1469,7 +1488,10 @@ export interface FakeExtensionContext {
 }
 
 /** An ExtensionContext whose storage lives in `profile.storageDir` (a real directory). */
-export function createExtensionContext(profile: FakeProfile, extensionPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')): FakeExtensionContext {
+export function createExtensionContext(
+  profile: FakeProfile,
+  extensionPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'),
+): FakeExtensionContext {
   return {
     subscriptions: [],
     globalState: profile.globalState,

@@ -16,7 +16,11 @@ export function bigTurn(name: string, lines = 80): Turn {
   const out: string[] = [];
   for (let i = 1; i <= lines; i++) out.push(`${name.toUpperCase()}-LINE-${i}: row ${i} of the ${name} table holds ${(i * 37) % 101}`);
   const answer = Array.from({ length: 20 }, (_, i) => `${name.toUpperCase()}-ANSWER-${i + 1} restates row ${i + 1}.`).join(' ');
-  return { user: `TURN-${name}: read notes-${name}.txt and restate it`, tool: { name: 'Bash', input: { command: `cat notes-${name}.txt` }, output: out.join('\n') }, answer };
+  return {
+    user: `TURN-${name}: read notes-${name}.txt and restate it`,
+    tool: { name: 'Bash', input: { command: `cat notes-${name}.txt` }, output: out.join('\n') },
+    answer,
+  };
 }
 
 /** A fixed v4-shaped UUID, numbered: original sessions get these, so fresh ones are easy to tell. */
@@ -53,7 +57,13 @@ export function claudeLines(spec: ClaudeSessionSpec): Record<string, unknown>[] 
     push('user', { role: 'user', content: t.user });
     const toolId = `toolu_${spec.sessionId.slice(0, 8)}_${i}`;
     const model = spec.model ?? 'claude-sonnet-4-5';
-    push('assistant', { id: `msg_${i}_a`, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: toolId, name: t.tool.name, input: t.tool.input }] });
+    push('assistant', {
+      id: `msg_${i}_a`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'tool_use', id: toolId, name: t.tool.name, input: t.tool.input }],
+    });
     push('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId, content: t.tool.output, is_error: false }] });
     push('assistant', { id: `msg_${i}_b`, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: t.answer }] });
   });
@@ -73,9 +83,29 @@ export function codexLines(spec: CodexRolloutSpec): Record<string, unknown>[] {
   let t = 0;
   const ts = () => new Date(Date.UTC(2026, 0, 1, 0, 0, t++)).toISOString();
   const lines: Record<string, unknown>[] = [
-    { timestamp: ts(), type: 'session_meta', payload: { id: spec.id, timestamp: ts(), cwd: spec.cwd, originator: 'codex_exec', cli_version: '0.169.0', source: 'exec' } },
-    { timestamp: ts(), type: 'response_item', payload: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>sandbox: read-only</permissions instructions>' }] } },
-    { timestamp: ts(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${spec.cwd}</cwd>\n</environment_context>` }] } },
+    {
+      timestamp: ts(),
+      type: 'session_meta',
+      payload: { id: spec.id, timestamp: ts(), cwd: spec.cwd, originator: 'codex_exec', cli_version: '0.169.0', source: 'exec' },
+    },
+    {
+      timestamp: ts(),
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text: '<permissions instructions>sandbox: read-only</permissions instructions>' }],
+      },
+    },
+    {
+      timestamp: ts(),
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${spec.cwd}</cwd>\n</environment_context>` }],
+      },
+    },
     { timestamp: ts(), type: 'turn_context', payload: { cwd: spec.cwd, model: spec.model ?? 'gpt-5.1-codex' } },
   ];
   let input = 1000;
@@ -83,11 +113,30 @@ export function codexLines(spec: CodexRolloutSpec): Record<string, unknown>[] {
     const call = `call_${i}`;
     lines.push({ timestamp: ts(), type: 'event_msg', payload: { type: 'user_message', message: turn.user, images: [] } });
     lines.push({ timestamp: ts(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.user }] } });
-    lines.push({ timestamp: ts(), type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: String(turn.tool.input['command'] ?? 'true') }), call_id: call } });
+    lines.push({
+      timestamp: ts(),
+      type: 'response_item',
+      payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: String(turn.tool.input['command'] ?? 'true') }), call_id: call },
+    });
     lines.push({ timestamp: ts(), type: 'response_item', payload: { type: 'function_call_output', call_id: call, output: turn.tool.output } });
-    lines.push({ timestamp: ts(), type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.answer }] } });
+    lines.push({
+      timestamp: ts(),
+      type: 'response_item',
+      payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.answer }] },
+    });
     input += 2000;
-    lines.push({ timestamp: ts(), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: input * (i + 1), output_tokens: 10 * (i + 1) }, last_token_usage: { input_tokens: input, cached_input_tokens: 500, output_tokens: 10 }, model_context_window: 258400 } } });
+    lines.push({
+      timestamp: ts(),
+      type: 'event_msg',
+      payload: {
+        type: 'token_count',
+        info: {
+          total_token_usage: { input_tokens: input * (i + 1), output_tokens: 10 * (i + 1) },
+          last_token_usage: { input_tokens: input, cached_input_tokens: 500, output_tokens: 10 },
+          model_context_window: 258400,
+        },
+      },
+    });
   });
   return lines;
 }

@@ -32,7 +32,12 @@ export const FACTS = {
 
 export const LOSSY_SUMMARY = 'The user asked for a retry in the fetch module. Work is under way.';
 
-export function compactedSession(spec: CompactedSessionSpec = {}): { lines: Record<string, unknown>[]; keptUuid: string; boundaryUuid: string; lastBeforeBoundary: number } {
+export function compactedSession(spec: CompactedSessionSpec = {}): {
+  lines: Record<string, unknown>[];
+  keptUuid: string;
+  boundaryUuid: string;
+  lastBeforeBoundary: number;
+} {
   const sessionId = spec.sessionId ?? 'sess-1';
   const cwd = spec.cwd ?? '/w';
   let n = 1;
@@ -56,15 +61,44 @@ export function compactedSession(spec: CompactedSessionSpec = {}): { lines: Reco
   const say = (text: string) => push('assistant', { id: `msg_t${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }] });
 
   push('user', { role: 'user', content: `${FACTS.instruction} ${FACTS.request}` });
-  tool('TodoWrite', { todos: [{ content: FACTS.todoDone, status: 'completed' }, { content: FACTS.todoInProgress, status: 'in_progress' }, { content: FACTS.todoOpen, status: 'pending' }] }, 'Todos have been modified successfully.');
+  tool(
+    'TodoWrite',
+    {
+      todos: [
+        { content: FACTS.todoDone, status: 'completed' },
+        { content: FACTS.todoInProgress, status: 'in_progress' },
+        { content: FACTS.todoOpen, status: 'pending' },
+      ],
+    },
+    'Todos have been modified successfully.',
+  );
   tool('Read', { file_path: FACTS.readFile }, 'export const retries = 3;');
   tool('Bash', { command: 'npm test' }, `${FACTS.error}\n    at Object.<anonymous> (src/fetch.test.ts:4:5)`, true);
-  tool('Edit', { file_path: FACTS.editedFile, old_string: 'export function fetchJson', new_string: 'export function fetchWithRetry' }, 'The file /w/src/fetch.ts has been updated.');
+  tool(
+    'Edit',
+    { file_path: FACTS.editedFile, old_string: 'export function fetchJson', new_string: 'export function fetchWithRetry' },
+    'The file /w/src/fetch.ts has been updated.',
+  );
   tool('Bash', { command: 'npm test' }, 'Tests: 12 passed, 12 total');
   say('Fixed: fetchWithRetry is exported now and the tests pass.');
   // A sub-agent's line and an abandoned branch: neither is part of what was summarized.
-  lines.push({ parentUuid: parent, ...base, isSidechain: true, type: 'user', message: { role: 'user', content: 'SIDECHAIN-ONLY task text' }, uuid: 'side-1', timestamp: ts() });
-  lines.push({ parentUuid: fixedUuid(1), ...base, type: 'user', message: { role: 'user', content: 'REWOUND-BRANCH request that was abandoned' }, uuid: 'rewound-1', timestamp: ts() });
+  lines.push({
+    parentUuid: parent,
+    ...base,
+    isSidechain: true,
+    type: 'user',
+    message: { role: 'user', content: 'SIDECHAIN-ONLY task text' },
+    uuid: 'side-1',
+    timestamp: ts(),
+  });
+  lines.push({
+    parentUuid: fixedUuid(1),
+    ...base,
+    type: 'user',
+    message: { role: 'user', content: 'REWOUND-BRANCH request that was abandoned' },
+    uuid: 'rewound-1',
+    timestamp: ts(),
+  });
   push('user', { role: 'user', content: FACTS.lateInstruction });
   const keptUuid = say(FACTS.keptAnswer);
   const lastBeforeBoundary = lines.length;
@@ -88,8 +122,24 @@ export function compactedSession(spec: CompactedSessionSpec = {}): { lines: Reco
   const summaryText =
     'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n' +
     (spec.summary ?? LOSSY_SUMMARY);
-  lines.push({ parentUuid: boundaryUuid, ...base, type: 'user', message: { role: 'user', content: summaryText }, isVisibleInTranscriptOnly: true, isCompactSummary: true, uuid: fixedUuid(901), timestamp: ts() });
-  lines.push({ parentUuid: fixedUuid(901), ...base, type: 'attachment', attachment: { type: 'hook_success', hookName: 'SessionStart:compact', stdout: '', stderr: '', exitCode: 0 }, uuid: fixedUuid(902), timestamp: ts() });
+  lines.push({
+    parentUuid: boundaryUuid,
+    ...base,
+    type: 'user',
+    message: { role: 'user', content: summaryText },
+    isVisibleInTranscriptOnly: true,
+    isCompactSummary: true,
+    uuid: fixedUuid(901),
+    timestamp: ts(),
+  });
+  lines.push({
+    parentUuid: fixedUuid(901),
+    ...base,
+    type: 'attachment',
+    attachment: { type: 'hook_success', hookName: 'SessionStart:compact', stdout: '', stderr: '', exitCode: 0 },
+    uuid: fixedUuid(902),
+    timestamp: ts(),
+  });
   lines.push(...(spec.after ?? []));
   return { lines, keptUuid, boundaryUuid, lastBeforeBoundary };
 }

@@ -70,7 +70,27 @@ function lines(b: Buffer): string[] {
 }
 const fromLines = (ls: string[]) => Buffer.from(ls.join('\n'), 'latin1');
 
-const NOISE_WORDS = ['error', 'at', 'src/app.ts:12', 'function', '{', '}', '=>', 'undefined', '0x1f', 'const', 'return', '404', 'GET', '/api/v1', 'token', '…', '中文', '😀', 'ok'];
+const NOISE_WORDS = [
+  'error',
+  'at',
+  'src/app.ts:12',
+  'function',
+  '{',
+  '}',
+  '=>',
+  'undefined',
+  '0x1f',
+  'const',
+  'return',
+  '404',
+  'GET',
+  '/api/v1',
+  'token',
+  '…',
+  '中文',
+  '😀',
+  'ok',
+];
 
 /** `size` characters of log-like text: words, paths, numbers, some CJK and emoji. */
 function noise(r: Rand, size: number): string {
@@ -145,7 +165,11 @@ export const MUTATIONS: Mutation[] = [
     apply: (b, r) => {
       const text = b.toString('latin1');
       const kind = int(r, 4);
-      if (kind === 0) return Buffer.from(`${text.trimEnd()}\n${JSON.stringify({ type: 'user', uuid: 'deep', message: { role: 'user', content: 'X' } }).replace('"X"', deepArray())}\n`, 'latin1');
+      if (kind === 0)
+        return Buffer.from(
+          `${text.trimEnd()}\n${JSON.stringify({ type: 'user', uuid: 'deep', message: { role: 'user', content: 'X' } }).replace('"X"', deepArray())}\n`,
+          'latin1',
+        );
       if (kind === 1) return Buffer.from(`[${deepArray()}, ${text}]`, 'latin1');
       // Replace a string value somewhere inside with a deep array or object.
       const at = [...text.matchAll(/:\s*"(?:[^"\\]|\\.)*"/g)];
@@ -167,7 +191,9 @@ export const MUTATIONS: Mutation[] = [
     name: 'retype a value',
     apply: (b, r) => {
       const text = b.toString('latin1');
-      const keys = [...text.matchAll(/"(role|content|type|message|messages|tool_calls|tool_call_id|text|id|history|requests|response|name|input|arguments)"\s*:\s*/g)];
+      const keys = [
+        ...text.matchAll(/"(role|content|type|message|messages|tool_calls|tool_call_id|text|id|history|requests|response|name|input|arguments)"\s*:\s*/g),
+      ];
       if (keys.length === 0) return b;
       const m = keys[int(r, keys.length)]!;
       const value = ['null', '42', '[]', '{}', 'true', '"tool"', '[null]', '[{"type":"tool_result"}]', '{"role":"tool"}'][int(r, 9)]!;

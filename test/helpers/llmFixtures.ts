@@ -31,7 +31,13 @@ export function sweAgentMessages(rel: string): Message[] {
         ...(cmd ? { toolCalls: [{ id: lastCall!, name: 'bash', arguments: JSON.stringify({ command: cmd }) }] } : {}),
       });
     } else if (lastCall && text.startsWith('<returncode>')) {
-      out.push({ id, role: 'tool', itemType: 'TOOL_RESULT', content: [{ type: 'text', text }], toolResult: { toolCallId: lastCall, isError: !text.startsWith('<returncode>0<') } });
+      out.push({
+        id,
+        role: 'tool',
+        itemType: 'TOOL_RESULT',
+        content: [{ type: 'text', text }],
+        toolResult: { toolCallId: lastCall, isError: !text.startsWith('<returncode>0<') },
+      });
       lastCall = undefined;
     } else {
       out.push({ id, role: 'user', itemType: 'USER_MESSAGE', content: [{ type: 'text', text }] });
@@ -86,14 +92,16 @@ export function mustKeepFacts(messages: readonly Message[], maxFiles = 12, maxEr
     const text = messageText(m);
     if (m.itemType === 'USER_MESSAGE' && !m.toolResult) add({ kind: 'userMessage', value: text.trim(), sourceId: m.id });
     const args = (m.toolCalls ?? []).map((c) => c.arguments).join('\n');
-    for (const p of extractFilePaths(`${text}\n${args}`)) if (files < maxFiles && !seen.has(`filePath:${p}`)) {
-      files++;
-      add({ kind: 'filePath', value: p, sourceId: m.id });
-    }
-    for (const e of extractErrorSignatures(text)) if (errors < maxErrors && !seen.has(`errorSignature:${e}`)) {
-      errors++;
-      add({ kind: 'errorSignature', value: e, sourceId: m.id });
-    }
+    for (const p of extractFilePaths(`${text}\n${args}`))
+      if (files < maxFiles && !seen.has(`filePath:${p}`)) {
+        files++;
+        add({ kind: 'filePath', value: p, sourceId: m.id });
+      }
+    for (const e of extractErrorSignatures(text))
+      if (errors < maxErrors && !seen.has(`errorSignature:${e}`)) {
+        errors++;
+        add({ kind: 'errorSignature', value: e, sourceId: m.id });
+      }
   }
   return facts;
 }
@@ -153,19 +161,22 @@ export function goodSections(facts: readonly Fact[], extra: Partial<SectionTexts
   const s = emptySectionTexts();
   s['Primary Request and Intent'] = '- Fix the reported bug and make the tests pass.';
   s['Key Technical Concepts'] = '- pytest markers\n- xfail';
-  s['Files and Code Sections'] = facts
-    .filter((f) => f.kind === 'filePath')
-    .map((f) => `- \`${f.value}\`: read while investigating`)
-    .join('\n') || 'None.';
-  s['Errors and fixes'] = facts
-    .filter((f) => f.kind === 'errorSignature')
-    .map((f) => `- ${f.value}: fixed`)
-    .join('\n') || 'None.';
+  s['Files and Code Sections'] =
+    facts
+      .filter((f) => f.kind === 'filePath')
+      .map((f) => `- \`${f.value}\`: read while investigating`)
+      .join('\n') || 'None.';
+  s['Errors and fixes'] =
+    facts
+      .filter((f) => f.kind === 'errorSignature')
+      .map((f) => `- ${f.value}: fixed`)
+      .join('\n') || 'None.';
   s['Problem Solving'] = '- Reproduced the failure, then narrowed it down.';
-  s['All user messages'] = facts
-    .filter((f) => f.kind === 'userMessage')
-    .map((f) => `- ${f.value.replace(/\s+/g, ' ').slice(0, 200)}`)
-    .join('\n') || 'None.';
+  s['All user messages'] =
+    facts
+      .filter((f) => f.kind === 'userMessage')
+      .map((f) => `- ${f.value.replace(/\s+/g, ' ').slice(0, 200)}`)
+      .join('\n') || 'None.';
   s['Pending Tasks'] = '- Run the full test suite.';
   s['Current Work'] = 'Verifying the fix.';
   return { ...s, ...extra };

@@ -111,7 +111,9 @@ export const reply = {
         res.write(`data: ${JSON.stringify(chunkBody(model, {}, 'stop'))}\n\n`);
         if (usage && req.body.stream_options?.include_usage) {
           const u = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-          res.write(`data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: u })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: u })}\n\n`,
+          );
         }
         res.end('data: [DONE]\n\n');
       } else {

@@ -17,7 +17,8 @@ export function apiShapeProblems(messages: readonly Message[]): string[] {
         let j = i - 1;
         while (j >= 0 && messages[j]!.toolResult) j--;
         const owner = messages[j];
-        if (!owner?.toolCalls?.some((c) => c.id === m.toolResult!.toolCallId)) problems.push(`${i}: result ${m.toolResult.toolCallId} does not follow its call`);
+        if (!owner?.toolCalls?.some((c) => c.id === m.toolResult!.toolCallId))
+          problems.push(`${i}: result ${m.toolResult.toolCallId} does not follow its call`);
       }
       continue;
     }
@@ -32,4 +33,3 @@ export function apiShapeProblems(messages: readonly Message[]): string[] {
   }
   return problems;
 }
-

@@ -41,7 +41,10 @@ function decide(m: Message, index: number, keepFrom: number, tokens: number, ack
     if (m.role === 'assistant' && tokens > TRUNCATE_TOKENS) return { decision: 'truncated', reason: `recent round, over ${TRUNCATE_TOKENS} tokens` };
     return { decision: 'kept', reason: 'recent round' };
   }
-  if (m.toolResult) return tokens > OFFLOAD_TOKENS ? { decision: 'offloaded', reason: 'large tool output moved to the archive' } : { decision: 'masked', reason: 'old tool output masked' };
+  if (m.toolResult)
+    return tokens > OFFLOAD_TOKENS
+      ? { decision: 'offloaded', reason: 'large tool output moved to the archive' }
+      : { decision: 'masked', reason: 'old tool output masked' };
   if (ack) return { decision: 'dropped', reason: 'acknowledgement' };
   return { decision: 'summarized', reason: 'folded into the summary' };
 }
@@ -76,13 +79,40 @@ export function fixtureResult(conv: Conversation, counter: CachedTokenCounter, r
     if (restored.has(m.id)) ({ decision, reason } = { decision: 'kept', reason: 'restored in the inspector' });
     let result: Message | undefined;
     if (decision === 'kept') result = m;
-    else if (decision === 'truncated') result = shortened(m, `${messageText(m).slice(0, TRUNCATE_KEEP_CHARS)}\n[… truncated: ${tokens} tokens originally]`, { by: 'truncate', originalTokens: tokens, keptTokens: 0 });
-    else if (decision === 'masked') result = shortened(m, `[tool output masked: ${m.toolResult?.toolName ?? 'tool'}, ${tokens} tokens]`, { by: 'mask', originalTokens: tokens, keptTokens: 0 });
-    else if (decision === 'offloaded') result = shortened(m, `[tool output offloaded: ${tokens} tokens, archive ref ${m.id}]`, { by: 'offload', originalTokens: tokens, keptTokens: 0, archiveRef: m.id });
+    else if (decision === 'truncated')
+      result = shortened(m, `${messageText(m).slice(0, TRUNCATE_KEEP_CHARS)}\n[… truncated: ${tokens} tokens originally]`, {
+        by: 'truncate',
+        originalTokens: tokens,
+        keptTokens: 0,
+      });
+    else if (decision === 'masked')
+      result = shortened(m, `[tool output masked: ${m.toolResult?.toolName ?? 'tool'}, ${tokens} tokens]`, {
+        by: 'mask',
+        originalTokens: tokens,
+        keptTokens: 0,
+      });
+    else if (decision === 'offloaded')
+      result = shortened(m, `[tool output offloaded: ${tokens} tokens, archive ref ${m.id}]`, {
+        by: 'offload',
+        originalTokens: tokens,
+        keptTokens: 0,
+        archiveRef: m.id,
+      });
     else summarizedIds.push(m.id);
     if (result) after.push(result);
     const tokensAfter = result ? counter.countMessage(result) : 0;
-    plan.push({ id: m.id, index: i, role: m.role, itemType: m.itemType, tokens, decision, reason, classification: a.classification, importance: a.importance, tokensAfter });
+    plan.push({
+      id: m.id,
+      index: i,
+      role: m.role,
+      itemType: m.itemType,
+      tokens,
+      decision,
+      reason,
+      classification: a.classification,
+      importance: a.importance,
+      tokensAfter,
+    });
     if (decision === 'summarized' || decision === 'dropped') {
       for (const f of a.refs.files.slice(0, 3)) facts.push({ kind: 'filePath', value: f, sourceId: m.id });
       for (const e of a.refs.errors.slice(0, 2)) facts.push({ kind: 'errorSignature', value: e, sourceId: m.id });

@@ -182,7 +182,8 @@ export async function openHarness(browser: Browser, opts: HarnessOptions = {}): 
       for (;;) {
         const found = (await harness.posted()).find(match);
         if (found) return found;
-        if (Date.now() > until) throw new Error(`harness: no matching message posted within ${timeoutMs} ms; posted: ${JSON.stringify(await harness.posted()).slice(0, 500)}`);
+        if (Date.now() > until)
+          throw new Error(`harness: no matching message posted within ${timeoutMs} ms; posted: ${JSON.stringify(await harness.posted()).slice(0, 500)}`);
         await page.waitForTimeout(20);
       }
     },

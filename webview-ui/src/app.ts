@@ -83,8 +83,18 @@ export class InspectorApp {
       },
       scopeChanged: (id) => this.setDiffScope(id),
     });
-    const summaryPane = h('section', { className: 'pane sections-pane', attrs: { 'aria-labelledby': 'sections-h' } }, h('h2', { text: 'Summary sections', attrs: { id: 'sections-h' } }), this.sections.element);
-    const timelinePane = h('section', { className: 'pane timeline-pane', attrs: { 'aria-labelledby': 'timeline-h' } }, h('h2', { text: 'Timeline', attrs: { id: 'timeline-h' } }), this.timeline.element);
+    const summaryPane = h(
+      'section',
+      { className: 'pane sections-pane', attrs: { 'aria-labelledby': 'sections-h' } },
+      h('h2', { text: 'Summary sections', attrs: { id: 'sections-h' } }),
+      this.sections.element,
+    );
+    const timelinePane = h(
+      'section',
+      { className: 'pane timeline-pane', attrs: { 'aria-labelledby': 'timeline-h' } },
+      h('h2', { text: 'Timeline', attrs: { id: 'timeline-h' } }),
+      this.timeline.element,
+    );
     this.body = h('div', { className: 'body' }, h('div', { className: 'columns-2' }, summaryPane, timelinePane), this.facts.element, this.diff.element);
     this.body.hidden = true;
     root.replaceChildren(this.header.element, this.body);

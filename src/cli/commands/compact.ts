@@ -47,14 +47,34 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
   { name: 'keep-recent', kind: 'number', valueName: 'N', description: 'recent rounds kept verbatim (default 2)' },
   { name: 'format', short: 'f', kind: 'string', valueName: 'FMT', description: 'md (default), json, openai or anthropic' },
   { name: 'out', short: 'o', kind: 'string', valueName: 'FILE', description: 'write the result to FILE (atomically) instead of stdout' },
-  { name: 'model', short: 'm', kind: 'string', valueName: 'MODEL', description: 'count for this model (default: the model the transcript names, else gpt-4o); with --summarizer openai, the summarizer model' },
+  {
+    name: 'model',
+    short: 'm',
+    kind: 'string',
+    valueName: 'MODEL',
+    description: 'count for this model (default: the model the transcript names, else gpt-4o); with --summarizer openai, the summarizer model',
+  },
   { name: 'focus', kind: 'string', valueName: 'TEXT', description: 'what the summary should favour' },
   { name: 'strategy', kind: 'string', valueName: 'NAME', description: 'compaction strategy (default adaptive; see ctxc strategies)' },
   { name: 'level', kind: 'string', valueName: 'LEVEL', description: 'light, normal (default), heavy or emergency' },
   { name: 'archive', kind: 'string', valueName: 'DIR', description: "store the original in DIR first; prints the id 'ctxc undo' takes" },
-  { name: 'require-llm', kind: 'boolean', description: `with --summarizer openai: when the LLM summary is not used, write nothing and exit ${EXIT_LLM_FALLBACK}` },
-  { name: 'to', kind: 'string', valueName: 'AGENT', description: 'write a new session that claude-code or codex resumes; prints its id and the resume command' },
-  { name: 'cwd', kind: 'string', valueName: 'DIR', description: "with --to: the session's folder (default: the one the transcript records, else the current one)" },
+  {
+    name: 'require-llm',
+    kind: 'boolean',
+    description: `with --summarizer openai: when the LLM summary is not used, write nothing and exit ${EXIT_LLM_FALLBACK}`,
+  },
+  {
+    name: 'to',
+    kind: 'string',
+    valueName: 'AGENT',
+    description: 'write a new session that claude-code or codex resumes; prints its id and the resume command',
+  },
+  {
+    name: 'cwd',
+    kind: 'string',
+    valueName: 'DIR',
+    description: "with --to: the session's folder (default: the one the transcript records, else the current one)",
+  },
   ...TRANSCRIPT_FLAGS,
 ];
 
@@ -132,19 +152,26 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   const ratio = numberFlag(args, 'ratio');
   const keep = numberFlag(args, 'keep-recent');
   if (budget !== undefined && ratio !== undefined) throw new UsageError('--budget and --ratio: give one of them, not both');
-  if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) throw new UsageError(`--budget expects a positive whole number of tokens, got '${budget}'`);
+  if (budget !== undefined && !(Number.isInteger(budget) && budget > 0))
+    throw new UsageError(`--budget expects a positive whole number of tokens, got '${budget}'`);
   if (ratio !== undefined && !(ratio > 0 && ratio <= 1)) throw new UsageError(`--ratio expects a number in (0, 1], got '${ratio}'`);
   if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new UsageError(`--keep-recent expects a whole number ≥ 0, got '${keep}'`);
   const focus = stringFlag(args, 'focus');
   const strategy = stringFlag(args, 'strategy');
-  if (strategy !== undefined && !listStrategies().some((s) => s.name === strategy)) throw new UsageError(`--strategy: unknown strategy '${clip(strategy)}'; expected one of: ${listStrategies().map((s) => s.name).join(', ')}`);
+  if (strategy !== undefined && !listStrategies().some((s) => s.name === strategy))
+    throw new UsageError(
+      `--strategy: unknown strategy '${clip(strategy)}'; expected one of: ${listStrategies()
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
   const level = stringFlag(args, 'level');
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level expects one of ${LEVELS.join(', ')}, got '${clip(level)}'`);
   const requireLlm = booleanFlag(args, 'require-llm');
   if (requireLlm && !llm.summarizer) throw new UsageError('--require-llm needs an LLM summarizer (--summarizer openai)');
   const to = parseTarget(stringFlag(args, 'to'));
   if (to === undefined && stringFlag(args, 'cwd') !== undefined) throw new UsageError('--cwd goes with --to (the folder of the session written)');
-  if (to !== undefined && stringFlag(args, 'out') !== undefined) throw new UsageError('--to writes a session into the agent\'s folder; --out does not go with it');
+  if (to !== undefined && stringFlag(args, 'out') !== undefined)
+    throw new UsageError("--to writes a session into the agent's folder; --out does not go with it");
   return {
     file,
     args,
@@ -170,7 +197,10 @@ function writeFailure(io: CliIO, command: string, out: string, e: AtomicWriteErr
     io.err(`ctxc ${command}: --out ${out} is the transcript being read (${input}); write the result to another file; nothing was written\n`);
     return EXIT_BAD_INPUT;
   }
-  const hint = e.failure === 'notRegularFile' && e.code !== 'EISDIR' ? " (--out replaces a regular file atomically; for a device or a pipe, redirect standard output: '> FILE')" : '';
+  const hint =
+    e.failure === 'notRegularFile' && e.code !== 'EISDIR'
+      ? " (--out replaces a regular file atomically; for a device or a pipe, redirect standard output: '> FILE')"
+      : '';
   io.err(`ctxc ${command}: cannot write ${out}: ${e.reason}${hint}; nothing was written\n`);
   return EXIT_WRITE_FAILED;
 }
@@ -246,13 +276,17 @@ export const compactCommand: CliCommand = {
           else if (earlier !== raw) {
             // Same conversation, same path, other bytes (line ends, a BOM, JSON spacing): the entry is
             // content-addressed by the conversation, so the first file's bytes stay.
-            io.err(`warning: ${archiveDir} already holds another spelling of this conversation from ${name}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`);
+            io.err(
+              `warning: ${archiveDir} already holds another spelling of this conversation from ${name}; 'ctxc undo' will print that earlier file's bytes ('--format json' gives this conversation exactly)\n`,
+            );
           }
         }
         for (const w of result.warnings) io.err(`warning: ${clip(w, 2 * MAX_ECHO_CHARS)}\n`);
         for (const d of result.degradation) io.err(`to fit the target (${d.step}): ${clip(d.detail, 2 * MAX_ECHO_CHARS)}\n`);
         if (parsed.requireLlm && result.summarizer.fallbackReason !== undefined) {
-          io.err(`ctxc compact: --require-llm: the LLM summary was not used (${clip(result.summarizer.fallbackReason, 2 * MAX_ECHO_CHARS)}); nothing was written\n`);
+          io.err(
+            `ctxc compact: --require-llm: the LLM summary was not used (${clip(result.summarizer.fallbackReason, 2 * MAX_ECHO_CHARS)}); nothing was written\n`,
+          );
           return EXIT_LLM_FALLBACK;
         }
         const to = parseTarget(stringFlag(args, 'to'));

@@ -20,7 +20,6 @@ export const COUNT_FLAGS: readonly FlagSpec[] = [
 const USAGE = 'ctxc count FILE|- [--model MODEL] [--json] [--include-sidechains]';
 const COUNT_HELP: CommandHelp = { name: 'count', usage: USAGE, flags: COUNT_FLAGS };
 
-
 export const countCommand: CliCommand = {
   name: 'count',
   summary: 'count the tokens of a transcript, by category',
@@ -141,7 +140,10 @@ export function sourceText(r: TokenReport): string {
   if (r.reported) {
     const u = r.reported.usage;
     const rounding = u.rounding ? ` (printed rounded, ±${fmt(u.rounding)})` : '';
-    const since = r.reported.countedSince !== undefined ? ` + ${fmt(r.reported.countedSince)} counted since` : `; the messages it covered were replaced: ${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file`;
+    const since =
+      r.reported.countedSince !== undefined
+        ? ` + ${fmt(r.reported.countedSince)} counted since`
+        : `; the messages it covered were replaced: ${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file`;
     return `${fmt(u.tokens)} as reported by the API (${USAGE_SOURCE_LABELS[u.source]}, ${usageWhere(u)})${rounding}${since}`;
   }
   if (r.method === 'exact') return `counted with ${r.model}'s own tokenizer (${r.encoding}); the file records no usage`;
@@ -153,7 +155,9 @@ export function sourceText(r: TokenReport): string {
 export function reportText(file: string, conv: Conversation, r: TokenReport): string {
   const lines: string[] = [];
   lines.push(`${file} — ${conv.format}, ${fmt(r.messageCount)} messages`);
-  lines.push(`Total:  ${fmt(r.total)} tokens of ${fmt(r.window)} (${r.percent.toFixed(1)}%)${r.reported || r.method === 'exact' ? '' : r.method === 'estimate' ? ' (estimate)' : ' (approximate)'}`);
+  lines.push(
+    `Total:  ${fmt(r.total)} tokens of ${fmt(r.window)} (${r.percent.toFixed(1)}%)${r.reported || r.method === 'exact' ? '' : r.method === 'estimate' ? ' (estimate)' : ' (approximate)'}`,
+  );
   lines.push(`Source: ${sourceText(r)}`);
   lines.push(`Model:  ${r.model} · ${r.encoding} (${methodLabel(r)})`);
   lines.push('');

@@ -101,7 +101,12 @@ export const demoCommand: CliCommand = {
     }
     return withTranscript('demo', io, file, {}, async (loaded) => {
       const shown = relative(io.cwd, file);
-      const ctx: DemoContext = { file: shown && !shown.startsWith('..') ? shown : file, conversation: loaded.conversation, warnings: loaded.warnings, ...(model ? { model } : {}) };
+      const ctx: DemoContext = {
+        file: shown && !shown.startsWith('..') ? shown : file,
+        conversation: loaded.conversation,
+        warnings: loaded.warnings,
+        ...(model ? { model } : {}),
+      };
       for (const [i, step] of DEMO_STEPS.entries()) {
         if (i > 0) io.out('\n');
         io.out(`── ${step.title} ──\n`);

@@ -24,9 +24,19 @@ export const HOOK_INPUT_MAX_BYTES = 1024 * 1024;
 
 export const HOOK_FLAGS: readonly FlagSpec[] = [
   { name: 'max-tokens', kind: 'number', valueName: 'N', description: `most tokens a repair puts back after a compaction (default ${HOOK_DEFAULTS.maxTokens})` },
-  { name: 'loop-limit', kind: 'number', valueName: 'N', description: `automatic compactions let through within --loop-minutes; the next is blocked (default ${HOOK_DEFAULTS.loopLimit})` },
+  {
+    name: 'loop-limit',
+    kind: 'number',
+    valueName: 'N',
+    description: `automatic compactions let through within --loop-minutes; the next is blocked (default ${HOOK_DEFAULTS.loopLimit})`,
+  },
   { name: 'loop-minutes', kind: 'number', valueName: 'M', description: `the loop guard's window in minutes (default ${HOOK_DEFAULTS.loopMinutes})` },
-  { name: 'state-dir', kind: 'string', valueName: 'DIR', description: 'where the hook keeps its state and log (default $XDG_STATE_HOME/context-compactor, else ~/.local/state/context-compactor)' },
+  {
+    name: 'state-dir',
+    kind: 'string',
+    valueName: 'DIR',
+    description: 'where the hook keeps its state and log (default $XDG_STATE_HOME/context-compactor, else ~/.local/state/context-compactor)',
+  },
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
 ];
 
@@ -36,7 +46,7 @@ const HELP: CommandHelp = {
   usage: USAGE,
   flags: HOOK_FLAGS,
   helpTail:
-    "Run by Claude Code's hooks (PreCompact, SessionStart with matcher \"compact\", UserPromptSubmit): it puts back the facts\n" +
+    'Run by Claude Code\'s hooks (PreCompact, SessionStart with matcher "compact", UserPromptSubmit): it puts back the facts\n' +
     "Claude Code's own summary lost, and stops a loop of automatic compactions. See the README for the settings.json entry.\n",
 };
 

@@ -107,9 +107,13 @@ export const inspectCommand: CliCommand = {
         const preview = planCompaction(conv, { counter });
         const rows = inspectRows(preview.plan);
         if (booleanFlag(args, 'json')) {
-          io.out(`${JSON.stringify({ file, model: counter.model.id, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter, messages: rows }, null, 2)}\n`);
+          io.out(
+            `${JSON.stringify({ file, model: counter.model.id, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter, messages: rows }, null, 2)}\n`,
+          );
         } else {
-          io.out(`${file} — ${conv.format}, ${rows.length} messages, ${preview.tokensBefore.toLocaleString('en-US')} tokens (${counter.model.id}); compacted with the defaults: ${preview.tokensAfter.toLocaleString('en-US')}\n\n`);
+          io.out(
+            `${file} — ${conv.format}, ${rows.length} messages, ${preview.tokensBefore.toLocaleString('en-US')} tokens (${counter.model.id}); compacted with the defaults: ${preview.tokensAfter.toLocaleString('en-US')}\n\n`,
+          );
           io.out(inspectTable(rows));
         }
         return EXIT_OK;

@@ -11,4 +11,14 @@ import { sessionsCommand } from './sessions';
 import { strategiesCommand } from './strategies';
 import { undoCommand } from './undo';
 
-export const commands: CliCommand[] = [countCommand, compactCommand, undoCommand, inspectCommand, sessionsCommand, hookCommand, mcpCommand, strategiesCommand, demoCommand];
+export const commands: CliCommand[] = [
+  countCommand,
+  compactCommand,
+  undoCommand,
+  inspectCommand,
+  sessionsCommand,
+  hookCommand,
+  mcpCommand,
+  strategiesCommand,
+  demoCommand,
+];

@@ -41,7 +41,10 @@ function readArgs(argv: readonly string[], io: CliIO): SessionsArgs | 'help' {
   const list = stringFlag(args, 'agents');
   let agents: Partial<Record<AgentId, boolean>> | undefined;
   if (list !== undefined) {
-    const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+    const names = list
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = names.find((n) => !isAgentId(n));
     if (unknown !== undefined || names.length === 0) throw new UsageError(`--agents expects a comma-separated list of ${AGENTS.join(', ')}, got '${list}'`);
     agents = Object.fromEntries(AGENTS.map((a) => [a, names.includes(a)]));
@@ -109,6 +112,10 @@ export function sessionsTable(cwd: string, sessions: readonly AgentSession[]): s
   for (const s of sessions) if (!parentOf(s, sessions)) add(s, 0);
   const head = ['AGENT', 'TOKENS', 'UPDATED', 'ID', 'TITLE', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return `Agent sessions of ${cwd}\n\n${[line(head), ...rows.map(line)].join('\n')}\n`;
 }

@@ -40,7 +40,13 @@ export const strategiesCommand: CliCommand = {
     });
     if (!line.ok) return line.exit;
     if (booleanFlag(line.value, 'json')) {
-      io.out(`${JSON.stringify(listStrategies().map((s) => ({ ...s, default: s.name === COMPACTION_DEFAULTS.strategy })), null, 2)}\n`);
+      io.out(
+        `${JSON.stringify(
+          listStrategies().map((s) => ({ ...s, default: s.name === COMPACTION_DEFAULTS.strategy })),
+          null,
+          2,
+        )}\n`,
+      );
     } else {
       io.out(strategiesText());
     }

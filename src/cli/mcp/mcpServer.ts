@@ -27,7 +27,7 @@ declare const __CTXC_VERSION__: string | undefined;
 const VERSION = typeof __CTXC_VERSION__ === 'string' ? __CTXC_VERSION__ : '0.1.0';
 
 const sessionShape = {
-  file: z.string().min(1).optional().describe('Path of a session or transcript file (relative to the server\'s folder). Give this or session_id.'),
+  file: z.string().min(1).optional().describe("Path of a session or transcript file (relative to the server's folder). Give this or session_id."),
   session_id: z.string().min(1).optional().describe('A session id as list_sessions gives it (or its first 8+ characters).'),
   cwd: z.string().min(1).optional().describe("The folder whose sessions session_id is looked up in (default: the server's folder)."),
 };
@@ -35,7 +35,11 @@ const sessionShape = {
 type SessionArgs = { file?: string | undefined; session_id?: string | undefined; cwd?: string | undefined };
 
 function refOf(a: SessionArgs): SessionRef {
-  return { ...(a.file !== undefined ? { file: a.file } : {}), ...(a.session_id !== undefined ? { sessionId: a.session_id } : {}), ...(a.cwd !== undefined ? { folder: a.cwd } : {}) };
+  return {
+    ...(a.file !== undefined ? { file: a.file } : {}),
+    ...(a.session_id !== undefined ? { sessionId: a.session_id } : {}),
+    ...(a.cwd !== undefined ? { folder: a.cwd } : {}),
+  };
 }
 
 function json(value: unknown) {
@@ -64,28 +68,29 @@ export function createMcpServer(ctx: ToolContext): McpServer {
         "The agent sessions of a folder (Claude Code, Codex, Cline, Roo Code, Copilot Chat, aider), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.",
       inputSchema: {
         cwd: z.string().min(1).optional().describe("The folder (default: the server's folder)."),
-        agents: z.array(z.enum(AGENTS)).min(1).optional().describe(`Only these agents (${AGENTS.join(', ')}).`),
+        agents: z
+          .array(z.enum(AGENTS))
+          .min(1)
+          .optional()
+          .describe(`Only these agents (${AGENTS.join(', ')}).`),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      answer(
-        async () => {
-          const folder = resolve(ctx.cwd, args.cwd ?? '.');
-          const only = args.agents ? (Object.fromEntries(AGENTS.map((a) => [a, args.agents!.includes(a)])) as Record<AgentId, boolean>) : undefined;
-          const sessions = await listSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(only ? { agents: only } : {}) });
-          return { folder, sessions: sessions.map(sessionJson) };
-        },
-        json,
-      ),
+      answer(async () => {
+        const folder = resolve(ctx.cwd, args.cwd ?? '.');
+        const only = args.agents ? (Object.fromEntries(AGENTS.map((a) => [a, args.agents!.includes(a)])) as Record<AgentId, boolean>) : undefined;
+        const sessions = await listSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(only ? { agents: only } : {}) });
+        return { folder, sessions: sessions.map(sessionJson) };
+      }, json),
   );
 
   server.registerTool(
     'count_context',
     {
-      title: 'Count a session\'s context',
+      title: "Count a session's context",
       description:
-        'Tokens of a session or transcript as its agent sends them when resumed, by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary), with the model\'s window and each category\'s share in percent.',
+        "Tokens of a session or transcript as its agent sends them when resumed, by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary), with the model's window and each category's share in percent.",
       inputSchema: { ...sessionShape, model: z.string().min(1).optional().describe('Count for this model (default: the one the session names).') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -122,8 +127,22 @@ export function createMcpServer(ctx: ToolContext): McpServer {
         () => compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { budget: args.budget } : {}) }),
         (r) =>
           r.kind === 'session'
-            ? json({ agent: r.written.agent, id: r.written.id, file: r.written.file, resume: r.written.resume, command: r.written.command, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, notes: r.written.notes })
-            : { content: [{ type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter }) }, { type: 'text' as const, text: r.text }] },
+            ? json({
+                agent: r.written.agent,
+                id: r.written.id,
+                file: r.written.file,
+                resume: r.written.resume,
+                command: r.written.command,
+                tokensBefore: r.tokensBefore,
+                tokensAfter: r.tokensAfter,
+                notes: r.written.notes,
+              })
+            : {
+                content: [
+                  { type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter }) },
+                  { type: 'text' as const, text: r.text },
+                ],
+              },
       ),
   );
 

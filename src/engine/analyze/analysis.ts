@@ -20,15 +20,7 @@ export interface MessageRefs {
   errors: string[];
 }
 
-export type KeyEventKind =
-  | 'task_start'
-  | 'task_complete'
-  | 'decision'
-  | 'error'
-  | 'fix'
-  | 'key_tool_result'
-  | 'pinned'
-  | 'user_input';
+export type KeyEventKind = 'task_start' | 'task_complete' | 'decision' | 'error' | 'fix' | 'key_tool_result' | 'pinned' | 'user_input';
 
 export interface MessageAnalysis {
   index: number;
@@ -62,9 +54,7 @@ export interface AnalyzeOptions {
 }
 
 /** How AnalyzeOptions.focus was read: one of the named focuses, the terms of a free-text focus. */
-export type ParsedFocus =
-  | { kind: 'named'; name: FocusName; text: string }
-  | { kind: 'free'; text: string; terms: string[] };
+export type ParsedFocus = { kind: 'named'; name: FocusName; text: string } | { kind: 'free'; text: string; terms: string[] };
 
 export interface ConversationAnalysis {
   messages: MessageAnalysis[];

@@ -85,7 +85,8 @@ function checkMessages(messages: readonly Message[]): void {
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as Partial<Message> | null | undefined;
     if (m === null || typeof m !== 'object') throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}]: expected a message object`);
-    if (!Array.isArray(m.content)) throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}] (id ${String(m.id)}): expected content to be an array of parts`);
+    if (!Array.isArray(m.content))
+      throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}] (id ${String(m.id)}): expected content to be an array of parts`);
     if (typeof m.role !== 'string') throw new AnalyzeOptionsError(`analyzeConversation: messages[${i}] (id ${String(m.id)}): expected a role`);
   }
 }
@@ -209,17 +210,24 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const terms = readings.map((f) => f.terms);
   // Its lists are never changed once handed out (advanceCrossReferences).
   const xref: CrossReferences = scanned('analyze.crossReferences', crossReferenceScan, (state, from) => advanceCrossReferences(state, keys, from));
-  const scan = scanned('analyze.nearDuplicates', () => nearDuplicateScan(c), (state, from) =>
-    advanceNearDuplicates(
-      state,
-      readings.map((f) => f.shingles),
-      c,
-      from,
-      readings.map((f) => f.bands),
-    ),
+  const scan = scanned(
+    'analyze.nearDuplicates',
+    () => nearDuplicateScan(c),
+    (state, from) =>
+      advanceNearDuplicates(
+        state,
+        readings.map((f) => f.shingles),
+        c,
+        from,
+        readings.map((f) => f.bands),
+      ),
   );
   const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
-  const times = scanned('analyze.timestamps', (): (number | undefined)[] => [], (state, from) => advanceTimestamps(state, messages, from));
+  const times = scanned(
+    'analyze.timestamps',
+    (): (number | undefined)[] => [],
+    (state, from) => advanceTimestamps(state, messages, from),
+  );
   const recency = recencyFactors(times, now, c);
   const currentStart = currentWindowStart(messages, currentRounds, c);
   const frequencies = scanned('analyze.termFrequencies', termFrequencyScan<number>, (state, from) => advanceTermFrequencies(state, terms, keys, from, c));

@@ -72,8 +72,7 @@ export function classifyText(text: string, tokens: TokenHashes, scan: ContentSca
 
   const actionableMatches = scan.counts.actionable;
   const informationalMatches = scan.counts.informational;
-  const actionability: Actionability =
-    actionableMatches > informationalMatches ? 'actionable' : informationalMatches > 0 ? 'informational' : 'historical';
+  const actionability: Actionability = actionableMatches > informationalMatches ? 'actionable' : informationalMatches > 0 ? 'informational' : 'historical';
 
   const sample = text.length > c.DENSITY_SAMPLE_CHARS ? tokenHashes(text.slice(0, c.DENSITY_SAMPLE_CHARS).toLowerCase()) : tokens;
   const density = informationDensity(text, sample, best, technicalLevel, c);
@@ -123,13 +122,7 @@ export function countCodeSnippets(text: string): { fenced: number; inline: numbe
  * Technical density is capped at 1 so one dense line cannot dominate. Long texts are measured
  * on their first DENSITY_SAMPLE_CHARS (`tokens` must then be of that sample too).
  */
-export function informationDensity(
-  text: string,
-  tokens: TokenHashes,
-  type: ContentType,
-  level: TechnicalLevel,
-  c: AnalyzeConstants,
-): number {
+export function informationDensity(text: string, tokens: TokenHashes, type: ContentType, level: TechnicalLevel, c: AnalyzeConstants): number {
   if (text.length > c.DENSITY_SAMPLE_CHARS) text = text.slice(0, c.DENSITY_SAMPLE_CHARS);
   if (!text.trim()) return 0;
   const words = tokens.words + tokens.cjk / c.CJK_CHARS_PER_WORD;

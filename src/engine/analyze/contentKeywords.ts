@@ -12,7 +12,21 @@ import type { ContentType, TechnicalLevel, TemporalCategory } from '../result';
 /** Classification patterns (three groups per type, merged) plus Chinese equivalents. */
 export const CONTENT_TYPE_KEYWORDS: Record<Exclude<ContentType, 'general'>, KeywordSpec> = {
   technical_specification: {
-    en: ['api', 'apis', 'interface*', 'schema*', 'protocol*', 'architecture*', 'design*', 'pattern*', 'requirement*', 'specification*', 'spec', 'specs', 'standard*'],
+    en: [
+      'api',
+      'apis',
+      'interface*',
+      'schema*',
+      'protocol*',
+      'architecture*',
+      'design*',
+      'pattern*',
+      'requirement*',
+      'specification*',
+      'spec',
+      'specs',
+      'standard*',
+    ],
     zh: ['接口', '协议', '架构', '设计', '模式', '需求', '规范', '规格', '标准'],
   },
   code_implementation: {
@@ -142,4 +156,3 @@ export const TEMPORAL_KEYWORDS: Record<Exclude<TemporalCategory, 'timeless'>, Ke
     zh: ['之前', '以前', '已经', '曾经', '完成了', '历史', '过去', '原来'],
   },
 };
-

@@ -41,7 +41,12 @@ export function criticality(scan: ContentScan, type: ContentType, c: AnalyzeCons
   return Math.min(keyword * criticalityMultiplier(type, c), 1);
 }
 
-export function dependency(scan: { counts: Pick<ContentScan['counts'], 'dependency' | 'outbound'> }, referencedBy: number, refersTo: number, c: AnalyzeConstants): number {
+export function dependency(
+  scan: { counts: Pick<ContentScan['counts'], 'dependency' | 'outbound'> },
+  referencedBy: number,
+  refersTo: number,
+  c: AnalyzeConstants,
+): number {
   const words = Math.min(scan.counts.dependency / c.DEPENDENCY_KEYWORD_SATURATION, c.DEPENDENCY_KEYWORD_CAP);
   const inbound = Math.min(referencedBy / c.DEPENDENCY_REFERENCED_SATURATION, c.DEPENDENCY_REFERENCED_CAP);
   const outbound = Math.min((scan.counts.outbound + refersTo) / c.DEPENDENCY_OUTBOUND_SATURATION, c.DEPENDENCY_OUTBOUND_CAP);
@@ -71,22 +76,12 @@ export function uniqueness(text: string, similarCount: number, c: AnalyzeConstan
 
 export function actionabilityScore(label: Actionability, actionableMatches: number, c: AnalyzeConstants): number {
   const base =
-    label === 'actionable'
-      ? c.ACTIONABILITY_BASE_ACTIONABLE
-      : label === 'informational'
-        ? c.ACTIONABILITY_BASE_INFORMATIONAL
-        : c.ACTIONABILITY_BASE_HISTORICAL;
+    label === 'actionable' ? c.ACTIONABILITY_BASE_ACTIONABLE : label === 'informational' ? c.ACTIONABILITY_BASE_INFORMATIONAL : c.ACTIONABILITY_BASE_HISTORICAL;
   return Math.min(1, base + Math.min(actionableMatches / c.ACTIONABILITY_MATCH_SATURATION, 1) * c.ACTIONABILITY_MATCH_WEIGHT);
 }
 
-export function overallImportance(
-  m: { criticality: number; dependency: number; uniqueness: number; actionability: number },
-  c: AnalyzeConstants,
-): number {
+export function overallImportance(m: { criticality: number; dependency: number; uniqueness: number; actionability: number }, c: AnalyzeConstants): number {
   return (
-    m.criticality * c.WEIGHT_CRITICALITY +
-    m.dependency * c.WEIGHT_DEPENDENCY +
-    m.uniqueness * c.WEIGHT_UNIQUENESS +
-    m.actionability * c.WEIGHT_ACTIONABILITY
+    m.criticality * c.WEIGHT_CRITICALITY + m.dependency * c.WEIGHT_DEPENDENCY + m.uniqueness * c.WEIGHT_UNIQUENESS + m.actionability * c.WEIGHT_ACTIONABILITY
   );
 }

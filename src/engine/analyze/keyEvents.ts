@@ -22,15 +22,7 @@ import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../con
 import { compileKeywords } from '../text/keywordMatcher';
 import type { KeyEventKind, MessageRefs } from './analysis';
 import type { AnalyzeConstants } from './constants';
-import {
-  COMPLETION_KEYWORDS,
-  DECISION_KEYWORDS,
-  ERROR_KEYWORDS,
-  FIX_KEYWORDS,
-  PIN_MARKERS,
-  PIN_WORDS,
-  TASK_START_KEYWORDS,
-} from './keywords';
+import { COMPLETION_KEYWORDS, DECISION_KEYWORDS, ERROR_KEYWORDS, FIX_KEYWORDS, PIN_MARKERS, PIN_WORDS, TASK_START_KEYWORDS } from './keywords';
 import { COMPLETION_TOOLS, normalizeToolName, toolCallKind } from './toolKinds';
 
 const completion_ = compileKeywords(COMPLETION_KEYWORDS);
@@ -113,13 +105,23 @@ export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage'
   const result = isToolResult(m);
   const assistant = m.role === 'assistant' && !result;
   const speaker = user || assistant; // words a person or the model chose
-  const none = { header, user, result, pinnedFlag: !!m.pinned, taskStartWords: false, completion: false, decision: false, error: false, fix: false, keyResult: false, pinned: false };
+  const none = {
+    header,
+    user,
+    result,
+    pinnedFlag: !!m.pinned,
+    taskStartWords: false,
+    completion: false,
+    decision: false,
+    error: false,
+    fix: false,
+    keyResult: false,
+    pinned: false,
+  };
   if (header) return none;
   const completion =
     assistant &&
-    (completion_.has(input.fullLower) ||
-      DONE_LINE.test(visibleText) ||
-      (m.toolCalls ?? []).some((call) => COMPLETION_TOOLS.has(normalizeToolName(call.name))));
+    (completion_.has(input.fullLower) || DONE_LINE.test(visibleText) || (m.toolCalls ?? []).some((call) => COMPLETION_TOOLS.has(normalizeToolName(call.name))));
   const error = result ? m.toolResult!.isError || refs.errors.length > 0 : speaker && (refs.errors.length > 0 || errorWords.has(lower));
   return {
     ...none,

@@ -35,23 +35,7 @@ export const TIER_EXTREME_KEYWORDS: KeywordSpec = {
 /** 🟡 High (keep a summary): code, plans, designs, implementations, changes, additions, done. */
 export const TIER_HIGH_KEYWORDS: KeywordSpec = {
   zh: ['代码:', '方案:', '设计:', '实现:', '修改:', '新增:', '完成:', '代码', '方案', '设计', '实现', '修改', '新增', '完成'],
-  en: [
-    'code',
-    'plan',
-    'plans',
-    'planned',
-    'design',
-    'designs',
-    'designed',
-    'implement*',
-    'change',
-    'changes',
-    'changed',
-    'add',
-    'adds',
-    'added',
-    'done',
-  ],
+  en: ['code', 'plan', 'plans', 'planned', 'design', 'designs', 'designed', 'implement*', 'change', 'changes', 'changed', 'add', 'adds', 'added', 'done'],
 };
 
 /** 🟢 Medium (summarize or merge): discussion and opinion. */

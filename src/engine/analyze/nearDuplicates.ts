@@ -53,7 +53,13 @@ export function nearDuplicateScan(c: AnalyzeConstants): NearDuplicateScan {
 
 /** Scans sets[from…] into `scan` (the sets before `from` were scanned into it already).
  *  `bandKeys`, when given, are lshBandKeys of each set (kept from an earlier run). */
-export function advanceNearDuplicates(scan: NearDuplicateScan, shingles: readonly Uint32Array[], c: AnalyzeConstants, from: number, bandKeys?: readonly Int32Array[]): void {
+export function advanceNearDuplicates(
+  scan: NearDuplicateScan,
+  shingles: readonly Uint32Array[],
+  c: AnalyzeConstants,
+  from: number,
+  bandKeys?: readonly Int32Array[],
+): void {
   const n = shingles.length;
   const { bands } = bandShape(c);
   const cap = Math.max(1, c.NEAR_DUPLICATE_BUCKET_COMPARISONS);

@@ -57,7 +57,10 @@ function nonBlankLines(text: string): number {
 
 /** A line without the markup that opens it (heading hashes, a list marker, tags, a fence). */
 function withoutMarkup(line: string): string {
-  return line.replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+|```\w*|~~~\w*)?/, '').replace(/<\/?[A-Za-z][\w-]*(?:\s[^>]*)?>/g, '').trim();
+  return line
+    .replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+|```\w*|~~~\w*)?/, '')
+    .replace(/<\/?[A-Za-z][\w-]*(?:\s[^>]*)?>/g, '')
+    .trim();
 }
 
 /** The message's own words and its pasted body (see the rule at the top of this file). */
@@ -82,7 +85,11 @@ export function splitPasted(text: string): MessageParts {
     opening = opening.slice(0, role.index).trim();
   }
   if (opening.length > OWN_MAX_CHARS) opening = oneLine(opening, OWN_MAX_CHARS);
-  const head = body.slice(0, OPENING_CHARS * 4).split('\n').map(withoutMarkup).filter((l) => l !== '');
+  const head = body
+    .slice(0, OPENING_CHARS * 4)
+    .split('\n')
+    .map(withoutMarkup)
+    .filter((l) => l !== '');
   const kind = ROLE_OPENER.test(head[0] ?? '') ? 'prompt' : 'text';
   return { own: opening, pasted: { opening: oneLine(head.join(' '), OPENING_CHARS), lines: nonBlankLines(body), kind } };
 }

@@ -40,10 +40,7 @@ const NOT_IN_PATH_BEFORE = String.raw`(?<![\w@$%+~./\\-])`;
 const ROOT = String.raw`(?:[A-Za-z]:[\\/]|~?/|\.{1,2}[\\/])?`;
 const DIRS = String.raw`(?:\.?[\w@$+-][\w@$.+-]*[\\/])*`;
 
-const PATH_WITH_EXT = new RegExp(
-  `${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}\\.?[\\w@$+-][\\w@$.+-]*\\.(?:${FILE_EXTENSIONS})(?![\\w-]|\\.[\\w-])`,
-  'g',
-);
+const PATH_WITH_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}\\.?[\\w@$+-][\\w@$.+-]*\\.(?:${FILE_EXTENSIONS})(?![\\w-]|\\.[\\w-])`, 'g');
 const PATH_WITHOUT_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}(?:${EXTENSIONLESS_FILES})(?![\\w.-])`, 'g');
 /** Cheap pre-check: the full expression (with its folder prefix) only runs when a name occurs. */
 const EXTENSIONLESS_NEEDLE = new RegExp(EXTENSIONLESS_FILES);
@@ -73,7 +70,8 @@ const NOT_FILES: ReadonlySet<string> = new Set([
 ]);
 
 /** An extension on its own (".ts", ".d.ts"): a kind of file, not a file. */
-const BARE_EXTENSION = /^\.(?:d\.)?(?:ts|tsx|js|jsx|mjs|cjs|py|pyi|json|md|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|html|vue|svelte|yml|yaml|toml|sh|txt|sql|swift)$/;
+const BARE_EXTENSION =
+  /^\.(?:d\.)?(?:ts|tsx|js|jsx|mjs|cjs|py|pyi|json|md|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|html|vue|svelte|yml|yaml|toml|sh|txt|sql|swift)$/;
 
 /** A diff header line ("diff --git a/x b/x", "--- a/x", "+++ b/x"): its a/ and b/ are not folders. */
 const DIFF_HEADER_BEFORE = /(?:^|\n)(?:diff --git [^\n]*|--- |\+\+\+ )$/;
@@ -278,7 +276,11 @@ const SIGNATURE_PATTERNS: readonly SignaturePattern[] = [
     sig: (m) => (inRaisesSection(m) ? undefined : `${m[1]}: ${m[2]}`),
   },
   // A bare exception name on its own line (pytest "E   AssertionError", the last line of a traceback).
-  { needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault)[ \t]*(?:\n|$)/, re: new RegExp(String.raw`^[ \t>E|]*(${EXCEPTION_NAME})[ \t]*$`, 'gm'), sig: (m) => m[1] },
+  {
+    needle: /(?:Error|Exception|Exit|Interrupt|Failure|Fault)[ \t]*(?:\n|$)/,
+    re: new RegExp(String.raw`^[ \t>E|]*(${EXCEPTION_NAME})[ \t]*$`, 'gm'),
+    sig: (m) => m[1],
+  },
   // Node's generic "Error: …" at the start of a line or after "Uncaught".
   { needle: 'Error: ', re: /(?:^[ \t]*|Uncaught )Error: +(\S[^\n]*)/gm, sig: (m) => `Error: ${m[1]}` },
   // TypeScript: "error TS2345: Argument of type …".
@@ -286,7 +288,11 @@ const SIGNATURE_PATTERNS: readonly SignaturePattern[] = [
   // Rust: "error[E0308]: mismatched types".
   { needle: 'error[E', re: /\berror\[(E\d{4})\]: *([^\n]*)/g, sig: (m) => `error[${m[1]}]: ${m[2]}` },
   // Compilers, cargo, git, pip: "error: …", "fatal: …", "file.c:3:5: error: …", "ERROR: …".
-  { needle: /(?:error|fatal|ERROR|FATAL): /, re: /(?:^[ \t]*|:\d+:(?:\d+:)? )(error|fatal|ERROR|FATAL): +(\S[^\n]*)/gm, sig: (m) => `${m[1]!.toLowerCase()}: ${m[2]}` },
+  {
+    needle: /(?:error|fatal|ERROR|FATAL): /,
+    re: /(?:^[ \t]*|:\d+:(?:\d+:)? )(error|fatal|ERROR|FATAL): +(\S[^\n]*)/gm,
+    sig: (m) => `${m[1]!.toLowerCase()}: ${m[2]}`,
+  },
   // pytest: "FAILED tests/test_x.py::test_y - AssertionError" and "ERROR tests/x.py::test".
   { needle: '::', re: /^(FAILED|ERROR) +(\S+::\S+)/gm, sig: (m) => `${m[1]} ${m[2]}` },
   // jest / vitest summaries: "Tests: 2 failed, 5 passed".

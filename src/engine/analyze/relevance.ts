@@ -36,7 +36,10 @@ export function parseFocus(focus: string | undefined, c: AnalyzeConstants): Focu
   const text = focus.trim();
   if (!text) return undefined;
   const lower = text.toLowerCase();
-  const stripped = lower.replace(FOCUS_FILLER, ' ').replace(/[\s:：,，.。]+/g, ' ').trim();
+  const stripped = lower
+    .replace(FOCUS_FILLER, ' ')
+    .replace(/[\s:：,，.。]+/g, ' ')
+    .trim();
   const alias = FOCUS_ALIASES[stripped] ?? FOCUS_ALIASES[lower];
   if (alias) return { kind: 'named', name: alias, text };
   const terms = [...contentTerms(stripped, c.TERM_MIN_LENGTH)];

@@ -75,7 +75,14 @@ const TEXT_LENGTH = memoSlot<number>('attempt.textLength');
 const NORMALIZED = memoSlot<TokenizedText>('attempt.normalizedTokens');
 
 /** The result around `sections`: summary message, assembled messages, loss. */
-export function buildAttempt(ctx: AttemptContext, decided: Decided, content: SpanContent, sections: SectionTexts, fit: FitFigures, summaryBudget: number): Attempt {
+export function buildAttempt(
+  ctx: AttemptContext,
+  decided: Decided,
+  content: SpanContent,
+  sections: SectionTexts,
+  fit: FitFigures,
+  summaryBudget: number,
+): Attempt {
   const { input, options } = ctx;
   const { messages, counter, header } = input;
   const limits = options.limits.validate;
@@ -115,5 +122,12 @@ export function buildAttempt(ctx: AttemptContext, decided: Decided, content: Spa
 export function extractiveAttempt(ctx: AttemptContext, decided: Decided, content: SpanContent, summaryBudget: number): Attempt {
   const extracted = fitSectionMaterial(content.material, summaryBudget, extractOptions(ctx.input, ctx.options));
   const sections = applySectionEdits(extracted.sections, ctx.options.edits);
-  return buildAttempt(ctx, decided, content, sections, { tokens: extracted.tokens, floor: extracted.floor, need: extracted.need, degradation: extracted.degradation }, summaryBudget);
+  return buildAttempt(
+    ctx,
+    decided,
+    content,
+    sections,
+    { tokens: extracted.tokens, floor: extracted.floor, need: extracted.need, degradation: extracted.degradation },
+    summaryBudget,
+  );
 }

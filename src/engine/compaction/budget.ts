@@ -54,7 +54,9 @@ export function planBudget(input: CompactionInput, options: ResolvedOptions): Bu
   const reserve = Math.min(bodyCap, Math.max(summaryMin, Math.floor(available * SUMMARY_RESERVE_SHARE)));
   const warnings: string[] = [];
   if (available < Math.max(1, summaryMin)) {
-    warnings.push(`the target of ${formatCount(target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`);
+    warnings.push(
+      `the target of ${formatCount(target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`,
+    );
   }
   return { target, explicit, fixedTokens, available, bodyCap, reserve, summaryMin, warnings };
 }

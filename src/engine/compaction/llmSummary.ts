@@ -37,7 +37,12 @@ export interface LlmSummaryOutcome {
 
 /** The LLM's sections held to the extractive ones: user messages rebuilt, dropped facts back. */
 export function holdToExtractive(llm: SectionTexts, extractive: SectionTexts, mustKeep: readonly Fact[]): { sections: SectionTexts; mergedBack: Fact[] } {
-  const droppedUsers = new Set(missingFacts(mustKeep.filter((f) => f.kind === 'userMessage'), llm[USER_SECTION]));
+  const droppedUsers = new Set(
+    missingFacts(
+      mustKeep.filter((f) => f.kind === 'userMessage'),
+      llm[USER_SECTION],
+    ),
+  );
   const rebuilt = { ...llm, [USER_SECTION]: extractive[USER_SECTION] };
   const merged = mergeBackMissingFacts(rebuilt, extractive, mustKeep);
   const back = new Set(merged.mergedBack);
@@ -48,10 +53,11 @@ export function holdToExtractive(llm: SectionTexts, extractive: SectionTexts, mu
 const CLAIM_WARNINGS_MAX = 5;
 
 function claimWarnings(name: string, claims: readonly UnsupportedClaim[]): string[] {
-  const out = claims.slice(0, CLAIM_WARNINGS_MAX).map(
-    (c) => `the ${name} summary names ${c.kind === 'filePath' ? 'a file' : 'a user request'} the conversation does not hold, in ${c.section}: ${c.text}`,
-  );
-  if (claims.length > CLAIM_WARNINGS_MAX) out.push(`the ${name} summary makes ${claims.length - CLAIM_WARNINGS_MAX} more claims the conversation does not hold (loss.unsupported lists them)`);
+  const out = claims
+    .slice(0, CLAIM_WARNINGS_MAX)
+    .map((c) => `the ${name} summary names ${c.kind === 'filePath' ? 'a file' : 'a user request'} the conversation does not hold, in ${c.section}: ${c.text}`);
+  if (claims.length > CLAIM_WARNINGS_MAX)
+    out.push(`the ${name} summary makes ${claims.length - CLAIM_WARNINGS_MAX} more claims the conversation does not hold (loss.unsupported lists them)`);
   return out;
 }
 
@@ -89,7 +95,9 @@ export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: S
         ...(res.retries !== undefined ? { retries: res.retries } : {}),
         ...(res.fallbackReason ? { fallbackReason: res.fallbackReason } : {}),
       },
-      warnings: res.fallbackReason ? [`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`] : claimWarnings(summarizer.name, unsupported),
+      warnings: res.fallbackReason
+        ? [`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`]
+        : claimWarnings(summarizer.name, unsupported),
     };
   } catch (e) {
     if (opts.signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw new CompactionAbortedError();

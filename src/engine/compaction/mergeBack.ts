@@ -105,12 +105,7 @@ function userMessageOrder(mustKeep: readonly Fact[]): Map<string, number> {
 }
 
 /** Put dropped user messages back between the ones the LLM kept, by conversation order. */
-function insertUserMessages(
-  text: string,
-  inserts: { order: number; text: string }[],
-  mustKeep: readonly Fact[],
-  order: Map<string, number>,
-): string {
+function insertUserMessages(text: string, inserts: { order: number; text: string }[], mustKeep: readonly Fact[], order: Map<string, number>): string {
   const userFacts = mustKeep.filter((f) => f.kind === 'userMessage');
   // Each kept item's position: the first user message it quotes (-1 for none: stays in front).
   const placed: { order: number; text: string }[] = contentItems(text).map((item) => {

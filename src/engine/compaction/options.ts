@@ -135,9 +135,11 @@ export function resolveOptions(opts: PlanOptions): ResolvedOptions {
   if (opts.ratio !== undefined && (typeof opts.ratio !== 'number' || !(opts.ratio > 0 && opts.ratio <= 1))) {
     throw new CompactionInputError(`ratio: expected a number in (0, 1], got ${String(opts.ratio)}`);
   }
-  if (opts.cache !== undefined && !(opts.cache instanceof CompactionCache)) throw new CompactionInputError('options.cache: expected a CompactionCache (new CompactionCache())');
+  if (opts.cache !== undefined && !(opts.cache instanceof CompactionCache))
+    throw new CompactionInputError('options.cache: expected a CompactionCache (new CompactionCache())');
   const keepRecentRounds = opts.keepRecentRounds ?? COMPACTION_DEFAULTS.keepRecentRounds;
-  if (!Number.isInteger(keepRecentRounds) || keepRecentRounds < 0) throw new CompactionInputError(`keepRecentRounds: expected a whole number ≥ 0, got ${String(keepRecentRounds)}`);
+  if (!Number.isInteger(keepRecentRounds) || keepRecentRounds < 0)
+    throw new CompactionInputError(`keepRecentRounds: expected a whole number ≥ 0, got ${String(keepRecentRounds)}`);
   return {
     counter: opts.counter,
     budget,
@@ -169,8 +171,10 @@ function overlay<T extends object>(group: string, defaults: T, overrides: Partia
   const out = { ...defaults };
   for (const [name, v] of Object.entries(overrides) as [string, unknown][]) {
     if (v === undefined) continue;
-    if (!Object.prototype.hasOwnProperty.call(defaults, name)) throw new CompactionInputError(`limits.${group}.${name}: unknown; expected one of ${Object.keys(defaults).join(', ')}`);
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new CompactionInputError(`limits.${group}.${name}: expected a finite number ≥ 0, got ${String(v)}`);
+    if (!Object.prototype.hasOwnProperty.call(defaults, name))
+      throw new CompactionInputError(`limits.${group}.${name}: unknown; expected one of ${Object.keys(defaults).join(', ')}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new CompactionInputError(`limits.${group}.${name}: expected a finite number ≥ 0, got ${String(v)}`);
     check(name, v);
     (out as Record<string, number>)[name] = v;
   }

@@ -52,7 +52,13 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
     // The analysis and the counts are done; the strategy, the sections and the checks follow.
     opts.onProgress?.({ phase: 'plan', fraction: 0.3 });
     const { target, explicit } = resolveTarget(options, input.tokensBefore);
-    const e = escalateLevels(options.level, explicit, target, (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input), (p) => p.attempt.tokensAfter);
+    const e = escalateLevels(
+      options.level,
+      explicit,
+      target,
+      (level) => planAtLevel(conv, level === options.level ? options : { ...options, level }, input),
+      (p) => p.attempt.tokensAfter,
+    );
     return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
   });
 }
@@ -81,9 +87,12 @@ function planAtLevel(conv: Conversation, options: ResolvedOptions, input: Compac
   if (summarizing && attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE)) {
     warnings.push(`the result (${formatCount(attempt.tokensAfter)} tokens) is over the target of ${formatCount(budget.target)}`);
   }
-  if (!summarizing && attempt.decided.decisions.every((d) => d.decision === 'kept')) warnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
+  if (!summarizing && attempt.decided.decisions.every((d) => d.decision === 'kept'))
+    warnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
   if (compactionCount > COMPACTION_WARN_AFTER) {
-    warnings.push(`this conversation has been compacted ${compactionCount} times; summary quality may degrade — consider starting a new session with the summary`);
+    warnings.push(
+      `this conversation has been compacted ${compactionCount} times; summary quality may degrade — consider starting a new session with the summary`,
+    );
   }
   warnings.push(...apiShapeWarnings(conv, attempt));
   return { ctx, budget, attempt, compactionCount, minimumTokens: minimum, warnings, degradation: attempt.degradation };
@@ -96,5 +105,7 @@ function apiShapeWarnings(conv: Conversation, attempt: Attempt): string[] {
   const before = new Set(validateApiShape(conv.messages).problems.map((p) => `${p.kind}:${p.id}`));
   const fresh = shape.problems.filter((p) => !before.has(`${p.kind}:${p.id}`));
   if (fresh.length > 0) throw new Error(`compaction produced a conversation the chat APIs reject: ${fresh[0]!.message}`);
-  return shape.problems.slice(0, 5).map((p) => `API shape (${p.api}): message ${p.id}: ${p.message}${before.has(`${p.kind}:${p.id}`) ? ' (already in the original)' : ''}`);
+  return shape.problems
+    .slice(0, 5)
+    .map((p) => `API shape (${p.api}): message ${p.id}: ${p.message}${before.has(`${p.kind}:${p.id}`) ? ' (already in the original)' : ''}`);
 }

@@ -34,7 +34,12 @@ function summaryBudgetFor(ctx: AttemptContext, budget: Budget, decided: Decided)
  *  (`recorded` by the conversation, or the summaries in the span) and this one when it
  *  summarizes. Only the best attempt so far and the one being built are alive at a time (each
  *  holds its span's whole material). */
-export function bestAttempt(input: CompactionInput, options: ResolvedOptions, budget: Budget, recorded: number): { ctx: AttemptContext; attempt: Attempt; prior: number } {
+export function bestAttempt(
+  input: CompactionInput,
+  options: ResolvedOptions,
+  budget: Budget,
+  recorded: number,
+): { ctx: AttemptContext; attempt: Attempt; prior: number } {
   const first = firstAttempt(input, options, budget, recorded);
   const { ctx, prior } = contextOf(input, options, first.decided, first.content, recorded);
   const initialBudget = first.summaryBudget;
@@ -83,7 +88,13 @@ function nextAttempt(ctx: AttemptContext, budget: Budget, attempt: Attempt, init
   return () => extractiveAttempt(ctx, decided, content, step.summaryBudget);
 }
 
-function contextOf(input: CompactionInput, options: ResolvedOptions, decided: Decided, content: SpanContent, recorded: number): { ctx: AttemptContext; prior: number } {
+function contextOf(
+  input: CompactionInput,
+  options: ResolvedOptions,
+  decided: Decided,
+  content: SpanContent,
+  recorded: number,
+): { ctx: AttemptContext; prior: number } {
   const prior = Math.max(content.material.previousCompactions, recorded);
   return { ctx: { input, options, compactions: decided.span.length > 0 ? prior + 1 : prior }, prior };
 }
@@ -104,7 +115,8 @@ export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Atte
   // An attempt the loop made with no room for the tail was decided exactly so (decide is pure).
   const minimal = attempt.decided.keepRoom === 0 ? attempt.decided : decide(input, options, budget, 0);
   const over = attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE);
-  const material = over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
+  const material =
+    over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
   const floorSections = fitSectionMaterial(material, 0, extractOptions(input, options)).sections;
   const meta = { ...SKELETON_METADATA, compactions: ctx.compactions, summarizedMessages: minimal.span.length };
   const summaryTokens = minimal.span.length > 0 ? input.counter.countMessage(buildSummaryMessage(floorSections, meta, summaryStyleOf(options))) : 0;

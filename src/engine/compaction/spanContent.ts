@@ -30,18 +30,34 @@ function meanImportance(analyses: readonly (MessageAnalysis | undefined)[]): num
 }
 
 export function extractOptions(input: CompactionInput, options: ResolvedOptions): ExtractOptions {
-  return { focus: options.focus, limits: options.limits.segments, counter: options.cache.textCounter(input.counter), emergency: options.level === 'emergency', memo: options.cache.messages };
+  return {
+    focus: options.focus,
+    limits: options.limits.segments,
+    counter: options.cache.textCounter(input.counter),
+    emergency: options.level === 'emergency',
+    memo: options.cache.messages,
+  };
 }
 
 /** The builders' material for the messages at `idx`; with chunks, each chunk is summarized onto
  *  the sections of the chunks before it. */
-export function materialOf(input: CompactionInput, options: ResolvedOptions, decided: Pick<Decided, 'decisions'>, idx: readonly number[], chunks: number[][] | undefined): SectionMaterial {
+export function materialOf(
+  input: CompactionInput,
+  options: ResolvedOptions,
+  decided: Pick<Decided, 'decisions'>,
+  idx: readonly number[],
+  chunks: number[][] | undefined,
+): SectionMaterial {
   const analyses = input.analysis.messages;
   const ex = extractOptions(input, options);
   // The messages after the summarized ones: evidence for the summary's claims (segments/evidence.ts).
   const afterOf = (last: number) => ({ messages: input.messages.slice(last + 1), analyses: analyses.slice(last + 1) });
   if (!chunks || chunks.length <= 1) {
-    return buildSectionMaterial(idx.map((i) => input.messages[i]!), idx.map((i) => analyses[i]), { ...ex, after: afterOf(idx[idx.length - 1] ?? input.messages.length) });
+    return buildSectionMaterial(
+      idx.map((i) => input.messages[i]!),
+      idx.map((i) => analyses[i]),
+      { ...ex, after: afterOf(idx[idx.length - 1] ?? input.messages.length) },
+    );
   }
   let previous: SectionTexts | undefined;
   let material: SectionMaterial | undefined;
@@ -49,7 +65,11 @@ export function materialOf(input: CompactionInput, options: ResolvedOptions, dec
   for (const chunk of chunks) {
     const chunkIdx = chunk.filter((i) => decided.decisions[i]?.decision === 'summarized');
     if (chunkIdx.length === 0) continue;
-    material = buildSectionMaterial(chunkIdx.map((i) => input.messages[i]!), chunkIdx.map((i) => analyses[i]), { ...ex, after: afterOf(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}) });
+    material = buildSectionMaterial(
+      chunkIdx.map((i) => input.messages[i]!),
+      chunkIdx.map((i) => analyses[i]),
+      { ...ex, after: afterOf(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}) },
+    );
     prevCompactions = Math.max(prevCompactions, material.previousCompactions);
     previous = fitSectionMaterial(material, Number.POSITIVE_INFINITY, ex).sections;
   }

@@ -99,8 +99,9 @@ export function validateApiShape(messages: readonly Message[], opts: ApiShapeOpt
         seenCallIds.add(c.id);
         open.set(c.id, i);
       }
-      if (targets.has('anthropic') && !seenNonSystem) add(i, 'first-not-user', 'anthropic', 'the first message after the system prompt must be the user\'s');
-      if (targets.has('anthropic') && isEmpty(m) && i !== messages.length - 1) add(i, 'empty-message', 'anthropic', 'an assistant message needs non-empty content');
+      if (targets.has('anthropic') && !seenNonSystem) add(i, 'first-not-user', 'anthropic', "the first message after the system prompt must be the user's");
+      if (targets.has('anthropic') && isEmpty(m) && i !== messages.length - 1)
+        add(i, 'empty-message', 'anthropic', 'an assistant message needs non-empty content');
       prev = 'assistant';
       seenNonSystem = true;
       continue;

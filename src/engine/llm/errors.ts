@@ -153,7 +153,11 @@ export function classifyHttpFailure(f: HttpFailure, where: EndpointLabel): Summa
     });
   }
   if (s === 404) {
-    return new SummarizerError('badRequest', `${where.endpoint} has no model '${where.model}' or no chat completions route (404)${quoted}. Check the base URL and the model name.`, init);
+    return new SummarizerError(
+      'badRequest',
+      `${where.endpoint} has no model '${where.model}' or no chat completions route (404)${quoted}. Check the base URL and the model name.`,
+      init,
+    );
   }
   return new SummarizerError('badRequest', `${where.endpoint} rejected the request (${s})${quoted}`, init);
 }

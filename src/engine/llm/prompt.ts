@@ -16,7 +16,7 @@ export const MUST_KEEP_VALUE_CHARS = 300;
 export const WORDS_PER_TOKEN = 0.75;
 
 const SECTION_GUIDE: Record<SectionName, string> = {
-  'Primary Request and Intent': "every explicit request of the user and the intent behind it, in detail",
+  'Primary Request and Intent': 'every explicit request of the user and the intent behind it, in detail',
   'Key Technical Concepts': 'technologies, frameworks, libraries, concepts and decisions that matter for the work',
   'Files and Code Sections': 'every file read, changed or created: its exact path, why it matters, what changed; short essential snippets only',
   'Errors and fixes': 'every error met (exact message) and how it was fixed, with what the user said about it',
@@ -161,7 +161,9 @@ export function buildPrompt(input: PromptInput): Prompt {
 
   if (input.mustKeep?.text) {
     blocks.push(input.mustKeep.text);
-    blocks.push('Every item in <must_keep> must appear in the summary, spelled exactly as given: copy paths, identifiers and error messages character for character.');
+    blocks.push(
+      'Every item in <must_keep> must appear in the summary, spelled exactly as given: copy paths, identifiers and error messages character for character.',
+    );
   }
 
   if (input.focus?.trim()) {
@@ -171,7 +173,7 @@ export function buildPrompt(input: PromptInput): Prompt {
   const format = [
     input.strictReason
       ? 'Do not write an analysis. Reply with only <summary>…</summary>, and inside it exactly these eight Markdown headings, in this order, each on its own line:'
-      : 'First, inside <analysis>…</analysis>, go through the text in order and note the user\'s requests and intent, the approach, decisions, technical concepts, files and code changes, errors and fixes, and user feedback. ' +
+      : "First, inside <analysis>…</analysis>, go through the text in order and note the user's requests and intent, the approach, decisions, technical concepts, files and code changes, errors and fixes, and user feedback. " +
         'Then write the summary inside <summary>…</summary> with exactly these eight Markdown headings, in this order, each on its own line:',
     headingList(),
     sectionGuide(),

@@ -333,4 +333,3 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
     },
   };
 }
-

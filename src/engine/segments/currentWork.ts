@@ -69,7 +69,13 @@ export function buildCurrentWork(ctx: BuilderContext): SectionItem[] {
   // the work: it is left out.
   const said = (call: SpanToolCall) => {
     const result = call.resultPos !== undefined ? view.messages[call.resultPos] : undefined;
-    return !result || !result.text.trim() || (result.analysis?.refs.errors.length ?? 0) > 0 || result.message.toolResult?.isError === true || informativeLines(result.text, 1).length > 0;
+    return (
+      !result ||
+      !result.text.trim() ||
+      (result.analysis?.refs.errors.length ?? 0) > 0 ||
+      result.message.toolResult?.isError === true ||
+      informativeLines(result.text, 1).length > 0
+    );
   };
   const recentCalls = view.calls.filter((call) => call.pos >= from && said(call)).slice(-c.CURRENT_MAX_CALLS);
   recentCalls.forEach((call, k) => {

@@ -119,7 +119,8 @@ function mergeRepeats(items: SectionItem[]): { items: SectionItem[]; acks: numbe
   const earlier = new Map<string, number>();
   for (const it of items) {
     const g = it.reduced?.similar;
-    if (g !== undefined && latest.has(g) && latest.get(g) !== it && it.required && it.reduced?.acknowledgement === undefined) earlier.set(g, (earlier.get(g) ?? 0) + 1);
+    if (g !== undefined && latest.has(g) && latest.get(g) !== it && it.required && it.reduced?.acknowledgement === undefined)
+      earlier.set(g, (earlier.get(g) ?? 0) + 1);
   }
   let similar = 0;
   const out: SectionItem[] = [];
@@ -151,7 +152,11 @@ function mergeRepeats(items: SectionItem[]): { items: SectionItem[]; acks: numbe
       const n = earlier.get(g) ?? 0;
       if (n > 0) {
         const note = ` (also sent ${plural(n, 'time')} before in similar words)`;
-        out.push({ ...it, forms: it.forms.map((f) => `${f}${note}`), ...(it.reduced?.gist ? { reduced: { ...it.reduced, gist: `${it.reduced.gist}${note}` } } : {}) });
+        out.push({
+          ...it,
+          forms: it.forms.map((f) => `${f}${note}`),
+          ...(it.reduced?.gist ? { reduced: { ...it.reduced, gist: `${it.reduced.gist}${note}` } } : {}),
+        });
         continue;
       }
     }
@@ -189,7 +194,8 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
       if (!it.required) return it;
       // A user message's gist counts what its original leaves out; other entries their first form.
       const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
-      const line = name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
+      const line =
+        name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
       const form = listItem(line);
       return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
     });
@@ -199,13 +205,7 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
 
 /** Step 4, second part: lowest priority first, required entries become optional until the
  *  floor fits; each section then says how many of its entries were left out. */
-function release(
-  items: SectionItemLists,
-  budget: number,
-  floorOf: FloorOf,
-  users: boolean,
-  byName: Map<SectionName, Set<SectionItem>>,
-): SectionItemLists {
+function release(items: SectionItemLists, budget: number, floorOf: FloorOf, users: boolean, byName: Map<SectionName, Set<SectionItem>>): SectionItemLists {
   const all: { name: SectionName; it: SectionItem }[] = [];
   for (const name of SECTION_NAMES) if ((name === USERS) === users) for (const it of items[name]) if (it.required) all.push({ name, it });
   // Lowest priority first, then the oldest; the first request last of all.
@@ -251,14 +251,20 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
   if (a.n > 0) {
     const before = floorOf(cur);
     cur = withUsers(a.items);
-    steps.push({ step: 'shorten-user-messages', detail: `${plural(a.n, 'long user message')} shortened to opening and closing words, names kept (required content ${before} → ${floorOf(cur)} tokens)` });
+    steps.push({
+      step: 'shorten-user-messages',
+      detail: `${plural(a.n, 'long user message')} shortened to opening and closing words, names kept (required content ${before} → ${floorOf(cur)} tokens)`,
+    });
   }
   if (over()) {
     const b = mergeRepeats(cur[USERS]);
     if (b.acks + b.similar > 0) {
       const before = floorOf(cur);
       cur = withUsers(b.items);
-      const parts = [b.acks > 0 ? `${plural(b.acks, 'acknowledgement')} on one line` : '', b.similar > 0 ? `${plural(b.similar, 'near-duplicate message')} merged into their latest` : ''].filter(Boolean);
+      const parts = [
+        b.acks > 0 ? `${plural(b.acks, 'acknowledgement')} on one line` : '',
+        b.similar > 0 ? `${plural(b.similar, 'near-duplicate message')} merged into their latest` : '',
+      ].filter(Boolean);
       steps.push({ step: 'merge-repeats', detail: `${parts.join('; ')} (required content ${before} → ${floorOf(cur)} tokens)` });
     }
   }

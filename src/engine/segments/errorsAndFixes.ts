@@ -64,7 +64,10 @@ const FLAGGED_MIN_CHARS = 8;
 function flaggedSignature(raw: string): string | undefined {
   const text = raw.replace(ANSI_ESCAPE, '');
   const named = ERROR_NAMING_LINE.exec(text)?.[0];
-  const first = text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !WARNING_NOISE.test(l));
+  const first = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !WARNING_NOISE.test(l));
   const line = collapseWhitespace((named ?? first ?? '').replace(/<\/?tool_use_error>/g, '').replace(/\s*\(node:\d+\).*$/, ''));
   return line.length >= FLAGGED_MIN_CHARS && !DECLINED.test(line) ? line : undefined;
 }
@@ -307,10 +310,13 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
     const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : '';
     const cmd = g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command';
     const explanation = fixSentences[firstAfter(fixPositions, g.lastPos)]?.sentence;
-    if (later!.cleanRunAfter(g.lastPos, g.call)) return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
-    if (namedEdit !== undefined) return { label: 'fixed', detail: `edited ${inlineCode(namedEdit)}, which the error names; it did not occur again`, explanation };
+    if (later!.cleanRunAfter(g.lastPos, g.call))
+      return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
+    if (namedEdit !== undefined)
+      return { label: 'fixed', detail: `edited ${inlineCode(namedEdit)}, which the error names; it did not occur again`, explanation };
     if (later!.confirmedAfter(g.lastPos)) return { label: 'fixed', detail: 'the user said it works', explanation };
-    if (later!.activityAfter(g.lastPos)) return { label: 'seen, then not repeated', detail: editedText ? `${editedText} afterwards, no re-run shown` : '', explanation: undefined };
+    if (later!.activityAfter(g.lastPos))
+      return { label: 'seen, then not repeated', detail: editedText ? `${editedText} afterwards, no re-run shown` : '', explanation: undefined };
     return { label: 'unresolved', detail: '', explanation: undefined };
   };
 

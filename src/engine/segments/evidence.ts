@@ -49,8 +49,25 @@ export function requestShownDone(timeline: SpanView, pos: number): boolean {
 
 const CONFIRM = compileKeywords({
   en: [
-    'works now', 'it works', 'that works', 'working now', 'that fixed it', 'fixed it', 'that did it', 'that did the trick', 'is fixed', 'are fixed',
-    'problem solved', 'solved it', 'all good now', 'passes now', 'passing now', 'no more error', 'no more errors', 'error is gone', 'error went away',
+    'works now',
+    'it works',
+    'that works',
+    'working now',
+    'that fixed it',
+    'fixed it',
+    'that did it',
+    'that did the trick',
+    'is fixed',
+    'are fixed',
+    'problem solved',
+    'solved it',
+    'all good now',
+    'passes now',
+    'passing now',
+    'no more error',
+    'no more errors',
+    'error is gone',
+    'error went away',
   ],
   zh: ['好了', '可以了', '解决了', '修好了', '没问题了', '正常了'],
 });

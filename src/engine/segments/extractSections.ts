@@ -116,7 +116,10 @@ export interface SectionMaterial {
   previousSummarized: number;
 }
 
-function alignedAnalyses(span: readonly Message[], analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined): readonly (MessageAnalysis | undefined)[] {
+function alignedAnalyses(
+  span: readonly Message[],
+  analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined,
+): readonly (MessageAnalysis | undefined)[] {
   if (analysis === undefined) return analyzeConversation(span).messages;
   const list = Array.isArray(analysis) ? (analysis as readonly (MessageAnalysis | undefined)[]) : (analysis as ConversationAnalysis).messages;
   if (list.length !== span.length) {

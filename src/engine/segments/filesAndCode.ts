@@ -65,7 +65,8 @@ const WRITE_CONFIRMATIONS: { re: RegExp; action: FileAction }[] = [
 const SEARCH_REPLACE = /^([^\n`]*?)\n```[^\n]*\n<{5,9} SEARCH[^\n]*\n[\s\S]*?\n={5,9}\n([\s\S]*?)\n?>{5,9} REPLACE/gm;
 
 /** Heredoc into a file: cat <<'EOF' > path … EOF. */
-const HEREDOC = /<<-?\s*['"]?(\w+)['"]?[^\n]*?>\s*["']?([\w./~+-]+)[^\n]*\n([\s\S]*?)\n\s*\1\s*(?:\n|$)|>\s*["']?([\w./~+-]+)["']?\s*<<-?\s*['"]?(\w+)['"]?[^\n]*\n([\s\S]*?)\n\s*\5\s*(?:\n|$)/g;
+const HEREDOC =
+  /<<-?\s*['"]?(\w+)['"]?[^\n]*?>\s*["']?([\w./~+-]+)[^\n]*\n([\s\S]*?)\n\s*\1\s*(?:\n|$)|>\s*["']?([\w./~+-]+)["']?\s*<<-?\s*['"]?(\w+)['"]?[^\n]*\n([\s\S]*?)\n\s*\5\s*(?:\n|$)/g;
 
 function editCode(call: SpanToolCall): string | undefined {
   let args: unknown;
@@ -99,7 +100,8 @@ function heredocs(command: string): Map<string, string> {
 /** Extensions a bare name (no folder) must end in to be read as a file in tool output: output
  *  is full of dotted code (`django.db`, `self.db`, `logger.conf`) whose last part merely looks
  *  like an extension. */
-const FILE_EXTENSION = /\.(?:py|pyi|ipynb|ts|tsx|js|jsx|mjs|cjs|json|jsonc|md|mdx|rst|txt|toml|ya?ml|ini|cfg|sh|bash|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|less|html?|vue|svelte|sql|swift|lock|xml|csv|tsv|gradle|proto|tf)$/i;
+const FILE_EXTENSION =
+  /\.(?:py|pyi|ipynb|ts|tsx|js|jsx|mjs|cjs|json|jsonc|md|mdx|rst|txt|toml|ya?ml|ini|cfg|sh|bash|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|css|scss|less|html?|vue|svelte|sql|swift|lock|xml|csv|tsv|gradle|proto|tf)$/i;
 
 /** A dotted name with no folder that is no known kind of file: a module or an attribute. */
 function looksLikeModule(path: string): boolean {

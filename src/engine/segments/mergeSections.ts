@@ -115,7 +115,11 @@ export function mergeSectionTexts(parts: readonly Partial<SectionTexts>[]): Sect
   for (const name of SECTION_NAMES) {
     const texts = parts.map((p) => p[name] ?? '');
     if (LATEST_WINS.has(name)) {
-      out[name] = [...texts].reverse().find((t) => contentItems(t).length > 0)?.trim() ?? '';
+      out[name] =
+        [...texts]
+          .reverse()
+          .find((t) => contentItems(t).length > 0)
+          ?.trim() ?? '';
     } else if (name === FILES) {
       out[name] = mergeFiles(texts);
     } else {

@@ -57,12 +57,7 @@ const ALIASES: Record<SectionName, readonly string[]> = {
 };
 
 function normalizeName(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[-_]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return s.toLowerCase().replace(/&/g, ' and ').replace(/[-_]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Alias (normalized) → section, longest first so "primary request and intent" wins over "primary request". */
@@ -73,7 +68,8 @@ const ALIAS_LIST: readonly { alias: string; name: SectionName }[] = SECTION_NAME
 /** A reply's own analysis block and inline reasoning, set aside before the sections are read. */
 const BLOCKS_SET_ASIDE = reasoningBlocks(['analysis']);
 /** Markup a heading may open with: "#"s, a quote, bold/italic, numbering ("1.", "1)", "(1)", "一、", "I."). */
-const HEADING_PREFIX = /^(?:#{1,6}\s*)?(?:>\s*)?(?:[*_]{1,3}\s*)?(?:(?:\(?\d{1,2}[.)、:]?\)?|[一二三四五六七八]、|[ivx]{1,4}\.)\s+|[一二三四五六七八]、)?(?:[*_]{1,3}\s*)?/i;
+const HEADING_PREFIX =
+  /^(?:#{1,6}\s*)?(?:>\s*)?(?:[*_]{1,3}\s*)?(?:(?:\(?\d{1,2}[.)、:]?\)?|[一二三四五六七八]、|[ivx]{1,4}\.)\s+|[一二三四五六七八]、)?(?:[*_]{1,3}\s*)?/i;
 
 export interface HeadingMatch {
   name: SectionName;
@@ -155,7 +151,11 @@ const RENDERED_NAMES = new Map<string, SectionName | 'meta'>([
 function renderedHeading(line: string): SectionName | 'meta' | undefined {
   const m = RENDERED_HEADING.exec(line);
   if (!m) return undefined;
-  const text = m[1]!.replace(/\*\*/g, '').replace(/^\d+[.)]\s*/, '').trim().toLowerCase();
+  const text = m[1]!
+    .replace(/\*\*/g, '')
+    .replace(/^\d+[.)]\s*/, '')
+    .trim()
+    .toLowerCase();
   return RENDERED_NAMES.get(text);
 }
 

@@ -54,7 +54,16 @@ function todoLines(value: unknown): string[] | undefined {
   for (const t of value) {
     if (!t || typeof t !== 'object') continue;
     const o = t as Record<string, unknown>;
-    const content = typeof o.content === 'string' ? o.content : typeof o.step === 'string' ? o.step : typeof o.title === 'string' ? o.title : typeof o.task === 'string' ? o.task : undefined;
+    const content =
+      typeof o.content === 'string'
+        ? o.content
+        : typeof o.step === 'string'
+          ? o.step
+          : typeof o.title === 'string'
+            ? o.title
+            : typeof o.task === 'string'
+              ? o.task
+              : undefined;
     if (!content) continue;
     const status = typeof o.status === 'string' ? o.status : '';
     const box = status === 'completed' || status === 'done' ? '[x]' : '[ ]';
@@ -89,7 +98,12 @@ function checklist(text: string): string[] {
   return text
     .split('\n')
     .filter((l) => CHECKBOX_LINE.test(l))
-    .map((l) => l.trim().replace(/^(?:[-*]|\d+[.)])\s+/, '').replace(/^\[X\]/, '[x]'));
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^(?:[-*]|\d+[.)])\s+/, '')
+        .replace(/^\[X\]/, '[x]'),
+    );
 }
 
 /** The task list one message carries, if any: its last todo call, else a checklist in its text. */
@@ -100,7 +114,7 @@ function taskListIn(sm: SpanMessage, calls: readonly SpanToolCall[]): { lines: s
   }
   if (sm.assistant && sm.text.includes('[')) {
     const lines = checklist(sm.text);
-    if (lines.length >= 2) return { lines, source: 'checklist in the assistant\'s reply' };
+    if (lines.length >= 2) return { lines, source: "checklist in the assistant's reply" };
   }
   return undefined;
 }
@@ -134,7 +148,11 @@ function todoSentences(full: string, c: SegmentConstants): readonly { k: number;
     if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
     const lower = s.toLowerCase();
     if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
-    out.push({ k, key: `pending:${collapseWhitespace(s).toLowerCase()}`, form: listItem(`User: ${oneLine(withoutListMarkers(s), c.PENDING_SENTENCE_MAX_CHARS)}`) });
+    out.push({
+      k,
+      key: `pending:${collapseWhitespace(s).toLowerCase()}`,
+      form: listItem(`User: ${oneLine(withoutListMarkers(s), c.PENDING_SENTENCE_MAX_CHARS)}`),
+    });
   });
   return orNone(out);
 }

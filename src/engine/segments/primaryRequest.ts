@@ -25,9 +25,33 @@ import type { SegmentConstants } from './constants';
  *  develop) plus the usual ways of asking, in English and Chinese. */
 export const REQUIREMENT_KEYWORDS = compileKeywords({
   en: [
-    'need', 'needs', 'want', 'wants', 'require*', 'should', 'must', 'implement*', 'create', 'build', 'develop',
-    'please', 'add', 'fix', 'make', 'update', 'change', 'write', 'ensure', 'support', 'can you', 'could you',
-    "i'd like", 'i would like', 'let\'s', 'goal', 'task',
+    'need',
+    'needs',
+    'want',
+    'wants',
+    'require*',
+    'should',
+    'must',
+    'implement*',
+    'create',
+    'build',
+    'develop',
+    'please',
+    'add',
+    'fix',
+    'make',
+    'update',
+    'change',
+    'write',
+    'ensure',
+    'support',
+    'can you',
+    'could you',
+    "i'd like",
+    'i would like',
+    "let's",
+    'goal',
+    'task',
   ],
   zh: ['需要', '想要', '要求', '应该', '必须', '实现', '创建', '构建', '开发', '请', '帮我', '希望', '添加', '修复', '修改', '目标', '任务'],
 });
@@ -83,7 +107,14 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const items: SectionItem[] = [];
   if (ctx.focus?.trim()) {
-    items.push({ key: 'focus', forms: [listItem(`Focus of this compaction: ${oneLine(ctx.focus, 300)}`)], required: true, priority: 2, order: -2_000_000, sourceIds: [] });
+    items.push({
+      key: 'focus',
+      forms: [listItem(`Focus of this compaction: ${oneLine(ctx.focus, 300)}`)],
+      required: true,
+      priority: 2,
+      order: -2_000_000,
+      sourceIds: [],
+    });
   }
   if (ctx.previous) {
     items.push(...previousItems(ctx.previous, { required: true, priority: 1.5, shorten: (t) => cutAfter(t, c.PRIMARY_FIRST_MIN_CHARS, c).text }));

@@ -29,15 +29,59 @@ import { requestParts } from './userMessages';
 const REASONING = compileKeywords(
   mergeSpecs(DECISION_KEYWORDS, {
     en: [
-      'because', 'since', 'so that', 'the issue', 'the problem', 'root cause', 'the cause', 'caused by', 'turns out', 'it seems',
-      'the reason', 'the fix', 'the solution', 'solution', 'workaround', 'fallback', 'try', 'tried', 'trying', 'let me try', "let's try",
-      'alternative*', 'rather than', 'should be', 'need to', 'in order to', 'this means', 'therefore', 'conclude*',
+      'because',
+      'since',
+      'so that',
+      'the issue',
+      'the problem',
+      'root cause',
+      'the cause',
+      'caused by',
+      'turns out',
+      'it seems',
+      'the reason',
+      'the fix',
+      'the solution',
+      'solution',
+      'workaround',
+      'fallback',
+      'try',
+      'tried',
+      'trying',
+      'let me try',
+      "let's try",
+      'alternative*',
+      'rather than',
+      'should be',
+      'need to',
+      'in order to',
+      'this means',
+      'therefore',
+      'conclude*',
     ],
     zh: ['因为', '所以', '原因', '问题在于', '根本原因', '解决方案', '尝试', '改为', '于是', '因此', '结论', '导致'],
   }),
 );
 const ABANDONED = compileKeywords({
-  en: ["didn't work", "doesn't work", 'did not work', 'does not work', "won't work", 'will not work', 'instead', 'abandon*', 'revert*', 'gave up', 'give up', 'no longer', 'not the right', 'wrong approach', 'dead end', 'rolled back', 'roll back'],
+  en: [
+    "didn't work",
+    "doesn't work",
+    'did not work',
+    'does not work',
+    "won't work",
+    'will not work',
+    'instead',
+    'abandon*',
+    'revert*',
+    'gave up',
+    'give up',
+    'no longer',
+    'not the right',
+    'wrong approach',
+    'dead end',
+    'rolled back',
+    'roll back',
+  ],
   zh: ['放弃', '不行', '失败了', '行不通', '回滚', '撤销', '换成', '改用'],
 });
 
@@ -55,7 +99,11 @@ function prose(s: string): boolean {
 }
 
 /** The sentences of one message worth listing, with what their priority needs. */
-function reasoningSentences(sm: SpanMessage, words: string, c: SegmentConstants): readonly { k: number; key: string; form: string; hits: number; abandoned: number }[] {
+function reasoningSentences(
+  sm: SpanMessage,
+  words: string,
+  c: SegmentConstants,
+): readonly { k: number; key: string; form: string; hits: number; abandoned: number }[] {
   const text = `${sm.thinking ? `${sm.thinking}\n\n` : ''}${words}`.slice(0, c.PROBLEM_TEXT_SAMPLE_CHARS);
   if (!text.trim() || !REASONING.has(text.toLowerCase())) return NONE;
   const out: { k: number; key: string; form: string; hits: number; abandoned: number }[] = [];
@@ -95,7 +143,7 @@ export function buildProblemSolving(ctx: BuilderContext): SectionItem[] {
         key,
         forms: [form],
         required: false,
-        priority: Math.min(hits, 3) / 3 * 0.3 + 0.3 * importanceAt(view, sm.pos) + 0.3 * recency(view, sm.pos) + decision + abandoned,
+        priority: (Math.min(hits, 3) / 3) * 0.3 + 0.3 * importanceAt(view, sm.pos) + 0.3 * recency(view, sm.pos) + decision + abandoned,
         order: sm.pos * 1000 + k,
         sourceIds: [sm.message.id],
       });

@@ -119,7 +119,8 @@ export function fileOperandText(part: string): string {
 }
 
 /** Interpreters whose first argument that is not an option is the file they run. */
-const INTERPRETER = /^(?:python[\d.]*|node|nodejs|bash|sh|zsh|ruby|perl|php|deno(?:\s+run)?|bun(?:\s+run)?|tsx|ts-node|npx\s+(?:tsx|ts-node)|go\s+run|Rscript|lua|java)$/;
+const INTERPRETER =
+  /^(?:python[\d.]*|node|nodejs|bash|sh|zsh|ruby|perl|php|deno(?:\s+run)?|bun(?:\s+run)?|tsx|ts-node|npx\s+(?:tsx|ts-node)|go\s+run|Rscript|lua|java)$/;
 
 /** The file a run command executes: the program itself ("./build.sh") or the script an
  *  interpreter runs ("python -u repro.py"); undefined when it runs none of its file names. */
@@ -180,7 +181,20 @@ const ACTION_RANK: Record<FileAction, number> = { deleted: 6, created: 5, edited
 
 /** Tools whose "command" argument is a shell command line. */
 const SHELL_TOOL_NAMES: ReadonlySet<string> = new Set([
-  'bash', 'shell', 'sh', 'run_command', 'execute_command', 'execute_bash', 'run_shell_command', 'run_terminal_cmd', 'terminal', 'exec', 'cmd', 'powershell', 'execute_script', 'run',
+  'bash',
+  'shell',
+  'sh',
+  'run_command',
+  'execute_command',
+  'execute_bash',
+  'run_shell_command',
+  'run_terminal_cmd',
+  'terminal',
+  'exec',
+  'cmd',
+  'powershell',
+  'execute_script',
+  'run',
 ]);
 
 function isShellCommand(name: string, command: string | undefined): command is string {
@@ -247,7 +261,16 @@ export function buildSpanView(span: readonly Message[], analyses: readonly (Mess
   const fields = span.map((m, pos) => (entries ? memo!.getIn(entries[pos]!, FIELDS, () => fieldsOf(m)) : fieldsOf(m)));
   const messages: SpanMessage[] = span.map((m, pos) => {
     const f = fields[pos]!;
-    const sm: SpanMessage = { pos, message: m, analysis: analyses[pos], text: f.text, thinking: f.thinking, userAuthored: f.userAuthored, assistant: f.assistant, summary: f.summary };
+    const sm: SpanMessage = {
+      pos,
+      message: m,
+      analysis: analyses[pos],
+      text: f.text,
+      thinking: f.thinking,
+      userAuthored: f.userAuthored,
+      assistant: f.assistant,
+      summary: f.summary,
+    };
     if (entries) sm.memo = entries[pos]!;
     return sm;
   });
@@ -289,7 +312,12 @@ export function viewPrefix(view: SpanView, n: number): SpanView {
   const callOfResult = new Map<number, SpanToolCall>();
   for (const [pos, c] of view.callOfResult) if (pos < n && byCall.has(c)) callOfResult.set(pos, byCall.get(c)!);
   const callsAt = new Map<number, SpanToolCall[]>();
-  for (const [pos, cs] of view.callsAt) if (pos < n) callsAt.set(pos, cs.map((c) => byCall.get(c)!));
+  for (const [pos, cs] of view.callsAt)
+    if (pos < n)
+      callsAt.set(
+        pos,
+        cs.map((c) => byCall.get(c)!),
+      );
   return { messages: view.messages.slice(0, n), calls, callOfResult, callsAt };
 }
 

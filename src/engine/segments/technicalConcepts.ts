@@ -40,8 +40,10 @@ const INLINE_CODE = /`([^`\n]+)`/g;
 // Within a shouted compound ("PRE-CODE ANALYSIS"), a word hyphen-joined to emphasis is emphasis.
 const FENCED = /^\s*(```|~~~)[^\n]*\n([\s\S]*?)^\s*\1/gm;
 
-const IMPORT_FROM = /^\s*(?:import|export)\b[^;\n]*?\bfrom\s+['"]([@\w][\w@/.-]*)['"]|\brequire\(\s*['"]([@\w][\w@/.-]*)['"]\s*\)|^\s*(?:from\s+([a-zA-Z_][\w.]*)\s+import|import\s+([a-zA-Z_][\w.]*))/gm;
-const INSTALL = /\b(?:npm\s+(?:install|i|add)|yarn\s+add|pnpm\s+(?:add|install)|pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+((?:[-\w@/.=<>~^]+\s*)+)/g;
+const IMPORT_FROM =
+  /^\s*(?:import|export)\b[^;\n]*?\bfrom\s+['"]([@\w][\w@/.-]*)['"]|\brequire\(\s*['"]([@\w][\w@/.-]*)['"]\s*\)|^\s*(?:from\s+([a-zA-Z_][\w.]*)\s+import|import\s+([a-zA-Z_][\w.]*))/gm;
+const INSTALL =
+  /\b(?:npm\s+(?:install|i|add)|yarn\s+add|pnpm\s+(?:add|install)|pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+((?:[-\w@/.=<>~^]+\s*)+)/g;
 
 function libraryRoot(name: string): string | undefined {
   if (!name || name.startsWith('.') || name.startsWith('/')) return undefined;
@@ -193,8 +195,7 @@ export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
     });
   }
   const libNames = new Set(libList.map(([l]) => l));
-  const shouted = (t: string) =>
-    !inCode.has(t) && isEmphasisWord(t);
+  const shouted = (t: string) => !inCode.has(t) && isEmphasisWord(t);
   const ranked = [...score.entries()]
     .filter(([t, s]) => !libNames.has(t) && !shouted(t) && (s >= 1.5 || score.size <= c.CONCEPTS_MAX_TERMS))
     .sort((a, b) => b[1] - a[1] || firstSeen.get(a[0])! - firstSeen.get(b[0])! || (a[0] < b[0] ? -1 : 1))
@@ -223,5 +224,5 @@ export function listedTerms(body: string): string[] {
   for (const b of splitBullets(body)) {
     for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) out.push((m[1] ?? m[2])!);
   }
-  return out.length > 0 ? out : (firstInlineCode(body) ? [firstInlineCode(body)!] : []);
+  return out.length > 0 ? out : firstInlineCode(body) ? [firstInlineCode(body)!] : [];
 }

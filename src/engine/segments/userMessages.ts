@@ -17,7 +17,20 @@ import { firstSimilarBefore, textShingles } from '../text/similarity';
 import type { SegmentConstants } from './constants';
 import type { ReducedForms, SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import { CUT_MARKER_PATTERN, balanceFences, closingWords, collapseWhitespace, cutAfter, cutMarker, cutText, inlineCode, listItem, oneLine, openingWords, withoutListMarkers } from './textCut';
+import {
+  CUT_MARKER_PATTERN,
+  balanceFences,
+  closingWords,
+  collapseWhitespace,
+  cutAfter,
+  cutMarker,
+  cutText,
+  inlineCode,
+  listItem,
+  oneLine,
+  openingWords,
+  withoutListMarkers,
+} from './textCut';
 import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './mergeSections';
 import { splitPasted, type MessageParts } from '../analyze/pasted';
@@ -25,7 +38,10 @@ import { splitPasted, type MessageParts } from '../analyze/pasted';
 /** Sentences that state facts worth keeping when a long message is shortened: numbers, amounts,
  *  dates, names, first-person statements ("I …", "my …", 我…). */
 const FACT_WORDS = compileKeywords(
-  mergeSpecs({ en: ['i', "i'm", "i've", "i'd", 'my', 'we', 'our', 'must', 'need', 'want', 'should', 'please'] }, { zh: ['我', '我们', '必须', '需要', '希望', '请'] }),
+  mergeSpecs(
+    { en: ['i', "i'm", "i've", "i'd", 'my', 'we', 'our', 'must', 'need', 'want', 'should', 'please'] },
+    { zh: ['我', '我们', '必须', '需要', '希望', '请'] },
+  ),
 );
 const HAS_NUMBER = /\d/;
 const HAS_NAME = /(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+/;
@@ -55,7 +71,8 @@ function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: n
   return picked.length > 0 ? `${cut.text}\nKey sentences further on: ${picked.join(' ')}` : cut.text;
 }
 
-const COMMAND_MARKUP = /<command-message>[\s\S]*?<\/command-message>\s*|<command-name>\s*([\s\S]*?)\s*<\/command-name>\s*|<command-args>\s*([\s\S]*?)\s*<\/command-args>/g;
+const COMMAND_MARKUP =
+  /<command-message>[\s\S]*?<\/command-message>\s*|<command-name>\s*([\s\S]*?)\s*<\/command-name>\s*|<command-args>\s*([\s\S]*?)\s*<\/command-args>/g;
 
 /** A slash command as the person typed it: Claude Code records `/cmd args` as markup
  *  (<command-message>, <command-name>, <command-args>) whose first characters say nothing, so
@@ -167,7 +184,11 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   // A pasted document is material the later conversation refers to, and the other sections
   // name it only by its gist: its facts are quoted here, more of them.
   const facts = requestParts(ctx, sm).pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
-  const base = distinctForms([cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text, withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts), withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts)]);
+  const base = distinctForms([
+    cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text,
+    withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts),
+    withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts),
+  ]);
   const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS);
   return {
     text,
@@ -256,5 +277,13 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
     }
     e.reduced = { ...reduced, ...(e.reduced?.similar ? { similar: e.reduced.similar } : {}) };
   });
-  return items.map(({ key, forms, required, priority, order, sourceIds, reduced }) => ({ key, forms, required, priority, order, sourceIds, ...(reduced ? { reduced } : {}) }));
+  return items.map(({ key, forms, required, priority, order, sourceIds, reduced }) => ({
+    key,
+    forms,
+    required,
+    priority,
+    order,
+    sourceIds,
+    ...(reduced ? { reduced } : {}),
+  }));
 }

@@ -62,7 +62,10 @@ function runStep(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency
 
 /** The steps last run for a conversation's turns (turnsOf gives the same array for every
  *  decision of one compaction), with what they were run from. */
-const STEPS = new WeakMap<object, { from: Pick<StrategyContext, 'analysis' | 'limits' | 'tokens' | 'counter'>; byStep: Map<string, { result: StepResult; kept: number }> }>();
+const STEPS = new WeakMap<
+  object,
+  { from: Pick<StrategyContext, 'analysis' | 'limits' | 'tokens' | 'counter'>; byStep: Map<string, { result: StepResult; kept: number }> }
+>();
 
 /** A step's decisions and the tokens they keep. Neither depends on the budget, so every attempt
  *  and the floor estimate of one compaction share them (callers copy before they change any). */
@@ -89,7 +92,8 @@ export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chai
   const taskType = ctx.analysis.taskType;
   const chain = ADAPTIVE_CHAINS[taskType] ?? ADAPTIVE_CHAINS.unknown;
   // A heavier level asked for skips the gentle steps: heavy keeps 5 recent messages, emergency 3.
-  const steps = ctx.level === 'emergency' ? (['emergency'] as const) : ctx.level === 'heavy' ? (['heavy', 'emergency'] as const) : ([...chain, 'emergency'] as const);
+  const steps =
+    ctx.level === 'emergency' ? (['emergency'] as const) : ctx.level === 'heavy' ? (['heavy', 'emergency'] as const) : ([...chain, 'emergency'] as const);
   for (const step of steps) {
     const { result: r, kept } = stepOf(ctx, step);
     if (kept <= ctx.budget.keep) return { taskType, chain, chosen: step, result: r };

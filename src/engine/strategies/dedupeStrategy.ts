@@ -27,7 +27,8 @@ export function dedupeDecisions(ctx: StrategyContext): MessageDecision[] {
     // other roles in between do not count) when that one repeats it.
     for (let j = i + 1; j < n; j++) {
       if (ctx.messages[j]!.role !== ctx.messages[i]!.role || ctx.analysis.messages[j]?.isAcknowledgement) continue;
-      if (free(j) && ctx.analysis.messages[j]?.nearDuplicateOf === i) out[i] = { decision: 'dropped', reason: `merged into ${ctx.messages[j]!.id} (near-identical, similarity > 0.8)` };
+      if (free(j) && ctx.analysis.messages[j]?.nearDuplicateOf === i)
+        out[i] = { decision: 'dropped', reason: `merged into ${ctx.messages[j]!.id} (near-identical, similarity > 0.8)` };
       break;
     }
   }
@@ -36,9 +37,13 @@ export function dedupeDecisions(ctx: StrategyContext): MessageDecision[] {
 
 export const dedupeStrategy: Strategy = {
   name: 'dedupe',
-  description: 'Duplicate merging: drop consecutive acknowledgements, merge near-identical consecutive messages (similarity > 0.8); summarize the oldest turns only if still over budget.',
+  description:
+    'Duplicate merging: drop consecutive acknowledgements, merge near-identical consecutive messages (similarity > 0.8); summarize the oldest turns only if still over budget.',
   keeps: 'every message except repeated acknowledgements and the earlier copy of a near-identical pair',
   decide(ctx: StrategyContext): StrategyDecision {
-    return { decisions: keepOpeningUser(ctx, summarizeOldestUntilFits(ctx, dedupeDecisions(ctx), 'summarized: merging duplicates alone did not fit the budget')), warnings: [] };
+    return {
+      decisions: keepOpeningUser(ctx, summarizeOldestUntilFits(ctx, dedupeDecisions(ctx), 'summarized: merging duplicates alone did not fit the budget')),
+      warnings: [],
+    };
   },
 };

@@ -3,7 +3,6 @@
 // kept messages, the oldest turns are summarized until it fits — the most recent turn always
 // stays.
 
-
 import type { MessageDecision, StrategyContext } from './strategy';
 import { keptTokens, turnsOf } from './turns';
 

@@ -27,7 +27,8 @@ export function importanceKeep(ctx: StrategyContext): Map<number, string> {
 
 export const importanceStrategy: Strategy = {
   name: 'importance',
-  description: 'Importance scoring: keep messages scoring at least 3.0 (user input, errors, fixes, decisions, pins) and the 5 most recent others; summarize the rest.',
+  description:
+    'Importance scoring: keep messages scoring at least 3.0 (user input, errors, fixes, decisions, pins) and the 5 most recent others; summarize the rest.',
   keeps: 'header, pinned, every message with role score ≥ 3.0 (all user messages), the 5 most recent low scorers',
   decide(ctx: StrategyContext): StrategyDecision {
     return { decisions: decisionsFrom(ctx, importanceKeep(ctx), 'scored under the importance threshold'), warnings: [] };

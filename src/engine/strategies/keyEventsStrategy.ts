@@ -46,7 +46,8 @@ function findKeyEvents(ctx: StrategyContext, turns: readonly (readonly number[])
 
 export const keyEventsStrategy: Strategy = {
   name: 'key-events',
-  description: 'Key-event extraction: keep task start/finish, decisions, errors and fixes, key tool results, pinned and user messages, plus the 5 most recent others; summarize the rest.',
+  description:
+    'Key-event extraction: keep task start/finish, decisions, errors and fixes, key tool results, pinned and user messages, plus the 5 most recent others; summarize the rest.',
   keeps: 'header, pinned, user messages, task start/finish, decisions, errors and fixes, key tool results, the 5 most recent non-key turns',
   decide(ctx: StrategyContext): StrategyDecision {
     return { decisions: decisionsFrom(ctx, keyEventsKeep(ctx), 'not a key event'), warnings: [] };

@@ -73,7 +73,8 @@ export function levelDecisions(ctx: StrategyContext, level: string): MessageDeci
 
 export const levelStrategy: Strategy = {
   name: 'levels',
-  description: 'Compression levels: light keeps 10 recent messages, normal also groups older ones by topic (groups of more than 3 summarized, smaller ones shortened), heavy keeps 5, emergency 3.',
+  description:
+    'Compression levels: light keeps 10 recent messages, normal also groups older ones by topic (groups of more than 3 summarized, smaller ones shortened), heavy keeps 5, emergency 3.',
   keeps: 'header, pinned, the 10 (light, normal), 5 (heavy) or 3 (emergency) most recent messages',
   decide(ctx: StrategyContext): StrategyDecision {
     const level = isLevel(ctx.level) ? ctx.level : 'normal';

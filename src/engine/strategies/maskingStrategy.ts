@@ -26,7 +26,8 @@ export function maskDecisions(ctx: StrategyContext): MessageDecision[] {
 
 export const maskingStrategy: Strategy = {
   name: 'masking',
-  description: 'Observation masking: replace old tool outputs by a one-line placeholder (tool, size, archive reference); keep every other message; summarize the oldest turns only if still over budget.',
+  description:
+    'Observation masking: replace old tool outputs by a one-line placeholder (tool, size, archive reference); keep every other message; summarize the oldest turns only if still over budget.',
   keeps: 'every message except tool outputs older than the 3 most recent, which become placeholders',
   decide(ctx: StrategyContext): StrategyDecision {
     return { decisions: summarizeOldestUntilFits(ctx, maskDecisions(ctx), 'summarized: masking alone did not fit the budget'), warnings: [] };

@@ -52,7 +52,9 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
   const keepAll = new Map<number, string>(ctx.messages.map((_, i) => [i, 'no rule needed to touch it']));
   // Earlier summaries are kept (COMPACTION_SUMMARY: never) unless the fallback summarizes them.
   const out: MessageDecision[] = decisionsFrom(ctx, keepAll, '').map((d, i) =>
-    ctx.messages[i]!.itemType === 'COMPACTION_SUMMARY' && !isFixed(ctx, i) ? { decision: 'kept', reason: 'earlier summary (never compacted by the selective rules)' } : d,
+    ctx.messages[i]!.itemType === 'COMPACTION_SUMMARY' && !isFixed(ctx, i)
+      ? { decision: 'kept', reason: 'earlier summary (never compacted by the selective rules)' }
+      : d,
   );
   const fits = () => keptTokens(ctx, out) <= ctx.budget.keep;
   const sorted = [...rules].sort((a, b) => a.priority - b.priority);
@@ -62,7 +64,8 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
     if (rule.action === 'never') continue;
     if (rule.action === 'drop') {
       ctx.messages.forEach((m, i) => {
-        if (m.itemType === rule.itemType && !isFixed(ctx, i) && ctx.blockOf[i] === undefined) out[i] = { decision: 'dropped', reason: `${rule.itemType} dropped (selective rule, priority ${rule.priority})` };
+        if (m.itemType === rule.itemType && !isFixed(ctx, i) && ctx.blockOf[i] === undefined)
+          out[i] = { decision: 'dropped', reason: `${rule.itemType} dropped (selective rule, priority ${rule.priority})` };
       });
       continue;
     }
@@ -78,7 +81,12 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
           if (out[i]!.decision !== 'kept' || alreadyTruncated(m)) continue;
           if (recent) {
             const r = shortenToolMessage(m, ctx.tokens[i]!, limits, ctx.counter);
-            if (r) out[i] = { decision: 'truncated', reason: `oversized arguments or result in a recent tool block: ${limits.preview}-token preview`, replacement: r };
+            if (r)
+              out[i] = {
+                decision: 'truncated',
+                reason: `oversized arguments or result in a recent tool block: ${limits.preview}-token preview`,
+                replacement: r,
+              };
           } else if (m.toolResult && ctx.tokens[i]! > tools.offloadTokens) {
             out[i] = { decision: 'offloaded', reason: reasonOffload, replacement: offloadedMessage(m, ctx.tokens[i]!, ctx.counter) };
           } else if (m.toolResult && ctx.tokens[i]! > limits.preview) {
@@ -99,7 +107,11 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
 }
 
 /** A selective strategy with its own rule table. */
-export function createSelectiveStrategy(name: string, rules: readonly SelectiveRule[], opts: { fallback: boolean; description: string; keeps: string }): Strategy {
+export function createSelectiveStrategy(
+  name: string,
+  rules: readonly SelectiveRule[],
+  opts: { fallback: boolean; description: string; keeps: string },
+): Strategy {
   return {
     name,
     description: opts.description,
@@ -114,7 +126,8 @@ export const selectiveStrategy = createSelectiveStrategy('selective', DEFAULT_SE
   fallback: true,
   description:
     'Selective rules per item type (lowest priority first, until the budget is met): old tool results (offloaded to the archive when over 1,000 tokens), then skill prompts, assistant and user messages beyond the 5 most recent shortened or dropped; oversized tool arguments/results previewed; then the oldest turns summarized if still needed.',
-  keeps: 'header, pinned, earlier summaries, the 5 most recent tool blocks / assistant / user messages; older ones as 200-token previews or archive placeholders',
+  keeps:
+    'header, pinned, earlier summaries, the 5 most recent tool blocks / assistant / user messages; older ones as 200-token previews or archive placeholders',
 });
 
 /** Only the drop rules, never a summary: the most conservative strategy a person can choose. */

@@ -114,7 +114,10 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
       const older = summarizeOlder(ctx, decisions, ctx.limits.strategy.LEVEL_EMERGENCY_KEEP);
       if (older > 0) {
         const after = keptTokens(ctx, decisions);
-        steps.push({ step: 'summarize-kept', detail: `${older} older message${older === 1 ? '' : 's'} the strategy kept summarized instead (${formatCount(before)} → ${formatCount(after)} tokens kept)` });
+        steps.push({
+          step: 'summarize-kept',
+          detail: `${older} older message${older === 1 ? '' : 's'} the strategy kept summarized instead (${formatCount(before)} → ${formatCount(after)} tokens kept)`,
+        });
         before = after;
       }
     }
@@ -122,7 +125,10 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
       const n = fitRoom(ctx, decisions, Math.max(0, ctx.budget.keep));
       if (n > 0) {
         const after = keptTokens(ctx, decisions);
-        steps.push({ step: 'shorten-recent', detail: `${n} recent message${n === 1 ? '' : 's'} kept verbatim shortened to previews (${formatCount(before)} → ${formatCount(after)} tokens)` });
+        steps.push({
+          step: 'shorten-recent',
+          detail: `${n} recent message${n === 1 ? '' : 's'} kept verbatim shortened to previews (${formatCount(before)} → ${formatCount(after)} tokens)`,
+        });
         // The strategy's "kept whole anyway" no longer holds.
         warnings = warnings.filter((w) => !w.endsWith('it is kept whole anyway'));
       }

@@ -36,7 +36,12 @@ export function cutToTokens(text: string, maxTokens: number, counter: CachedToke
 
 /** A diff capped at `share` of the context window: whole lines from the top, then
  *  a marker saying how many lines were left out and why. */
-export function capDiff(diff: string, windowTokens: number, counter: CachedTokenCounter, share: number = STRATEGY_DEFAULTS.DIFF_WINDOW_SHARE): { text: string; cutLines: number } {
+export function capDiff(
+  diff: string,
+  windowTokens: number,
+  counter: CachedTokenCounter,
+  share: number = STRATEGY_DEFAULTS.DIFF_WINDOW_SHARE,
+): { text: string; cutLines: number } {
   const cap = Math.max(1, Math.floor(windowTokens * share));
   if (counter.count(diff) <= cap) return { text: diff, cutLines: 0 };
   const lines = diff.split('\n');
@@ -122,7 +127,12 @@ export function previewArguments(m: Message, maxTokens: number, previewTokens: n
 
 /** A kept tool-block message with oversized arguments/result shortened to previews; undefined
  *  when nothing is over its limit. */
-export function shortenToolMessage(m: Message, tokens: number, limits: { args: number; result: number; preview: number }, counter: CachedTokenCounter): Message | undefined {
+export function shortenToolMessage(
+  m: Message,
+  tokens: number,
+  limits: { args: number; result: number; preview: number },
+  counter: CachedTokenCounter,
+): Message | undefined {
   if (alreadyTruncated(m)) return undefined;
   if (m.toolResult) {
     if (tokens <= limits.result) return undefined;
@@ -175,7 +185,12 @@ export function emergencyPreview(m: Message, tokens: number, toTokens: number, c
 
 /** A tool output with its runs of repeated lines collapsed (repeatedLines.ts); undefined when
  *  it has none, or is not plain text, or was shortened before. */
-export function collapsedMessage(m: Message, tokens: number, minRun: number, counter: CachedTokenCounter): { message: Message; collapsedLines: number } | undefined {
+export function collapsedMessage(
+  m: Message,
+  tokens: number,
+  minRun: number,
+  counter: CachedTokenCounter,
+): { message: Message; collapsedLines: number } | undefined {
   if (!m.toolResult || alreadyTruncated(m) || !m.content.every((p) => p.type === 'text')) return undefined;
   const c = collapseRepeatedLines(messageText(m), minRun, `the full output is ${archiveRefText(m)}`);
   if (c.runs === 0) return undefined;
@@ -187,7 +202,14 @@ export function collapsedMessage(m: Message, tokens: number, minRun: number, cou
 
 /** Observation masking: the output replaced by one line naming the tool, its size and where
  *  the full text is. */
-export function maskedMessage(m: Message, tokens: number, toolName: string | undefined, by: 'mask' | 'offload', counter: CachedTokenCounter, ref = m.id): Message {
+export function maskedMessage(
+  m: Message,
+  tokens: number,
+  toolName: string | undefined,
+  by: 'mask' | 'offload',
+  counter: CachedTokenCounter,
+  ref = m.id,
+): Message {
   const what = toolName ? `output of ${toolName}` : 'tool output';
   const where = by === 'offload' ? `archive entry ${ref}` : archiveRefText(m);
   const text = `[${what} ${by === 'offload' ? 'offloaded' : 'masked'}: ${formatCount(tokens)} tokens${m.toolResult?.isError ? ', an error' : ''}; the full text is ${where}]`;

@@ -100,7 +100,12 @@ export function keptTokens(ctx: StrategyContext, decisions: readonly MessageDeci
 }
 
 /** Keeps whole turns from the end until at least `count` messages are kept. */
-export function keepRecentMessages(turns: readonly (readonly number[])[], count: number, reason: string, keep = new Map<number, string>()): Map<number, string> {
+export function keepRecentMessages(
+  turns: readonly (readonly number[])[],
+  count: number,
+  reason: string,
+  keep = new Map<number, string>(),
+): Map<number, string> {
   let kept = 0;
   for (let t = turns.length - 1; t >= 0 && kept < count; t--) {
     for (const i of turns[t]!) keep.set(i, reason);

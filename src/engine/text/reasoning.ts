@@ -40,7 +40,12 @@ export function splitInlineReasoning(text: string): SplitReasoning {
   }
   BLOCKS.lastIndex = 0;
   const visible = rest.replace(BLOCKS, (block: string) => {
-    parts.push(block.replace(/^<[^>]+>/, '').replace(/<\/[^>]+>$/, '').trim());
+    parts.push(
+      block
+        .replace(/^<[^>]+>/, '')
+        .replace(/<\/[^>]+>$/, '')
+        .trim(),
+    );
     return '';
   });
   if (parts.length === 0) return { visible: text, reasoning: '' };

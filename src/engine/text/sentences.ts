@@ -96,8 +96,7 @@ function units(text: string): Unit[] {
     if (!prose) {
       prose = trimmed;
       inBlock = startsBlock;
-    }
-    else prose += CJK_END.test(prose) && CJK_START.test(trimmed) ? trimmed : ` ${trimmed}`;
+    } else prose += CJK_END.test(prose) && CJK_START.test(trimmed) ? trimmed : ` ${trimmed}`;
     prevEnded = ENDS_UNIT.test(trimmed);
   }
   flush();

@@ -18,11 +18,7 @@ const FNV_PRIME = 0x01000193;
 
 function isCjkCode(c: number): boolean {
   return (
-    (c >= 0x3040 && c <= 0x30ff) ||
-    (c >= 0x3400 && c <= 0x4dbf) ||
-    (c >= 0x4e00 && c <= 0x9fff) ||
-    (c >= 0xf900 && c <= 0xfaff) ||
-    (c >= 0xac00 && c <= 0xd7af)
+    (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xac00 && c <= 0xd7af)
   );
 }
 
@@ -150,7 +146,9 @@ export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], t
     // The least overlap a pair at the threshold has, rounded down a hair so that a pair whose
     // floating-point Jaccard equals the threshold is never left out.
     const overlap = Math.max(1, Math.ceil((threshold - 1e-9) * a.length));
-    const prefix = Array.from(a).sort(rarestFirst).slice(0, Math.max(0, a.length - overlap + 1));
+    const prefix = Array.from(a)
+      .sort(rarestFirst)
+      .slice(0, Math.max(0, a.length - overlap + 1));
     candidates.length = 0;
     seen.clear();
     const from = i - lookback;

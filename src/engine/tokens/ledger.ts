@@ -143,7 +143,13 @@ export class TokenLedger {
       this.byCategory(),
       this.total,
     );
-    return calibration ? applyCalibration(report, this.entries.map((e) => e.message), calibration) : report;
+    return calibration
+      ? applyCalibration(
+          report,
+          this.entries.map((e) => e.message),
+          calibration,
+        )
+      : report;
   }
 
   private add(tokens: MessageTokens, sign: 1 | -1): void {

@@ -53,12 +53,28 @@ export interface ModelFamily {
 }
 
 /** OpenAI, tokenized exactly. */
-function openai(family: string, pattern: RegExp, encoding: EncodingName, contextWindow: number, outputReserve: number, examples: string[], note?: string): ModelFamily {
+function openai(
+  family: string,
+  pattern: RegExp,
+  encoding: EncodingName,
+  contextWindow: number,
+  outputReserve: number,
+  examples: string[],
+  note?: string,
+): ModelFamily {
   return { family, provider: 'openai', examples, pattern, encoding, method: 'exact', contextWindow, outputReserve, ...(note ? { note } : {}) };
 }
 
 /** Everyone else, counted with o200k_base as a proxy. */
-function proxy(provider: ModelProvider, family: string, pattern: RegExp, contextWindow: number, outputReserve: number, examples: string[], note?: string): ModelFamily {
+function proxy(
+  provider: ModelProvider,
+  family: string,
+  pattern: RegExp,
+  contextWindow: number,
+  outputReserve: number,
+  examples: string[],
+  note?: string,
+): ModelFamily {
   return { family, provider, examples, pattern, encoding: 'o200k_base', method: 'proxy', contextWindow, outputReserve, ...(note ? { note } : {}) };
 }
 
@@ -80,35 +96,99 @@ export const MODEL_FAMILIES: readonly ModelFamily[] = [
   openai('o1-preview', /^o1-preview/, 'o200k_base', 128_000, 32_768, ['o1-preview']),
   openai('o-series', /^o[134](?:-|$)/, 'o200k_base', 200_000, 100_000, ['o1', 'o1-pro', 'o3', 'o3-mini', 'o3-pro', 'o4-mini', 'o4-mini-2025-04-16']),
   openai('codex-mini', /^codex-mini/, 'o200k_base', 200_000, 100_000, ['codex-mini-latest']),
-  openai('gpt-oss', /^gpt-oss/, 'o200k_base', 131_072, 32_768, ['gpt-oss-120b', 'gpt-oss-20b', 'gpt-oss:20b'], 'o200k_harmony: o200k_base plus chat-format special tokens; ordinary text counts the same'),
-  openai('gpt-4-turbo', /^gpt-4-(?:turbo|\d{4}-preview|vision)/, 'cl100k_base', 128_000, 4_096, ['gpt-4-turbo', 'gpt-4-turbo-2024-04-09', 'gpt-4-1106-preview', 'gpt-4-0125-preview']),
+  openai(
+    'gpt-oss',
+    /^gpt-oss/,
+    'o200k_base',
+    131_072,
+    32_768,
+    ['gpt-oss-120b', 'gpt-oss-20b', 'gpt-oss:20b'],
+    'o200k_harmony: o200k_base plus chat-format special tokens; ordinary text counts the same',
+  ),
+  openai('gpt-4-turbo', /^gpt-4-(?:turbo|\d{4}-preview|vision)/, 'cl100k_base', 128_000, 4_096, [
+    'gpt-4-turbo',
+    'gpt-4-turbo-2024-04-09',
+    'gpt-4-1106-preview',
+    'gpt-4-0125-preview',
+  ]),
   openai('gpt-4-32k', /^gpt-4-32k/, 'cl100k_base', 32_768, 4_096, ['gpt-4-32k', 'gpt-4-32k-0613']),
   openai('gpt-4', /^gpt-4(?:-\d{4})?$/, 'cl100k_base', 8_192, 2_048, ['gpt-4', 'gpt-4-0613']),
   openai('gpt-3.5-instruct', /^gpt-3\.5-turbo-instruct/, 'cl100k_base', 4_096, 1_024, ['gpt-3.5-turbo-instruct']),
   openai('gpt-3.5', /^gpt-3\.5|^gpt-35/, 'cl100k_base', 16_385, 4_096, ['gpt-3.5-turbo', 'gpt-3.5-turbo-0125', 'gpt-35-turbo']),
 
   // ── Anthropic: 200k windows; proxy-counted ──
-  proxy('anthropic', 'claude-4.5', claude('4.5'), 200_000, 32_000, ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5', 'claude-opus-4-5', 'anthropic/claude-sonnet-4.5'], 'Sonnet 4.5: a 1M-token window in beta, by override only'),
+  proxy(
+    'anthropic',
+    'claude-4.5',
+    claude('4.5'),
+    200_000,
+    32_000,
+    ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5', 'claude-opus-4-5', 'anthropic/claude-sonnet-4.5'],
+    'Sonnet 4.5: a 1M-token window in beta, by override only',
+  ),
   proxy('anthropic', 'claude-4.1', claude('4.1'), 200_000, 32_000, ['claude-opus-4-1', 'claude-opus-4-1-20250805', 'anthropic/claude-opus-4.1']),
-  proxy('anthropic', 'claude-4', claude('4'), 200_000, 32_000, ['claude-sonnet-4', 'claude-sonnet-4-20250514', 'claude-opus-4-20250514', 'claude-4-sonnet', 'anthropic/claude-sonnet-4'], 'Sonnet 4: a 1M-token window in beta, by override only'),
-  proxy('anthropic', 'claude-3.7', claude('3.7', 'sonnet'), 200_000, 32_000, ['claude-3-7-sonnet-20250219', 'claude-3.7-sonnet', 'anthropic/claude-3.7-sonnet:thinking']),
-  proxy('anthropic', 'claude-3.5', claude('3.5'), 200_000, 8_192, ['claude-3-5-sonnet-20241022', 'claude-3-5-haiku-20241022', 'claude-3.5-sonnet', 'us.anthropic.claude-3-5-sonnet-20241022-v2:0', 'claude-3-5-sonnet-v2@20241022']),
-  proxy('anthropic', 'claude-3', claude('3'), 200_000, 4_096, ['claude-3-opus-20240229', 'claude-3-sonnet-20240229', 'claude-3-haiku-20240307', 'anthropic.claude-3-haiku-20240307-v1:0']),
+  proxy(
+    'anthropic',
+    'claude-4',
+    claude('4'),
+    200_000,
+    32_000,
+    ['claude-sonnet-4', 'claude-sonnet-4-20250514', 'claude-opus-4-20250514', 'claude-4-sonnet', 'anthropic/claude-sonnet-4'],
+    'Sonnet 4: a 1M-token window in beta, by override only',
+  ),
+  proxy('anthropic', 'claude-3.7', claude('3.7', 'sonnet'), 200_000, 32_000, [
+    'claude-3-7-sonnet-20250219',
+    'claude-3.7-sonnet',
+    'anthropic/claude-3.7-sonnet:thinking',
+  ]),
+  proxy('anthropic', 'claude-3.5', claude('3.5'), 200_000, 8_192, [
+    'claude-3-5-sonnet-20241022',
+    'claude-3-5-haiku-20241022',
+    'claude-3.5-sonnet',
+    'us.anthropic.claude-3-5-sonnet-20241022-v2:0',
+    'claude-3-5-sonnet-v2@20241022',
+  ]),
+  proxy('anthropic', 'claude-3', claude('3'), 200_000, 4_096, [
+    'claude-3-opus-20240229',
+    'claude-3-sonnet-20240229',
+    'claude-3-haiku-20240307',
+    'anthropic.claude-3-haiku-20240307-v1:0',
+  ]),
   proxy('anthropic', 'claude-2', /^claude-2\.1/, 200_000, 4_096, ['claude-2.1']),
   proxy('anthropic', 'claude-legacy', /^claude-(?:2|instant)/, 100_000, 4_096, ['claude-2.0', 'claude-instant-1.2']),
   proxy('anthropic', 'claude', /^claude/, 200_000, 32_000, ['claude-sonnet-latest', 'claude-opus-5'], 'later Claude models: 200k until listed'),
 
   // ── Google ──
-  proxy('google', 'gemini-2.5+', /^gemini-(?:2\.5|[3-9])/, 1_048_576, 65_536, ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-3-pro-preview', 'google/gemini-2.5-pro']),
+  proxy('google', 'gemini-2.5+', /^gemini-(?:2\.5|[3-9])/, 1_048_576, 65_536, [
+    'gemini-2.5-pro',
+    'gemini-2.5-flash',
+    'gemini-2.5-flash-lite',
+    'gemini-3-pro-preview',
+    'google/gemini-2.5-pro',
+  ]),
   proxy('google', 'gemini-2.0', /^gemini-2\.0/, 1_048_576, 8_192, ['gemini-2.0-flash', 'gemini-2.0-flash-001', 'gemini-2.0-flash-lite']),
-  proxy('google', 'gemini-1.5', /^gemini-1\.5/, 1_048_576, 8_192, ['gemini-1.5-pro', 'gemini-1.5-flash', 'gemini-1.5-flash-8b'], 'Gemini 1.5 Pro: 2M tokens, by override'),
+  proxy(
+    'google',
+    'gemini-1.5',
+    /^gemini-1\.5/,
+    1_048_576,
+    8_192,
+    ['gemini-1.5-pro', 'gemini-1.5-flash', 'gemini-1.5-flash-8b'],
+    'Gemini 1.5 Pro: 2M tokens, by override',
+  ),
   proxy('google', 'gemini-1.0', /^gemini-(?:1\.0-)?pro(?:$|-)/, 32_760, 8_192, ['gemini-1.0-pro', 'gemini-pro']),
   proxy('google', 'gemini', /^gemini/, 1_048_576, 8_192, ['gemini-exp-1206', 'gemini-flash-latest']),
   proxy('google', 'gemma-3', /^gemma-?3/, 131_072, 8_192, ['gemma3:27b', 'gemma-3-27b-it']),
   proxy('google', 'gemma', /^gemma/, 8_192, 2_048, ['gemma2:9b', 'gemma-2-9b-it']),
 
   // ── DeepSeek (API models 128k since V3; R1 and the reasoner answer at length) ──
-  proxy('deepseek', 'deepseek-reasoner', /^deepseek-(?:reasoner|r1)/, 131_072, 32_768, ['deepseek-reasoner', 'deepseek-r1', 'deepseek-r1:14b', 'deepseek-ai/deepseek-r1', 'deepseek/deepseek-r1:free']),
+  proxy('deepseek', 'deepseek-reasoner', /^deepseek-(?:reasoner|r1)/, 131_072, 32_768, [
+    'deepseek-reasoner',
+    'deepseek-r1',
+    'deepseek-r1:14b',
+    'deepseek-ai/deepseek-r1',
+    'deepseek/deepseek-r1:free',
+  ]),
   proxy('deepseek', 'deepseek-coder-v1', /^deepseek-coder(?!-v2)(?:$|[-:])/, 16_384, 4_096, ['deepseek-coder:6.7b', 'deepseek-coder-33b-instruct']),
   proxy('deepseek', 'deepseek', /^deepseek/, 131_072, 8_192, ['deepseek-chat', 'deepseek-v3', 'deepseek-v3.1', 'deepseek-v3.2-exp', 'deepseek-coder-v2']),
 
@@ -116,12 +196,34 @@ export const MODEL_FAMILIES: readonly ModelFamily[] = [
   proxy('qwen', 'qwen3-coder', /^qwen3-coder/, 262_144, 65_536, ['qwen3-coder:30b', 'qwen3-coder-480b-a35b-instruct', 'qwen/qwen3-coder']),
   proxy('qwen', 'qwen-long-context', /^qwen-(?:turbo|plus|flash)/, 1_000_000, 32_768, ['qwen-turbo', 'qwen-plus', 'qwen-flash']),
   proxy('qwen', 'qwen-max', /^qwen-max/, 32_768, 8_192, ['qwen-max']),
-  proxy('qwen', 'qwen', /^(?:qwen|qwq)/, 131_072, 8_192, ['qwen2.5-coder:32b', 'qwen2.5-72b-instruct', 'qwen3:32b', 'qwen3-235b-a22b', 'qwq-32b', 'Qwen/Qwen2.5-Coder-32B-Instruct']),
+  proxy('qwen', 'qwen', /^(?:qwen|qwq)/, 131_072, 8_192, [
+    'qwen2.5-coder:32b',
+    'qwen2.5-72b-instruct',
+    'qwen3:32b',
+    'qwen3-235b-a22b',
+    'qwq-32b',
+    'Qwen/Qwen2.5-Coder-32B-Instruct',
+  ]),
 
   // ── Meta Llama ──
-  proxy('meta', 'llama-4', /^(?:meta-)?llama[-_]?4/, 1_048_576, 16_384, ['llama4:scout', 'llama-4-maverick-17b-128e-instruct', 'meta-llama/llama-4-scout'], 'Scout advertises 10M tokens; providers serve far less'),
+  proxy(
+    'meta',
+    'llama-4',
+    /^(?:meta-)?llama[-_]?4/,
+    1_048_576,
+    16_384,
+    ['llama4:scout', 'llama-4-maverick-17b-128e-instruct', 'meta-llama/llama-4-scout'],
+    'Scout advertises 10M tokens; providers serve far less',
+  ),
   // 3.1–3.3 (a minor version, not a size such as the 70 of llama-3-70b) before 3.0.
-  proxy('meta', 'llama-3.x', /^(?:meta-)?llama[-_]?3[._-]?[1-9](?![0-9]*b)/, 131_072, 4_096, ['llama3.1:70b', 'llama3.2:3b', 'llama3.3', 'llama-3.3-70b-instruct', 'meta-llama/Llama-3.1-8B-Instruct', 'meta.llama3-1-70b-instruct-v1:0']),
+  proxy('meta', 'llama-3.x', /^(?:meta-)?llama[-_]?3[._-]?[1-9](?![0-9]*b)/, 131_072, 4_096, [
+    'llama3.1:70b',
+    'llama3.2:3b',
+    'llama3.3',
+    'llama-3.3-70b-instruct',
+    'meta-llama/Llama-3.1-8B-Instruct',
+    'meta.llama3-1-70b-instruct-v1:0',
+  ]),
   proxy('meta', 'llama-3', /^(?:meta-)?llama[-_]?3(?!\d)/, 8_192, 2_048, ['llama3:8b', 'meta-llama/Meta-Llama-3-8B-Instruct', 'llama-3-70b']),
   proxy('meta', 'code-llama', /^code-?llama/, 16_384, 4_096, ['codellama:13b', 'codellama-34b-instruct']),
   proxy('meta', 'llama-2', /^(?:meta-)?llama[-_]?2/, 4_096, 1_024, ['llama2', 'llama-2-70b-chat']),
@@ -131,7 +233,14 @@ export const MODEL_FAMILIES: readonly ModelFamily[] = [
   proxy('mistral', 'codestral', /^codestral/, 262_144, 8_192, ['codestral-latest', 'codestral-2501']),
   proxy('mistral', 'mixtral', /^mixtral/, 32_768, 4_096, ['mixtral-8x7b-instruct', 'mixtral:8x22b']),
   proxy('mistral', 'mistral-7b', /^mistral(?:-7b|:7b|$|:latest)/, 32_768, 4_096, ['mistral', 'mistral:7b', 'mistral-7b-instruct']),
-  proxy('mistral', 'mistral', /^(?:mistral|ministral|magistral|devstral|pixtral)/, 131_072, 8_192, ['mistral-large-latest', 'mistral-small-3.1', 'mistral-medium-2505', 'mistral-nemo', 'devstral-small', 'mistralai/mistral-large-2411']),
+  proxy('mistral', 'mistral', /^(?:mistral|ministral|magistral|devstral|pixtral)/, 131_072, 8_192, [
+    'mistral-large-latest',
+    'mistral-small-3.1',
+    'mistral-medium-2505',
+    'mistral-nemo',
+    'devstral-small',
+    'mistralai/mistral-large-2411',
+  ]),
 
   // ── xAI ──
   proxy('xai', 'grok-4', /^grok-(?:4|code)/, 256_000, 16_384, ['grok-4', 'grok-code-fast-1', 'x-ai/grok-4']),
@@ -176,7 +285,7 @@ const BEDROCK = /^(?:(?:us|eu|apac|us-gov|global|jp|au)\.)?(?:anthropic|meta|mis
 export function modelIdCandidates(id: string): string[] {
   const lower = id.trim().toLowerCase();
   let s = lower;
-  for (let prev = ''; prev !== s; ) {
+  for (let prev = ''; prev !== s;) {
     prev = s;
     s = s.replace(PROVIDER_PREFIX, '');
   }

@@ -65,12 +65,7 @@ export function tokenReport(messages: readonly Message[], counter: CachedTokenCo
 }
 
 /** A report from counts already made (tokenReport above, or the TokenLedger's running totals). */
-export function assembleReport(
-  counter: CachedTokenCounter,
-  perMessage: number[],
-  byCategory: Record<TokenCategory, number>,
-  total: number,
-): TokenReport {
+export function assembleReport(counter: CachedTokenCounter, perMessage: number[], byCategory: Record<TokenCategory, number>, total: number): TokenReport {
   const window = counter.model.contextWindow;
   return {
     total,

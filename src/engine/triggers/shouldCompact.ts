@@ -36,7 +36,8 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Should a conversation of `tokens` tokens be compacted now? */
 export function shouldCompact(tokens: number, opts: TriggerOptions): TriggerDecision {
-  if (typeof opts?.contextWindow !== 'number' || !(opts.contextWindow > 0)) throw new TriggerInputError(`contextWindow: expected a positive number of tokens, got ${String(opts?.contextWindow)}`);
+  if (typeof opts?.contextWindow !== 'number' || !(opts.contextWindow > 0))
+    throw new TriggerInputError(`contextWindow: expected a positive number of tokens, got ${String(opts?.contextWindow)}`);
   if (typeof tokens !== 'number' || !(tokens >= 0)) throw new TriggerInputError(`tokens: expected a number ≥ 0, got ${String(tokens)}`);
   const ratio = opts.triggerRatio ?? TRIGGER_DEFAULTS.triggerRatio;
   if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) throw new TriggerInputError(`triggerRatio: expected a number in [0, 1], got ${String(ratio)}`);

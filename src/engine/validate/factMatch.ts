@@ -88,7 +88,7 @@ function occurs(haystack: string, needle: string, ends: Ends): boolean {
   if (ends === 'none') return haystack.includes(needle);
   const left = isWordChar(needle.charAt(0));
   const right = ends === 'both' && isWordChar(needle.charAt(needle.length - 1));
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const at = haystack.indexOf(needle, from);
     if (at < 0) return false;
     if ((!left || !isWordChar(at > 0 ? haystack.charAt(at - 1) : '')) && (!right || !isWordChar(haystack.charAt(at + needle.length)))) return true;

@@ -19,8 +19,23 @@ import { normalizeForMatch } from './factMatch';
 /** Keywords whose presence says a summary kept the substance: obligations, outcomes, and the
  *  nouns of software (interface, service, database, query …). */
 export const IMPORTANT_KEYWORDS: readonly string[] = [
-  'must', 'should', 'required', 'critical', 'important', 'error', 'fail', 'success', 'complete',
-  'api', 'interface', 'service', 'component', 'database', 'query', 'index', 'schema',
+  'must',
+  'should',
+  'required',
+  'critical',
+  'important',
+  'error',
+  'fail',
+  'success',
+  'complete',
+  'api',
+  'interface',
+  'service',
+  'component',
+  'database',
+  'query',
+  'index',
+  'schema',
 ];
 
 /** Any keyword at the start of a word ("fail" in "failed"). None is a prefix of another, and a
@@ -32,7 +47,9 @@ const ACRONYM = /\b[A-Z]{2,}\b/g;
 const NUMBER = /(?<![\w.])\d+(?:\.\d+)?(?![\w])/g;
 const GENERIC_ERROR = /^exit code -?\d+$/;
 /** All-caps words that are labels, not terms. */
-const NOT_TERMS: ReadonlySet<string> = new Set('OK TODO NOTE THOUGHT EOF OUTPUT ERROR WARNING INFO DEBUG FAILED PASSED PASS FAIL DONE TRUE FALSE NULL NONE YES NO THE AND FOR IMPORTANT'.split(' '));
+const NOT_TERMS: ReadonlySet<string> = new Set(
+  'OK TODO NOTE THOUGHT EOF OUTPUT ERROR WARNING INFO DEBUG FAILED PASSED PASS FAIL DONE TRUE FALSE NULL NONE YES NO THE AND FOR IMPORTANT'.split(' '),
+);
 
 export interface FactOptions {
   /** The validator's numbers (default VALIDATE_CONSTANTS). */
@@ -41,7 +58,10 @@ export interface FactOptions {
   memo?: MessageMemo;
 }
 
-function aligned(span: readonly Message[], analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined): readonly (MessageAnalysis | undefined)[] {
+function aligned(
+  span: readonly Message[],
+  analysis: ConversationAnalysis | readonly (MessageAnalysis | undefined)[] | undefined,
+): readonly (MessageAnalysis | undefined)[] {
   if (analysis === undefined) return analyzeConversation(span).messages;
   const list = Array.isArray(analysis) ? (analysis as readonly (MessageAnalysis | undefined)[]) : (analysis as ConversationAnalysis).messages;
   if (list.length !== span.length) throw new RangeError(`facts: expected one analysis per span message (${span.length}), got ${list.length}`);
@@ -75,7 +95,8 @@ function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo
     if (!sm.assistant) for (const e of sm.analysis?.refs.errors ?? []) if (!GENERIC_ERROR.test(e)) add('errorSignature', e, id);
   }
   const list = latestTaskList(view, memo);
-  if (list) for (const line of list.lines) if (!line.startsWith('[x]')) add('pendingTask', line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, ''), list.id);
+  if (list)
+    for (const line of list.lines) if (!line.startsWith('[x]')) add('pendingTask', line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, ''), list.id);
   return facts;
 }
 

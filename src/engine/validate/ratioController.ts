@@ -48,11 +48,21 @@ export function controlRatio(a: RatioAttempt, c: ValidateConstants): RatioDecisi
     const canShrink = Math.min(a.summaryTokens, a.summaryBudget) - lowest;
     if (canShrink > 0) {
       const next = Math.max(lowest, Math.min(a.summaryTokens, a.summaryBudget) - over);
-      return { action: 'shrink-summary', summaryBudget: next, tailBudget: a.tailBudget, reason: `${over} tokens over the target: summary budget ${a.summaryBudget} → ${next}` };
+      return {
+        action: 'shrink-summary',
+        summaryBudget: next,
+        tailBudget: a.tailBudget,
+        reason: `${over} tokens over the target: summary budget ${a.summaryBudget} → ${next}`,
+      };
     }
     if (a.tailBudget > 0) {
       const next = Math.max(0, a.tailBudget - over);
-      return { action: 'shrink-tail', summaryBudget: a.summaryBudget, tailBudget: next, reason: `${over} tokens over the target with the summary at its floor: room for recent messages ${a.tailBudget} → ${next}` };
+      return {
+        action: 'shrink-tail',
+        summaryBudget: a.summaryBudget,
+        tailBudget: next,
+        reason: `${over} tokens over the target with the summary at its floor: room for recent messages ${a.tailBudget} → ${next}`,
+      };
     }
     return accept(`${over} tokens over the target, nothing left to shrink`);
   }
@@ -71,11 +81,23 @@ export function controlRatio(a: RatioAttempt, c: ValidateConstants): RatioDecisi
     if (retention < 0.5) adj += c.RATIO_ADJUST_LOW_RETENTION;
     else if (retention < 0.7) adj += c.RATIO_ADJUST_MEDIUM_RETENTION;
     const grow = Math.min(Math.floor(adj * a.target), room, headroom);
-    if (grow > 0) return { action: 'grow-summary', summaryBudget: a.summaryBudget + grow, tailBudget: a.tailBudget, reason: `${level} loss (retention ${retention}): summary budget +${grow}` };
+    if (grow > 0)
+      return {
+        action: 'grow-summary',
+        summaryBudget: a.summaryBudget + grow,
+        tailBudget: a.tailBudget,
+        reason: `${level} loss (retention ${retention}): summary budget +${grow}`,
+      };
   }
   if (a.tokensAfter < a.target * (1 - c.RATIO_DEVIATION)) {
     const grow = Math.min(a.target - a.tokensAfter, headroom);
-    if (grow > 0) return { action: 'grow-summary', summaryBudget: a.summaryBudget + grow, tailBudget: a.tailBudget, reason: `result ${a.tokensAfter} far under the target ${a.target}: summary budget +${grow}` };
+    if (grow > 0)
+      return {
+        action: 'grow-summary',
+        summaryBudget: a.summaryBudget + grow,
+        tailBudget: a.tailBudget,
+        reason: `result ${a.tokensAfter} far under the target ${a.target}: summary budget +${grow}`,
+      };
   }
   return accept('within the target');
 }

@@ -17,8 +17,22 @@ import { normalizeForMatch } from './factMatch';
 
 const INSTRUCTION_WORDS = compileKeywords({
   en: [
-    'always', 'never', 'from now on', 'from here on', 'going forward', 'in the future', 'every time', 'each time', 'whenever',
-    "don't ever", 'do not ever', 'make sure to', 'make sure you', 'remember to', 'keep in mind', 'for the rest of',
+    'always',
+    'never',
+    'from now on',
+    'from here on',
+    'going forward',
+    'in the future',
+    'every time',
+    'each time',
+    'whenever',
+    "don't ever",
+    'do not ever',
+    'make sure to',
+    'make sure you',
+    'remember to',
+    'keep in mind',
+    'for the rest of',
   ],
   zh: ['以后', '今后', '从现在起', '从现在开始', '永远', '始终', '总是', '每次', '不要再', '务必', '一定要', '记住'],
 });

@@ -16,7 +16,15 @@ import * as vscode from 'vscode';
 import { lineColumnAt, locateJsonError } from '../../engine/conversation/importers/jsonText';
 import { writeFileAtomic } from '../../node/atomicWrite';
 import { readTextIfExists } from '../../node/readTextIfExists';
-import { addClaudeHooks, hasClaudeHooks, hookCommandLine, hooksEntry, jsonIndent, removeClaudeHooks, SettingsShapeError } from '../../sessions/claudeHook/hookSettings';
+import {
+  addClaudeHooks,
+  hasClaudeHooks,
+  hookCommandLine,
+  hooksEntry,
+  jsonIndent,
+  removeClaudeHooks,
+  SettingsShapeError,
+} from '../../sessions/claudeHook/hookSettings';
 import { claudeConfigDir } from '../../sessions/locations';
 import { UserFacingError, type Logger } from '../log';
 import type { SettingsStore } from '../settings';
@@ -56,7 +64,9 @@ async function readSettings(path: string): Promise<{ text: string | undefined; v
     const p = locateJsonError(text);
     const lc = lineColumnAt(text, p?.offset ?? 0);
     const where = p ? vscode.l10n.t('line {0}, column {1}: expected {2}, found {3}', lc.line, lc.column, p.expected, p.found) : vscode.l10n.t('not valid JSON');
-    throw new UserFacingError(vscode.l10n.t('{0} is not valid JSON ({1}). Fix it, or add the hooks by hand as the README shows. Nothing was changed.', path, where));
+    throw new UserFacingError(
+      vscode.l10n.t('{0} is not valid JSON ({1}). Fix it, or add the hooks by hand as the README shows. Nothing was changed.', path, where),
+    );
   }
 }
 
@@ -91,7 +101,11 @@ export async function installClaudeHooksCommand(deps: HookCommandDeps): Promise<
   if (change.removed > 0) details.push(vscode.l10n.t('It replaces the {0} entries an earlier install added.', change.removed));
   if (!(await nodeOnPath())) details.push(vscode.l10n.t('`node` was not found on the PATH: Claude Code needs it to run the hooks.'));
   const install = vscode.l10n.t('Install');
-  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Add the Claude Code hooks to {0}?', target.path), { modal: true, detail: details.join('\n\n') }, install);
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Add the Claude Code hooks to {0}?', target.path),
+    { modal: true, detail: details.join('\n\n') },
+    install,
+  );
   if (answer !== install) return;
   await write(target.path, change.settings, text);
   deps.log.info(`Claude Code hooks installed in ${target.path}: ${command}`);
@@ -114,7 +128,10 @@ export async function removeClaudeHooksCommand(deps: HookCommandDeps): Promise<v
     void vscode.window.showInformationMessage(vscode.l10n.t("No Context Compactor hooks were found in this workspace's or your Claude Code settings."));
     return;
   }
-  const target = installed.length === 1 ? installed[0]! : await vscode.window.showQuickPick(installed, { placeHolder: vscode.l10n.t('Remove the Claude Code hooks from which file?') });
+  const target =
+    installed.length === 1
+      ? installed[0]!
+      : await vscode.window.showQuickPick(installed, { placeHolder: vscode.l10n.t('Remove the Claude Code hooks from which file?') });
   if (!target) return;
   const { text, value } = await readSettings(target.path);
   const change = shaped(target.path, () => removeClaudeHooks(value));

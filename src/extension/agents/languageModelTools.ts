@@ -28,7 +28,6 @@ import type { Logger } from '../log';
 export const USAGE_SESSIONS_MAX = 15;
 const TITLE_CHARS = 80;
 
-
 interface UsageInput {
   agent?: string;
 }
@@ -82,7 +81,10 @@ export async function usageReport(context: vscode.ExtensionContext, input: Usage
   const agent = input.agent !== undefined && isAgentId(input.agent) ? input.agent : undefined;
   const sessions = await workspaceSessions(context, agent, signal);
   if (sessions.length === 0) return `No ${agent ?? 'agent'} sessions were found for this workspace.`;
-  const lines = [`${sessions.length} agent session${sessions.length === 1 ? '' : 's'} of this workspace, most recently active first (tokens the agent sends when the session is resumed / the model's window):`, ''];
+  const lines = [
+    `${sessions.length} agent session${sessions.length === 1 ? '' : 's'} of this workspace, most recently active first (tokens the agent sends when the session is resumed / the model's window):`,
+    '',
+  ];
   for (const s of sessions.slice(0, USAGE_SESSIONS_MAX)) {
     const pct = s.window > 0 ? ` (${((s.tokens / s.window) * 100).toFixed(1)}%)` : '';
     lines.push(`- ${s.agent} ${s.id}: ${fmt(s.tokens)} / ${fmt(s.window)}${pct}, updated ${s.updated.slice(0, 16).replace('T', ' ')}: "${title(s)}"`);
@@ -90,7 +92,10 @@ export async function usageReport(context: vscode.ExtensionContext, input: Usage
   if (sessions.length > USAGE_SESSIONS_MAX) lines.push(`- … and ${sessions.length - USAGE_SESSIONS_MAX} more`);
   const active = sessions[0]!;
   const c = await countSession({ file: active.file }, toolContext(signal));
-  lines.push('', `What fills the most recently active one (${active.agent} ${active.id}, ${fmt(c.total)} of ${fmt(c.window)} tokens, ${c.percent}%; model ${c.model}):`);
+  lines.push(
+    '',
+    `What fills the most recently active one (${active.agent} ${active.id}, ${fmt(c.total)} of ${fmt(c.window)} tokens, ${c.percent}%; model ${c.model}):`,
+  );
   for (const cat of [...TOKEN_CATEGORIES].sort((a, b) => c.byCategory[b] - c.byCategory[a])) {
     if (c.byCategory[cat] > 0) lines.push(`- ${categoryRowLabel(cat, c.byCategory[cat])}: ${fmt(c.byCategory[cat])} tokens (${c.share[cat]}%)`);
   }
@@ -129,7 +134,13 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, log
           confirmationMessages: {
             title: vscode.l10n.t('Compact an agent session?'),
             message: new vscode.MarkdownString(
-              vscode.l10n.t('Compact the {0} session "{1}" ({2} of {3} tokens) into a summary and its recent turns, and hand that to the chat. The session file is not changed.', s.agent, title(s), fmt(s.tokens), fmt(s.window)),
+              vscode.l10n.t(
+                'Compact the {0} session "{1}" ({2} of {3} tokens) into a summary and its recent turns, and hand that to the chat. The session file is not changed.',
+                s.agent,
+                title(s),
+                fmt(s.tokens),
+                fmt(s.window),
+              ),
             ),
           },
         };

@@ -30,7 +30,13 @@ interface McpServerDefinitionProviderLike {
 
 interface McpApi {
   registerMcpServerDefinitionProvider(id: string, provider: McpServerDefinitionProviderLike): vscode.Disposable;
-  McpStdioServerDefinition: new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string) => McpStdioServerDefinitionLike;
+  McpStdioServerDefinition: new (
+    label: string,
+    command: string,
+    args?: string[],
+    env?: Record<string, string | number | null>,
+    version?: string,
+  ) => McpStdioServerDefinitionLike;
 }
 
 /** The MCP API of the running VS Code, if it has one. */
@@ -56,5 +62,7 @@ export function registerMcpProvider(context: vscode.ExtensionContext, log: Logge
     return;
   }
   const cli = context.asAbsolutePath('dist/cli.js');
-  context.subscriptions.push(api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, { provideMcpServerDefinitions: () => [mcpServerDefinition(api, cli, version)] }));
+  context.subscriptions.push(
+    api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, { provideMcpServerDefinitions: () => [mcpServerDefinition(api, cli, version)] }),
+  );
 }

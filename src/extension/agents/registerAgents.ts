@@ -16,8 +16,12 @@ export function registerAgents(context: vscode.ExtensionContext, deps: { setting
   context.subscriptions.push(notice);
   const hookDeps = { ...deps, extensionPath: context.extensionPath, onInstalled: () => notice.watch() };
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.installClaudeHooks, () => guarded(deps.log, vscode.l10n.t('Install Claude Code Hooks'), () => installClaudeHooksCommand(hookDeps))),
-    vscode.commands.registerCommand(COMMANDS.removeClaudeHooks, () => guarded(deps.log, vscode.l10n.t('Remove Claude Code Hooks'), () => removeClaudeHooksCommand(hookDeps))),
+    vscode.commands.registerCommand(COMMANDS.installClaudeHooks, () =>
+      guarded(deps.log, vscode.l10n.t('Install Claude Code Hooks'), () => installClaudeHooksCommand(hookDeps)),
+    ),
+    vscode.commands.registerCommand(COMMANDS.removeClaudeHooks, () =>
+      guarded(deps.log, vscode.l10n.t('Remove Claude Code Hooks'), () => removeClaudeHooksCommand(hookDeps)),
+    ),
   );
   registerLanguageModelTools(context, deps.log);
   const version = (context.extension as vscode.Extension<unknown> | undefined)?.packageJSON?.version;

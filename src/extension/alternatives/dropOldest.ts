@@ -78,7 +78,14 @@ function stepsOf(messages: readonly Message[], round: Round): number[][] {
 
 /** Drops steps oldest first, never the newest step, nor one holding a header item, a summary or
  *  a pinned message, until the total is at most `targetTokens`. */
-function dropOldestSteps(messages: readonly Message[], rounds: readonly Round[], dropped: Set<number>, counter: TokenCounter, total: number, targetTokens: number): void {
+function dropOldestSteps(
+  messages: readonly Message[],
+  rounds: readonly Round[],
+  dropped: Set<number>,
+  counter: TokenCounter,
+  total: number,
+  targetTokens: number,
+): void {
   const steps = rounds.flatMap((round) => stepsOf(messages, round)).filter((step) => !step.some((i) => dropped.has(i)));
   for (let s = 0; s < steps.length - 1 && total > targetTokens; s++) {
     const step = steps[s]!;

@@ -90,7 +90,12 @@ export class CompactorChatParticipant {
     });
   }
 
-  private async answer(session: ActiveConversation, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  private async answer(
+    session: ActiveConversation,
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
     const settings = this.deps.settings.current;
     const counter = this.counters.for(request.model);
     let current = session;
@@ -102,7 +107,12 @@ export class CompactorChatParticipant {
         else {
           try {
             const result = await this.deps.store.apply(current.key, undefined, token);
-            this.reportSavings(current.key, result, stream, vscode.l10n.t('The conversation reached {0}% of its window, so it was compacted first.', Math.round(pressure.ratio * 100)));
+            this.reportSavings(
+              current.key,
+              result,
+              stream,
+              vscode.l10n.t('The conversation reached {0}% of its window, so it was compacted first.', Math.round(pressure.ratio * 100)),
+            );
             current = this.deps.store.get(current.key) ?? current;
           } catch (err) {
             // Nothing to compact (e.g. a few very long turns): answer from the history as it is.
@@ -162,7 +172,12 @@ export class CompactorChatParticipant {
     stream.button({ command: COMMANDS.inspect, title: vscode.l10n.t('Inspect'), arguments: [key] });
   }
 
-  private async compactNow(session: ActiveConversation, focus: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  private async compactNow(
+    session: ActiveConversation,
+    focus: string,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
     if (session.conversation.messages.length === 0) {
       stream.markdown(vscode.l10n.t('There is nothing to compact yet: this session has no earlier messages.'));
       return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
@@ -199,7 +214,9 @@ export class CompactorChatParticipant {
     if (!undone) stream.markdown(vscode.l10n.t('Nothing to undo'));
     else {
       const after = this.deps.store.get(session.key)?.report.total ?? before;
-      stream.markdown(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', groupedNumber(before), groupedNumber(after)));
+      stream.markdown(
+        vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', groupedNumber(before), groupedNumber(after)),
+      );
     }
     return { metadata: { sessionKey: session.key, command: 'undo' } satisfies ChatResultMetadata };
   }

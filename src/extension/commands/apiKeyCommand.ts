@@ -8,7 +8,10 @@ export async function setApiKeyCommand(deps: CommandDeps): Promise<void> {
   const existing = await deps.secrets.get();
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('Context Compactor: API Key'),
-    prompt: vscode.l10n.t('API key for {0} (stored in the OS keychain through VS Code SecretStorage). Leave empty to remove it.', deps.settings.current.openaiBaseUrl),
+    prompt: vscode.l10n.t(
+      'API key for {0} (stored in the OS keychain through VS Code SecretStorage). Leave empty to remove it.',
+      deps.settings.current.openaiBaseUrl,
+    ),
     placeHolder: existing ? vscode.l10n.t('A key is set; enter a new one to replace it') : 'sk-…',
     password: true,
     ignoreFocusOut: true,

@@ -110,7 +110,12 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
         throw new NothingToDoError(vscode.l10n.t('No message can be dropped: only the system prompt, pinned messages and the latest step are left.'));
       }
       void vscode.window.showInformationMessage(
-        vscode.l10n.t('Dropped the {0} oldest messages: {1} → {2} tokens. Undo Last Compaction brings them back.', dropped.droppedMessages, groupedNumber(dropped.tokensBefore), groupedNumber(dropped.tokensAfter)),
+        vscode.l10n.t(
+          'Dropped the {0} oldest messages: {1} → {2} tokens. Undo Last Compaction brings them back.',
+          dropped.droppedMessages,
+          groupedNumber(dropped.tokensBefore),
+          groupedNumber(dropped.tokensAfter),
+        ),
       );
       return { kind: 'dropped', tokensBefore: dropped.tokensBefore, tokensAfter: dropped.tokensAfter };
     }
@@ -142,6 +147,9 @@ export async function undoCommand(deps: CommandDeps, arg?: unknown): Promise<boo
   const before = deps.store.get(key)!.report.total;
   const undone = await deps.store.undo(key);
   const after = deps.store.get(key)?.report.total ?? before;
-  if (undone) void vscode.window.showInformationMessage(vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', groupedNumber(before), groupedNumber(after)));
+  if (undone)
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Restored the conversation as it was before the last compaction: {0} → {1} tokens.', groupedNumber(before), groupedNumber(after)),
+    );
   return undone;
 }

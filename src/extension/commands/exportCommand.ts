@@ -17,9 +17,27 @@ interface FormatItem extends vscode.QuickPickItem {
 
 function formatItems(): FormatItem[] {
   return [
-    { label: vscode.l10n.t('Markdown'), description: '.md', detail: vscode.l10n.t('A readable transcript: the summary, then the kept messages'), format: 'markdown', extension: 'md' },
-    { label: vscode.l10n.t('OpenAI JSON'), description: '.json', detail: vscode.l10n.t('Chat Completions messages, ready to send'), format: 'openai', extension: 'json' },
-    { label: vscode.l10n.t('Anthropic JSON'), description: '.json', detail: vscode.l10n.t('Messages API request body (system + messages)'), format: 'anthropic', extension: 'json' },
+    {
+      label: vscode.l10n.t('Markdown'),
+      description: '.md',
+      detail: vscode.l10n.t('A readable transcript: the summary, then the kept messages'),
+      format: 'markdown',
+      extension: 'md',
+    },
+    {
+      label: vscode.l10n.t('OpenAI JSON'),
+      description: '.json',
+      detail: vscode.l10n.t('Chat Completions messages, ready to send'),
+      format: 'openai',
+      extension: 'json',
+    },
+    {
+      label: vscode.l10n.t('Anthropic JSON'),
+      description: '.json',
+      detail: vscode.l10n.t('Messages API request body (system + messages)'),
+      format: 'anthropic',
+      extension: 'json',
+    },
   ];
 }
 
@@ -60,7 +78,9 @@ export async function exportCommand(deps: CommandDeps, arg?: unknown): Promise<v
   }
   deps.log.info(`exported ${target.label} (${picked.format}) to ${uri.toString()}`);
   const open = vscode.l10n.t('Open');
-  void Promise.resolve(vscode.window.showInformationMessage(notificationText(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri))), open)).then(async (choice) => {
+  void Promise.resolve(
+    vscode.window.showInformationMessage(notificationText(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(uri))), open),
+  ).then(async (choice) => {
     if (choice === open) await vscode.window.showTextDocument(uri);
   });
   return uri;

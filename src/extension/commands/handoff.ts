@@ -12,12 +12,14 @@ import type { ActiveConversation } from '../conversationService';
 import type { CommandDeps } from './commandDeps';
 import { handoffMarkdown, type HandoffWords } from '../../sessions/handoff';
 
-
 /** The words of a handoff in the UI's language. */
 export function localHandoffWords(label: string): HandoffWords {
   return {
     heading: vscode.l10n.t('Handoff'),
-    intro: vscode.l10n.t('Continue from this handoff of an earlier conversation ({0}): a summary of what happened so far, then the most recent turns.', escapeMarkdown(label)),
+    intro: vscode.l10n.t(
+      'Continue from this handoff of an earlier conversation ({0}): a summary of what happened so far, then the most recent turns.',
+      escapeMarkdown(label),
+    ),
   };
 }
 

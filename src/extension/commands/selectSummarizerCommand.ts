@@ -20,9 +20,21 @@ export async function selectSummarizerCommand(deps: CommandDeps): Promise<void> 
   const current = deps.settings.current;
   const mark = (k: SummarizerKind) => (current.summarizer === k ? ` ${vscode.l10n.t('(current)')}` : '');
   const items: KindItem[] = [
-    { summarizer: 'extractive', label: `extractive${mark('extractive')}`, detail: vscode.l10n.t('Offline and deterministic: sentences taken from the conversation itself. No key, no network.') },
-    { summarizer: 'openai', label: `openai${mark('openai')}`, detail: vscode.l10n.t('Any OpenAI-compatible endpoint: OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM.') },
-    { summarizer: 'vscode-lm', label: `vscode-lm${mark('vscode-lm')}`, detail: vscode.l10n.t('A language model VS Code offers (e.g. Copilot), through vscode.lm.') },
+    {
+      summarizer: 'extractive',
+      label: `extractive${mark('extractive')}`,
+      detail: vscode.l10n.t('Offline and deterministic: sentences taken from the conversation itself. No key, no network.'),
+    },
+    {
+      summarizer: 'openai',
+      label: `openai${mark('openai')}`,
+      detail: vscode.l10n.t('Any OpenAI-compatible endpoint: OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM.'),
+    },
+    {
+      summarizer: 'vscode-lm',
+      label: `vscode-lm${mark('vscode-lm')}`,
+      detail: vscode.l10n.t('A language model VS Code offers (e.g. Copilot), through vscode.lm.'),
+    },
   ];
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Select Summarizer and Model') });
   if (!picked) return;
@@ -54,7 +66,11 @@ export async function selectSummarizerCommand(deps: CommandDeps): Promise<void> 
   } else if (picked.summarizer === 'vscode-lm') {
     const models = await vscode.lm.selectChatModels();
     if (models.length === 0) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('VS Code offers no language models right now (is a chat extension such as Copilot installed and signed in?). The summarizer was not changed.'));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'VS Code offers no language models right now (is a chat extension such as Copilot installed and signed in?). The summarizer was not changed.',
+        ),
+      );
       return;
     }
     const modelItems: ModelItem[] = models.map((m) => ({

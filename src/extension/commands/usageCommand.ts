@@ -36,13 +36,24 @@ export async function usageCommand(deps: CommandDeps, arg?: unknown): Promise<vo
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     {
       label: `$(info) ${vscode.l10n.t('Model: {0} · window {1} · count: {2}', report.model, groupedNumber(report.window), methodLabel(report))}`,
-      detail: vscode.l10n.t('Compaction is proposed at {0}% ({1} tokens). Compactions so far: {2}.', Math.round(settings.triggerRatio * 100), groupedNumber(pressure.thresholdTokens), target.compactions),
+      detail: vscode.l10n.t(
+        'Compaction is proposed at {0}% ({1} tokens). Compactions so far: {2}.',
+        Math.round(settings.triggerRatio * 100),
+        groupedNumber(pressure.thresholdTokens),
+        target.compactions,
+      ),
     },
     { label: `$(fold) ${vscode.l10n.t('Compact Conversation…')}`, run: COMMANDS.compact },
     { label: `$(preview) ${vscode.l10n.t('Inspect Conversation')}`, run: COMMANDS.inspect },
   );
   const picked = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('Context usage — {0}: {1} / {2} tokens ({3}%)', target.label, groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1)),
+    title: vscode.l10n.t(
+      'Context usage — {0}: {1} / {2} tokens ({3}%)',
+      target.label,
+      groupedNumber(report.total),
+      groupedNumber(report.window),
+      report.percent.toFixed(1),
+    ),
     placeHolder: vscode.l10n.t('What fills the context window, largest first'),
     matchOnDescription: true,
   });

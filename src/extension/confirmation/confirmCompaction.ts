@@ -36,7 +36,10 @@ export interface ConfirmationInput {
 }
 
 /** Tokens before → after as the agent will see them: the dry run's counts plus the overhead. */
-export function confirmationFigures(report: TokenReport, preview: Pick<CompactionResult, 'tokensBefore' | 'tokensAfter'>): { before: number; after: number; overhead: number } {
+export function confirmationFigures(
+  report: TokenReport,
+  preview: Pick<CompactionResult, 'tokensBefore' | 'tokensAfter'>,
+): { before: number; after: number; overhead: number } {
   return { before: preview.tokensBefore + report.overhead, after: preview.tokensAfter + report.overhead, overhead: report.overhead };
 }
 
@@ -56,7 +59,12 @@ export function confirmationMessage(input: ConfirmationInput): { message: string
   ];
   if (input.summarizerIsLlm) lines.push(vscode.l10n.t('The figures are estimated with the extractive summarizer; the LLM summary may differ slightly.'));
   if (overhead > 0) {
-    lines.push(vscode.l10n.t('Both include {0} tokens the agent sends that the file does not hold (its system prompt and tools, from the usage it reported); compaction does not shrink them.', groupedNumber(overhead)));
+    lines.push(
+      vscode.l10n.t(
+        'Both include {0} tokens the agent sends that the file does not hold (its system prompt and tools, from the usage it reported); compaction does not shrink them.',
+        groupedNumber(overhead),
+      ),
+    );
   }
   if (preview.degradation.length > 0 && preview.target !== undefined) {
     // Engine sentences with counts only (no conversation text): what gave way to meet the target.
@@ -67,7 +75,12 @@ export function confirmationMessage(input: ConfirmationInput): { message: string
     lines.push(vscode.l10n.t('After compaction the conversation is still at or above the trigger ({0} tokens).', groupedNumber(threshold.thresholdTokens)));
   }
   if (offersAlternatives(input)) {
-    lines.push(vscode.l10n.t('This conversation is over its {0}-token window. You can also drop the oldest messages or start a new session from a summary.', String(report.window)));
+    lines.push(
+      vscode.l10n.t(
+        'This conversation is over its {0}-token window. You can also drop the oldest messages or start a new session from a summary.',
+        String(report.window),
+      ),
+    );
   }
   return { message, detail: lines.join('\n') };
 }

@@ -30,13 +30,7 @@ export function createNonce(): string {
  *  extension's own files (images also as data: URIs). No inline styles are needed: the script
  *  sets the few computed sizes through the CSSOM, which CSP does not govern. */
 export function inspectorCsp(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-  ].join('; ');
+  return [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${cspSource}`, `img-src ${cspSource} data:`, `font-src ${cspSource}`].join('; ');
 }
 
 function escapeAttribute(value: string): string {

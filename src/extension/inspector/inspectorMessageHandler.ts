@@ -7,14 +7,7 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../../engine/conversation/model';
 import type { ActiveConversation, ConversationService } from '../conversationService';
 import { isCancellation, userMessageOf, type Logger } from '../log';
-import type {
-  HostToWebview,
-  InspectorEdits,
-  InspectorModel,
-  ResponseValues,
-  SectionEdits,
-  WebviewRequestType,
-} from '../../shared/protocol';
+import type { HostToWebview, InspectorEdits, InspectorModel, ResponseValues, SectionEdits, WebviewRequestType } from '../../shared/protocol';
 import { buildInspectorModel, toCompactionEdits } from './inspectorModel';
 import { countSections, type CounterProvider } from './sectionCounter';
 import { parseWebviewMessage, unknownIds } from './webviewMessages';

@@ -4,15 +4,7 @@
 import type { Conversation, Message } from '../../engine/conversation/model';
 import type { CompactionEdits, CompactionResult, ImportanceMetrics, MessagePlan } from '../../engine/result';
 import { SECTION_NAMES } from '../../engine/sections';
-import type {
-  ImportanceView,
-  InspectorEdits,
-  InspectorModel,
-  InspectorPhase,
-  MessageView,
-  ResultMessageView,
-  SectionView,
-} from '../../shared/protocol';
+import type { ImportanceView, InspectorEdits, InspectorModel, InspectorPhase, MessageView, ResultMessageView, SectionView } from '../../shared/protocol';
 
 export interface ModelInput {
   key: string;

@@ -11,9 +11,7 @@ export const MAX_SECTION_CHARS = 200_000;
 /** More ids than a conversation could sensibly restore or pin in one go. */
 export const MAX_EDIT_IDS = 100_000;
 
-export type ParsedWebviewMessage =
-  | { ok: true; message: WebviewToHost }
-  | { ok: false; error: string; id?: number; request?: WebviewRequestType };
+export type ParsedWebviewMessage = { ok: true; message: WebviewToHost } | { ok: false; error: string; id?: number; request?: WebviewRequestType };
 
 const REQUEST_TYPES: readonly WebviewRequestType[] = ['countSections', 'preview', 'apply', 'undo'];
 const SECTION_SET: ReadonlySet<string> = new Set(SECTION_NAMES);

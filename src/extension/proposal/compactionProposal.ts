@@ -43,7 +43,9 @@ export class CompactionProposal extends Disposable {
     const compact = vscode.l10n.t('Compact Conversation…');
     const inspect = vscode.l10n.t('Inspect Conversation');
     const choice = await vscode.window.showInformationMessage(
-      notificationText(vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window))),
+      notificationText(
+        vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window)),
+      ),
       compact,
       inspect,
     );

@@ -143,7 +143,8 @@ export class SessionsFeature extends Disposable {
   async resume(arg: unknown): Promise<vscode.Terminal> {
     const session = this.sessionOf(arg);
     const agent = resumableAgent(session);
-    if (!agent) throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', AGENT_NAMES[session.agent]));
+    if (!agent)
+      throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', AGENT_NAMES[session.agent]));
     const folders = sessionPlaces(this.context).folders;
     return resumeInTerminal({ agent, id: session.id, cwd: session.cwd ?? folders[0] ?? dirname(session.file) });
   }

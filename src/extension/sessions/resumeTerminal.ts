@@ -22,12 +22,18 @@ const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export async function resumeInTerminal(target: ResumeTarget): Promise<vscode.Terminal> {
   if (!PLAIN_ID.test(target.id)) {
-    throw new UserFacingError(vscode.l10n.t('The session id "{0}" is not one {1} writes; it is not run in a terminal.', target.id.slice(0, 80), AGENT_NAMES[target.agent]));
+    throw new UserFacingError(
+      vscode.l10n.t('The session id "{0}" is not one {1} writes; it is not run in a terminal.', target.id.slice(0, 80), AGENT_NAMES[target.agent]),
+    );
   }
   const folder = await statOf(target.cwd);
   if (!folder?.isDirectory()) {
     throw new UserFacingError(
-      vscode.l10n.t('The folder this session ran in, {0}, does not exist any more; {1} resumes a session only from that folder.', target.cwd, AGENT_NAMES[target.agent]),
+      vscode.l10n.t(
+        'The folder this session ran in, {0}, does not exist any more; {1} resumes a session only from that folder.',
+        target.cwd,
+        AGENT_NAMES[target.agent],
+      ),
     );
   }
   const terminal = vscode.window.createTerminal({ name: `${AGENT_NAMES[target.agent]} · ${target.id.slice(0, 8)}`, cwd: target.cwd });

@@ -83,9 +83,13 @@ export function sessionTooltip(s: AgentSession): vscode.MarkdownString {
     md.appendMarkdown(`${vscode.l10n.t('This session cannot be read: {0}', escapeMarkdown(s.error))}\n\n`);
   } else {
     const percent = s.window > 0 ? ((s.tokens / s.window) * 100).toFixed(1) : '0.0';
-    md.appendMarkdown(`${vscode.l10n.t('{0} of {1} tokens ({2}%) are sent when the session is resumed ({3} messages).', groupedNumber(s.tokens), groupedNumber(s.window), percent, s.messages)}\n\n`);
+    md.appendMarkdown(
+      `${vscode.l10n.t('{0} of {1} tokens ({2}%) are sent when the session is resumed ({3} messages).', groupedNumber(s.tokens), groupedNumber(s.window), percent, s.messages)}\n\n`,
+    );
     if (s.historyTokens > 0) {
-      md.appendMarkdown(`${vscode.l10n.t('The file also holds {0} tokens of history that are not sent: branches left by a rewind, and what came before the last compaction.', groupedNumber(s.historyTokens))}\n\n`);
+      md.appendMarkdown(
+        `${vscode.l10n.t('The file also holds {0} tokens of history that are not sent: branches left by a rewind, and what came before the last compaction.', groupedNumber(s.historyTokens))}\n\n`,
+      );
     }
     if (s.warnings > 0) md.appendMarkdown(`${vscode.l10n.t('{0} lines could not be read and were skipped.', s.warnings)}\n\n`);
   }
@@ -94,6 +98,7 @@ export function sessionTooltip(s: AgentSession): vscode.MarkdownString {
   if (s.relation === 'subagent') md.appendMarkdown(`${vscode.l10n.t('A sub-agent of the session it is listed under.')}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Last activity: {0}', new Date(s.mtimeMs).toLocaleString(vscode.env.language || 'en'))}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('File: {0}', escapeMarkdown(s.file))}`);
-  if (!s.resumable) md.appendMarkdown(`\n\n${vscode.l10n.t('{0} cannot resume a session from a file: Compact makes a handoff prompt for a new one.', AGENT_NAMES[s.agent])}`);
+  if (!s.resumable)
+    md.appendMarkdown(`\n\n${vscode.l10n.t('{0} cannot resume a session from a file: Compact makes a handoff prompt for a new one.', AGENT_NAMES[s.agent])}`);
   return md;
 }

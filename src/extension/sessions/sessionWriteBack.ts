@@ -42,7 +42,10 @@ export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElse
   const name = AGENT_NAMES[session.agent];
   if (agent) {
     return {
-      effect: vscode.l10n.t('Compact writes a new {0} session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.', name),
+      effect: vscode.l10n.t(
+        'Compact writes a new {0} session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.',
+        name,
+      ),
       apply: async (result, before) => {
         const p = w.places();
         let written: WrittenSession;
@@ -55,7 +58,9 @@ export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElse
             sourceFile: basename(session.file),
           });
         } catch (err) {
-          throw new UserFacingError(vscode.l10n.t('The new {0} session could not be written: {1}. Nothing was written, and the original is untouched.', name, (err as Error).message));
+          throw new UserFacingError(
+            vscode.l10n.t('The new {0} session could not be written: {1}. Nothing was written, and the original is untouched.', name, (err as Error).message),
+          );
         }
         for (const n of written.notes) w.deps.log.info(`${written.file}: ${n}`);
         w.deps.log.info(`wrote the compacted ${name} session ${written.file} (from ${session.file}); resume: ${written.command}`);
@@ -65,7 +70,10 @@ export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElse
     };
   }
   return {
-    effect: vscode.l10n.t('{0} cannot resume a session from a file: Compact copies the summary and the recent turns as a prompt for a new chat, and changes nothing here.', name),
+    effect: vscode.l10n.t(
+      '{0} cannot resume a session from a file: Compact copies the summary and the recent turns as a prompt for a new chat, and changes nothing here.',
+      name,
+    ),
     apply: async (result) => {
       const target = w.deps.store.get(w.keyOf(session));
       if (!target) throw new UserFacingError(vscode.l10n.t('{0} is no longer open.', sessionLabel(session)));
@@ -121,10 +129,19 @@ export async function handOff(agent: AgentId, text: string, log: CommandDeps['lo
   }
   const message =
     where === 'chat'
-      ? vscode.l10n.t('{0} cannot resume a session from a file. A new chat is open with the handoff (the summary and the recent turns) in its input, and it is on the clipboard: read it, then send it.', name)
+      ? vscode.l10n.t(
+          '{0} cannot resume a session from a file. A new chat is open with the handoff (the summary and the recent turns) in its input, and it is on the clipboard: read it, then send it.',
+          name,
+        )
       : where === 'task'
-        ? vscode.l10n.t('{0} cannot resume a task from a file. A new task is open and the handoff (the summary and the recent turns) is on the clipboard: paste it as the task.', name)
-        : vscode.l10n.t('{0} cannot resume a session from a file. The handoff (the summary and the recent turns) is open in an editor and on the clipboard: start a new session with it.', name);
+        ? vscode.l10n.t(
+            '{0} cannot resume a task from a file. A new task is open and the handoff (the summary and the recent turns) is on the clipboard: paste it as the task.',
+            name,
+          )
+        : vscode.l10n.t(
+            '{0} cannot resume a session from a file. The handoff (the summary and the recent turns) is open in an editor and on the clipboard: start a new session with it.',
+            name,
+          );
   void vscode.window.showInformationMessage(message);
   log.info(`handed off a ${name} session (${text.length} characters) to the ${where}`);
   return where;

@@ -97,7 +97,15 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     item.tooltip = sessionTooltip(s);
     item.contextValue = sessionContextValue(s);
     item.iconPath = new vscode.ThemeIcon(
-      s.error ? 'warning' : s.file === this.followed() ? 'pulse' : s.relation === 'compacted' ? 'fold' : s.relation === 'subagent' ? 'hubot' : 'comment-discussion',
+      s.error
+        ? 'warning'
+        : s.file === this.followed()
+          ? 'pulse'
+          : s.relation === 'compacted'
+            ? 'fold'
+            : s.relation === 'subagent'
+              ? 'hubot'
+              : 'comment-discussion',
     );
     item.accessibilityInformation = { label: `${AGENT_NAMES[s.agent]}: ${sessionTitle(s)}, ${item.description}` };
     return item;

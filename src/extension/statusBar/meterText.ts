@@ -129,7 +129,8 @@ export function basisMarkdown(report: TokenReport): string {
     );
   }
   if (report.method === 'exact') return vscode.l10n.t("Counted with the model's own tokenizer; no usage reported.");
-  if (report.method === 'proxy') return vscode.l10n.t("An estimate: {0} stands in for this model's tokenizer; no usage reported.", escapeMarkdown(clip(report.encoding)));
+  if (report.method === 'proxy')
+    return vscode.l10n.t("An estimate: {0} stands in for this model's tokenizer; no usage reported.", escapeMarkdown(clip(report.encoding)));
   return vscode.l10n.t('An estimate from the characters; no usage reported.');
 }
 
@@ -195,9 +196,7 @@ export function meterTooltip(input: MeterTooltipInput, commands: { compact: stri
   md.appendMarkdown(`**${vscode.l10n.t('Context Compactor')}** — `);
   md.appendMarkdown(escapeMarkdown(input.label));
   md.appendMarkdown('\n\n');
-  md.appendMarkdown(
-    `${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}\n\n`,
-  );
+  md.appendMarkdown(`${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}\n\n`);
   md.appendMarkdown(`${basisMarkdown(report)}\n\n`);
   md.appendMarkdown(`| ${vscode.l10n.t('Category')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |\n|---|---:|---:|\n`);
   for (const row of breakdownRows(report)) md.appendMarkdown(`| ${row.label} | ${groupedNumber(row.tokens)} | ${row.share} |\n`);

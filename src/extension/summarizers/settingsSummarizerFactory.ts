@@ -65,11 +65,16 @@ export class SettingsSummarizerFactory implements SummarizerFactory {
       case 'openai': {
         const stored = await this.secrets.get();
         if (!stored && !isLocalEndpoint(s.openaiBaseUrl)) {
-          throw new UserFacingError(vscode.l10n.t('No API key is set for {0}. Run "Context Compactor: Set API Key", or choose the extractive summarizer.', s.openaiBaseUrl));
+          throw new UserFacingError(
+            vscode.l10n.t('No API key is set for {0}. Run "Context Compactor: Set API Key", or choose the extractive summarizer.', s.openaiBaseUrl),
+          );
         }
         const client = this.makers.openai({ baseURL: s.openaiBaseUrl, apiKey: stored || LOCAL_PLACEHOLDER_KEY, model: s.openaiModel });
         this.log.info(`summarizing with ${s.openaiModel} at ${s.openaiBaseUrl}`);
-        return { summarizer: createBudgetedSummarizer(client, { clock: Date.now, name: 'openai' }, { totalMs: DEFAULT_TOTAL_TIMEOUT_MS }), name: this.describe(s) };
+        return {
+          summarizer: createBudgetedSummarizer(client, { clock: Date.now, name: 'openai' }, { totalMs: DEFAULT_TOTAL_TIMEOUT_MS }),
+          name: this.describe(s),
+        };
       }
       case 'vscode-lm': {
         const made = await this.makers.vscodeLm(s.vscodeLmModel);
@@ -82,7 +87,11 @@ export class SettingsSummarizerFactory implements SummarizerFactory {
         }
         this.log.info(`summarizing with the VS Code language model ${made.label}`);
         return {
-          summarizer: createBudgetedSummarizer(made.client, { clock: Date.now, contextWindow: made.contextWindow, name: 'vscode-lm' }, { totalMs: DEFAULT_TOTAL_TIMEOUT_MS }),
+          summarizer: createBudgetedSummarizer(
+            made.client,
+            { clock: Date.now, contextWindow: made.contextWindow, name: 'vscode-lm' },
+            { totalMs: DEFAULT_TOTAL_TIMEOUT_MS },
+          ),
           name: `vscode-lm (${made.label})`,
         };
       }

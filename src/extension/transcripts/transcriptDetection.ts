@@ -14,12 +14,31 @@ const TELLING_NAMES = [/\.jsonl$/i, /\.traj$/i, /\.traj\.json$/i, /(?:^|[\\/])\.
 
 /** Keys that transcript JSON carries near its start (OpenAI/Anthropic messages, SWE-agent history,
  *  VS Code chat exports, OpenHands events, LongMemEval sessions) — and configuration files don't. */
-const JSON_MARKERS = [/"role"\s*:/, /"messages"\s*:/, /"history"\s*:\s*\[/, /"requests"\s*:\s*\[/, /"haystack_sessions"\s*:/, /"observation"\s*:/, /"tool_call_id"\s*:/];
+const JSON_MARKERS = [
+  /"role"\s*:/,
+  /"messages"\s*:/,
+  /"history"\s*:\s*\[/,
+  /"requests"\s*:\s*\[/,
+  /"haystack_sessions"\s*:/,
+  /"observation"\s*:/,
+  /"tool_call_id"\s*:/,
+];
 
 const AIDER_HEADER = /^# aider chat started at /m;
 
 /** Well-known configuration files that match *.json but are never transcripts. */
-const NOT_TRANSCRIPTS = new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'jsconfig.json', 'settings.json', 'launch.json', 'tasks.json', 'extensions.json', 'composer.json', 'composer.lock']);
+const NOT_TRANSCRIPTS = new Set([
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'jsconfig.json',
+  'settings.json',
+  'launch.json',
+  'tasks.json',
+  'extensions.json',
+  'composer.json',
+  'composer.lock',
+]);
 
 function baseName(fileName: string): string {
   const parts = fileName.split(/[\\/]/);

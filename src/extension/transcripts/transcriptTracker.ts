@@ -93,7 +93,10 @@ export class TranscriptTracker implements vscode.Disposable {
     try {
       result = this.engine.importTranscript(doc.getText(), doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(), usage);
     } catch (err) {
-      if (explicit) throw err instanceof Error && err.name === 'TranscriptError' ? err : new UserFacingError(vscode.l10n.t('{0} is not a transcript Context Compactor can read: {1}', label, (err as Error).message));
+      if (explicit)
+        throw err instanceof Error && err.name === 'TranscriptError'
+          ? err
+          : new UserFacingError(vscode.l10n.t('{0} is not a transcript Context Compactor can read: {1}', label, (err as Error).message));
       this.log.info(`not importing ${label}: ${(err as Error).message}`);
       return false;
     }

@@ -73,7 +73,8 @@ function readInput(text: string): HookInput {
   } catch (e) {
     throw new HookInputError(`standard input is not JSON (${(e as Error).message}); expected Claude Code's hook input`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new HookInputError("standard input is not a JSON object; expected Claude Code's hook input");
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new HookInputError("standard input is not a JSON object; expected Claude Code's hook input");
   const o = v as Record<string, unknown>;
   const event = o['hook_event_name'];
   if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event)) {
@@ -82,7 +83,13 @@ function readInput(text: string): HookInput {
   const session = o['session_id'];
   if (typeof session !== 'string' || session === '') throw new HookInputError('session_id is missing');
   const transcript = typeof o['transcript_path'] === 'string' && o['transcript_path'] !== '' ? (o['transcript_path'] as string) : undefined;
-  return { event: event as HookEvent, session, transcript, trigger: o['trigger'] === 'auto' ? 'auto' : 'manual', source: typeof o['source'] === 'string' ? o['source'] : undefined };
+  return {
+    event: event as HookEvent,
+    session,
+    transcript,
+    trigger: o['trigger'] === 'auto' ? 'auto' : 'manual',
+    source: typeof o['source'] === 'string' ? o['source'] : undefined,
+  };
 }
 
 type TranscriptText = { ok: true; text: string } | { ok: false; reason: string };
@@ -170,7 +177,12 @@ async function preCompact(input: HookInput, state: SessionState, opts: HookRunOp
   const read = await readTranscript(input.transcript);
   if (!read.ok) say(`${read.reason}; the compaction is recorded without its size`);
   const tokens = read.ok ? await liveTokens(read.text, input.transcript!) : undefined;
-  const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, lines: read.ok ? lineCount(read.text) : 0, ...(tokens !== undefined ? { tokens } : {}) };
+  const entry: CompactionEntry = {
+    at: now.toISOString(),
+    trigger: input.trigger,
+    lines: read.ok ? lineCount(read.text) : 0,
+    ...(tokens !== undefined ? { tokens } : {}),
+  };
   const size = tokens !== undefined ? `${fmt(tokens)} tokens` : 'size unknown';
   if (input.trigger === 'auto') {
     const since = now.getTime() - opts.loopMinutes * 60_000;
@@ -248,7 +260,13 @@ function thisCompaction(state: SessionState, now: Date): CompactionEntry | undef
 async function repair(c: CompactionRecord, state: SessionState, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<string> {
   const counter = await createTokenCounter(c.model);
   const plan = planFactRestore(c.summarized, c.contextText, { maxTokens: opts.maxTokens, counter });
-  state.repaired = { at: now.toISOString(), boundary: c.boundary, missing: plan.missing.length, restored: plan.restored.length + plan.covered.length, tokens: plan.tokens };
+  state.repaired = {
+    at: now.toISOString(),
+    boundary: c.boundary,
+    missing: plan.missing.length,
+    restored: plan.restored.length + plan.covered.length,
+    tokens: plan.tokens,
+  };
   delete state.pending;
   await writeRepairDetails(opts.stateDir, {
     session: state.session,

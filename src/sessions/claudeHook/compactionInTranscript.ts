@@ -84,7 +84,8 @@ export function readLastCompaction(text: string, opts: { afterLine?: number; sou
   if (boundaryAt < 0) return { ok: false, reason: 'the transcript holds no compact boundary' };
   const boundaryLine = lines[boundaryAt]!;
   const boundary = boundaryLine.value as JsonObject;
-  if (boundaryLine.line <= (opts.afterLine ?? 0)) return { ok: false, reason: `the last compact boundary (line ${boundaryLine.line}) is not newer than line ${opts.afterLine}` };
+  if (boundaryLine.line <= (opts.afterLine ?? 0))
+    return { ok: false, reason: `the last compact boundary (line ${boundaryLine.line}) is not newer than line ${opts.afterLine}` };
   const uuid = str(boundary, 'uuid');
   if (!uuid) return { ok: false, reason: `the compact boundary on line ${boundaryLine.line} has no uuid` };
 

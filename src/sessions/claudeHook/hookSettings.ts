@@ -127,7 +127,9 @@ export function addClaudeHooks(settings: unknown, command: string): SettingsChan
 /** Whether our hooks are in `settings` (any version of the command). */
 export function hasClaudeHooks(settings: unknown): boolean {
   if (!isObject(settings) || !isObject(settings['hooks'])) return false;
-  return Object.values(settings['hooks']).some((list) => Array.isArray(list) && list.some((g) => isObject(g) && Array.isArray(g['hooks']) && g['hooks'].some(isOurs)));
+  return Object.values(settings['hooks']).some(
+    (list) => Array.isArray(list) && list.some((g) => isObject(g) && Array.isArray(g['hooks']) && g['hooks'].some(isOurs)),
+  );
 }
 
 /** The indentation a JSON text uses (its first indented line), to write it back the same way. */

@@ -67,7 +67,18 @@ async function sessionsIn(dir: string): Promise<FoundSession[]> {
         // agent-<id>.meta.json beside it says what the sub-agent was asked to do.
         const meta = await readJsonFile(join(subagents, `${basename(a.name, '.jsonl')}.meta.json`), 1024 * 1024);
         const title = isObject(meta) ? str(meta, 'description') : undefined;
-        out.push({ agent: 'claude-code', id: `${e.name}/${basename(a.name, '.jsonl')}`, file, format: 'claude-code', size: s.size, mtimeMs: s.mtimeMs, parent: e.name, relation: 'subagent', ...(head.cwd ? { cwd: head.cwd } : {}), ...(title ? { title } : {}) });
+        out.push({
+          agent: 'claude-code',
+          id: `${e.name}/${basename(a.name, '.jsonl')}`,
+          file,
+          format: 'claude-code',
+          size: s.size,
+          mtimeMs: s.mtimeMs,
+          parent: e.name,
+          relation: 'subagent',
+          ...(head.cwd ? { cwd: head.cwd } : {}),
+          ...(title ? { title } : {}),
+        });
       }
     }
   }

@@ -52,7 +52,15 @@ async function tasksIn(root: string, agent: AgentId, ctx: SourceContext): Promis
     const file = join(dir, HISTORY_FILE);
     const s = await statOf(file);
     if (!s) continue;
-    out.push({ agent, id: t.name, file, size: s.size, mtimeMs: s.mtimeMs, ...(facts.cwd ? { cwd: facts.cwd } : {}), ...(facts.title ? { title: facts.title } : {}) });
+    out.push({
+      agent,
+      id: t.name,
+      file,
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+      ...(facts.cwd ? { cwd: facts.cwd } : {}),
+      ...(facts.title ? { title: facts.title } : {}),
+    });
   }
   return out;
 }
@@ -95,7 +103,15 @@ async function cline4Sessions(dir: string, ctx: SourceContext): Promise<FoundSes
     if (!s) continue;
     const meta = isObject(manifest['metadata']) ? manifest['metadata'] : {};
     const title = str(meta, 'title') ?? str(manifest, 'prompt');
-    out.push({ agent: 'cline', id: str(manifest, 'session_id') ?? e.name, file, size: s.size, mtimeMs: s.mtimeMs, ...(cwd ? { cwd } : {}), ...(title ? { title } : {}) });
+    out.push({
+      agent: 'cline',
+      id: str(manifest, 'session_id') ?? e.name,
+      file,
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+      ...(cwd ? { cwd } : {}),
+      ...(title ? { title } : {}),
+    });
   }
   return out;
 }

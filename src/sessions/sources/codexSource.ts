@@ -26,7 +26,16 @@ export async function findCodexSessions(ctx: SourceContext): Promise<FoundSessio
     const id = (meta && typeof meta['id'] === 'string' ? meta['id'] : undefined) ?? ID_IN_NAME.exec(file)?.[1] ?? basename(file, '.jsonl');
     const from = meta ? meta[CODEX_PROVENANCE_FIELD] : undefined;
     const parent = isObject(from) && typeof from['sessionId'] === 'string' ? from['sessionId'] : undefined;
-    out.push({ agent: 'codex', id, file, format: 'codex', size: s.size, mtimeMs: s.mtimeMs, ...(cwd ? { cwd } : {}), ...(parent ? { parent, relation: 'compacted' as const } : {}) });
+    out.push({
+      agent: 'codex',
+      id,
+      file,
+      format: 'codex',
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+      ...(cwd ? { cwd } : {}),
+      ...(parent ? { parent, relation: 'compacted' as const } : {}),
+    });
   }
   return out;
 }

@@ -1,14 +1,7 @@
 // Requests to the extension host with ids, and the notifications it sends. Each request gets
 // exactly one response; a response for an unknown id (a reload dropped the request) is ignored.
 
-import type {
-  HostNotification,
-  HostToWebview,
-  ResponseValues,
-  WebviewNotification,
-  WebviewRequest,
-  WebviewRequestType,
-} from '../../../src/shared/protocol';
+import type { HostNotification, HostToWebview, ResponseValues, WebviewNotification, WebviewRequest, WebviewRequestType } from '../../../src/shared/protocol';
 import { postToHost } from './vscodeApi';
 
 /** A request the host answered with ok: false. `cancelled`: superseded, not worth showing. */

@@ -179,7 +179,13 @@ export class DiffView {
     this.wholeButton.hidden = !scoped;
     if (scoped && m && (m.decision === 'summarized' || m.decision === 'dropped')) {
       this.content.appendChild(
-        h('p', { className: 'note', text: m.decision === 'summarized' ? 'This message is folded into the summary: its facts are in the section cards above.' : 'This message is dropped from the result (the archive keeps it for undo).' }),
+        h('p', {
+          className: 'note',
+          text:
+            m.decision === 'summarized'
+              ? 'This message is folded into the summary: its facts are in the section cards above.'
+              : 'This message is dropped from the result (the archive keeps it for undo).',
+        }),
       );
     }
     const stats = this.stats ?? emptyStats();
@@ -264,9 +270,7 @@ export class DiffView {
     for (const p of pairLines(lines)) {
       const words = p.left && p.right && p.left !== p.right ? wordChanges(p.left.text, p.right.text) : undefined;
       if (this.mode === 'split') {
-        fragment.appendChild(
-          h('div', { className: 'dl-pair' }, ...sideCells(p.left, words, 'left'), ...sideCells(p.right, words, 'right')),
-        );
+        fragment.appendChild(h('div', { className: 'dl-pair' }, ...sideCells(p.left, words, 'left'), ...sideCells(p.right, words, 'right')));
       } else if (p.left === p.right) {
         fragment.appendChild(unifiedLine(p.left!, undefined));
       } else {

@@ -52,7 +52,15 @@ export class HeaderView {
       { className: 'top' },
       h('div', { className: 'title-line' }, this.title),
       this.stats,
-      h('div', { className: 'action-bar', attrs: { role: 'toolbar', 'aria-label': 'Compaction actions' } }, this.applyButton, this.cancelButton, this.undoButton, this.refreshButton, this.editInfo),
+      h(
+        'div',
+        { className: 'action-bar', attrs: { role: 'toolbar', 'aria-label': 'Compaction actions' } },
+        this.applyButton,
+        this.cancelButton,
+        this.undoButton,
+        this.refreshButton,
+        this.editInfo,
+      ),
       this.status,
       this.alert,
     );
@@ -67,13 +75,17 @@ export class HeaderView {
     const pair = (term: string, value: string, className?: string) => {
       this.stats.appendChild(h('div', { className: 'stat' }, h('dt', { text: term }), h('dd', { text: value, ...(className ? { className } : {}) })));
     };
-    const after = f.editedAfter !== undefined ? `${formatTokens(h0.tokensAfter)} (≈ ${formatTokens(f.editedAfter)} with your edits)` : formatTokens(h0.tokensAfter);
+    const after =
+      f.editedAfter !== undefined ? `${formatTokens(h0.tokensAfter)} (≈ ${formatTokens(f.editedAfter)} with your edits)` : formatTokens(h0.tokensAfter);
     pair('Tokens', `${formatTokens(h0.tokensBefore)} → ${after}`, 'tokens-figure');
     pair('Ratio', h0.ratio);
     pair('Retention', formatPercent(h0.retention));
     pair('Loss', h0.lossAcceptable ? h0.lossLevel : `${h0.lossLevel} (not acceptable)`, `loss loss-${h0.lossLevel}`);
     pair('Strategy', h0.level ? `${h0.strategy} · ${h0.level}` : h0.strategy);
-    pair('Summarizer', [h0.summarizer, h0.summarizerModel].filter(Boolean).join(' · ') + (h0.summarizerFallback ? ` (fell back: ${h0.summarizerFallback})` : ''));
+    pair(
+      'Summarizer',
+      [h0.summarizer, h0.summarizerModel].filter(Boolean).join(' · ') + (h0.summarizerFallback ? ` (fell back: ${h0.summarizerFallback})` : ''),
+    );
     pair('Model', h0.countMethod && h0.countMethod !== 'exact' ? `${h0.model} (${h0.countMethod} count)` : h0.model);
     // What gave way to meet the target, step by step.
     if (h0.degradation.length > 0) pair('To fit the target', h0.degradation.map((d) => d.detail).join('; '), 'degradation');

@@ -25,16 +25,31 @@ export class MessageDetails {
   show(m: MessageView | undefined): void {
     clear(this.element);
     if (!m) {
-      this.element.appendChild(h('p', { className: 'hint', text: 'Select a message (click, or Enter on a row) to read it in full. Keys: ↑/↓ move, Space pins, R restores, D shows its diff.' }));
+      this.element.appendChild(
+        h('p', {
+          className: 'hint',
+          text: 'Select a message (click, or Enter on a row) to read it in full. Keys: ↑/↓ move, Space pins, R restores, D shows its diff.',
+        }),
+      );
       return;
     }
-    const head = h('div', { className: 'details-head' }, h('strong', { text: `#${m.index} ${m.role}` }), ` · ${m.itemType} · ${formatTokens(m.tokens)} tokens · `, h('span', { className: `badge decision-${m.decision}`, text: m.decision }), m.reason ? ` — ${m.reason}` : '');
+    const head = h(
+      'div',
+      { className: 'details-head' },
+      h('strong', { text: `#${m.index} ${m.role}` }),
+      ` · ${m.itemType} · ${formatTokens(m.tokens)} tokens · `,
+      h('span', { className: `badge decision-${m.decision}`, text: m.decision }),
+      m.reason ? ` — ${m.reason}` : '',
+    );
     const diff = button('Show its diff', { attrs: { 'data-action': 'details-diff' } });
     diff.addEventListener('click', () => this.actions.showDiff(m));
     const figures = h(
       'dl',
       { className: 'figures' },
-      ...(Object.keys(IMPORTANCE_WEIGHTS) as (keyof typeof IMPORTANCE_WEIGHTS)[]).flatMap((c) => [h('dt', { text: c }), h('dd', { text: formatScore(m.importance[c]) })]),
+      ...(Object.keys(IMPORTANCE_WEIGHTS) as (keyof typeof IMPORTANCE_WEIGHTS)[]).flatMap((c) => [
+        h('dt', { text: c }),
+        h('dd', { text: formatScore(m.importance[c]) }),
+      ]),
       h('dt', { text: 'overall' }),
       h('dd', { text: formatScore(m.importance.overall) }),
       h('dt', { text: 'temporal' }),
@@ -44,7 +59,10 @@ export class MessageDetails {
     );
     const text = h('pre', { className: 'message-text', attrs: { tabindex: 0, 'aria-label': `Text of message #${m.index}` } });
     this.element.append(head, figures, h('div', { className: 'details-actions' }, diff));
-    if (hasBidiControls(m.text)) this.element.appendChild(h('p', { className: 'warning', text: 'This message contains bidirectional control characters; the text below is shown isolated, in stored order.' }));
+    if (hasBidiControls(m.text))
+      this.element.appendChild(
+        h('p', { className: 'warning', text: 'This message contains bidirectional control characters; the text below is shown isolated, in stored order.' }),
+      );
     this.element.appendChild(text);
     if (m.text.length <= DETAIL_CHARS) {
       text.textContent = m.text || '(empty)';

@@ -51,7 +51,10 @@ export class MissingFacts {
   private item(f: MissingFactView, source: { index: number; role: string } | undefined, edits: InspectorEdits): HTMLElement {
     const value = f.value.length > FACT_CHARS ? `${f.value.slice(0, FACT_CHARS)}…` : f.value;
     const where = source ? `#${source.index} ${source.role}` : 'source not in this conversation';
-    const link = button(where, { variant: 'icon', attrs: { 'data-action': 'reveal-source', 'aria-label': `Show the source message ${where} in the timeline` } });
+    const link = button(where, {
+      variant: 'icon',
+      attrs: { 'data-action': 'reveal-source', 'aria-label': `Show the source message ${where} in the timeline` },
+    });
     link.classList.add('link');
     link.disabled = !source;
     link.addEventListener('click', () => this.callbacks.reveal(f.sourceId));
@@ -65,6 +68,13 @@ export class MissingFacts {
       setPressed(restore, !restored);
       this.callbacks.restore(f.sourceId);
     });
-    return h('li', { className: 'fact' }, h('span', { className: `badge kind kind-${f.kind}`, text: f.kind }), h('span', { className: 'fact-value', text: value, title: f.value.length > FACT_CHARS ? f.value.slice(0, 2000) : '' }), link, restore);
+    return h(
+      'li',
+      { className: 'fact' },
+      h('span', { className: `badge kind kind-${f.kind}`, text: f.kind }),
+      h('span', { className: 'fact-value', text: value, title: f.value.length > FACT_CHARS ? f.value.slice(0, 2000) : '' }),
+      link,
+      restore,
+    );
   }
 }

@@ -75,7 +75,13 @@ export class SectionCards {
     const root = h(
       'article',
       { className: 'card', attrs: { id: cardId(name), 'aria-labelledby': headingId, 'data-section': name } },
-      h('header', { className: 'card-head' }, h('h3', { text: name, attrs: { id: headingId } }), tokens, h('span', { className: 'card-actions' }, editButton, revertButton)),
+      h(
+        'header',
+        { className: 'card-head' },
+        h('h3', { text: name, attrs: { id: headingId } }),
+        tokens,
+        h('span', { className: 'card-actions' }, editButton, revertButton),
+      ),
       body,
     );
     const card: Card = { root, tokens, body, editButton, revertButton, editor: undefined, expanded: false };

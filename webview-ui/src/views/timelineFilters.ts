@@ -33,14 +33,22 @@ export class TimelineFilters {
     private readonly ui: () => InspectorUiState,
     private readonly changed: () => void,
   ) {
-    const roles = h('div', { className: 'toggle-group', attrs: { role: 'group', 'aria-label': 'Filter by role' } }, h('span', { className: 'group-label', text: 'Role' }));
+    const roles = h(
+      'div',
+      { className: 'toggle-group', attrs: { role: 'group', 'aria-label': 'Filter by role' } },
+      h('span', { className: 'group-label', text: 'Role' }),
+    );
     for (const r of ROLES) {
       const b = button(r, { pressed: false, attrs: { 'data-role': r } });
       b.addEventListener('click', () => this.toggle(this.ui().roles, r));
       this.roleButtons.set(r, b);
       roles.appendChild(b);
     }
-    const decisions = h('div', { className: 'toggle-group', attrs: { role: 'group', 'aria-label': 'Filter by decision' } }, h('span', { className: 'group-label', text: 'Decision' }));
+    const decisions = h(
+      'div',
+      { className: 'toggle-group', attrs: { role: 'group', 'aria-label': 'Filter by decision' } },
+      h('span', { className: 'group-label', text: 'Decision' }),
+    );
     for (const d of DECISIONS) {
       const b = button(d, { pressed: false, attrs: { 'data-decision': d } });
       b.classList.add(`decision-toggle`, `decision-${d}`);
@@ -48,7 +56,10 @@ export class TimelineFilters {
       this.decisionButtons.set(d, b);
       decisions.appendChild(b);
     }
-    this.search = h('input', { className: 'search', attrs: { type: 'search', placeholder: 'Search messages', 'aria-label': 'Search messages', spellcheck: 'false' } });
+    this.search = h('input', {
+      className: 'search',
+      attrs: { type: 'search', placeholder: 'Search messages', 'aria-label': 'Search messages', spellcheck: 'false' },
+    });
     this.search.addEventListener('input', () => {
       if (this.searchTimer !== undefined) clearTimeout(this.searchTimer);
       this.searchTimer = setTimeout(() => {

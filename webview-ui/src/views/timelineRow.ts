@@ -35,11 +35,21 @@ export function createRow(m: MessageView, state: RowState): HTMLElement {
     h('span', { className: `cell role role-${m.role}`, attrs: { role: 'gridcell' }, text: m.role }),
     h('span', { className: 'cell tokens', attrs: { role: 'gridcell' }, text: tokensText(m) }),
     h('span', { className: 'cell importance', attrs: { role: 'gridcell' } }, importanceBar(m.importance)),
-    h('span', { className: 'cell decision', attrs: { role: 'gridcell' } }, h('span', { className: `badge decision-${m.decision}`, text: m.decision, title: m.reason })),
+    h(
+      'span',
+      { className: 'cell decision', attrs: { role: 'gridcell' } },
+      h('span', { className: `badge decision-${m.decision}`, text: m.decision, title: m.reason }),
+    ),
     h(
       'span',
       { className: 'cell preview', attrs: { role: 'gridcell' } },
-      bidi ? h('span', { className: 'bidi-flag', text: 'bidi', title: 'This message contains bidirectional control characters (U+202A–U+202E, U+2066–U+2069); they are shown isolated.' }) : null,
+      bidi
+        ? h('span', {
+            className: 'bidi-flag',
+            text: 'bidi',
+            title: 'This message contains bidirectional control characters (U+202A–U+202E, U+2066–U+2069); they are shown isolated.',
+          })
+        : null,
       h('span', { className: 'preview-text', text: previewText(m.text) }),
     ),
     h(
@@ -61,7 +71,10 @@ export function createRow(m: MessageView, state: RowState): HTMLElement {
           disabled: m.decision === 'kept' && !state.restored,
         },
       }),
-      button('Diff', { variant: 'icon', attrs: { tabindex: -1, 'data-action': 'diff', 'aria-label': `Show the diff of message #${m.index}`, 'aria-keyshortcuts': 'D' } }),
+      button('Diff', {
+        variant: 'icon',
+        attrs: { tabindex: -1, 'data-action': 'diff', 'aria-label': `Show the diff of message #${m.index}`, 'aria-keyshortcuts': 'D' },
+      }),
     ),
   );
   row.classList.add(`is-${m.decision}`);

@@ -81,7 +81,8 @@ export function toAnthropicRequest(conv: Conversation, opts: AnthropicExportOpti
 
   for (const m of conv.messages) {
     if (m.itemType === 'TOOL_DEFINITIONS') {
-      for (const d of m.toolDefinitions ?? []) tools.push({ name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), input_schema: d.parameters ?? ANY_OBJECT_SCHEMA });
+      for (const d of m.toolDefinitions ?? [])
+        tools.push({ name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), input_schema: d.parameters ?? ANY_OBJECT_SCHEMA });
       continue;
     }
     if (m.toolResult) {
@@ -103,7 +104,10 @@ export function toAnthropicRequest(conv: Conversation, opts: AnthropicExportOpti
       push('assistant', assistantBlocks(m, keepThinking));
       continue;
     }
-    push('user', textsOf(m.content).map((text) => ({ type: 'text' as const, text })));
+    push(
+      'user',
+      textsOf(m.content).map((text) => ({ type: 'text' as const, text })),
+    );
   }
 
   if (turns.length > 0 && turns[0]!.role === 'assistant') {
@@ -115,7 +119,11 @@ export function toAnthropicRequest(conv: Conversation, opts: AnthropicExportOpti
   else if (system.length > 1) request.system = system.map((text) => ({ type: 'text' as const, text }));
   if (tools.length > 0) request.tools = tools;
   // Put system first in the JSON, as people write it.
-  const ordered: AnthropicRequestOut = { ...(request.system !== undefined ? { system: request.system } : {}), messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
+  const ordered: AnthropicRequestOut = {
+    ...(request.system !== undefined ? { system: request.system } : {}),
+    messages: request.messages,
+    ...(request.tools ? { tools: request.tools } : {}),
+  };
   return { request: ordered, notes };
 }
 

@@ -116,7 +116,8 @@ export function claudeCodeSession(conv: Conversation, opts: ClaudeCodeSessionOpt
     lines.push({ parentUuid: parent, ...envelope(), type: turn.role, message, uuid, timestamp: stamp() });
     parent = uuid;
   }
-  if (dropped > 0) notes.push(`${dropped} thinking block${dropped === 1 ? '' : 's'} without a signature left out (the API accepts thinking only with its signature)`);
+  if (dropped > 0)
+    notes.push(`${dropped} thinking block${dropped === 1 ? '' : 's'} without a signature left out (the API accepts thinking only with its signature)`);
   return { lines, text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', notes };
 }
 

@@ -53,7 +53,10 @@ export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): Cod
     history.push(...items);
     droppedThinking += dropped;
   }
-  if (droppedThinking > 0) notes.push(`${droppedThinking} thinking block${droppedThinking === 1 ? '' : 's'} not from Codex left out (reasoning goes back only with Codex's encrypted content)`);
+  if (droppedThinking > 0)
+    notes.push(
+      `${droppedThinking} thinking block${droppedThinking === 1 ? '' : 's'} not from Codex left out (reasoning goes back only with Codex's encrypted content)`,
+    );
 
   let tick = 0;
   const stamp = () => new Date(opts.now.getTime() + tick++).toISOString();

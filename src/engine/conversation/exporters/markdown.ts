@@ -49,7 +49,10 @@ export function exportMarkdown(conv: Conversation, opts: MarkdownExportOptions =
       out.push(`**Tool call** ${code(c.name, data)} (${lit(c.id)})`, '', fenced(prettyArguments(c.arguments), 'json'), '');
     }
   });
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function heading(m: Message, i: number, lit: (s: string) => string): string {
@@ -74,7 +77,10 @@ export function fenced(text: string, lang = ''): string {
 }
 
 function quoted(text: string): string {
-  return text.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
 }
 
 function prettyArguments(args: string): string {

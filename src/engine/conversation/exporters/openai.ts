@@ -61,7 +61,10 @@ export function toOpenAIRequest(conv: Conversation, opts: OpenAIExportOptions = 
     if (m.role === 'assistant') {
       const out: OpenAIMessageOut = { role: 'assistant', content: contentOut(m.content, thinking === 'text' ? 'text' : 'drop') };
       if (thinking === 'field') {
-        const r = m.content.filter((p) => p.type === 'thinking' && !p.redacted).map((p) => (p as { text: string }).text).join('\n');
+        const r = m.content
+          .filter((p) => p.type === 'thinking' && !p.redacted)
+          .map((p) => (p as { text: string }).text)
+          .join('\n');
         if (r) out.reasoning_content = r;
       }
       if (m.toolCalls && m.toolCalls.length > 0) {

@@ -6,7 +6,8 @@
 import { messageText, isHeaderItem, type Conversation, type Message } from '../model';
 
 /** How the summary opens, as Claude Code opens the summary of its own compactions. */
-export const SESSION_SUMMARY_PREFIX = 'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n';
+export const SESSION_SUMMARY_PREFIX =
+  'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n';
 
 export interface SessionParts {
   /** The summary as the agent will read it (prefix + the 8 sections). */
@@ -29,6 +30,7 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
   if (at === -1) return undefined;
   const tail = conv.messages.slice(at + 1).filter((m) => !isHeaderItem(m));
   const leftOut = conv.messages.length - at - 1 - tail.length + conv.messages.slice(0, at).filter(isHeaderItem).length;
-  const notes = leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
+  const notes =
+    leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
   return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut, notes };
 }

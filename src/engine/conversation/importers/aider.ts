@@ -66,7 +66,10 @@ export function importAider(text: string, opts: ImportOptions = {}): ImportResul
   });
   if (live.drafts.length === 0) warnings.push({ position: `line ${cut + 1}`, message: 'the last chat session holds no messages yet' });
   const result = withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
-  const historyMeta: ConversationMeta = { ...(opts.sourcePath ? { sourcePath: opts.sourcePath } : {}), ...(earlier.models[0] ? { model: earlier.models[0] } : {}) };
+  const historyMeta: ConversationMeta = {
+    ...(opts.sourcePath ? { sourcePath: opts.sourcePath } : {}),
+    ...(earlier.models[0] ? { model: earlier.models[0] } : {}),
+  };
   const history = finishImport(earlier.drafts, { format: 'aider', meta: historyMeta, warnings: [] });
   return { ...result, history: { conversation: history.conversation, lines: cut, beforeBoundary: cut, otherBranches: 0, earlierSessions: sessions } };
 }
@@ -106,7 +109,14 @@ function readSessions(lines: readonly string[], offset: number, readUsage: boole
       if (prev && prev.role === 'assistant' && !prev.toolCalls) {
         prev.toolCalls = [call];
       } else {
-        drafts.push({ role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [], toolCalls: [call], ...(timestamp ? { timestamp } : {}), source: sourceMeta('aider', { line: at, extra: { synthetic: true } }) });
+        drafts.push({
+          role: 'assistant',
+          itemType: 'ASSISTANT_MESSAGE',
+          content: [],
+          toolCalls: [call],
+          ...(timestamp ? { timestamp } : {}),
+          source: sourceMeta('aider', { line: at, extra: { synthetic: true } }),
+        });
       }
       buf.forEach((l, k) => {
         const m = MAIN_MODEL.exec(l);
@@ -114,7 +124,9 @@ function readSessions(lines: readonly string[], offset: number, readUsage: boole
         const record = readUsage ? tokensRecord(l, at + k) : undefined;
         if (record) usage.push(record);
       });
-      drafts.push(toolResultDraft(id, textParts(body), false, sourceMeta('aider', { line: at }), { toolName: AIDER_TOOL_NAME, ...(timestamp ? { timestamp } : {}) }));
+      drafts.push(
+        toolResultDraft(id, textParts(body), false, sourceMeta('aider', { line: at }), { toolName: AIDER_TOOL_NAME, ...(timestamp ? { timestamp } : {}) }),
+      );
     }
     kind = undefined;
     buf = [];
@@ -175,7 +187,12 @@ function tokensRecord(text: string, line: number): UsageRecord | undefined {
       tokens: sent.value,
       source: 'aider',
       line,
-      parts: { input: sent.value, ...(write ? { cacheWrite: write.value } : {}), ...(hit ? { cacheRead: hit.value } : {}), ...(received ? { output: received.value } : {}) },
+      parts: {
+        input: sent.value,
+        ...(write ? { cacheWrite: write.value } : {}),
+        ...(hit ? { cacheRead: hit.value } : {}),
+        ...(received ? { output: received.value } : {}),
+      },
       ...(sent.rounding > 0 ? { rounding: sent.rounding } : {}),
     },
     answer: { line, match: 'atOrBefore' },

@@ -81,7 +81,10 @@ export function fromAnthropicValue(value: unknown, opts: ImportOptions = {}): Im
       const content = systemContent(raw['content'], warnings);
       drafts.push(plainDraft('system', 'SYSTEM_PROMPT', content, src));
     } else {
-      warnings.push({ position: `${position}.role`, message: `expected 'user' or 'assistant', found ${role === undefined ? 'no role' : `'${role}'`}; kept as a note` });
+      warnings.push({
+        position: `${position}.role`,
+        message: `expected 'user' or 'assistant', found ${role === undefined ? 'no role' : `'${role}'`}; kept as a note`,
+      });
       drafts.push(plainDraft('user', 'SKILL_METADATA', systemContent(raw['content'], warnings), { ...src, ...(role ? { role } : {}) }));
     }
   });
@@ -100,9 +103,7 @@ export function anthropicUserDrafts(
   classify: (text: string) => ItemType = classifyAnthropicUserText,
 ): MessageDraft[] {
   const { results, parts } = userBlocks(blocks, position, warnings);
-  const out: MessageDraft[] = results.map((r) =>
-    toolResultDraft(r.toolCallId, r.content, r.isError, { ...src, role: 'user' }, timestamp ? { timestamp } : {}),
-  );
+  const out: MessageDraft[] = results.map((r) => toolResultDraft(r.toolCallId, r.content, r.isError, { ...src, role: 'user' }, timestamp ? { timestamp } : {}));
   let group: { itemType: ItemType; content: ContentPart[] } | undefined;
   const flush = () => {
     if (group && group.content.length > 0) out.push(plainDraft('user', group.itemType, group.content, src, timestamp));

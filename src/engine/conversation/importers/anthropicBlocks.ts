@@ -10,7 +10,8 @@ import { describeJsonValue } from './transcriptError';
 export function contentBlocks(v: unknown, position: string, warnings: ImportWarning[]): unknown[] {
   if (typeof v === 'string') return v === '' ? [] : [{ type: 'text', text: v }];
   if (Array.isArray(v)) return v;
-  if (v !== undefined && v !== null) warnings.push({ position, message: `expected a string or an array of content blocks, found ${describeJsonValue(v)}; ignored` });
+  if (v !== undefined && v !== null)
+    warnings.push({ position, message: `expected a string or an array of content blocks, found ${describeJsonValue(v)}; ignored` });
   return [];
 }
 

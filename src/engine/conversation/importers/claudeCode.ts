@@ -54,8 +54,6 @@ import { withReportedUsage } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 
-
-
 export function importClaudeCode(text: string, opts: ImportOptions = {}): ImportResult {
   return importClaudeCodeLines(parseJsonl(stripBom(text)), opts);
 }
@@ -80,7 +78,12 @@ function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing
   }
   const warnings = badLineWarnings(bad);
   if (!lines.some((l) => isObject(l.value) && typeof l.value['type'] === 'string')) {
-    throw new TranscriptError({ file, position: `line ${lines[0]!.line}`, expected: "JSON lines of Claude Code entries (objects with a 'type' field)", found: describeJsonValue(lines[0]!.value) });
+    throw new TranscriptError({
+      file,
+      position: `line ${lines[0]!.line}`,
+      expected: "JSON lines of Claude Code entries (objects with a 'type' field)",
+      found: describeJsonValue(lines[0]!.value),
+    });
   }
   const { entries, repeats, seen } = readOnce(lines);
   warnings.push(...repeatWarnings(repeats));
@@ -106,7 +109,9 @@ function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing
     const parts = [
       chain.beforeBoundary > 0 ? `${chain.beforeBoundary} before the last compact boundary` : '',
       rewound > 0 ? `${rewound} on other branches (rewinds)` : '',
-      chain.setAside > 0 ? `${chain.setAside} of local commands after the last request, chained apart from the conversation: the conversation is read through its last request` : '',
+      chain.setAside > 0
+        ? `${chain.setAside} of local commands after the last request, chained apart from the conversation: the conversation is read through its last request`
+        : '',
     ].filter(Boolean);
     main.history = {
       part: { conversation: history.conversation, lines: chain.history.length, beforeBoundary: chain.beforeBoundary, otherBranches: chain.otherBranches },
@@ -253,12 +258,20 @@ function addReferences(v: JsonObject, out: Set<string>): void {
 }
 
 function badLineWarnings(bad: JsonlLines['bad']): ImportWarning[] {
-  const out: ImportWarning[] = bad.slice(0, MAX_LINE_WARNINGS).map((b) => ({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
-  if (bad.length > MAX_LINE_WARNINGS) out.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
+  const out: ImportWarning[] = bad
+    .slice(0, MAX_LINE_WARNINGS)
+    .map((b) => ({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
+  if (bad.length > MAX_LINE_WARNINGS)
+    out.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
   return out;
 }
 
 function repeatWarnings(repeats: readonly number[]): ImportWarning[] {
   if (repeats.length === 0) return [];
-  return [{ position: `line ${repeats[0]}`, message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once` }];
+  return [
+    {
+      position: `line ${repeats[0]}`,
+      message: `${repeats.length} line${repeats.length === 1 ? ' repeats' : 's repeat'} an earlier line's uuid (a resumed session writes earlier lines again); each uuid is read once`,
+    },
+  ];
 }

@@ -82,7 +82,7 @@ export function liveChain(entries: readonly JsonlLine[], sidechain = false): Liv
   const chainTo = (leaf: JsonlLine): JsonlLine[] => {
     const seen = new Set<JsonlLine>();
     const out: JsonlLine[] = [];
-    for (let at: JsonlLine | undefined = leaf; at && !seen.has(at); ) {
+    for (let at: JsonlLine | undefined = leaf; at && !seen.has(at);) {
       seen.add(at);
       out.push(at);
       const parent: unknown = (at.value as JsonObject)['parentUuid'];
@@ -134,7 +134,7 @@ function withPreservedSegment(live: JsonlLine[], byUuid: ReadonlyMap<string, Jso
   const tail = segment && str(segment, 'tailUuid');
   if (head && tail) {
     const seen = new Set<string>();
-    for (let at = byUuid.get(tail); at; ) {
+    for (let at = byUuid.get(tail); at;) {
       const v = at.value as JsonObject;
       const uuid = v['uuid'] as string;
       if (seen.has(uuid)) break;

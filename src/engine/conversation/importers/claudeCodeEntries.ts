@@ -74,7 +74,8 @@ export class EntryReader {
   warnings(): ImportWarning[] {
     const out = [...this.lineWarnings];
     if (this.sidechainLines > 0) out.push(sidechainWarning(this.sidechainLines));
-    if (this.notObjects > MAX_LINE_WARNINGS) out.push({ position: 'file', message: `${this.notObjects - MAX_LINE_WARNINGS} more lines were not entries; skipped` });
+    if (this.notObjects > MAX_LINE_WARNINGS)
+      out.push({ position: 'file', message: `${this.notObjects - MAX_LINE_WARNINGS} more lines were not entries; skipped` });
     if (this.skippedTypes.size > 0) {
       const list = [...this.skippedTypes].map(([t, n]) => `${t} (${n})`).join(', ');
       out.push({ position: 'file', message: `skipped lines of types the conversation does not need: ${list}` });
@@ -86,7 +87,8 @@ export class EntryReader {
     const { opts, how, meta, drafts, usage } = this;
     const warnings = this.lineWarnings;
     if (!isObject(value) || typeof value['type'] !== 'string') {
-      if (this.notObjects++ < MAX_LINE_WARNINGS) warnings.push({ position: `line ${line}`, message: `expected a JSON object with a 'type' field, found ${describeJsonValue(value)}; line skipped` });
+      if (this.notObjects++ < MAX_LINE_WARNINGS)
+        warnings.push({ position: `line ${line}`, message: `expected a JSON object with a 'type' field, found ${describeJsonValue(value)}; line skipped` });
       return;
     }
     const type = value['type'];
@@ -140,7 +142,13 @@ export class EntryReader {
         if (reported && usage[usage.length - 1]?.answer.line !== d.source?.line) usage.push(usageRecord(reported, line, d.source!.line!));
         return;
       }
-      const d: MessageDraft = { role: 'assistant', itemType: assistantItemType(content, calls.length > 0), content, ...(timestamp ? { timestamp } : {}), source: src };
+      const d: MessageDraft = {
+        role: 'assistant',
+        itemType: assistantItemType(content, calls.length > 0),
+        content,
+        ...(timestamp ? { timestamp } : {}),
+        source: src,
+      };
       if (calls.length > 0) d.toolCalls = calls;
       drafts.push(d);
       this.merging = messageId ? { id: messageId, index: drafts.length - 1 } : undefined;

@@ -54,7 +54,12 @@ export function clineUsageRecords(text: string, agent: Extract<UsageSource, 'cli
         source: agent,
         index,
         file: CLINE_UI_MESSAGES,
-        parts: { input, ...(cacheWrite !== undefined ? { cacheWrite } : {}), ...(cacheRead !== undefined ? { cacheRead } : {}), ...(output !== undefined ? { output } : {}) },
+        parts: {
+          input,
+          ...(cacheWrite !== undefined ? { cacheWrite } : {}),
+          ...(cacheRead !== undefined ? { cacheRead } : {}),
+          ...(output !== undefined ? { output } : {}),
+        },
       },
       answer: { index: at, match: 'next' },
     });

@@ -40,7 +40,8 @@ import { describeJsonValue, TranscriptError } from './transcriptError';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
 
 /** Text Codex itself puts in user messages (not typed by the person). */
-const HARNESS_USER_TEXT = /^\s*(?:<(?:environment_context|user_instructions|user_shell_command|turn_aborted|subagent_notification|skills_instructions|permissions instructions|collaboration_mode)\b|# AGENTS\.md instructions for )/i;
+const HARNESS_USER_TEXT =
+  /^\s*(?:<(?:environment_context|user_instructions|user_shell_command|turn_aborted|subagent_notification|skills_instructions|permissions instructions|collaboration_mode)\b|# AGENTS\.md instructions for )/i;
 /** The opening of the summary message Codex writes when it compacts a session itself. */
 const CODEX_SUMMARY = /^\s*Another language model started to solve this problem/;
 /** Item types that belong to the assistant's turn. */
@@ -72,11 +73,17 @@ export function importCodexLines({ lines, bad }: JsonlResult, opts: ImportOption
   const file = opts.sourcePath;
   if (lines.length === 0) {
     const first = bad[0];
-    throw new TranscriptError({ file, position: first ? `line ${first.line}` : 'line 1', expected: 'JSON lines (a Codex rollout: {timestamp, type, payload} per line)', found: first ? first.message : 'no lines' });
+    throw new TranscriptError({
+      file,
+      position: first ? `line ${first.line}` : 'line 1',
+      expected: 'JSON lines (a Codex rollout: {timestamp, type, payload} per line)',
+      found: first ? first.message : 'no lines',
+    });
   }
   const warnings: ImportWarning[] = [];
   bad.slice(0, MAX_LINE_WARNINGS).forEach((b) => warnings.push({ position: `line ${b.line}`, message: `not valid JSON (${b.message}); line skipped` }));
-  if (bad.length > MAX_LINE_WARNINGS) warnings.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
+  if (bad.length > MAX_LINE_WARNINGS)
+    warnings.push({ position: `line ${bad[MAX_LINE_WARNINGS]!.line}`, message: `${bad.length - MAX_LINE_WARNINGS} more lines were not valid JSON; skipped` });
 
   const meta: ConversationMeta = {};
   if (file) meta.sourcePath = file;
@@ -96,7 +103,10 @@ export function importCodexLines({ lines, bad }: JsonlResult, opts: ImportOption
       .filter(Boolean)
       .join(', ')}): read as history, not counted`,
   });
-  return { ...result, history: { conversation: history.conversation, lines: historyLines, beforeBoundary: replay.beforeCompaction, otherBranches: replay.rolledBack } };
+  return {
+    ...result,
+    history: { conversation: history.conversation, lines: historyLines, beforeBoundary: replay.beforeCompaction, otherBranches: replay.rolledBack },
+  };
 }
 
 interface Replay {
@@ -128,7 +138,8 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
   // model is sent, and pass silently.
   for (const { line, value } of lines) {
     if (!isObject(value)) {
-      if (notObjects++ < MAX_LINE_WARNINGS) warnings.push({ position: `line ${line}`, message: `expected a JSON object, found ${describeJsonValue(value)}; line skipped` });
+      if (notObjects++ < MAX_LINE_WARNINGS)
+        warnings.push({ position: `line ${line}`, message: `expected a JSON object, found ${describeJsonValue(value)}; line skipped` });
       continue;
     }
     const timestamp = str(value, 'timestamp');
@@ -170,7 +181,11 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
           const firstUser = before.findIndex((i) => isPersonTurn(i.value, userTexts));
           const initial = firstUser === -1 ? before : before.slice(0, firstUser);
           const users = before.filter((i) => isPersonTurn(i.value, userTexts));
-          const summary: Item = { value: { type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] }, line, ...(timestamp ? { timestamp } : {}) };
+          const summary: Item = {
+            value: { type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] },
+            line,
+            ...(timestamp ? { timestamp } : {}),
+          };
           items = [...initial, ...users, summary];
         }
         const kept = new Set(items);
@@ -205,7 +220,8 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
     }
   }
   if (notObjects > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${notObjects - MAX_LINE_WARNINGS} more lines were not objects; skipped` });
-  if (items.length === 0 && history.length === 0) warnings.push({ position: 'file', message: 'the rollout holds no response items (nothing Codex would send)' });
+  if (items.length === 0 && history.length === 0)
+    warnings.push({ position: 'file', message: 'the rollout holds no response items (nothing Codex would send)' });
   return { items, history, beforeCompaction, rolledBack, userTexts, summaries, usage };
 }
 
@@ -240,7 +256,12 @@ function usageRecord(p: JsonObject, line: number): UsageRecord | undefined {
       tokens: input,
       source: 'codex',
       line,
-      parts: { input, ...(written ? { cacheWrite: written } : {}), ...(cached !== undefined ? { cacheRead: cached } : {}), ...(output !== undefined ? { output } : {}) },
+      parts: {
+        input,
+        ...(written ? { cacheWrite: written } : {}),
+        ...(cached !== undefined ? { cacheRead: cached } : {}),
+        ...(output !== undefined ? { output } : {}),
+      },
       ...(window !== undefined ? { contextWindow: window } : {}),
       ...(totalIn !== undefined ? { totalInputTokens: totalIn } : {}),
       ...(totalOut !== undefined ? { totalOutputTokens: totalOut } : {}),
@@ -291,7 +312,8 @@ function contentParts(item: JsonObject): ContentPart[] {
 function userItemType(text: string, replay: Replay): ItemType {
   const t = text.trim();
   if (replay.userTexts.has(t)) return 'USER_MESSAGE';
-  if (CODEX_SUMMARY.test(t) || [...replay.summaries].some((s) => s.length > 0 && t.includes(s.trim())) || looksLikeCompactionSummary(t)) return 'COMPACTION_SUMMARY';
+  if (CODEX_SUMMARY.test(t) || [...replay.summaries].some((s) => s.length > 0 && t.includes(s.trim())) || looksLikeCompactionSummary(t))
+    return 'COMPACTION_SUMMARY';
   return HARNESS_USER_TEXT.test(t) ? 'SKILL_METADATA' : 'USER_MESSAGE';
 }
 
@@ -346,11 +368,23 @@ function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarnin
       const text = [...summary, ...content].join('\n');
       if (text !== '' || signature) assistantDraft(i).content.push({ type: 'thinking', text, ...(signature ? { signature } : {}) });
     } else if (type === 'function_call') {
-      addCall(i, { id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`, name: str(v, 'name') ?? 'function', arguments: argumentsText(v['arguments']) });
+      addCall(i, {
+        id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`,
+        name: str(v, 'name') ?? 'function',
+        arguments: argumentsText(v['arguments']),
+      });
     } else if (type === 'custom_tool_call') {
-      addCall(i, { id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`, name: str(v, 'name') ?? 'custom_tool', arguments: argumentsText(v['input']) });
+      addCall(i, {
+        id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`,
+        name: str(v, 'name') ?? 'custom_tool',
+        arguments: argumentsText(v['input']),
+      });
     } else if (type === 'local_shell_call') {
-      addCall(i, { id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`, name: 'local_shell', arguments: argumentsText(v['action'] ?? {}) });
+      addCall(i, {
+        id: str(v, 'call_id') ?? str(v, 'id') ?? `codex_${i.line}_${i.index ?? 0}`,
+        name: 'local_shell',
+        arguments: argumentsText(v['action'] ?? {}),
+      });
     } else if (type === 'web_search_call') {
       const action = obj(v, 'action');
       const query = action ? str(action, 'query') : undefined;
@@ -365,7 +399,10 @@ function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarnin
   }
   for (const d of drafts) if (d.role === 'assistant') d.itemType = assistantItemType(d.content, (d.toolCalls?.length ?? 0) > 0);
   if (skipped.size > 0) {
-    warnings.push({ position: 'file', message: `skipped items of types the conversation does not model: ${[...skipped].map(([t, n]) => `${t} (${n})`).join(', ')}` });
+    warnings.push({
+      position: 'file',
+      message: `skipped items of types the conversation does not model: ${[...skipped].map(([t, n]) => `${t} (${n})`).join(', ')}`,
+    });
   }
   return drafts;
 }

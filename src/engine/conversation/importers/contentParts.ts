@@ -67,7 +67,10 @@ export function sourceMeta(format: SourceFormat, fields: Omit<SourceMeta, 'forma
 }
 
 /** An agent session's own facts, each set when the source gives it (a later line overrides). */
-export function setSessionFacts(meta: ConversationMeta, facts: { cwd?: string | undefined; sessionId?: string | undefined; agentVersion?: string | undefined }): void {
+export function setSessionFacts(
+  meta: ConversationMeta,
+  facts: { cwd?: string | undefined; sessionId?: string | undefined; agentVersion?: string | undefined },
+): void {
   if (facts.cwd) meta.cwd = facts.cwd;
   if (facts.sessionId) meta.sessionId = facts.sessionId;
   if (facts.agentVersion) meta.agentVersion = facts.agentVersion;

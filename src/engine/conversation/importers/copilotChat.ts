@@ -79,7 +79,12 @@ export function replayChatSessionLog(text: string, file: string | undefined, war
       continue;
     }
     if (state === undefined) {
-      throw new TranscriptError({ file, position: `line ${line}`, expected: 'a chat session log that starts with its whole state ({"kind":0,"v":…})', found: `an entry of kind ${describeJsonValue(value['kind'])} first` });
+      throw new TranscriptError({
+        file,
+        position: `line ${line}`,
+        expected: 'a chat session log that starts with its whole state ({"kind":0,"v":…})',
+        found: `an entry of kind ${describeJsonValue(value['kind'])} first`,
+      });
     }
     const path = arr(value, 'k');
     if (!path || !path.every((p) => typeof p === 'number' || (typeof p === 'string' && !UNSAFE_KEYS.has(p)))) {
@@ -121,7 +126,12 @@ export function replayChatSessionLog(text: string, file: string | undefined, war
   }
   if (skipped > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${skipped - MAX_LINE_WARNINGS} more entries skipped` });
   if (state === undefined) {
-    throw new TranscriptError({ file, position: 'line 1', expected: 'a chat session log that starts with its whole state ({"kind":0,"v":…})', found: lines.length === 0 ? 'no entries' : 'no kind-0 entry' });
+    throw new TranscriptError({
+      file,
+      position: 'line 1',
+      expected: 'a chat session log that starts with its whole state ({"kind":0,"v":…})',
+      found: lines.length === 0 ? 'no entries' : 'no kind-0 entry',
+    });
   }
   return state;
 }

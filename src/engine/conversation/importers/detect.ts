@@ -72,7 +72,12 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
     if (looksLikeAider(text)) return { format: 'aider' };
     const scalar = parsedScalar(text);
     if (scalar.ok) throw new TranscriptError({ file, position: 'top level', expected: EXPECTED_ANY, found: describeJsonValue(scalar.value) });
-    throw new TranscriptError({ file, position: 'line 1, column 1', expected: EXPECTED_ANY, found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}` });
+    throw new TranscriptError({
+      file,
+      position: 'line 1, column 1',
+      expected: EXPECTED_ANY,
+      found: `text starting ${JSON.stringify(text.trimStart().slice(0, 20))}`,
+    });
   }
   const firstLine = firstLineValue(text);
   const agent = agentLogFormat(firstLine);
@@ -169,7 +174,12 @@ export function formatOfValue(value: unknown, name: string, file?: string): Sour
     if (list.length > 0 && !list.some((m) => isObject(m) && typeof m['role'] === 'string')) {
       // Messages carry a role; a list where none does is not a conversation (reading it would give
       // only empty notes).
-      throw new TranscriptError({ file, position: Array.isArray(value) ? 'top level' : 'messages', expected: `${EXPECTED_ANY}; a message list needs objects with a 'role'`, found: rolelessList(list) });
+      throw new TranscriptError({
+        file,
+        position: Array.isArray(value) ? 'top level' : 'messages',
+        expected: `${EXPECTED_ANY}; a message list needs objects with a 'role'`,
+        found: rolelessList(list),
+      });
     }
     if (isClineConversation(list)) return 'cline';
     return looksAnthropic(value, list) ? 'anthropic' : 'openai';

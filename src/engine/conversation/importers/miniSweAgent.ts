@@ -24,7 +24,8 @@ import { describeJsonValue, TranscriptError } from './transcriptError';
 const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
 const RETURN_CODE = /^\s*<returncode>\s*(-?\d+)\s*<\/returncode>/;
 /** Harness replies that reject the action rather than run it. */
-const HARNESS_REJECTION = /^(?:Please always provide EXACTLY ONE action|The last command .* timed out|Your last command ran successfully and did not produce any output|Format error)/s;
+const HARNESS_REJECTION =
+  /^(?:Please always provide EXACTLY ONE action|The last command .* timed out|Your last command ran successfully and did not produce any output|Format error)/s;
 
 export function importMiniSweAgent(text: string, opts: ImportOptions = {}): ImportResult {
   return fromMiniSweAgentValue(parseJsonDocument(stripBom(text), opts.sourcePath), opts);
@@ -34,7 +35,12 @@ export function fromMiniSweAgentValue(value: unknown, opts: ImportOptions = {}):
   const file = opts.sourcePath;
   const list = isObject(value) ? arr(value, 'messages') : undefined;
   if (!isObject(value) || !list) {
-    throw new TranscriptError({ file, position: 'top level', expected: "a mini-swe-agent trajectory: an object with a 'messages' array", found: describeJsonValue(value) });
+    throw new TranscriptError({
+      file,
+      position: 'top level',
+      expected: "a mini-swe-agent trajectory: an object with a 'messages' array",
+      found: describeJsonValue(value),
+    });
   }
   const warnings: ImportWarning[] = [];
   const meta: ConversationMeta = {};
@@ -71,7 +77,13 @@ export function fromMiniSweAgentValue(value: unknown, opts: ImportOptions = {}):
       pending = { id: `bash_${index}`, name: 'bash', arguments: stringifySafely({ command: commands.join('\n') }) ?? '{}' };
       // The command now lives in the call; leaving it in the text too would count it twice
       // (heredocs that write whole files made that a quarter of a real trajectory's tokens).
-      const thought = commands.length > 0 ? text.replace(BASH_BLOCK, '').replace(/\n{3,}/g, '\n\n').trim() : text;
+      const thought =
+        commands.length > 0
+          ? text
+              .replace(BASH_BLOCK, '')
+              .replace(/\n{3,}/g, '\n\n')
+              .trim()
+          : text;
       drafts.push({ role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: textParts(thought), toolCalls: [pending], source: src });
     } else if (role === 'user' || role === 'tool') {
       if (!sawTask && !pending) {

@@ -107,7 +107,14 @@ export function fromOpenHandsValue(value: unknown, opts: ImportOptions = {}): Im
         if (thought && !merging.draft.content.some((p) => p.type === 'text' && p.text === thought)) merging.draft.content.push({ type: 'text', text: thought });
         return;
       }
-      const d: MessageDraft = { role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: textParts(thought), toolCalls: [call], ...(timestamp ? { timestamp } : {}), source: src };
+      const d: MessageDraft = {
+        role: 'assistant',
+        itemType: 'ASSISTANT_MESSAGE',
+        content: textParts(thought),
+        toolCalls: [call],
+        ...(timestamp ? { timestamp } : {}),
+        source: src,
+      };
       drafts.push(d);
       merging = responseId ? { responseId, draft: d } : undefined;
       return;
@@ -129,14 +136,15 @@ export function fromOpenHandsValue(value: unknown, opts: ImportOptions = {}): Im
       const content = str(e, 'content');
       const text = content !== undefined && content !== '' ? content : (str(e, 'message') ?? '');
       const extras = obj(e, 'extras');
-      const exit = extras ? num(obj(extras, 'metadata') ?? {}, 'exit_code') ?? num(extras, 'exit_code') : undefined;
+      const exit = extras ? (num(obj(extras, 'metadata') ?? {}, 'exit_code') ?? num(extras, 'exit_code')) : undefined;
       const isError = observation === 'error' || e['success'] === false || (exit !== undefined && exit !== 0);
       drafts.push(toolResultDraft(call.id, textParts(text), isError, src, { toolName: call.name, ...(timestamp ? { timestamp } : {}) }));
       return;
     }
     warnings.push({ position, message: "an event with neither 'action' nor 'observation'; skipped" });
   });
-  if (skipped > 0) warnings.push({ position: 'events', message: `${skipped} bookkeeping event${skipped === 1 ? '' : 's'} (state changes, empty observations) skipped` });
+  if (skipped > 0)
+    warnings.push({ position: 'events', message: `${skipped} bookkeeping event${skipped === 1 ? '' : 's'} (state changes, empty observations) skipped` });
   return finishImport(drafts, { format: 'openhands', meta, warnings });
 }
 

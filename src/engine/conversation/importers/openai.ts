@@ -43,7 +43,12 @@ export function messagesOf(value: unknown, file: string | undefined, what: strin
     const list = arr(value, 'messages');
     if (list) return { list, body: value };
   }
-  throw new TranscriptError({ file, position: 'top level', expected: `${what}: an array of messages or an object with a 'messages' array`, found: describeJsonValue(value) });
+  throw new TranscriptError({
+    file,
+    position: 'top level',
+    expected: `${what}: an array of messages or an object with a 'messages' array`,
+    found: describeJsonValue(value),
+  });
 }
 
 export function fromOpenAIValue(value: unknown, opts: ImportOptions = {}): ImportResult {
@@ -85,7 +90,10 @@ export function fromOpenAIValue(value: unknown, opts: ImportOptions = {}): Impor
         const fn = isObject(c) ? obj(c, 'function') : undefined;
         const callName = fn ? str(fn, 'name') : undefined;
         if (!isObject(c) || !fn || !callName) {
-          warnings.push({ position: `messages[${index}].tool_calls[${k}]`, message: `expected {id, type: 'function', function: {name, arguments}}, found ${describeJsonValue(c)}; skipped` });
+          warnings.push({
+            position: `messages[${index}].tool_calls[${k}]`,
+            message: `expected {id, type: 'function', function: {name, arguments}}, found ${describeJsonValue(c)}; skipped`,
+          });
           return;
         }
         calls.push({ id: str(c, 'id') ?? `call_${index}_${k}`, name: callName, arguments: argumentsText(fn['arguments']) });

@@ -51,7 +51,11 @@ export function apiUsage(u: unknown): { tokens: number; parts: UsageParts; vendo
   if (details) {
     const cached = cachedShare(details, 'cached_tokens') ?? cachedShare(details, 'cache_read');
     const written = cachedShare(details, 'cache_creation');
-    return positive(input, withOutput({ input, ...(written !== undefined ? { cacheWrite: written } : {}), ...(cached !== undefined ? { cacheRead: cached } : {}) }), 'openai');
+    return positive(
+      input,
+      withOutput({ input, ...(written !== undefined ? { cacheWrite: written } : {}), ...(cached !== undefined ? { cacheRead: cached } : {}) }),
+      'openai',
+    );
   }
   const cacheWrite = tokenField(u, 'cache_creation_input_tokens');
   const cacheRead = tokenField(u, 'cache_read_input_tokens');

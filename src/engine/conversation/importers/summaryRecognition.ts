@@ -15,7 +15,10 @@ export function looksLikeCompactionSummary(text: string): boolean {
   if (text.length < 100 || !text.includes('#')) return false;
   const seen = new Set<string>();
   for (const m of text.matchAll(HEADING_LINES)) {
-    const name = m[1]!.replace(/[*_:]+/g, '').trim().toLowerCase();
+    const name = m[1]!
+      .replace(/[*_:]+/g, '')
+      .trim()
+      .toLowerCase();
     if (NAMES.has(name)) seen.add(name);
   }
   return seen.size >= SUMMARY_MIN_HEADINGS;

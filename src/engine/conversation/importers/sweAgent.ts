@@ -30,7 +30,12 @@ export function fromSweAgentValue(value: unknown, opts: ImportOptions = {}): Imp
   const file = opts.sourcePath;
   const history = isObject(value) ? arr(value, 'history') : undefined;
   if (!isObject(value) || !history) {
-    throw new TranscriptError({ file, position: 'top level', expected: "a SWE-agent trajectory: an object with a 'history' array", found: describeJsonValue(value) });
+    throw new TranscriptError({
+      file,
+      position: 'top level',
+      expected: "a SWE-agent trajectory: an object with a 'history' array",
+      found: describeJsonValue(value),
+    });
   }
   const warnings: ImportWarning[] = [];
   const meta: ConversationMeta = {};

@@ -168,7 +168,8 @@ export function pairToolCalls(drafts: readonly MessageDraft[], format: SourceFor
     }
     for (const i of orphans) {
       const d = drafts[i]!;
-      if (inside(i)) t.orphans.push({ position: where(d), message: `tool result for '${d.toolResult!.toolCallId}' answers no earlier tool call; kept as a note` });
+      if (inside(i))
+        t.orphans.push({ position: where(d), message: `tool result for '${d.toolResult!.toolCallId}' answers no earlier tool call; kept as a note` });
     }
     for (const i of moved) {
       if (!inside(i)) continue;
@@ -209,8 +210,16 @@ export function pairingWarnings(tallies: readonly Readonly<PairingTally>[]): Imp
   }
   const { moved, synthetic, renamed } = sum;
   const out: ImportWarning[] = tallies.flatMap((t) => t.orphans);
-  if (moved > 0) out.push({ position: sum.firstMoved!, message: `${moved} tool result${moved === 1 ? ' was' : 's were'} moved up to follow ${moved === 1 ? 'its call' : 'their calls'}` });
-  if (synthetic > 0) out.push({ position: sum.firstSynthetic!, message: `${synthetic} tool call${synthetic === 1 ? ' has' : 's have'} no result; added "${NO_RESULT_TEXT}" as an error result` });
+  if (moved > 0)
+    out.push({
+      position: sum.firstMoved!,
+      message: `${moved} tool result${moved === 1 ? ' was' : 's were'} moved up to follow ${moved === 1 ? 'its call' : 'their calls'}`,
+    });
+  if (synthetic > 0)
+    out.push({
+      position: sum.firstSynthetic!,
+      message: `${synthetic} tool call${synthetic === 1 ? ' has' : 's have'} no result; added "${NO_RESULT_TEXT}" as an error result`,
+    });
   if (renamed > 0) out.push({ position: 'tool calls', message: `${renamed} repeated tool call id${renamed === 1 ? ' was' : 's were'} made unique` });
   return out;
 }
@@ -225,9 +234,10 @@ function where(d: MessageDraft): string {
 function orphanNote(d: MessageDraft, format: SourceFormat): MessageDraft {
   const { toolResult, ...rest } = d;
   const header = `[output of tool call ${toolResult!.toolCallId}${toolResult!.toolName ? ` (${toolResult!.toolName})` : ''}, whose call is not in this transcript]`;
-  const content = d.content.length > 0 && d.content[0]!.type === 'text'
-    ? [{ type: 'text' as const, text: `${header}\n${d.content[0]!.text}` }, ...d.content.slice(1)]
-    : [{ type: 'text' as const, text: header }, ...d.content];
+  const content =
+    d.content.length > 0 && d.content[0]!.type === 'text'
+      ? [{ type: 'text' as const, text: `${header}\n${d.content[0]!.text}` }, ...d.content.slice(1)]
+      : [{ type: 'text' as const, text: header }, ...d.content];
   return {
     ...rest,
     role: 'user',

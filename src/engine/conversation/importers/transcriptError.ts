@@ -57,7 +57,12 @@ export function describeJsonValue(v: unknown): string {
       return `${v}`;
     case 'object': {
       const keys = Object.keys(v as object);
-      return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).map((k) => clip(k, 40)).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+      return keys.length === 0
+        ? 'an empty object'
+        : `an object with keys ${keys
+            .slice(0, 5)
+            .map((k) => clip(k, 40))
+            .join(', ')}${keys.length > 5 ? ', …' : ''}`;
     }
     default:
       return typeof v;

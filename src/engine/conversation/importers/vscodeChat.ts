@@ -32,7 +32,12 @@ export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}, fo
   const file = opts.sourcePath;
   const requests = isObject(value) ? arr(value, 'requests') : undefined;
   if (!requests) {
-    throw new TranscriptError({ file, position: 'top level', expected: "a VS Code chat export: an object with a 'requests' array", found: describeJsonValue(value) });
+    throw new TranscriptError({
+      file,
+      position: 'top level',
+      expected: "a VS Code chat export: an object with a 'requests' array",
+      found: describeJsonValue(value),
+    });
   }
   const warnings: ImportWarning[] = [];
   const meta: ConversationMeta = {};
@@ -70,7 +75,13 @@ export function fromVsCodeChatValue(value: unknown, opts: ImportOptions = {}, fo
           if (!isObject(c) || !str(c, 'name')) return;
           calls.push({ id: str(c, 'id') ?? `vscode_${index}_${r}_${k}`, name: str(c, 'name')!, arguments: argumentsText(c['arguments']) });
         });
-        const d: MessageDraft = { role: 'assistant', itemType: assistantItemType(content, calls.length > 0), content, ...(timestamp ? { timestamp } : {}), source: { ...replySrc, ...(replySrc.sourceId ? { sourceId: `${replySrc.sourceId}/${r}` } : {}) } };
+        const d: MessageDraft = {
+          role: 'assistant',
+          itemType: assistantItemType(content, calls.length > 0),
+          content,
+          ...(timestamp ? { timestamp } : {}),
+          source: { ...replySrc, ...(replySrc.sourceId ? { sourceId: `${replySrc.sourceId}/${r}` } : {}) },
+        };
         if (calls.length > 0) d.toolCalls = calls;
         drafts.push(d);
         for (const c of calls) {
@@ -109,7 +120,8 @@ function responseParts(parts: unknown[]): ContentPart[] {
       text += typeof value === 'string' ? value : (str(value as JsonObject, 'value') ?? '');
     } else if (kind === 'inlineReference') {
       const ref = obj(p, 'inlineReference');
-      const name = str(p, 'name') ?? (ref ? (str(ref, 'name') ?? baseName(str(ref, 'path') ?? str(ref, 'fsPath') ?? str(obj(ref, 'uri') ?? {}, 'path') ?? '')) : '');
+      const name =
+        str(p, 'name') ?? (ref ? (str(ref, 'name') ?? baseName(str(ref, 'path') ?? str(ref, 'fsPath') ?? str(obj(ref, 'uri') ?? {}, 'path') ?? '')) : '');
       if (name) text += `\`${name}\``;
     }
   }
