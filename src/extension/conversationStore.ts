@@ -25,10 +25,10 @@ import { Disposable } from './lifecycle';
 import { NothingToDoError, type Logger } from './log';
 import { ConversationStateStore } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
-import type { SettingsStore } from './settings';
+import type { CompactorSettings, SettingsStore } from './settings';
 import { CompactionSteps } from './store/compactionSteps';
 import type { ApplyElsewhere, ConversationEntry, ReportProvider } from './store/conversationEntry';
-import { abortOnCancel, engineOptions, fitUnderTrigger } from './store/engineOptions';
+import { abortOnCancel, engineOptions, fitUnderTrigger, type EngineRun } from './store/engineOptions';
 import { LlmCooldown } from './store/llmCooldown';
 import { TokenCounting } from './store/tokenCounting';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
@@ -116,11 +116,21 @@ export class ConversationStore extends Disposable implements ConversationService
     return [...this.entries.keys()];
   }
 
-  /** Where a compaction keeps the original. One applied elsewhere (an agent session written anew)
-   *  leaves the original where it is: nothing to archive, and the summary does not say it can be
-   *  undone here. The preview uses the same, so it is the plan Compact applies. */
-  private archiveFor(e: ConversationEntry): ArchiveStore {
-    return e.applyElsewhere ? new MemoryArchive() : this.deps.archive;
+  /** What a plan of this conversation depends on, for the preview and for Compact alike: when the
+   *  two agree the cache hands Compact the preview's plan, and the confirmation's figures are the
+   *  result's. One applied elsewhere (an agent session written anew) leaves the original where it
+   *  is: nothing to archive, and the summary does not say it can be undone here. */
+  private planRun(e: ConversationEntry, settings: CompactorSettings, signal: AbortSignal, edits: CompactionEdits | undefined): EngineRun {
+    const budget = fitUnderTrigger(e.report, settings.triggerRatio);
+    return {
+      counter: e.counter,
+      cache: e.cache,
+      archive: e.applyElsewhere ? new MemoryArchive() : this.deps.archive,
+      signal,
+      now: this.now(),
+      ...(edits ? { edits } : {}),
+      ...(budget !== undefined ? { budget } : {}),
+    };
   }
 
   async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult> {
@@ -130,17 +140,7 @@ export class ConversationStore extends Disposable implements ConversationService
       const cancel = abortOnCancel(token);
       try {
         const settings = this.deps.settings.current;
-        const budget = fitUnderTrigger(e.report, settings.triggerRatio);
-        const run = {
-          counter: e.counter,
-          cache: e.cache,
-          archive: this.archiveFor(e),
-          signal: cancel.signal,
-          now: this.now(),
-          ...(edits ? { edits } : {}),
-          ...(budget !== undefined ? { budget } : {}),
-        };
-        return await this.deps.engine.preview(e.current, engineOptions(settings, run));
+        return await this.deps.engine.preview(e.current, engineOptions(settings, this.planRun(e, settings, cancel.signal, edits)));
       } finally {
         cancel.dispose();
       }
@@ -155,18 +155,11 @@ export class ConversationStore extends Disposable implements ConversationService
       try {
         const made = await this.deps.summarizers.create(settings, cancel.signal);
         const choice = this.cooldown.choose(made);
-        const budget = fitUnderTrigger(e.report, settings.triggerRatio);
-        const run = {
-          counter: e.counter,
-          cache: e.cache,
-          archive: this.archiveFor(e),
-          signal: cancel.signal,
-          now: this.now(),
-          ...(edits ? { edits } : {}),
+        const run: EngineRun = {
+          ...this.planRun(e, settings, cancel.signal, edits),
           ...(options.focus ? { focus: options.focus } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(choice.summarizer ? { summarizer: choice.summarizer } : {}),
-          ...(budget !== undefined ? { budget } : {}),
         };
         const before = e.current;
         const result = await this.deps.engine.compact(before, engineOptions(settings, run));
