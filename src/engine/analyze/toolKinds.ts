@@ -71,7 +71,7 @@ const SEARCH_TOOLS: ReadonlySet<string> = new Set([
 const READ_TOOLS: ReadonlySet<string> = new Set(['read', 'read_file', 'view', 'view_file', 'open_file', 'notebookread', 'read_code', 'cat', 'read_many_files']);
 
 /** Tools that run a shell command given in their arguments. */
-const SHELL_TOOLS: ReadonlySet<string> = new Set([
+export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   'bash',
   'shell',
   'sh',

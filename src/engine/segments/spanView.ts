@@ -4,7 +4,16 @@
 
 import type { MessageAnalysis } from '../analyze/analysis';
 import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../analyze/refs';
-import { COMMAND_WRAPPER, commandParts, normalizeToolName, shellCommandKind, shellCommandOf, toolCallKind, type ToolKind } from '../analyze/toolKinds';
+import {
+  COMMAND_WRAPPER,
+  commandParts,
+  normalizeToolName,
+  SHELL_TOOLS,
+  shellCommandKind,
+  shellCommandOf,
+  toolCallKind,
+  type ToolKind,
+} from '../analyze/toolKinds';
 import { memoSlot, orNone, type MemoEntry, type MessageMemo } from '../conversation/messageMemo';
 import { isUserAuthored, messageText, thinkingText, type Message, type ToolCall } from '../conversation/model';
 import { splitInlineReasoning } from '../text/reasoning';
@@ -179,27 +188,9 @@ export function shellFileActions(command: string): { path: string; action: FileA
 
 const ACTION_RANK: Record<FileAction, number> = { deleted: 6, created: 5, edited: 4, ran: 3, read: 2, searched: 1, used: 0 };
 
-/** Tools whose "command" argument is a shell command line. */
-const SHELL_TOOL_NAMES: ReadonlySet<string> = new Set([
-  'bash',
-  'shell',
-  'sh',
-  'run_command',
-  'execute_command',
-  'execute_bash',
-  'run_shell_command',
-  'run_terminal_cmd',
-  'terminal',
-  'exec',
-  'cmd',
-  'powershell',
-  'execute_script',
-  'run',
-]);
-
 function isShellCommand(name: string, command: string | undefined): command is string {
   if (command === undefined || !command.trim()) return false;
-  return SHELL_TOOL_NAMES.has(name) || !EDITOR_SUBCOMMANDS.test(command.trim());
+  return SHELL_TOOLS.has(name) || !EDITOR_SUBCOMMANDS.test(command.trim());
 }
 
 function callFiles(call: ToolCall, kind: ToolKind, command: string | undefined): { path: string; action: FileAction }[] {
