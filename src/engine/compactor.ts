@@ -60,14 +60,11 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   }
   throwIfAborted(opts.signal);
   progress('analyze', 0);
-  let planning = false;
-  const planned = planPipeline(conv, { ...opts, onProgress: (p) => void ((planning = p.phase === 'plan'), opts.onProgress?.(p)) });
+  const planned = planPipeline(conv, opts);
   const { input, options } = planned.ctx;
   const emit = (phase: Parameters<CompactionEventBus['emit']>[0]['phase'], tokensBefore: number, tokensAfter: number) =>
     opts.events?.emit({ phase, tokensBefore, tokensAfter, strategy: options.strategy.name, level: options.level });
   throwIfAborted(opts.signal);
-  // A plan the cache kept was not made again: its phase is announced here.
-  if (!planning) progress('plan', 0.3);
   emit('selective_start', input.tokensBefore, input.tokensBefore);
   let { attempt } = planned;
   // After the in-place work, before the summary: summarized messages still count whole.

@@ -47,10 +47,17 @@ function unchanged(ctx: AttemptContext, reason: string): Attempt {
 export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedCompaction {
   const options = resolveOptions(opts);
   checkConversation(conv, options.cache.messages);
-  return options.cache.plan(conv, options, () => {
-    const input = measureInput(conv, options);
-    // The analysis and the counts are done; the strategy, the sections and the checks follow.
+  // The 'plan' phase starts when the analysis and the counts are done: the strategy, the sections
+  // and the checks follow. A plan the cache kept announces it all the same, once.
+  let announced = false;
+  const announcePlan = () => {
+    if (announced) return;
+    announced = true;
     opts.onProgress?.({ phase: 'plan', fraction: 0.3 });
+  };
+  const planned = options.cache.plan(conv, options, () => {
+    const input = measureInput(conv, options);
+    announcePlan();
     const { target, explicit } = resolveTarget(options, input.tokensBefore);
     const e = escalateLevels(
       options.level,
@@ -61,6 +68,8 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
     );
     return e.steps.length > 0 ? { ...e.value, degradation: [...e.steps, ...e.value.degradation] } : e.value;
   });
+  announcePlan();
+  return planned;
 }
 
 function planAtLevel(conv: Conversation, options: ResolvedOptions, input: CompactionInput): PlannedCompaction {
