@@ -396,20 +396,9 @@ describe('ctxc compact --summarizer openai (local fake endpoint)', () => {
   it('says who wrote the summary, and falls back to the extractive one with the reason', async () => {
     const server = await startOpenAiServer();
     try {
+      const llmArgs = ['compact', file, '--format', 'json', '--summarizer', 'openai', '--base-url', server.baseURL, '--model', 'fake-llm', '--no-stream'];
       server.script(reply.completion(llmReply(goodSections([]))));
-      const good = await run([
-        'compact',
-        file,
-        '--format',
-        'json',
-        '--summarizer',
-        'openai',
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'fake-llm',
-        '--no-stream',
-      ]);
+      const good = await run(llmArgs);
       expect(good.code, good.err).toBe(0);
       expect(good.err).toContain(`summarizer: openai (fake-llm at ${new URL(server.baseURL).host})`);
       const j = JSON.parse(good.out);
@@ -422,19 +411,7 @@ describe('ctxc compact --summarizer openai (local fake endpoint)', () => {
       expect(server.requests.length).toBeGreaterThan(0);
 
       server.script(reply.error(401, { message: 'bad key' }));
-      const bad = await run([
-        'compact',
-        file,
-        '--format',
-        'json',
-        '--summarizer',
-        'openai',
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'fake-llm',
-        '--no-stream',
-      ]);
+      const bad = await run(llmArgs);
       expect(bad.code, bad.err).toBe(0);
       const k = JSON.parse(bad.out);
       expect(k.summarizer.fallbackReason).toMatch(/401/);

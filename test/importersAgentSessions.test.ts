@@ -18,6 +18,32 @@ import { transcriptPath } from './helpers/transcripts';
 const CWD = '/home/dev/project';
 const userTexts = (c: Conversation) => c.messages.filter(isUserAuthored).map(messageText);
 const allText = (c: Conversation) => c.messages.map(messageText).join('\n');
+/** A compact boundary after the chain that ends at uuid 12, as Claude Code writes it (uuid 50). */
+const compactBoundary = (compactMetadata: Record<string, unknown>) => ({
+  parentUuid: null,
+  logicalParentUuid: fixedUuid(12),
+  isSidechain: false,
+  type: 'system',
+  subtype: 'compact_boundary',
+  content: 'Conversation compacted',
+  uuid: fixedUuid(50),
+  timestamp: '2026-01-02T00:00:00.000Z',
+  sessionId: 's1',
+  cwd: CWD,
+  compactMetadata,
+});
+/** The summary line after that boundary (uuid 51). */
+const compactSummary = (content: string) => ({
+  parentUuid: fixedUuid(50),
+  isSidechain: false,
+  type: 'user',
+  isCompactSummary: true,
+  message: { role: 'user', content },
+  uuid: fixedUuid(51),
+  timestamp: '2026-01-02T00:00:01.000Z',
+  sessionId: 's1',
+  cwd: CWD,
+});
 
 describe('Claude Code: the chain the CLI resumes', () => {
   const turns = [bigTurn('alpha', 5), bigTurn('bravo', 5), bigTurn('charlie', 5)];
@@ -47,30 +73,8 @@ describe('Claude Code: the chain the CLI resumes', () => {
   });
 
   it('cuts at the last compact boundary: what came before is history', () => {
-    const boundary = {
-      parentUuid: null,
-      logicalParentUuid: fixedUuid(12),
-      isSidechain: false,
-      type: 'system',
-      subtype: 'compact_boundary',
-      content: 'Conversation compacted',
-      uuid: fixedUuid(50),
-      timestamp: '2026-01-02T00:00:00.000Z',
-      sessionId: 's1',
-      cwd: CWD,
-      compactMetadata: { trigger: 'auto', preTokens: 9000 },
-    };
-    const summary = {
-      parentUuid: fixedUuid(50),
-      isSidechain: false,
-      type: 'user',
-      isCompactSummary: true,
-      message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha, bravo and charlie were read.' },
-      uuid: fixedUuid(51),
-      timestamp: '2026-01-02T00:00:01.000Z',
-      sessionId: 's1',
-      cwd: CWD,
-    };
+    const boundary = compactBoundary({ trigger: 'auto', preTokens: 9000 });
+    const summary = compactSummary('This session is being continued from a previous conversation. Summary: alpha, bravo and charlie were read.');
     const after = claudeLines({ sessionId: 's1', cwd: CWD, turns: [bigTurn('delta', 5)], start: 60, parent: fixedUuid(51) });
     const r = importClaudeCode(jsonl([...main, boundary, summary, ...after]));
     expect(r.conversation.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
@@ -82,35 +86,13 @@ describe('Claude Code: the chain the CLI resumes', () => {
     // As Claude Code 2.1.328 writes a /compact: the boundary names the run of the summarized chain
     // it keeps (the last turn here, uuids 9–12) and the summary line it goes after.
     const segment = { headUuid: fixedUuid(9), anchorUuid: fixedUuid(51), tailUuid: fixedUuid(12) };
-    const boundary = {
-      parentUuid: null,
-      logicalParentUuid: fixedUuid(12),
-      isSidechain: false,
-      type: 'system',
-      subtype: 'compact_boundary',
-      content: 'Conversation compacted',
-      uuid: fixedUuid(50),
-      timestamp: '2026-01-02T00:00:00.000Z',
-      sessionId: 's1',
-      cwd: CWD,
-      compactMetadata: {
-        trigger: 'manual',
-        preTokens: 9000,
-        preservedSegment: segment,
-        preservedMessages: { anchorUuid: fixedUuid(51), uuids: [fixedUuid(12)], allUuids: [fixedUuid(12)] },
-      },
-    };
-    const summary = {
-      parentUuid: fixedUuid(50),
-      isSidechain: false,
-      type: 'user',
-      isCompactSummary: true,
-      message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: alpha and bravo were read.' },
-      uuid: fixedUuid(51),
-      timestamp: '2026-01-02T00:00:01.000Z',
-      sessionId: 's1',
-      cwd: CWD,
-    };
+    const boundary = compactBoundary({
+      trigger: 'manual',
+      preTokens: 9000,
+      preservedSegment: segment,
+      preservedMessages: { anchorUuid: fixedUuid(51), uuids: [fixedUuid(12)], allUuids: [fixedUuid(12)] },
+    });
+    const summary = compactSummary('This session is being continued from a previous conversation. Summary: alpha and bravo were read.');
     const after = claudeLines({ sessionId: 's1', cwd: CWD, turns: [bigTurn('delta', 5)], start: 60, parent: fixedUuid(51) });
     const r = importClaudeCode(jsonl([...main, boundary, summary, ...after]));
     const texts = r.conversation.messages.map(messageText);

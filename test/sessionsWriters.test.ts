@@ -12,11 +12,13 @@ import { importClaudeCode } from '../src/engine/conversation/importers/claudeCod
 import { importCodex } from '../src/engine/conversation/importers/codex';
 import { messageText, type Conversation } from '../src/engine/conversation/model';
 import type { CompactionResult } from '../src/engine/result';
+import { SECTION_NAMES } from '../src/engine/sections';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { claudeProjectName } from '../src/sessions/locations';
 import { NothingToWriteError, writeCompactedSession } from '../src/sessions/writeSession';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
 import { whileRenameFails } from './helpers/renameFault';
+import { SECTIONS as SCRIPT_SECTIONS } from '../scripts/agents/sessionFixtures.mjs';
 
 // rename fails while the switch is set, as on a full disk (helpers/renameFault.ts).
 vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameFault')).withRenameFault(await original<typeof import('node:fs/promises')>()));
@@ -90,17 +92,7 @@ describe('Claude Code: a new session file in the project folder', () => {
     expect(lines[1]).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: lines[0]!['uuid'] });
     const summary = (lines[1]!['message'] as { content: string }).content;
     expect(summary.startsWith('This session is being continued from a previous conversation that ran out of context.')).toBe(true);
-    for (const h of [
-      'Primary Request and Intent',
-      'Key Technical Concepts',
-      'Files and Code Sections',
-      'Errors and fixes',
-      'Problem Solving',
-      'All user messages',
-      'Pending Tasks',
-      'Current Work',
-    ])
-      expect(summary).toContain(`## ${h}`);
+    for (const h of SECTION_NAMES) expect(summary).toContain(`## ${h}`);
   });
 
   it('an unbroken chain of fresh uuids, each line with the session id, cwd, version and a later timestamp', () => {
@@ -276,5 +268,11 @@ describe('safety', () => {
       whileRenameFails(() => writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root })),
     ).rejects.toThrow(/ENOSPC/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('the agents and e2e scripts', () => {
+  it('look for the summary headings the engine writes (scripts/agents/sessionFixtures.mjs keeps a copy: plain Node cannot import the TypeScript)', () => {
+    expect(SCRIPT_SECTIONS).toEqual([...SECTION_NAMES]);
   });
 });

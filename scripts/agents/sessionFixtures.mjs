@@ -7,7 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The summary's eight headings, as the compacted session writes them. */
+/** The summary's eight headings, as the compacted session writes them (the engine's SECTION_NAMES;
+ *  test/sessionsWriters.test.ts holds the two equal, since plain Node cannot import the TypeScript). */
 export const SECTIONS = [
   'Primary Request and Intent',
   'Key Technical Concepts',
