@@ -33,6 +33,14 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set([
   'edit_notebook',
   'fileedit',
   'filewrite',
+  'replace',
+  'replace_string_in_file',
+  'multi_replace_string_in_file',
+  'insert_edit_into_file',
+  'edit_notebook_file',
+  'search_replace',
+  'replace_file_content',
+  'delete_file',
 ]);
 
 /** Search, listing and retrieval tools. */
@@ -90,11 +98,12 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
 
 /** Redirects into a file (not /dev/null, not fd duplication), in-place edits, heredocs into files, patch tools. */
 const SHELL_EDIT =
-  /(?:^|[^0-9&<>])>>?\s*(?!\/dev\/null|&)["']?[\w./~-]+|\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\bperl\s+-[a-zA-Z]*i|\btee\s+(?!-)\S|\bpatch\s|\bgit\s+apply\b|\bgit\s+am\b|\bgit\s+(?:checkout|restore)\b[^\n|;&]*\.\w{1,5}\b|\btouch\s|\bmkdir\s|\bmv\s|\bcp\s|\brm\s/;
+  /(?:^|[^0-9&<>=-])>>?\s*(?!\/dev\/null|&|nul\b|\$null)["']?[\w./~-]+|\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\bperl\s+-[a-zA-Z]*i|\btee\s+(?!-)\S|\bpatch\s|\bapply_patch\b|\bgit\s+apply\b|\bgit\s+am\b|\bgit\s+(?:checkout|restore)\b[^\n|;&]*\.\w{1,5}\b|\btouch\s|\bmkdir\s|\bmv\s|\bcp\s|\brm\s|\b(?:Set-Content|Add-Content|Out-File|New-Item|Copy-Item|Move-Item|Rename-Item|Remove-Item)\b|^(?:del|erase|copy|move|ren|md)\s/i;
 const SHELL_TEST =
   /\b(?:pytest|py\.test|unittest|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest|runtests(?:\.py)?|bin\/test)\b|\b(?:npm|yarn|pnpm|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|\b(?:go|cargo|dotnet|mvn|gradle|mix|swift)\s+(?:test|build|check)\b|\bmake(?:\s+(?:test|check|build|all))?\s*$|\btsc\b|\bgcc\b|\bg\+\+\b|\bclang\b/;
-const SHELL_SEARCH = /^(?:grep|egrep|fgrep|rg|ag|ack|fd|find|ls|tree|locate|git\s+(?:grep|log|status|show|diff|blame|ls-files))\b/;
-const SHELL_READ = /^(?:cat|head|tail|less|more|nl|wc|sed\s+-n|awk|sort|uniq|file|stat|xxd|od|jq)\b/;
+const SHELL_SEARCH =
+  /^(?:grep|egrep|fgrep|rg|ag|ack|fd|find|ls|tree|locate|git\s+(?:grep|log|status|show|diff|blame|ls-files)|dir|findstr|Select-String|Get-ChildItem|gci|sls)\b/i;
+const SHELL_READ = /^(?:cat|head|tail|less|more|nl|wc|sed\s+-n|awk|sort|uniq|file|stat|xxd|od|jq|type|Get-Content|gc)\b/i;
 
 /** Lower-cased tool name without an MCP server prefix ("mcp__fs__read_file" → "read_file"). */
 export function normalizeToolName(name: string): string {
@@ -125,10 +134,22 @@ export function shellCommandOf(call: ToolCall): string | undefined {
 
 const KIND_RANK: Record<ToolKind, number> = { edit: 5, test: 4, run: 3, search: 2, read: 1, other: 0 };
 
-/** The simple commands of a shell line, split at && || ; | and newlines. Heredoc bodies are file
- *  contents, not commands: only the line that starts one stays. */
+/** The simple commands of a shell line, split at && || ; | and newlines outside quotes (the `;`
+ *  of `python -c "import sys; …"` is code). Heredoc bodies are file contents, not commands: only
+ *  the line that starts one stays. */
 export function commandParts(command: string): string[] {
-  return command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n').split(/&&|\|\||;|\n|\|/);
+  const line = command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n');
+  if (!/['"]/.test(line)) return line.split(/&&|\|\||;|\n|\|/);
+  // Split where the line with its quoted strings blanked has a separator.
+  const bare = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => ' '.repeat(q.length));
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of bare.matchAll(/&&|\|\||;|\n|\|/g)) {
+    parts.push(line.slice(from, m.index));
+    from = m.index + m[0].length;
+  }
+  parts.push(line.slice(from));
+  return parts;
 }
 
 /** A wrapper in front of the command proper (`sudo`, `time`, `env A=1`). */
@@ -147,7 +168,8 @@ export function shellCommandKind(command: string): ToolKind {
       continue;
     }
     let kind: ToolKind;
-    if (SHELL_EDIT.test(part)) kind = 'edit';
+    // A ">" inside quoted code (`python -c "print(1 > 2)"`) is no redirect.
+    if (SHELL_EDIT.test(/['"]/.test(part) ? part.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""') : part)) kind = 'edit';
     else if (SHELL_TEST.test(part)) kind = 'test';
     else if (SHELL_SEARCH.test(part)) kind = 'search';
     else if (SHELL_READ.test(part)) kind = 'read';

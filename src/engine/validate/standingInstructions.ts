@@ -8,6 +8,7 @@
 // Read only from what the person typed (never from tool output or the assistant); a question
 // ("do you always …?") is not an instruction, nor is a sentence inside a code block.
 
+import { userWords } from '../analyze/injectedContext';
 import { isUserAuthored, messageText, type Message } from '../conversation/model';
 import type { Fact } from '../result';
 import { compileKeywords } from '../text/keywordMatcher';
@@ -55,7 +56,7 @@ export function standingInstructions(span: readonly Message[]): Fact[] {
   };
   for (const m of span) {
     if (!isUserAuthored(m)) continue;
-    const text = messageText(m);
+    const text = userWords(messageText(m));
     let memory = false;
     for (const match of text.matchAll(MEMORY_INPUT)) {
       memory = true;

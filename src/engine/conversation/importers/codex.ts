@@ -16,8 +16,12 @@
 //
 // A user message is USER_MESSAGE when a person wrote it: the text of an `event_msg` `user_message`,
 // or any user text that is not one of the harness's own (environment context, AGENTS.md
-// instructions, shell command echoes, aborted-turn notes), which are SKILL_METADATA. A user message
-// holding a compaction summary (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
+// instructions, shell command echoes, aborted-turn notes), which are SKILL_METADATA; a message that
+// holds both as separate parts (the IDE extension sends the environment block and the request in one
+// message) becomes a SKILL_METADATA message of the harness's parts and a USER_MESSAGE of the rest.
+// What the IDE puts around the request inside the person's text ("# Context from my IDE setup:" …
+// "## My request for Codex:") stays in the message; analyze/injectedContext.ts reads past it. A
+// user message holding a compaction summary (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
 // meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`.
 // meta.reportedUsage: the last `token_count` event written after a response of the history read.
 // Its `info.last_token_usage` is that one request's usage (Codex adds it to `total_token_usage`, the
@@ -289,11 +293,41 @@ function messageText(item: JsonObject): string {
     .join('\n');
 }
 
-/** A user message a person wrote (what starts a turn). */
+/** A user message a person wrote (what starts a turn): the text Codex recorded as typed, or text
+ *  that is not the harness's own — in any of its parts (the IDE extension sends the environment
+ *  block and the request as two parts of one message). */
 function isPersonTurn(item: JsonObject, userTexts: Set<string>): boolean {
   if (str(item, 'type') !== 'message' || str(item, 'role') !== 'user') return false;
   const text = messageText(item);
-  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text);
+  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text) || personParts(item, userTexts).person.length > 0;
+}
+
+/** A user message's content items split into the harness's own and the rest. */
+function personParts(item: JsonObject, userTexts: Set<string>): { harness: unknown[]; person: unknown[] } {
+  const harness: unknown[] = [];
+  const person: unknown[] = [];
+  const content = item['content'];
+  for (const c of Array.isArray(content) ? content : []) {
+    const t = isObject(c) ? str(c, 'text') : undefined;
+    if (t !== undefined && t.trim() === '') continue;
+    if (t !== undefined && HARNESS_USER_TEXT.test(t) && !userTexts.has(t.trim())) harness.push(c);
+    else person.push(c);
+  }
+  return { harness, person };
+}
+
+/** A user message as drafts: one, typed by its text; or, when it holds the harness's own text
+ *  beside the person's (an environment block and the request as parts of one message), the
+ *  harness's parts as SKILL_METADATA, then the person's as USER_MESSAGE. */
+function userDrafts(i: Item, replay: Replay): MessageDraft[] {
+  const v = i.value;
+  const type = userItemType(messageText(v), replay);
+  const split = type === 'SKILL_METADATA' ? personParts(v, replay.userTexts) : undefined;
+  if (!split || split.person.length === 0 || split.harness.length === 0) return [plainDraft('user', type, contentParts(v), source(i), i.timestamp)];
+  return [
+    plainDraft('user', 'SKILL_METADATA', contentParts({ content: split.harness }), source(i), i.timestamp),
+    plainDraft('user', 'USER_MESSAGE', contentParts({ content: split.person }), source(i), i.timestamp),
+  ];
 }
 
 function contentParts(item: JsonObject): ContentPart[] {
@@ -359,7 +393,7 @@ function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarnin
       if (role === 'developer' || role === 'system') {
         drafts.push(plainDraft('system', 'SYSTEM_PROMPT', parts, { ...source(i), ...(role === 'developer' ? { role } : {}) }, i.timestamp));
       } else {
-        drafts.push(plainDraft('user', userItemType(messageText(v), replay), parts, source(i), i.timestamp));
+        drafts.push(...userDrafts(i, replay));
       }
     } else if (type === 'reasoning') {
       const summary = (arr(v, 'summary') ?? []).map((s) => (isObject(s) ? (str(s, 'text') ?? '') : '')).filter(Boolean);

@@ -1,0 +1,93 @@
+// Reading the agents' files right where they wrap or surround the conversation: the Codex IDE
+// extension's request inside its context block (and beside an environment block in one message),
+// and Claude Code's title lines of other sessions, which are no compactions.
+
+import { describe, expect, it } from 'vitest';
+import { importTranscript } from '../src/engine/conversation/importers/detect';
+import { isUserAuthored, messageText } from '../src/engine/conversation/model';
+import { extractSections } from '../src/engine/segments/extractSections';
+import { claudeLines, codexLines, jsonl } from './helpers/agentSessions';
+
+const IDE_REQUEST = [
+  '# Context from my IDE setup:',
+  '',
+  '## Active file: src/app.ts',
+  '',
+  '## Open tabs:',
+  '- app.ts: src/app.ts',
+  '- README.md: README.md',
+  '',
+  '## My request for Codex:',
+  'Add a health check endpoint at /healthz that returns the git sha.',
+].join('\n');
+
+describe('Codex IDE extension rollouts', () => {
+  // The IDE extension sends the environment block and the request as two parts of one message,
+  // and records the request (with its IDE block) as the user_message event.
+  const lines = codexLines({
+    id: '019a0000-0000-7000-8000-000000000001',
+    cwd: '/w',
+    turns: [{ user: 'later: run the tests', tool: { name: 'shell', input: { command: 'npm test' }, output: 'ok' }, answer: 'All green.' }],
+  });
+  lines.splice(
+    4,
+    0,
+    { timestamp: '2026-01-01T00:00:04.000Z', type: 'event_msg', payload: { type: 'user_message', message: IDE_REQUEST, images: [] } },
+    {
+      timestamp: '2026-01-01T00:00:04.000Z',
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' },
+          { type: 'input_text', text: IDE_REQUEST },
+        ],
+      },
+    },
+  );
+  const { conversation } = importTranscript(jsonl(lines), { sourcePath: 'rollout.jsonl' });
+
+  it('reads the person’s part of a message that also holds the environment block', () => {
+    const authored = conversation.messages.filter(isUserAuthored).map(messageText);
+    expect(authored[0]).toBe(IDE_REQUEST);
+    expect(conversation.messages.some((m) => m.itemType === 'SKILL_METADATA' && messageText(m).startsWith('<environment_context>'))).toBe(true);
+  });
+
+  it('summarizes the request under the heading, never the tabs', () => {
+    const { sections } = extractSections(conversation.messages, undefined, 4000);
+    expect(sections['Primary Request and Intent']).toContain('Initial request: Add a health check endpoint at /healthz that returns the git sha.');
+    expect(sections['All user messages'].split('\n')[0]).toBe('- Add a health check endpoint at /healthz that returns the git sha.');
+    expect(sections['All user messages']).not.toContain('Open tabs');
+    // The open tabs are not files the person named.
+    expect(sections['Files and Code Sections']).not.toContain('README.md');
+  });
+});
+
+describe('Claude Code title lines', () => {
+  const own = claudeLines({
+    sessionId: 's1',
+    cwd: '/w',
+    turns: [{ user: 'fix the build', tool: { name: 'Bash', input: { command: 'npm run build' }, output: 'ok' }, answer: 'Fixed.' }],
+  });
+  const leaf = own[own.length - 1]!['uuid'] as string;
+  const others = Array.from({ length: 16 }, (_, i) => ({
+    type: 'summary',
+    summary: `Other session ${i + 1}`,
+    leafUuid: `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  }));
+
+  for (const wholeFile of [false, true]) {
+    it(`are titles, not compactions${wholeFile ? ' (whole file)' : ''}: only this session’s own titles it`, () => {
+      const withOwn = jsonl([...others, { type: 'summary', summary: 'Fix the build', leafUuid: leaf }, ...own]);
+      const a = importTranscript(withOwn, { sourcePath: 's1.jsonl', wholeFile }).conversation;
+      expect(a.messages.filter((m) => m.itemType === 'COMPACTION_SUMMARY')).toEqual([]);
+      expect(a.meta.title).toBe('Fix the build');
+      const b = importTranscript(jsonl([...others, ...own]), { sourcePath: 's1.jsonl', wholeFile }).conversation;
+      expect(b.meta.title).toBeUndefined();
+      const { sections, previousCompactions } = extractSections(b.messages, undefined, 2000);
+      expect(previousCompactions).toBe(0);
+      expect(sections['Primary Request and Intent']).not.toContain('Earlier summary');
+    });
+  }
+});
