@@ -1,4 +1,4 @@
-// The budget holds (issue 14): when the summary's required content — every user message, file
+// The budget holds: when the summary's required content — every user message, file
 // and error — does not fit, it gives way in reported steps instead of being kept whole; with an
 // explicit target the compactor escalates normal → heavy → emergency by itself; at the emergency
 // level every result is within 5% of its target. Pinned on the shared transcripts (the
@@ -44,6 +44,13 @@ describe('every shared transcript: the result is within 5% of an explicit target
       expect(emergency.tokensAfter, emergency.warnings.join('\n')).toBeLessThanOrEqual(emergency.target! * 1.05);
       expect(validateApiShape(emergency.conversation.messages).ok).toBe(true);
       expect(await undoCompaction(emergency.archiveId, archive)).toEqual(conv);
+      // The eight headings are the contract, at any budget and level; and with no archive that
+      // outlives the run, nothing points to one.
+      for (const r of [byRatio, emergency]) {
+        const text = summaryTextOf(r.conversation)!;
+        expect(parseSummary(text).missing).toEqual([]);
+        expect(r.conversation.messages.map(messageText).join('\n')).not.toMatch(/archive/);
+      }
     },
     60_000,
   );
@@ -158,6 +165,9 @@ describe('the steps, one by one', () => {
     expect(emergency.degradation.at(-1)!.step).toBe('cut-required');
     expect(emergency.tokens).toBeLessThanOrEqual(150);
     expect(emergency.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit; the archive has them\)$/);
+    // With no archive that outlives the compaction, the line points to none.
+    const unarchived = extractSections(b.messages, undefined, 150, { emergency: true, archived: false });
+    expect(unarchived.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit\)$/);
     expect(emergency.sections['All user messages']).toContain('Item 0:');
   });
 });

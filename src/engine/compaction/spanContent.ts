@@ -36,6 +36,7 @@ export function extractOptions(input: CompactionInput, options: ResolvedOptions)
     counter: options.cache.textCounter(input.counter),
     emergency: options.level === 'emergency',
     memo: options.cache.messages,
+    archived: options.archived,
   };
 }
 

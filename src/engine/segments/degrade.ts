@@ -34,9 +34,10 @@ const JOIN_TOKENS = 1;
 /** About what "- (12 more user messages left out to fit; the archive has them)" takes. */
 const LEFT_OUT_LINE_TOKENS = 16;
 
-/** The line "All user messages" ends with when the emergency cut left some out. */
-export function leftOutLine(n: number): string {
-  return listItem(`(${n} more user message${n === 1 ? '' : 's'} left out to fit; the archive has them)`);
+/** The line "All user messages" ends with when the emergency cut left some out; it points to the
+ *  archive only when one that outlives the compaction holds them. */
+export function leftOutLine(n: number, archived = true): string {
+  return listItem(`(${n} more user message${n === 1 ? '' : 's'} left out to fit${archived ? '; the archive has them' : ''})`);
 }
 
 export type SectionItemLists = Record<SectionName, SectionItem[]>;

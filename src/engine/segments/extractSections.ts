@@ -78,6 +78,9 @@ export interface ExtractOptions {
   /** Keeps what each message alone gives the builders, for the next extraction over the same
    *  messages (the ratio loop, a later compaction of the conversation). */
   memo?: MessageMemo;
+  /** An archive that outlives the compaction holds the original (default true): only then does
+   *  the summary point to it. */
+  archived?: boolean;
 }
 
 export interface SectionStats {
@@ -222,7 +225,7 @@ export function fitSectionMaterial(material: SectionMaterial, budget: number, op
     const fitted = fitItems(measured[name], alloc.budgets[name]);
     const released = name === 'All user messages' ? degraded.released.get(name) : undefined;
     const leftOut = released ? released.size - fitted.shownOf(released) : 0;
-    const note = leftOut > 0 ? leftOutLine(leftOut) : '';
+    const note = leftOut > 0 ? leftOutLine(leftOut, opts.archived !== false) : '';
     sections[name] = note ? [fitted.text, note].filter(Boolean).join('\n') : fitted.text;
     const noteTokens = note ? counter.count(note) + 1 : 0;
     tokens += fitted.tokens + noteTokens;

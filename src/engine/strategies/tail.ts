@@ -31,9 +31,10 @@ type Collapsed = ReturnType<typeof collapsedMessage>;
 /** collapsedMessage of a message, once per message, run length and counter. */
 function collapsedOf(ctx: StrategyContext, i: number, minRun: number): Collapsed {
   const m = ctx.messages[i]!;
-  const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter);
+  const archived = ctx.archived !== false;
+  const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter, archived);
   if (!ctx.memo) return make();
-  const byCounter = ctx.memo.get(m, memoSlot<WeakMap<object, Collapsed>>(`tail.collapsed:${minRun}`), () => new WeakMap());
+  const byCounter = ctx.memo.get(m, memoSlot<WeakMap<object, Collapsed>>(`tail.collapsed:${minRun}:${archived}`), () => new WeakMap());
   if (byCounter.has(ctx.counter)) return byCounter.get(ctx.counter);
   const c = make();
   byCounter.set(ctx.counter, c);
@@ -50,7 +51,7 @@ function collapseRepeats(ctx: StrategyContext, decisions: MessageDecision[]): nu
     lines += c.collapsedLines;
     decisions[i] = {
       decision: 'truncated',
-      reason: `${d.reason}; ${formatCount(c.collapsedLines)} repeated output lines collapsed into counts (the archive keeps the original)`,
+      reason: `${d.reason}; ${formatCount(c.collapsedLines)} repeated output lines collapsed into counts${ctx.archived !== false ? ' (the archive keeps the original)' : ''}`,
       replacement: c.message,
     };
   });
@@ -87,14 +88,14 @@ function fitRoom(ctx: StrategyContext, decisions: MessageDecision[], room: numbe
       // Each gives up its share of the overshoot (the largest give most), never below the minimum.
       const to = Math.max(EMERGENCY_MIN_TOKENS, Math.floor(t - (over * t) / total) - 1);
       if (to >= t) continue;
-      const replacement = emergencyPreview(ctx.messages[i]!, ctx.tokens[i]!, to, ctx.counter);
+      const replacement = emergencyPreview(ctx.messages[i]!, ctx.tokens[i]!, to, ctx.counter, ctx.archived !== false);
       if (!replacement || ctx.counter.countMessage(replacement) >= t) {
         done.add(i); // nothing shorter comes of it
         continue;
       }
       decisions[i] = {
         decision: 'truncated',
-        reason: `shortened to fit the emergency budget (${formatCount(ctx.tokens[i]!)} → ${formatCount(ctx.counter.countMessage(replacement))} tokens; the archive keeps the original)`,
+        reason: `shortened to fit the emergency budget (${formatCount(ctx.tokens[i]!)} → ${formatCount(ctx.counter.countMessage(replacement))} tokens${ctx.archived !== false ? '; the archive keeps the original' : ''})`,
         replacement,
       };
       cut.add(i);
