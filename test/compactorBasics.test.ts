@@ -95,11 +95,11 @@ describe('what is kept and what is summarized', () => {
     const conv = longSession();
     const full = counter.countMessages(conv.messages);
     const r = await compactConversation(conv, opts({ budget: Math.floor(full * 0.35) }));
-    expect(r.warnings.join('\n')).toMatch(/kept the last 1 round instead of 2|of the most recent round/);
+    expect(r.warnings.join('\n')).toMatch(/kept the last 1 round instead of 2|the most recent round takes/);
     expect(validateApiShape(r.conversation.messages).ok).toBe(true);
   });
 
-  it('cuts inside the last round at a tool-block boundary, keeping the thinking with its tool calls', async () => {
+  it('never splits the last round from its request: the request stays verbatim, then the last tool blocks with their thinking', async () => {
     const b = new ConversationBuilder().user('Do the whole migration.');
     for (let i = 0; i < 30; i++) {
       b.thinking(`Step ${i}: next I migrate table t${i}.`);
@@ -109,9 +109,10 @@ describe('what is kept and what is summarized', () => {
     const r = await compactConversation(conv, opts({ ratio: 0.2 }));
     const out = r.conversation.messages;
     expect(validateApiShape(out).ok).toBe(true);
-    const firstKept = out.findIndex((m) => m.itemType !== 'COMPACTION_SUMMARY');
-    expect(out[firstKept]!.itemType).toBe('THINKING');
-    expect(r.warnings.join('\n')).toMatch(/of the most recent round/);
+    const kept = out.filter((m) => m.itemType !== 'COMPACTION_SUMMARY');
+    expect(kept[0]).toBe(conv.messages[0]);
+    expect(kept[1]!.itemType).toBe('THINKING');
+    expect(r.warnings.join('\n')).toMatch(/the most recent round takes [\d,]+ tokens, over the [\d,]+ left for recent messages: its request is kept verbatim/);
     expect(r.tokensAfter).toBeLessThanOrEqual(Math.round(counter.countMessages(conv.messages) * 0.2 * 1.1));
   });
 

@@ -141,7 +141,9 @@ export function commandParts(command: string): string[] {
   const line = command.replace(/<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\s*\1\s*(?:\n|$)/g, '<<$1$2\n');
   if (!/['"]/.test(line)) return line.split(/&&|\|\||;|\n|\|/);
   // Split where the line with its quoted strings blanked has a separator.
-  const bare = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => ' '.repeat(q.length));
+  // A quote is taken on one line: an apostrophe in a comment ("# I'll revert") must not pair with
+  // a quote lines later.
+  const bare = line.replace(/'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g, (q) => ' '.repeat(q.length));
   const parts: string[] = [];
   let from = 0;
   for (const m of bare.matchAll(/&&|\|\||;|\n|\|/g)) {
