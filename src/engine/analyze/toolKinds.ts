@@ -6,6 +6,17 @@ import type { ToolCall } from '../conversation/model';
 
 export type ToolKind = 'edit' | 'test' | 'run' | 'search' | 'read' | 'other';
 
+/** A tool result saying the person declined the call (Claude Code "The user doesn't want to
+ *  proceed with this tool use", Cline and Roo "The user denied this operation.", Codex "exec
+ *  command rejected by user", "User rejected …", "cancelled by the user"), on its first line. */
+const DECLINED =
+  /^\s*(?:\[[^\]\n]{1,200}\]\s*Result:\s*)?(?:[^\n]{0,60}?\b(?:rejected|denied|declined|cancell?ed|aborted|not approved|not allowed)\b[^\n]{0,30}?\bby (?:the )?user\b|(?:the )?user\b[^\n]{0,20}?\b(?:rejected|denied|declined|cancell?ed|did not allow|didn't allow|did not approve|doesn't want to proceed)\b)/i;
+
+/** Whether a tool result is the person declining the call (an event, not an error). */
+export function isDeclinedResult(text: string): boolean {
+  return DECLINED.test(text.slice(0, 400));
+}
+
 /** Tools an agent calls to say the task is finished (Cline/Roo, OpenHands, SWE-agent). */
 export const COMPLETION_TOOLS: ReadonlySet<string> = new Set(['attempt_completion', 'finish', 'submit', 'task_complete', 'complete_task']);
 

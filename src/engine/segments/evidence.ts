@@ -28,10 +28,14 @@ export function lastCompletion(timeline: SpanView): number {
   return -1;
 }
 
+/** A slash command with nothing after it (Claude Code's markup or as typed): `/export`, `/clear`
+ *  ask the agent for nothing, they run in the CLI. */
+const BARE_COMMAND = /^\s*(?:\/[\w:-]+|(?:<command-(?:name|message)>[^<]*<\/command-(?:name|message)>\s*)+(?:<command-args>\s*<\/command-args>)?)\s*$/;
+
 /** A message a person wrote that asks for something: not an earlier summary, not an
- *  acknowledgement ("ok", "thanks"), not empty. */
+ *  acknowledgement ("ok", "thanks"), not a bare slash command, not empty. */
 export function isRequest(sm: SpanMessage): boolean {
-  return sm.userAuthored && !sm.summary && sm.text.trim() !== '' && !sm.analysis?.isAcknowledgement;
+  return sm.userAuthored && !sm.summary && sm.text.trim() !== '' && !sm.analysis?.isAcknowledgement && !BARE_COMMAND.test(sm.text);
 }
 
 /** Whether the request at `pos` is shown done: an explicit completion after it; in a chat with

@@ -1,7 +1,8 @@
 // "Pending Tasks": what the person asked for that the conversation does not show done — the
 // open items of the latest task list the agent kept (a TodoWrite call's todos, a Cline
 // task_progress checklist, a Markdown checklist in the assistant's text), the person's
-// explicit to-do sentences, and the latest request when nothing after it shows it done (segments/evidence.ts). A session that ended in a submission or
+// explicit to-do sentences, and the latest request when nothing after it shows it done
+// (segments/evidence.ts), also when it is kept verbatim after the summary. A session that ended in a submission or
 // attempt_completion has none, unless the person asked for more after it. The assistant's own
 // announcements ("I'll help you implement …", "Okay, I will make that change.") are never tasks.
 // On re-compaction a newer task list replaces the earlier one; earlier TODO lines stay as
@@ -209,13 +210,18 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     .slice(0, c.PENDING_MAX_ITEMS);
   const latestFromUser = [...chosen].sort((a, b) => b.order - a.order).slice(0, REQUIRED_USER_PENDING_MAX);
   items.push(...chosen.map((it) => (latestFromUser.includes(it) ? { ...it, required: true } : it)));
-  // The latest request of the whole conversation, when it is in the span and nothing after it
-  // shows it done (a later request in the kept messages is the latest one; they show it).
+  // The latest request of the whole conversation, when nothing after it shows it done: it is
+  // still being worked on, whether it is in the span or kept verbatim after the summary (then
+  // the section says so, rather than "(none)").
   const lastUser = [...timeline.messages].reverse().find(isRequest);
-  if (lastUser && lastUser.pos < spanEnd && !requestShownDone(timeline, lastUser.pos)) {
+  if (lastUser && !requestShownDone(timeline, lastUser.pos)) {
+    const kept = lastUser.pos >= spanEnd;
+    const words = requestWords(requestParts(ctx, lastUser), 240);
     items.push({
       key: 'last-request',
-      forms: [listItem(`Latest request, not reported done: ${requestWords(requestParts(ctx, lastUser), 240)}`)],
+      forms: [
+        listItem(kept ? `Latest request (kept verbatim after this summary), still being worked on: ${words}` : `Latest request, not reported done: ${words}`),
+      ],
       required: false,
       priority: 1,
       order: 1_000_000_000,
