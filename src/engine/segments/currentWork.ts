@@ -10,7 +10,7 @@ import type { BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import { describeCall, type SpanMessage, type SpanToolCall, type SpanView } from './spanView';
-import { isRequest } from './evidence';
+import { latestRequestOf } from './evidence';
 import { requestParts } from './userMessages';
 import { requestWords } from '../analyze/pasted';
 import { isPromptAnswer } from '../analyze/keywords';
@@ -118,9 +118,9 @@ export function buildCurrentWork(ctx: BuilderContext): SectionItem[] {
   // The latest request of the whole conversation (not a prompt answer or an "ok"; the person's
   // words, a paste by its gist): when it is kept verbatim after the summary, the work on it
   // continues there, and the section says so rather than name an older request.
-  const lastUser = [...ctx.timeline.messages].reverse().find(isRequest);
-  if (lastUser) {
-    const kept = lastUser.pos >= n;
+  const latest = latestRequestOf(ctx);
+  if (latest) {
+    const { sm: lastUser, kept } = latest;
     items.push({
       key: 'working-on',
       forms: [

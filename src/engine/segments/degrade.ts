@@ -192,11 +192,13 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
       continue;
     }
     out[name] = items[name].map((it) => {
-      if (!it.required) return it;
+      if (!it.required || it.reduced?.verbatim) return it;
       // A user message's gist counts what its original leaves out; other entries their first form.
       const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
       const line =
-        name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
+        name === USERS
+          ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS, it.reduced?.whole)
+          : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
       const form = listItem(line);
       return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
     });

@@ -10,6 +10,7 @@
 
 import { reportsDone } from '../analyze/narration';
 import { compileKeywords } from '../text/keywordMatcher';
+import type { BuilderContext } from './sectionBuilder';
 import type { SpanMessage, SpanView } from './spanView';
 
 /** Position of the first explicit completion after `pos`, or -1. */
@@ -49,6 +50,19 @@ export function requestShownDone(timeline: SpanView, pos: number): boolean {
   if (!last || last.pos <= pos || !last.assistant || (last.message.toolCalls?.length ?? 0) > 0) return false;
   const worked = timeline.calls.some((c) => c.pos > pos);
   return worked && reportsDone(last.text);
+}
+
+/** The latest request of the conversation as the builders see it: the last request of the
+ *  timeline, or the one the result keeps verbatim between summarized messages when that is
+ *  later. `kept`: the result keeps it verbatim (after the summary); `done`: something after it
+ *  shows it done (requestShownDone). */
+export function latestRequestOf(ctx: Pick<BuilderContext, 'timeline' | 'view' | 'keptRequest'>): { sm: SpanMessage; kept: boolean; done: boolean } | undefined {
+  const { timeline, keptRequest } = ctx;
+  const last = [...timeline.messages].reverse().find(isRequest);
+  if (keptRequest && isRequest(keptRequest.sm) && (!last || last.pos < keptRequest.at))
+    return { sm: keptRequest.sm, kept: true, done: requestShownDone(timeline, keptRequest.at - 1) };
+  if (!last) return undefined;
+  return { sm: last, kept: last.pos >= ctx.view.messages.length, done: requestShownDone(timeline, last.pos) };
 }
 
 const CONFIRM = compileKeywords({

@@ -81,6 +81,10 @@ export interface ExtractOptions {
   /** An archive that outlives the compaction holds the original (default true): only then does
    *  the summary point to it. */
   archived?: boolean;
+  /** The latest request when the result keeps it verbatim between summarized messages (the work
+   *  after it in its round summarized): it is in neither the span nor `after`, yet it is what the
+   *  work is on. `at`: how many span messages come before it. */
+  keptRequest?: { message: Message; analysis: MessageAnalysis | undefined; at: number };
 }
 
 export interface SectionStats {
@@ -171,9 +175,20 @@ export function buildSectionMaterial(
   if (opts.previous) {
     previous = previous ? mergeSectionTexts([opts.previous, previous]) : opts.previous;
   }
+  const kept = opts.keptRequest;
+  const keptRequest = kept ? { sm: buildSpanView([kept.message], [kept.analysis], memo).messages[0]!, at: kept.at } : undefined;
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
-    const ctx: BuilderContext = { view, memo, timeline, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
+    const ctx: BuilderContext = {
+      view,
+      memo,
+      timeline,
+      c,
+      previous: previous?.[name] || undefined,
+      continues: previous !== undefined,
+      focus: opts.focus,
+      ...(keptRequest ? { keptRequest } : {}),
+    };
     items[name] = SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };

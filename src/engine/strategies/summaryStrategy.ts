@@ -121,8 +121,9 @@ export const summaryStrategy: Strategy = {
     const decisions: MessageDecision[] = messages.map((m, i) => {
       if (ctx.header.has(i)) return { decision: 'kept', reason: headerReason(m) };
       if (ctx.pinned.has(m.id)) return { decision: 'kept', reason: 'pinned' };
-      if (i >= cut) return { decision: 'kept', reason: 'recent round' };
+      // An earlier summary inside the kept round (after the request it kept) is merged all the same.
       if (m.itemType === 'COMPACTION_SUMMARY') return { decision: 'summarized', reason: 'earlier summary, merged section by section' };
+      if (i >= cut) return { decision: 'kept', reason: 'recent round' };
       return { decision: 'summarized', reason: 'older than the kept rounds' };
     });
     return { decisions, warnings };

@@ -190,6 +190,13 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
     }
   }
   const out: StrategyDecision = { ...decision, decisions, warnings, ...(steps.length > 0 ? { degradation: steps } : {}) };
+  // The summary goes before the latest request when the request comes before everything
+  // summarized: the reader gets what was done, then the request, then the latest work — and a
+  // later compaction finds the summary first, as it put it.
+  if (request !== undefined && out.summaryBefore === undefined) {
+    const first = decisions.findIndex((d) => d.decision === 'summarized');
+    if (first > request && decisions[request]!.decision === 'kept') out.summaryBefore = request;
+  }
   // Chunks list what the strategy summarized; messages summarized here are in none of them, so
   // the summary is made of the whole span at once.
   if (steps.some((s) => s.step === 'summarize-kept')) delete out.chunks;
