@@ -91,3 +91,39 @@ describe('Claude Code title lines', () => {
     });
   }
 });
+
+describe('Codex shell calls and outputs', () => {
+  const lines = codexLines({ id: '019a0000-0000-7000-8000-000000000002', cwd: '/w', turns: [] });
+  const call = (call_id: string, payload: Record<string, unknown>, output: string) => [
+    { timestamp: '2026-01-01T00:00:10.000Z', type: 'response_item', payload: { type: 'function_call', call_id, ...payload } },
+    { timestamp: '2026-01-01T00:00:11.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id, output } },
+  ];
+  lines.push(
+    { timestamp: '2026-01-01T00:00:09.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'fix the lint errors', images: [] } },
+    {
+      timestamp: '2026-01-01T00:00:09.000Z',
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the lint errors' }] },
+    },
+    ...call(
+      'c1',
+      { name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', "sed -n '1,80p' src/lib/auth.ts"] }) },
+      JSON.stringify({ output: 'export const auth = 1;', metadata: { exit_code: 0 } }),
+    ),
+    ...call(
+      'c2',
+      { name: 'shell', arguments: JSON.stringify({ command: ['powershell.exe', '-Command', 'pnpm lint'] }) },
+      JSON.stringify({ output: "error TS2339: Property 'members' does not exist on type 'Team'.\nsrc/lib/auth.ts:3:7", metadata: { exit_code: 1 } }),
+    ),
+  );
+  const { conversation } = importTranscript(jsonl(lines), { sourcePath: 'rollout.jsonl' });
+
+  it('a shell given a script is read by its script, and its JSON output by its text and exit code', () => {
+    const results = conversation.messages.filter((m) => m.toolResult);
+    expect(messageText(results[0]!)).toBe('export const auth = 1;');
+    expect(results[1]!.toolResult!.isError).toBe(true);
+    const { sections } = extractSections(conversation.messages, undefined, 4000);
+    expect(sections['Files and Code Sections']).toContain('`src/lib/auth.ts` — read');
+    expect(sections['Errors and fixes']).toContain("`error TS2339: Property 'members' does not exist on type 'Team'.` from `pnpm lint`");
+  });
+});

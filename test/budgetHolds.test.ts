@@ -171,6 +171,8 @@ describe('the steps, one by one', () => {
     const unarchived = extractSections(b.messages, undefined, 150, { emergency: true, archived: false });
     expect(unarchived.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit\)$/);
     expect(emergency.sections['All user messages']).toContain('Item 0:');
+    // A section that gave up entries says so, never "(none)".
+    expect(emergency.sections['Files and Code Sections']).toMatch(/\n- \(\d+ more entries left out to fit\)$/);
   });
 });
 

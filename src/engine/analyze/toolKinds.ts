@@ -138,9 +138,21 @@ export function shellCommandOf(call: ToolCall): string | undefined {
   for (const k of ['command', 'cmd', 'script']) {
     const v = o[k];
     if (typeof v === 'string') return v;
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(' ');
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return shellScriptOf(v as string[]);
   }
   return undefined;
+}
+
+/** A shell that runs its last argument as a script: ["bash", "-lc", "…"] (Codex), ["powershell.exe",
+ *  "-Command", "…"], ["cmd", "/c", "…"]. */
+const SCRIPT_SHELL = /^(?:.*[\\/])?(?:bash|sh|zsh|dash|fish|pwsh|powershell|cmd)(?:\.exe)?$/i;
+const SCRIPT_FLAG = /^(?:-[a-z]*c|-Command|\/c|\/s)$/i;
+
+/** The command line of an argument vector: the script a shell is given, else the words joined. */
+function shellScriptOf(argv: readonly string[]): string {
+  const flag = argv.findIndex((a, i) => i > 0 && SCRIPT_FLAG.test(a));
+  if (argv.length >= 3 && SCRIPT_SHELL.test(argv[0]!) && flag > 0 && flag === argv.length - 2) return argv[argv.length - 1]!;
+  return argv.join(' ');
 }
 
 const KIND_RANK: Record<ToolKind, number> = { edit: 5, test: 4, run: 3, search: 2, read: 1, other: 0 };

@@ -36,6 +36,8 @@ interface ErrorGroup {
   count: number;
   command: string | undefined;
   call: SpanToolCall | undefined;
+  /** The call of its last occurrence (in the span or after it). */
+  lastCall: SpanToolCall | undefined;
   sourceIds: string[];
   fromUser: boolean;
   /** Files the error names (its signature, traceback frames, compiler lines). */
@@ -289,6 +291,8 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       if (g) {
         // A recurrence after the span counts for the status; the entry describes the span.
         g.lastPos = sm.pos;
+        // Its last occurrence's call is what must run clean after it (also one kept after the span).
+        g.lastCall = call;
         for (const f of filesNamed(sig, (linePaths ??= fromMessage(ctx, sm, 'errors.namingLines', (x) => namingLinePaths(x.text))))) {
           if (g.fileSet.has(f)) continue;
           g.fileSet.add(f);
@@ -313,6 +317,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
           count: 1,
           command: call ? describeCall(call) : undefined,
           call,
+          lastCall: call,
           sourceIds: [sm.message.id],
           sourceSet: new Set([sm.message.id]),
           fromUser: sm.userAuthored,
@@ -341,7 +346,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
     const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : '';
     const cmd = g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command';
     const explanation = fixSentences[firstAfter(fixPositions, g.lastPos)]?.sentence;
-    if (later!.cleanRunAfter(g.lastPos, g.call))
+    if (later!.cleanRunAfter(g.lastPos, g.lastCall))
       return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
     if (namedEdit !== undefined)
       return { label: 'fixed', detail: `edited ${inlineCode(namedEdit)}, which the error names; it did not occur again`, explanation };

@@ -30,8 +30,9 @@ export function lastCompletion(timeline: SpanView): number {
 }
 
 /** A slash command with nothing after it (Claude Code's markup or as typed): `/export`, `/clear`
- *  ask the agent for nothing, they run in the CLI. */
-const BARE_COMMAND = /^\s*(?:\/[\w:-]+|(?:<command-(?:name|message)>[^<]*<\/command-(?:name|message)>\s*)+(?:<command-args>\s*<\/command-args>)?)\s*$/;
+ *  ask the agent for nothing, they run in the CLI; nor does the "(no content)" of `#` memory input. */
+const BARE_COMMAND =
+  /^\s*(?:\/[\w:-]+|\(no content\)|(?:<command-(?:name|message)>[^<]*<\/command-(?:name|message)>\s*)+(?:<command-args>\s*<\/command-args>)?)\s*$/;
 
 /** A message a person wrote that asks for something: not an earlier summary, not an
  *  acknowledgement ("ok", "thanks"), not a bare slash command, not empty. */

@@ -232,15 +232,18 @@ export function fitSectionMaterial(material: SectionMaterial, budget: number, op
     const meanPriority = m.length > 0 ? m.reduce((s, x) => s + Math.min(1.5, x.item.priority), 0) / m.length : 0;
     demands.push({ name, floor: sectionFloor(m), need: sectionNeed(m), weight: weightOf(name, c) * (c.IMPORTANCE_WEIGHT_BASE + meanPriority) });
   }
-  const alloc = allocateSectionBudgets(demands, Math.max(0, budget));
+  // The lines saying what the emergency cut left out are set aside first (at most this long).
+  let notes = 0;
+  for (const [name, set] of degraded.released) notes += counter.count(leftOutLine(set.size, opts.archived !== false, name)) + 1;
+  const alloc = allocateSectionBudgets(demands, Math.max(0, budget - notes));
   const sections = emptySectionTexts();
   const stats = {} as Record<SectionName, SectionStats>;
   let tokens = 0;
   for (const name of SECTION_NAMES) {
     const fitted = fitItems(measured[name], alloc.budgets[name]);
-    const released = name === 'All user messages' ? degraded.released.get(name) : undefined;
+    const released = degraded.released.get(name);
     const leftOut = released ? released.size - fitted.shownOf(released) : 0;
-    const note = leftOut > 0 ? leftOutLine(leftOut, opts.archived !== false) : '';
+    const note = leftOut > 0 ? leftOutLine(leftOut, opts.archived !== false, name) : '';
     sections[name] = note ? [fitted.text, note].filter(Boolean).join('\n') : fitted.text;
     const noteTokens = note ? counter.count(note) + 1 : 0;
     tokens += fitted.tokens + noteTokens;

@@ -46,7 +46,10 @@ const DECISIONS_PER_SPAN = 6;
 /** A decision longer than this is not a ledger line (it would have to be cut). */
 const DECISION_MAX_CHARS = 300;
 /** A plan item is written to at most this many characters (once; carried as written). */
-const PLAN_MAX_CHARS = 200;
+const PLAN_MAX_CHARS = 160;
+/** The sources of a plan: an agent's own task-list tools and Cline's task_progress (a Markdown
+ *  checklist in a reply is as often a report of what was checked as a plan). */
+const PLAN_SOURCE = /^(?!checklist in)/;
 
 const ENTRY_LINE = /^ {2}- (Rule|Decision|Plan)(?: \[(open|done|cancelled|superseded|revoked)\])? \(([^)\n]*)\): (.*)$/;
 
@@ -323,7 +326,7 @@ export function ledgerOf(view: SpanView, previous: readonly LedgerEntry[] = [], 
     // A task list: each item with its status; an open item of the ledger the list no longer holds
     // was superseded by it. A closed item (done, cancelled) is never reopened by a list.
     const list = sm === keptRequest ? undefined : taskListAt(view, sm.pos, memo);
-    if (list) {
+    if (list && PLAN_SOURCE.test(list.source)) {
       const where = `${list.source.split(' ')[0]}, ${whenOf(sm)}`;
       const items = list.lines.map(itemOf);
       const listed = new Set(items.map((i) => keyOf({ kind: 'Plan', text: i.text })));

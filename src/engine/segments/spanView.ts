@@ -366,7 +366,8 @@ export function viewPrefix(view: SpanView, n: number): SpanView {
   return { messages: view.messages.slice(0, n), calls, callOfResult, callsAt };
 }
 
-/** A short description of a call for the summary: its command line, or name(main argument). */
+/** A short description of a call for the summary: its command line, or name(main argument), or
+ *  the name and the files it acts on (a patch). */
 export function describeCall(c: SpanToolCall): string {
   if (c.command !== undefined && c.command.trim()) return c.command.trim();
   const args = parseArgs(c.call);
@@ -376,5 +377,5 @@ export function describeCall(c: SpanToolCall): string {
       if (typeof v === 'string' && v.trim()) return `${c.name} ${v.trim()}`;
     }
   }
-  return c.name;
+  return c.files.length > 0 ? `${c.name} ${c.files.map((f) => f.path).join(', ')}` : c.name;
 }

@@ -63,8 +63,16 @@ function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: n
   if (!cut.cut || count <= 0) return cut.text;
   const keptChars = text.trim().length - cut.omitted;
   const rest = text.trim().slice(keptChars);
+  const seen = new Set<string>();
   const picked = splitSentences(rest.slice(0, 20000))
     .filter((s) => !isCodeSegment(s) && s.length >= 20 && !isRuleSentence(s))
+    // A sentence said twice is quoted once.
+    .filter((s) => {
+      const k = collapseWhitespace(s);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
     .map((s, i) => ({ s, i, score: factScore(s) }))
     .filter((x) => x.score >= 2)
     .sort((a, b) => b.score - a.score || a.i - b.i)

@@ -351,8 +351,27 @@ function userItemType(text: string, replay: Replay): ItemType {
   return HARNESS_USER_TEXT.test(t) ? 'SKILL_METADATA' : 'USER_MESSAGE';
 }
 
-/** A tool output as parts: a string, {content, success}, or a list of content items. */
+/** A shell call's output as the rollout records it: a JSON string {output, metadata: {exit_code}}. */
+const SHELL_OUTPUT = /^\s*\{\s*"output"\s*:/;
+
+/** A tool output as parts: a string (the JSON of a shell call's {output, metadata} read as its
+ *  text, a non-zero exit code an error), {content, success}, or a list of content items. */
 function outputParts(output: unknown): { parts: ContentPart[]; isError: boolean } {
+  if (typeof output === 'string' && SHELL_OUTPUT.test(output)) {
+    try {
+      const v = JSON.parse(output) as unknown;
+      if (isObject(v) && typeof v['output'] === 'string') {
+        const meta = obj(v, 'metadata');
+        const exit = meta ? num(meta, 'exit_code') : undefined;
+        return {
+          parts: textParts(exit !== undefined && exit !== 0 ? `${v['output']}\n(exit code ${exit})` : v['output']),
+          isError: exit !== undefined && exit !== 0,
+        };
+      }
+    } catch {
+      // Not the shell's JSON after all: the text as it is.
+    }
+  }
   if (typeof output === 'string') return { parts: textParts(output), isError: false };
   if (Array.isArray(output)) return { parts: contentParts({ content: output }), isError: false };
   if (isObject(output)) {
