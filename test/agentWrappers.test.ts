@@ -2,7 +2,12 @@
 // extension's request inside its context block (and beside an environment block in one message),
 // and Claude Code's title lines of other sessions, which are no compactions.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MemoryArchive } from '../src/engine/archive/memoryArchive';
+import { compactConversation, summaryTextOf } from '../src/engine/compactor';
+import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { transcriptPath } from './helpers/transcripts';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { isUserAuthored, messageText } from '../src/engine/conversation/model';
 import { extractSections } from '../src/engine/segments/extractSections';
@@ -65,6 +70,16 @@ describe('Codex IDE extension rollouts', () => {
 });
 
 describe('Claude Code title lines', () => {
+  it('the shared d-kimuson session opens with another session’s title: neither its title nor an earlier summary', async () => {
+    const file = transcriptPath('claude-code/d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
+    const conv = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation;
+    expect(conv.meta.title).toBeUndefined();
+    const r = await compactConversation(conv, { counter: await createTokenCounter('gpt-4o'), archive: new MemoryArchive(), ratio: 0.1 });
+    expect(r.compactionCount).toBe(1);
+    expect(summaryTextOf(r.conversation)).not.toContain('Empty Repo Setup');
+    expect(r.warnings.join('\n')).not.toMatch(/compacted \d+ times/);
+  });
+
   const own = claudeLines({
     sessionId: 's1',
     cwd: '/w',

@@ -7,6 +7,9 @@ import { extractFilePaths, extractToolCallPaths } from '../src/engine/analyze/re
 import { shellCommandKind } from '../src/engine/analyze/toolKinds';
 import { buildSpanView, patchFileActions, shellFileActions } from '../src/engine/segments/spanView';
 import type { Message } from '../src/engine/conversation/model';
+import { extractSections } from '../src/engine/segments/extractSections';
+import { oneLine } from '../src/engine/segments/textCut';
+import { ConversationBuilder } from './compactorFixtures';
 
 describe('file paths in text', () => {
   it('keeps the leading folders of framework route segments', () => {
@@ -91,6 +94,24 @@ describe('what shell commands do to files', () => {
       const view = buildSpanView([m], [undefined]);
       expect(view.calls[0]!.files.map((f) => `${f.path} ${f.action}`)).toEqual(['src/lib/auth.ts created', 'src/app.ts edited', 'src/legacy.ts deleted']);
       expect(view.calls[0]!.kind).toBe('edit');
+    }
+  });
+});
+
+describe('a path is never cut mid-word', () => {
+  it('one-line cuts keep a path whole, and cut other text between words', () => {
+    const path = 'apps/web/app/(protected)/settings/teams/components/TeamSheet.tsx';
+    expect(oneLine(`Read ${path} and then the tests`, 30)).toBe(`Read ${path}…`);
+    expect(oneLine('The quick brown fox jumps over the lazy dog', 20)).toBe('The quick brown fox…');
+  });
+
+  it('at the emergency level, every file still named is named whole', () => {
+    const paths = Array.from({ length: 30 }, (_, k) => `apps/web/app/(protected)/settings/teams/components/very/deep/folder${k}/TeamSheetPanel${k}.tsx`);
+    const b = new ConversationBuilder().user('Refactor the team settings panels.');
+    for (const p of paths) b.tool('Edit', { file_path: p, old_string: 'a', new_string: 'b' }, 'ok');
+    for (const budget of [80, 200, 400]) {
+      const files = extractSections(b.messages, undefined, budget, { emergency: true }).sections['Files and Code Sections'];
+      for (const m of files.matchAll(/`([^`]+)`/g)) expect(paths, `budget ${budget}`).toContain(m[1]);
     }
   });
 });

@@ -204,7 +204,8 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
       const line =
         name === USERS
           ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS, it.reduced?.whole)
-          : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
+          : // A path, a signature or a command in code stays whole.
+            oneLine(text, c.ENTRY_EMERGENCY_CHARS, text.match(/`[^`\n]+`/g) ?? undefined);
       const form = listItem(line);
       return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
     });

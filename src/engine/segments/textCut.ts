@@ -138,12 +138,27 @@ export function cutAfter(text: string, minChars: number, c: SegmentConstants, wh
   return { text: `${balanceFences(kept)} ${cutMarker(omitted)}`, cut: true, omitted };
 }
 
-/** One line of at most maxChars characters (whitespace collapsed, "…" marks a cut; never inside
- *  one of `whole`, which may make it longer). */
+/** Longest word (a path, a URL) a one-line cut extends to the end of rather than split. */
+const WHOLE_WORD_MAX_CHARS = 300;
+
+/** A cut inside a word: a path (it has a slash) is kept to its end — a path cut mid-word names
+ *  no file —, another word is left out whole when enough stays before it. */
+function wordBoundary(flat: string, end: number, maxChars: number): number {
+  if (end <= 0 || end >= flat.length || /\s/.test(flat[end]!) || /\s/.test(flat[end - 1]!)) return end;
+  const start = flat.lastIndexOf(' ', end) + 1;
+  const stop = flat.indexOf(' ', end);
+  const tokenEnd = stop < 0 ? flat.length : stop;
+  if (/[\\/]/.test(flat.slice(start, tokenEnd)) && tokenEnd - start <= WHOLE_WORD_MAX_CHARS) return tokenEnd;
+  return start >= maxChars / 2 ? start : end;
+}
+
+/** One line of at most maxChars characters (whitespace collapsed, "…" marks a cut), cut between
+ *  words; never inside a path nor inside one of `whole` (either may make it longer). */
 export function oneLine(text: string, maxChars: number, whole?: WholeTexts): string {
   const flat = collapseWhitespace(text);
   if (flat.length <= maxChars) return flat;
-  const end = safeEnd(flat, cutOutside(flat, Math.max(1, maxChars - 1), whole));
+  const at = cutOutside(flat, Math.max(1, maxChars - 1), whole);
+  const end = safeEnd(flat, at < flat.length ? wordBoundary(flat, at, maxChars) : at);
   return end >= flat.length ? flat : `${flat.slice(0, end).trimEnd()}…`;
 }
 
