@@ -105,6 +105,16 @@ describe('the ledger of a session', () => {
     expect(entries).toEqual([{ kind: 'Rule', status: 'revoked', where: 'user, message u3', text: LATE_RULE }]);
   });
 
+  it('takes a decision someone in the conversation made with its reason, not a report or a quoted warning', () => {
+    const b = new ConversationBuilder()
+      .user('Speed up the members query.')
+      .assistant(
+        "Let's go with a covering index on (team_id, created_at), because the planner already sorts by it. The ORM chose a nested loop since the table was small. \"DeprecationWarning: Using the ABCs from 'collections' instead of from 'collections.abc' is deprecated since Python 3.3\"",
+      );
+    const decisions = parseLedger(extractSections(b.messages, undefined, 4000).sections['Primary Request and Intent'])!.filter((e) => e.kind === 'Decision');
+    expect(decisions.map((d) => d.text)).toEqual(["Let's go with a covering index on (team_id, created_at), because the planner already sorts by it."]);
+  });
+
   it('is what ledgerLines gives the hook for the same messages', () => {
     const messages = session().messages;
     const lines = ledgerLines(messages);

@@ -8,6 +8,10 @@ import { isDeclinedResult } from '../src/engine/analyze/toolKinds';
 import { analyzeConversation } from '../src/engine/analyze/analyzeConversation';
 import { extractSections } from '../src/engine/segments/extractSections';
 import { ConversationBuilder } from './compactorFixtures';
+import { MemoryArchive } from '../src/engine/archive/memoryArchive';
+import { compactConversation, summaryTextOf } from '../src/engine/compactor';
+import { parseSummary } from '../src/engine/segments/parseSummary';
+import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 
 describe('a declined tool call', () => {
   it('is recognised across the agents’ wordings, and only those', () => {
@@ -76,5 +80,17 @@ describe('the latest request and Current Work', () => {
   it('a failed step that later ran clean is said to have', () => {
     const { sections } = extractSections(all.slice(0, 9), analyses.slice(0, 9), 4000);
     expect(sections['Current Work']).toMatch(/`npm run build` → failed: `error TS2345: [^`]*` \(ran clean later\)/);
+  });
+});
+
+describe('a task kept verbatim after the summary', () => {
+  it('is still named by Primary Request and Intent', async () => {
+    const b = new ConversationBuilder().user('Port the parser to the new tokenizer API and keep the old one working.');
+    for (let k = 0; k < 12; k++) b.tool('Bash', { command: `pytest tests/test_parser.py -k case${k}` }, `case ${k} passed\n`.repeat(30));
+    const r = await compactConversation(b.build(), { counter: await createTokenCounter('gpt-4o'), archive: new MemoryArchive(), ratio: 0.3 });
+    expect(r.conversation.messages).toContain(b.messages[0]);
+    expect(parseSummary(summaryTextOf(r.conversation)!).sections['Primary Request and Intent']).toContain(
+      'Initial request (kept verbatim after this summary): Port the parser to the new tokenizer API and keep the old one working.',
+    );
   });
 });

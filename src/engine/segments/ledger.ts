@@ -204,27 +204,10 @@ const REVOKES = compileKeywords({
   ],
   zh: ['不用再', '不必再', '忽略之前', '取消规则'],
 });
-/** A decision with its reason: a choice made, and why. */
-const DECIDES = compileKeywords({
-  en: [
-    'decided',
-    'decide to',
-    'decision',
-    'chose',
-    'chosen',
-    'going with',
-    'go with',
-    "we'll use",
-    'we will use',
-    "let's use",
-    "i'll use",
-    'opted',
-    'settled on',
-    'switch to',
-    'instead of',
-  ],
-  zh: ['决定', '改用', '采用', '选择'],
-});
+/** A decision: a choice someone in the conversation made ("we decided to …", "I'll use …",
+ *  "let's go with …", "决定 …") — not a report of someone else's ("the library chose …"). */
+const DECIDES =
+  /\b(?:i|we|let's|let us)\b[^.!?\n]{0,24}?\b(?:decided|decide to|chose|choose|will use|'ll use|will go with|'ll go with|go with|going with|opted|settled on|switch(?:ed)? to|will switch to)\b|\bdecision\b\s*(?:is|was|:)|决定|改用|采用/i;
 const BECAUSE = compileKeywords({
   en: ['because', 'since', 'so that', 'due to', 'to avoid', 'given that', 'as it', 'which means'],
   zh: ['因为', '由于', '为了', '以免'],
@@ -251,14 +234,16 @@ function readMessage(sm: SpanMessage): MessageLedger {
   const cancels: Set<string>[] = [];
   const revokes: Set<string>[] = [];
   const lowerAll = words.toLowerCase();
-  const anyDecision = DECIDES.has(lowerAll) || LABELLED.test(words);
+  const anyDecision = DECIDES.test(words) || LABELLED.test(words);
   const anyCancel = sm.userAuthored && (CANCELS.has(lowerAll) || REVOKES.has(lowerAll));
   if (anyDecision || anyCancel) {
     for (const raw of splitSentences(words)) {
       const s = collapseWhitespace(raw);
       if (isCodeSegment(raw) || !s || /[?？]$/.test(s)) continue;
       const lower = s.toLowerCase();
-      if (anyDecision && s.length <= DECISION_MAX_CHARS && ((DECIDES.has(lower) && BECAUSE.has(lower)) || LABELLED.test(s))) decisions.push(s);
+      // A quoted line (a warning, an error, someone else's words) is no decision of the conversation's.
+      const quoted = /^["'“‘`]/.test(s);
+      if (anyDecision && !quoted && s.length <= DECISION_MAX_CHARS && ((DECIDES.test(s) && BECAUSE.has(lower)) || LABELLED.test(s))) decisions.push(s);
       if (anyCancel && CANCELS.has(lower)) cancels.push(contentWords(s));
       if (anyCancel && REVOKES.has(lower)) revokes.push(contentWords(s));
     }

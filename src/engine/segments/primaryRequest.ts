@@ -128,6 +128,19 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
   const users = view.messages.filter((m) => m.userAuthored && !m.summary && m.text.trim());
   // The first message that states a task: not "/clear", not "ok", not a "[Yes]: y" prompt answer.
   const first = users.find((m) => statesTask(readableUserText(m.text), m.analysis?.isAcknowledgement === true)) ?? users[0];
+  // The task is kept verbatim after the summary (the first request is also the latest one): the
+  // section still says what it is.
+  const latest = !first && !ctx.continues ? latestRequestOf(ctx) : undefined;
+  if (latest?.kept) {
+    items.push({
+      key: `first:${latest.sm.message.id}`,
+      forms: [listItem(`Initial request (kept verbatim after this summary): ${requestWords(requestParts(ctx, latest.sm), 200)}`)],
+      required: true,
+      priority: 1.2,
+      order: -1,
+      sourceIds: [latest.sm.message.id],
+    });
+  }
   if (first && !ctx.continues) {
     const parts = requestParts(ctx, first);
     // A paste after the person's words is named by its gist; a message that is all paste is
