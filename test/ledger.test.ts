@@ -12,6 +12,7 @@ import { LEDGER_HEAD, ledgerLines, mergeLedgers, parseLedger, renderLedger, type
 import { mergeSectionTexts } from '../src/engine/segments/mergeSections';
 import { parseSummary } from '../src/engine/segments/parseSummary';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { isRuleSentence } from '../src/engine/analyze/standingRules';
 import { ConversationBuilder } from './compactorFixtures';
 
 const RULE = 'From now on, keep every public function documented with a JSDoc comment that names its parameters, its return value and the errors it throws.';
@@ -169,6 +170,29 @@ describe('carried across chained compactions', () => {
 });
 
 describe('a standing rule is never cut', () => {
+  it('is an instruction to the agent, not a report', () => {
+    for (const r of [
+      'From now on, always run npm test before you commit anything.',
+      'Never push to main; open a pull request instead.',
+      'Please always answer in French.',
+      'Also, make sure to run the linter.',
+      'You should never commit secrets.',
+      'Every time you change the schema, regenerate the client.',
+      '以后都用中文回答。',
+    ])
+      expect(isRuleSentence(r), r).toBe(true);
+    for (const r of [
+      'Do you always do that?',
+      'I always forget my keys.',
+      'We always go to Italy in summer.',
+      'It never compiled on my machine.',
+      'They also never check the labs in the rest of the country.',
+      'I need to remember to buy milk.',
+      'Every time I go to the gym I feel better.',
+    ])
+      expect(isRuleSentence(r), r).toBe(false);
+  });
+
   it('no form of a long message ends inside a rule, at any budget', () => {
     const filler = 'The cache must survive restarts and keep its entries warm across deploys, with every eviction logged. '.repeat(14);
     const text = `Please rework the cache module in src/cache.ts. ${RULE} ${filler}Thanks.`;

@@ -7,7 +7,8 @@
 // Read only from the person's own words (after analyze/injectedContext.ts); a question ("do you
 // always …?") is no rule, nor is a sentence inside a code block. "always" and "never" make a
 // rule only as an instruction — opening the sentence ("Never push to main.") or said to the agent
-// ("you should always …", "please never …") — not in a report ("it never compiled").
+// with a modal or "please" ("you should always …", "please never …") — not in a report ("it never
+// compiled", "they also never check").
 
 import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
@@ -25,12 +26,9 @@ const OPENING = new RegExp(
   String.raw`^${FILLERS}(?:always|never|make sure (?:to|you|that)|remember to|keep in mind|don't ever|do not ever|don't forget to|do not forget to)\b`,
   'i',
 );
-/** "always" / "never" said to the agent: with a modal ("you should always", "we must never"), or
- *  before a verb of the work ("never push", "always run") when no one else is its subject. */
-const ALWAYS_NEVER = new RegExp(
-  String.raw`\b(?:you|we)\s+(?:should|must|need\s+to|have\s+to|shall)\s+(?:always|never)\b|\bplease\s+(?:always|never)\b|(?<!\b(?:i|i've|we|he|she|they|it|you|who|that)\s+)\b(?:always|never)\s+(?:ever\s+)?(?:use|run|commit|push|write|add|call|create|edit|modify|delete|remove|touch|change|put|keep|ask|answer|reply|respond|include|make|test|check|format|log|install|import|mention|explain|show|return|leave|rename|merge|deploy|skip|stage|amend)\b`,
-  'i',
-);
+/** "always" / "never" said to the agent with a modal or "please" ("you should always …", "we must
+ *  never …", "please always …"); elsewhere in a sentence they report ("they also never check"). */
+const ALWAYS_NEVER = /\b(?:you|we)\s+(?:should|must|need\s+to|have\s+to|shall)\s+(?:always|never)\b|\bplease\s+(?:always|never)\b/i;
 const QUESTION = /[?？]\s*$/;
 const MEMORY_INPUT = /<user-memory-input>([\s\S]*?)<\/user-memory-input>/g;
 
