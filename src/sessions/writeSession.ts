@@ -1,7 +1,8 @@
 // Writing a compacted session back into the agent's own files, so the agent itself resumes it:
 // Claude Code, a new `<uuid>.jsonl` in the project folder of the session's working directory;
-// Codex, a new rollout under `$CODEX_HOME/sessions/YYYY/MM/DD/`. The lines come from the pure
-// exporters (engine/conversation/exporters); here they are placed and written.
+// Codex, a new rollout under `$CODEX_HOME/sessions/YYYY/MM/DD/`, added to Codex's index and read
+// back (agents/codex/writeCodexSession.ts). The lines come from the pure exporters
+// (engine/conversation/exporters); here they are placed and written.
 //
 // The original session file is never opened: only the compaction result is read. The new file has
 // a fresh UUID for a name, is refused if something is already there, and is written atomically
@@ -10,17 +11,17 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { claudeCodeSession } from '../engine/conversation/exporters/claudeCodeSession';
-import { codexRollout } from '../engine/conversation/exporters/codexRollout';
-import { isUserAuthored, messageText, type Conversation } from '../engine/conversation/model';
+import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import { writeFileAtomic } from '../node/atomicWrite';
 import { statOf } from './diskReads';
-import { claudeProjectDir, codexSessionsDir, type Env } from './locations';
+import { writeCodexRollout } from './agents/codex/writeCodexSession';
+import { claudeProjectDir, type Env } from './locations';
 
 /** The versions whose resume of what we write was checked with the real CLIs (npm run
  *  test:agents); recorded when the original session does not name its own. */
 export const VERIFIED_CLAUDE_CODE_VERSION = '2.1.328';
-export const VERIFIED_CODEX_VERSION = '0.169.0';
+export const VERIFIED_CODEX_VERSION = '0.171.0';
 
 export type ResumableAgent = 'claude-code' | 'codex';
 export const RESUME_TARGETS: readonly ResumableAgent[] = ['claude-code', 'codex'];
@@ -87,25 +88,19 @@ export async function writeCompactedSession(
     const resume = resumeCommand(agent, id);
     return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: session.notes };
   }
-  const firstRequest = original.messages.find((m) => isUserAuthored(m) && messageText(m).trim() !== '');
-  const rollout = codexRollout(result.conversation, {
-    sessionId: id,
+  const rollout = await writeCodexRollout(original, result, {
+    id,
     cwd,
-    cliVersion: (sameAgent ? original.meta.agentVersion : undefined) ?? VERIFIED_CODEX_VERSION,
-    ...(firstRequest ? { firstRequest: messageText(firstRequest) } : {}),
-    from: {
-      ...(fromId ? { sessionId: fromId } : {}),
-      ...(opts.sourceFile ? { file: opts.sourceFile } : {}),
-      tokensBefore: result.tokensBefore,
-      tokensAfter: result.tokensAfter,
-    },
     now,
+    env: opts.env,
+    home: opts.home,
+    fallbackCliVersion: VERIFIED_CODEX_VERSION,
+    ...(opts.sourceFile ? { sourceFile: opts.sourceFile } : {}),
+    writeNew,
   });
   if (!rollout) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
-  const file = join(codexSessionsDir(opts.env, opts.home), ...datePath(now), `rollout-${fileTime(now)}-${id}.jsonl`);
-  await writeNew(file, rollout.text);
   const resume = resumeCommand(agent, id);
-  return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: rollout.notes };
+  return { agent, id, file: rollout.file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: rollout.notes };
 }
 
 /** The agent's command that resumes session `id`, run in the session's folder; the id quoted for a
@@ -118,18 +113,6 @@ export function resumeCommand(agent: ResumableAgent, id: string): string {
 async function writeNew(file: string, text: string): Promise<void> {
   if (await statOf(file)) throw Object.assign(new Error(`${file} already exists; nothing was written`), { code: 'EEXIST' });
   await writeFileAtomic(file, text);
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** YYYY/MM/DD in local time, as Codex names its folders. */
-function datePath(d: Date): string[] {
-  return [String(d.getFullYear()), pad(d.getMonth() + 1), pad(d.getDate())];
-}
-
-/** 2026-11-24T04-30-58, local time, as in Codex's rollout names. */
-function fileTime(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
 }
 
 /** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
