@@ -17,6 +17,7 @@ import { SECTION_NAMES } from '../src/engine/sections';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { claudeProjectName } from '../src/sessions/locations';
 import { NothingToWriteError, writeCompactedSession } from '../src/sessions/writeSession';
+import { readBackCodexRollout } from '../src/sessions/agents/codex/codexReadBack';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
 import { whileRenameFails } from './helpers/renameFault';
 import { fixturesDir } from './helpers/transcripts';
@@ -28,7 +29,9 @@ vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameF
 const root = mkdtempSync(join(tmpdir(), 'ctxc-writers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const home = join(root, 'home');
+// The session's folder exists on this machine: a new session goes where the original ran.
 const work = join(root, 'work');
+mkdirSync(work, { recursive: true });
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TURNS: Turn[] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((t) => bigTurn(t, 60));
 
@@ -288,8 +291,10 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
     const r = await compact(conv, KEEP_LAST_ROUND);
     const w = await writeCompactedSession('codex', conv, r, { env: { CODEX_HOME: codexHome, PATH: process.env['PATH'] }, home, fallbackCwd: root });
     const [meta, , compacted] = readLines(w.file);
-    expect(meta!['payload']).toMatchObject({ source: 'exec', model_provider: 'openai', cli_version: '0.171.0' });
+    // None of Claude Code's header, and no provider: Codex records the one it is configured with.
+    expect(meta!['payload']).toMatchObject({ source: 'exec', cli_version: '0.169.0' });
     expect(meta!['payload']).not.toHaveProperty('base_instructions');
+    expect(meta!['payload']).not.toHaveProperty('model_provider');
     const history = (compacted!['payload'] as { replacement_history: Record<string, unknown>[] }).replacement_history;
     const call = history.find((i) => i['type'] === 'function_call')!;
     expect(String(call['call_id'])).toMatch(/^toolu_/);
@@ -297,24 +302,32 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
     expect(indexRows(db).find((row) => row['id'] === w.id)).toMatchObject({ model_provider: 'openai', source: 'exec' });
   });
 
-  it('a rollout that would not send the last user turn is removed again, with its index row, and the error says why', async () => {
-    const conv = importCodex(readFileSync(original, 'utf8'), { sourcePath: original }).conversation;
-    const r = await compact(conv, KEEP_LAST_ROUND);
-    const lastUser = r.conversation.messages.map((m) => m.itemType).lastIndexOf('USER_MESSAGE');
-    const dropped = { ...r, conversation: { ...r.conversation, messages: r.conversation.messages.filter((_, i) => i !== lastUser) } };
-    const dir = dirname(written.file);
-    const files = readdirSync(dir).sort();
-    const rowsBefore = indexRows(db);
-    await expect(
-      writeCompactedSession('codex', conv, dropped, {
-        env: { CODEX_HOME: codexHome, PATH: process.env['PATH'] },
-        home,
-        fallbackCwd: root,
-        now: new Date(2026, 1, 3, 4, 5, 7),
-      }),
-    ).rejects.toThrow(/did not read back right: the last user turn is not among what Codex would send, verbatim; it was removed/);
-    expect(readdirSync(dir).sort()).toEqual(files);
-    expect(indexRows(db)).toEqual(rowsBefore);
+  it("is read back by Codex's rules: the problem is said when Codex would not find or replay it as written", async () => {
+    const good = readLines(written.file);
+    const dir = join(root, 'read-back');
+    const write = (name: string, lines: Record<string, unknown>[]) => writeFileIn(join(dir, name), jsonl(lines));
+    const named = `rollout-2026-02-03T04-05-06-${written.id}.jsonl`;
+    expect(await readBackCodexRollout(write(named, good))).toEqual({
+      summary: (good[2]!['payload'] as { message: string }).message,
+      lastUserTurn: TURNS[4]!.user,
+    });
+    const noStamp = good.map((l, i) => (i === 2 ? { ...l, timestamp: undefined } : l));
+    expect(await readBackCodexRollout(write(named, noStamp))).toEqual({
+      problem: 'line 3 lacks its timestamp or its ordinal (Codex skips a line without a timestamp)',
+    });
+    expect(await readBackCodexRollout(write('rollout-2026-02-03T04-05-06-00000000-0000-4000-8000-000000000001.jsonl', good))).toEqual({
+      problem: 'its first line is not the session_meta of thread 00000000-0000-4000-8000-000000000001',
+    });
+    const noEvent = [good[0]!, { ...good[2]!, ordinal: 1 }];
+    expect(await readBackCodexRollout(write(named, noEvent))).toEqual({ problem: 'it has no user_message event (Codex takes the thread’s title from it)' });
+    const compacted = good[2]!['payload'] as { replacement_history: unknown[] };
+    const reordered = {
+      ...good[2]!,
+      payload: { ...compacted, replacement_history: [...compacted.replacement_history.slice(1), compacted.replacement_history[0]] },
+    };
+    expect(await readBackCodexRollout(write(named, [good[0]!, good[1]!, reordered]))).toEqual({
+      problem: 'Codex would not send the summary first (its replacement history starts otherwise)',
+    });
   });
 });
 
@@ -333,7 +346,7 @@ describe('safety', () => {
     const taken = join(home, '.claude', 'projects', claudeProjectName(work), 'taken-id.jsonl');
     writeFileIn(taken, 'keep me\n');
     await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home, fallbackCwd: root, newUuid: () => 'taken-id' })).rejects.toThrow(
-      /already exists; nothing was written/,
+      /a file is already there/,
     );
     expect(readFileSync(taken, 'utf8')).toBe('keep me\n');
   });

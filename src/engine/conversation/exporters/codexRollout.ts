@@ -14,14 +14,14 @@
 //      assistant `message`s, each tool call a `function_call` {name, arguments, call_id} right
 //      where the assistant made it, each result a `function_call_output` {call_id, output}.
 // Reasoning goes back only when it came from Codex with its encrypted content (nothing else can be
-// verified by the API); thinking from other agents is left out. Every line has a timestamp (Codex silently skips a
-// compacted line without one), increasing by a millisecond from `now`, and an `ordinal` (0, 1, 2,
+// verified by the API); thinking from other agents is left out. Every line has a timestamp (Codex
+// silently skips a compacted line without one), increasing by a millisecond from `now`, and an `ordinal` (0, 1, 2,
 // as Codex numbers its lines). No `history_mode`: the rollout is a legacy one, which Codex 0.169
 // and 0.171 resume and go on appending to as such (a paginated one also needs Codex's own
 // thread_history projection).
 
 import type { Conversation, Message } from '../model';
-import { sessionParts } from './sessionParts';
+import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
 
 export interface CodexRolloutOptions {
   /** The new session's id (a fresh UUID). */
@@ -38,7 +38,7 @@ export interface CodexRolloutOptions {
   /** The text of the user_message event (the original's first request, when known). */
   firstRequest?: string;
   /** The session it came from, recorded in session_meta so a listing can show it under its original. */
-  from?: { sessionId?: string; file?: string; tokensBefore?: number; tokensAfter?: number };
+  from?: { sessionId?: string; file?: string; tokensBefore?: number; tokensAfter?: number; inherited?: InheritedFigures };
   now: Date;
 }
 
@@ -92,7 +92,7 @@ export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): Cod
       thread_source: 'user',
       ...(opts.modelProvider ? { model_provider: opts.modelProvider } : {}),
       ...(opts.baseInstructions ? { base_instructions: { text: opts.baseInstructions } } : {}),
-      ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact(opts.from) } : {}),
+      ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
     }),
     line(stamp(), 1, 'event_msg', { type: 'user_message', message: firstRequest, images: [], local_images: [], text_elements: [] }),
     line(stamp(), 2, 'compacted', { message: parts.summaryText, replacement_history: history }),

@@ -258,6 +258,8 @@ function isAnswerItem(v: JsonObject): boolean {
 
 function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
   setSessionFacts(meta, { sessionId: str(p, 'id'), cwd: str(p, 'cwd'), agentVersion: str(p, 'cli_version') });
+  const provider = str(p, 'model_provider');
+  if (provider) meta.modelProvider ??= provider;
   const model = str(p, 'model');
   if (model) meta.model ??= model;
 }
