@@ -25,6 +25,7 @@ import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
+import { codexScenarios } from './codexScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
 const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
@@ -466,7 +467,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [];
+const AGENT_SCENARIOS = [codexScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
@@ -522,6 +523,13 @@ async function runSet(set, figures) {
     fileState,
     checkUntouched,
     ctxc,
+    codexEnv,
+    writeCodexConfig,
+    scriptedReply,
+    turnPrompt,
+    notesText,
+    narrative,
+    checkCompactedRequest,
     version: (agent) => (typeof set.which === 'string' ? TESTED_VERSIONS[agent][set.which] : set.which[agent]),
     ensureAgent: (agent) => ensureAgent(agent, typeof set.which === 'string' ? set.which : set.which[agent]),
   };
