@@ -254,6 +254,10 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
     expect(lines[1]!['payload']).toMatchObject({ type: 'user_message', message: TURNS[0]!.user });
   });
 
+  it('is private to its owner (Codex itself writes 0644 with the usual umask; sessions hold code and keys)', () => {
+    expect(statSync(written.file).mode & 0o777).toBe(0o600);
+  });
+
   it("is in Codex's index, where `codex exec resume --last` and the picker look", () => {
     expect(indexRows(db)).toEqual([
       { id: written.id, rollout_path: written.file, source: 'exec', cwd: work, model_provider: 'azure', preview: TURNS[0]!.user },
