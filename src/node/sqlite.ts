@@ -208,7 +208,8 @@ function runShell(args: string[], input: string, env: SqliteOpenOptions['env'], 
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn('sqlite3', args, { env: { PATH: env['PATH'] ?? '', LANG: 'C.UTF-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const childEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+      child = spawn('sqlite3', args, { env: { ...childEnv, PATH: env['PATH'] ?? '', LANG: 'C.UTF-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch {
       resolve({ code: null, stdout: '', stderr: '', missing: true });
       return;
