@@ -20,6 +20,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
+import { ensureDebianCommand } from '../ensure-debian.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
@@ -585,6 +586,8 @@ async function main() {
   rmSync(ARTIFACTS_ROOT, { recursive: true, force: true });
   mkdirSync(ARTIFACTS_ROOT, { recursive: true });
   const sets = versionSets(process.argv.slice(2));
+  // ctxc on Node 20 writes Codex's index row through the sqlite3 shell.
+  ensureDebianCommand('sqlite3');
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
   check(build.status === 0, 'node esbuild.mjs failed', build.stderr);
   const figures = [];
