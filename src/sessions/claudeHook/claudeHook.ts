@@ -27,17 +27,12 @@ import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { tokenReport } from '../../engine/tokens/report';
 import { planFactRestore } from '../../engine/validate/restoreFacts';
 import { decodeTranscript } from '../../node/decodeText';
-import { SESSION_MAX_BYTES } from '../sessionCatalog';
+import type { AgentHookSettings } from '../agents/agent';
+import { SESSION_MAX_BYTES } from '../diskReads';
 import { readLastCompaction, type CompactionRecord } from './compactionInTranscript';
 import { appendLog, readSessionState, writeRepairDetails, writeSessionState, type CompactionEntry, type SessionState } from './hookState';
 
-export interface HookSettings {
-  /** Most tokens a repair puts back. */
-  maxTokens: number;
-  /** Automatic compactions let through within `loopMinutes`; the next one is blocked. */
-  loopLimit: number;
-  loopMinutes: number;
-}
+export type HookSettings = AgentHookSettings;
 
 export const HOOK_DEFAULTS: Readonly<HookSettings> = { maxTokens: 2000, loopLimit: 3, loopMinutes: 10 };
 
