@@ -37,8 +37,8 @@
 // compaction or rollback (the compaction's own request, a context-window error Codex fills in
 // itself) is passed over.
 
-import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
-import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
+import type { ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
+import { argumentsText, assistantItemType, plainDraft, setSessionFacts, sourceMeta, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine, type JsonlResult } from './jsonText';
@@ -48,6 +48,7 @@ import { withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
+import { contentParts, messageText, outputParts } from './codexContent';
 import { baseInstructionsText, codexTitle, completedUserText, countedItemText, itemKind, NewCodexTypes, MODELED_ITEMS, usageRecord } from './codexRecords';
 
 /** Text Codex itself puts in user messages (not typed by the person). */
@@ -278,16 +279,6 @@ function dropLastTurns(items: readonly Item[], n: number, userTexts: Set<string>
   return items.slice(cut);
 }
 
-function messageText(item: JsonObject): string {
-  const content = item['content'];
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((c) => (isObject(c) && typeof c['text'] === 'string' ? c['text'] : ''))
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
 /** A user message a person wrote (what starts a turn): the text Codex recorded as typed, or text
  *  that is not the harness's own — in any of its parts (the IDE extension sends the environment
  *  block and the request as two parts of one message). */
@@ -325,56 +316,12 @@ function userDrafts(i: Item, replay: Replay): MessageDraft[] {
   ];
 }
 
-function contentParts(item: JsonObject): ContentPart[] {
-  const content = item['content'];
-  if (typeof content === 'string') return textParts(content);
-  const parts: ContentPart[] = [];
-  for (const c of Array.isArray(content) ? content : []) {
-    if (!isObject(c)) continue;
-    const type = str(c, 'type');
-    if (typeof c['text'] === 'string') parts.push(...textParts(c['text']));
-    else if (type === 'input_image') parts.push(imagePart(undefined));
-  }
-  return parts;
-}
-
 function userItemType(text: string, replay: Replay): ItemType {
   const t = text.trim();
   if (replay.userTexts.has(t)) return 'USER_MESSAGE';
   if (CODEX_SUMMARY.test(t) || [...replay.summaries].some((s) => s.length > 0 && t.includes(s.trim())) || looksLikeCompactionSummary(t))
     return 'COMPACTION_SUMMARY';
   return HARNESS_USER_TEXT.test(t) ? 'SKILL_METADATA' : 'USER_MESSAGE';
-}
-
-/** A shell call's output as the rollout records it: a JSON string {output, metadata: {exit_code}}. */
-const SHELL_OUTPUT = /^\s*\{\s*"output"\s*:/;
-
-/** A tool output as parts: a string (the JSON of a shell call's {output, metadata} read as its
- *  text, a non-zero exit code an error), {content, success}, or a list of content items. */
-function outputParts(output: unknown): { parts: ContentPart[]; isError: boolean } {
-  if (typeof output === 'string' && SHELL_OUTPUT.test(output)) {
-    try {
-      const v = JSON.parse(output) as unknown;
-      if (isObject(v) && typeof v['output'] === 'string') {
-        const meta = obj(v, 'metadata');
-        const exit = meta ? num(meta, 'exit_code') : undefined;
-        return {
-          parts: textParts(exit !== undefined && exit !== 0 ? `${v['output']}\n(exit code ${exit})` : v['output']),
-          isError: exit !== undefined && exit !== 0,
-        };
-      }
-    } catch {
-      // Not the shell's JSON after all: the text as it is.
-    }
-  }
-  if (typeof output === 'string') return { parts: textParts(output), isError: false };
-  if (Array.isArray(output)) return { parts: contentParts({ content: output }), isError: false };
-  if (isObject(output)) {
-    const inner = output['content'] ?? output['output'];
-    const { parts } = outputParts(inner);
-    return { parts, isError: output['success'] === false };
-  }
-  return { parts: [], isError: false };
 }
 
 function toDrafts(items: readonly Item[], replay: Replay): MessageDraft[] {
