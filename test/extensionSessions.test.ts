@@ -350,7 +350,10 @@ describe('compacting a session back into its agent', () => {
 
     // The result says what happened and how to undo it; Resume runs the agent in the session's folder.
     const done = fake.messages.find((m) => m.message.startsWith('Compacted into a new Claude Code session'))!;
-    expect(done.message).toMatch(/: [\d,]+ → [\d,]+ tokens\. The original session is untouched: resuming it undoes this\.$/);
+    expect(done.message).toMatch(
+      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: resuming it undoes this\.$/,
+    );
+    expect(done.message).toContain(`Written to ${join(claudeProjectDir({}, home, work), `${newId}.jsonl`)}, resumed from ${work}.`);
     // The confirmation's estimate is what was written: the preview is planned as the new session is
     // (nothing archived here, so the summary does not offer an undo it cannot keep).
     const after = (text: string) => / → ([\d,]+) tokens/.exec(text)![1];
