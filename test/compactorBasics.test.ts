@@ -137,6 +137,8 @@ describe('what is kept and what is summarized', () => {
     const conv = new ConversationBuilder().user('hi').assistant('hello').user('how are you').assistant('fine').build();
     const r = await compactConversation(conv, opts({ budget: 10_000 }));
     expect(r.conversation.messages).toEqual(conv.messages);
+    // A code with its figures; the words are made where it is shown.
+    expect(r.warnings).toEqual([{ code: 'nothingToCompact' }]);
     expect(r.warnings.map(warningText).join('\n')).toMatch(/nothing to compact/);
     expect(r.compactionCount).toBe(0);
   });
@@ -146,6 +148,7 @@ describe('what is kept and what is summarized', () => {
     const r = await compactConversation(conv, opts({ keepRecentRounds: 1 }));
     expect(r.conversation.messages).toEqual(conv.messages);
     expect(r.tokensAfter).toBe(r.tokensBefore);
+    expect(r.warnings[0]).toEqual({ code: 'notSmaller', after: expect.any(Number), before: r.tokensBefore });
     expect(r.warnings.map(warningText).join('\n')).toMatch(/would not make this conversation smaller/);
     expect(r.plan.every((p) => p.decision === 'kept')).toBe(true);
   });

@@ -123,7 +123,9 @@ export class SessionsFeature extends Disposable {
     this.start();
     await this.sessions.refresh();
     if (!this.sessions.byFile(file)) return false;
-    await this.follower.followWritten(file, this.conversations.keyOf(from));
+    // Not awaited: the compaction that wrote it still holds its conversation, which the follower
+    // may be waiting on.
+    void this.follower.followWritten(file, this.conversations.keyOf(from));
     if (!this.view.visible) return true;
     await Promise.resolve(this.view.reveal(this.tree.nodeOf(file), { select: false, focus: false, expand: true })).catch((err: unknown) =>
       this.deps.log.warn(`showing ${file} in the Sessions view failed: ${(err as Error).message}`),
