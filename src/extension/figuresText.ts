@@ -13,7 +13,7 @@ export function notInFileOrigin(source: NotInFileSource): string {
     case 'reported':
       return vscode.l10n.t('from the usage the agent reported');
     case 'inherited':
-      return vscode.l10n.t('as measured on the session this one was compacted from');
+      return vscode.l10n.t('as recorded when Compact wrote this session');
     case 'estimate':
       return vscode.l10n.t("the agent's usual amount");
     case 'none':

@@ -148,7 +148,7 @@ export function sourceText(r: TokenReport): string {
     return `${fmt(u.tokens)} as reported by the API (${usageSourceLabel(u.source)}, ${usageWhere(u)})${rounding}${since}`;
   }
   if (r.inherited && r.overhead > 0)
-    return `${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file, as measured on the session this one was compacted from (no usage recorded here yet)`;
+    return `${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file, as recorded when Compact wrote this session (no usage recorded here yet)`;
   if (r.implausible) {
     const u = r.implausible.usage;
     return `our count: the usage recorded (${fmt(u.tokens)}, ${usageSourceLabel(u.source)}, ${usageWhere(u)}) is below our count of the same messages (${fmt(r.implausible.countedAsOf)}), so it is not used`;

@@ -126,7 +126,7 @@ export function basisMarkdown(report: TokenReport): string {
   }
   if (report.inherited && report.overhead > 0) {
     return vscode.l10n.t(
-      'Counted: {0} · not in the file (system prompt, tools), as measured on the session this one was compacted from: {1}. The agent has recorded no usage here yet.',
+      'Counted: {0} · not in the file (system prompt, tools), as recorded when Compact wrote this session: {1}. The agent has recorded no usage here yet.',
       groupedNumber(report.counted),
       groupedNumber(report.overhead),
     );
