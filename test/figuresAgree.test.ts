@@ -23,7 +23,7 @@ import { createEngine } from '../src/extension/engineModules';
 import { LM_TOOLS } from '../src/extension/ids';
 import type { HostToWebview } from '../src/shared/protocol';
 import { claudeProjectDir } from '../src/sessions/locations';
-import { bigTurn, claudeLines, jsonl, writeFileIn } from './helpers/agentSessions';
+import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { transcriptPath } from './helpers/transcripts';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { CancellationTokenSource, fake, resetFake, treeRows, type FakeTreeRow, type LanguageModelTextPart, type MarkdownString } from './fakes/vscode';
@@ -196,6 +196,12 @@ describe('one compaction of the shared kiliman session: the same before → afte
       await vi.waitFor(async () => expect(await rows()).toHaveLength(2), HOST_SETTLES);
       const newRow = (await rows()).find((r) => (r.item.tooltip as MarkdownString).value.replace(/\\/g, '').includes(written[0]!))!;
       within3(rowTokens(newRow), ref.after);
+      expect((newRow.item.tooltip as MarkdownString).value).toContain(
+        `Of these, ${fmt(ref.notInFile.after)} are not in the file (system prompt, tools), as recorded when Compact wrote this session.`,
+      );
+      expect((row.item.tooltip as MarkdownString).value).toContain(
+        `Of these, ${fmt(ref.notInFile.before)} are not in the file (system prompt, tools), from the usage the agent reported.`,
+      );
       // One count per session: the view's and the meter's are the same number.
       expect(rowTokens(newRow)).toBe(meterTotal());
 
@@ -278,6 +284,30 @@ describe('one compaction of the shared kiliman session: the same before → afte
       await client.close();
       await server.close();
     }
+  });
+});
+
+describe('a Codex session compacted into Codex', () => {
+  beforeAll(setHome);
+  afterAll(restoreHome);
+
+  it('keeps the model it ran with and the window Codex stated; before its agent answers, it counts as the after', async () => {
+    const id = '22222222-2222-4222-8222-000000000009';
+    const file = writeFileIn(
+      join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${id}.jsonl`),
+      jsonl(codexLines({ id, cwd: work, turns: ['alpha', 'bravo', 'charlie', 'delta'].map((t) => bigTurn(t, 12)) })),
+    );
+    const before = JSON.parse((await ctxc(['count', file, '--json'])).out) as { model: string; window: number; overhead: number };
+    expect(before).toMatchObject({ model: 'gpt-5.1-codex', window: 258_400 });
+    expect(before.overhead).toBeGreaterThan(0);
+    const r = await ctxc(['compact', file, '--to', 'codex', '--format', 'json']);
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out) as { file: string; tokensAfter: number; notInFile: { after: number; afterSource: string } };
+    expect(j.notInFile).toMatchObject({ after: before.overhead, afterSource: 'reported' });
+    const after = JSON.parse((await ctxc(['count', j.file, '--json'])).out) as { model: string; window: number; total: number; inherited: unknown };
+    // Not gpt-4o's 128k: the rollout Compact wrote names no model of its own yet.
+    expect(after).toMatchObject({ model: 'gpt-5.1-codex', window: 258_400, inherited: { model: 'gpt-5.1-codex', overhead: before.overhead, window: 258_400 } });
+    within3(after.total, j.tokensAfter);
   });
 });
 
