@@ -15,7 +15,7 @@ import { isTranscriptError } from '../engine/conversation/importers/transcriptEr
 import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
 import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
-import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
+import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
@@ -54,14 +54,12 @@ export async function listSessions(q: SessionQuery): Promise<AgentSession[]> {
 
 export class SessionCatalog {
   private readonly read = new Map<string, { key: string; session: AgentSession }>();
-  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
 
-  /** `counterFor`: how a session naming `model` (or none) is counted; default: that model, else the
-   *  registry's default, each loaded once. The extension passes its own (the contextCompactor.model
-   *  and maxContextTokens settings), so the Sessions view and the meter count alike. */
-  constructor(counterFor?: CounterFor) {
-    if (counterFor) this.counterFor = counterFor;
-  }
+  /** `counterFor`: how a session naming `model` (or none) is counted, one counter per model shared
+   *  by every session of the catalog (and its live meters); default: that model, else the
+   *  registry's default. The extension passes its own (the contextCompactor.model and
+   *  maxContextTokens settings, the store's counters), so the Sessions view and the meter count alike. */
+  constructor(readonly counterFor: CounterFor = counterFactory()) {}
 
   /** Finds the sessions and meters the new or changed ones; newest first, children linked. */
   async list(q: SessionQuery): Promise<AgentSession[]> {
@@ -90,17 +88,6 @@ export class SessionCatalog {
     await new Promise((resolve) => setImmediate(resolve));
     return { ...session, children: [] };
   }
-
-  /** One counter per model, shared by every session of the catalog (and its live meters). */
-  readonly counterFor: CounterFor = (model) => {
-    const k = model ?? '';
-    let c = this.counters.get(k);
-    if (!c) {
-      c = createTokenCounter(model);
-      this.counters.set(k, c);
-    }
-    return c;
-  };
 }
 
 /** Every enabled source, run over the folders. */
