@@ -96,12 +96,6 @@ export class MeterFocus extends Disposable {
     this.activate(editorKey && this.store.get(editorKey) ? editorKey : undefined, 'editor');
   }
 
-  /** Shows nothing (the meter hides) unless the meter is pinned. */
-  clear(): void {
-    if (this.pinnedKey) return;
-    this.activate(undefined, 'editor');
-  }
-
   /** Pins the meter to `key` (shown now), or unpins it (undefined). */
   pin(key: string | undefined): void {
     if (key !== undefined && !this.store.get(key)) return;
