@@ -159,8 +159,9 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
         detail: `the latest request alone takes ${formatCount(ctx.tokens[request]!)} tokens, over the ${formatCount(Math.max(0, ctx.budget.keep))} left for recent messages: its round (${n} message${n === 1 ? '' : 's'}) summarized whole, never split from it`,
       });
     request = undefined;
-  } else if (request !== undefined && keepLatestRequest(decisions, request)) {
-    warnings = [...warnings, 'the latest request is kept verbatim (the strategy had not kept it as it is)'];
+  } else if (request !== undefined) {
+    // Its decision's reason says so when the strategy had not kept it as it is.
+    keepLatestRequest(decisions, request);
   }
   collapseRepeats(ctx, decisions);
   if (ctx.level === 'emergency') {
@@ -185,7 +186,7 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
           detail: `${n} recent message${n === 1 ? '' : 's'} kept verbatim shortened to previews (${formatCount(before)} → ${formatCount(after)} tokens)`,
         });
         // The strategy's "kept whole anyway" no longer holds.
-        warnings = warnings.filter((w) => !w.endsWith('it is kept whole anyway'));
+        warnings = warnings.filter((w) => w.code !== 'lastKeptWhole');
       }
     }
   }
