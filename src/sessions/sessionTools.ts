@@ -16,6 +16,7 @@ import type { Conversation, ImportResult, Message } from '../engine/conversation
 import { createTokenCounter } from '../engine/tokens/messageCounter';
 import { tokenReport } from '../engine/tokens/report';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
+import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
 import { RESUMABLE_AGENTS, type AgentId, type FoundSession } from './agentSession';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
@@ -147,7 +148,7 @@ function wholeSession(result: ImportResult): Message[] {
 export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{ file: string; format: string; facts: SessionFact[] }> {
   const found = await findSession(ref, ctx);
   const result = await readSessionFile(found);
-  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: i.fact.value, line: i.line }));
+  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: dataLine(i.fact.value), line: i.line }));
   return { file: found.file, format: result.conversation.format, facts };
 }
 
