@@ -1,4 +1,4 @@
-// Process entry for `ctxc` (bundled to dist/cli.js).
+// Process entry for every `ctxc` command but `hook` (bundled to dist/ctxc.js; dist/cli.js loads it).
 
 import { main } from './main';
 import { EXIT_INTERNAL, type CliIO } from './io';
