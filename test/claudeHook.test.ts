@@ -11,6 +11,7 @@ import { standingInstructions } from '../src/engine/validate/standingInstruction
 import { importClaudeCode } from '../src/engine/conversation/importers/claudeCode';
 import { contextAfter, keptLines, rangeLines, readCompaction } from '../src/sessions/claudeHook/compactionInTranscript';
 import { TranscriptFile } from '../src/sessions/claudeHook/transcriptFile';
+import { ERA_MAX_BYTES } from '../src/sessions/claudeHook/eraFacts';
 import { HOOK_DEFAULTS, runClaudeCodeHook, type HookRunOptions } from '../src/sessions/claudeHook/claudeHook';
 import type { SessionState } from '../src/sessions/claudeHook/hookState';
 import { jsonl } from './helpers/agentSessions';
@@ -340,6 +341,30 @@ describe('the hook run', () => {
     expect(ctx.additionalContext).toContain('ERA-TWO request');
     expect(ctx.additionalContext).toContain(FACTS.lateInstruction);
     expect(ctx.additionalContext).toContain(FACTS.todoOpen);
+  });
+
+  it('reads no more than ERA_MAX_BYTES back: an era longer than that is read from a line that far from the end, and the log says so', async () => {
+    const line = (uuid: string, parent: string | null, type: 'user' | 'assistant', content: unknown) => ({
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      uuid,
+      timestamp: '2026-01-01T00:00:00Z',
+      message: type === 'assistant' ? { id: `m-${uuid}`, role: 'assistant', model: 'claude-sonnet-4-5', content } : { role: 'user', content },
+    });
+    const lines = [
+      line('u1', null, 'user', 'Always write EARLY-RULE in every file header.'),
+      line('a1', 'u1', 'assistant', [{ type: 'tool_use', id: 'toolu_big', name: 'Bash', input: { command: 'cat big.log' } }]),
+      line('u2', 'a1', 'user', [{ type: 'tool_result', tool_use_id: 'toolu_big', content: 'x'.repeat(ERA_MAX_BYTES + 1024) }]),
+      line('a2', 'u2', 'assistant', [{ type: 'text', text: 'Read it.' }]),
+      line('u3', 'a2', 'user', 'Never touch LATE-RULE files.'),
+      line('a3', 'u3', 'assistant', [{ type: 'text', text: 'Understood.' }]),
+    ];
+    writeFileSync(transcript, jsonl(lines));
+    const out = contextOfOutput(await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts()));
+    expect(out.additionalContext).toContain('LATE-RULE');
+    expect(out.additionalContext).not.toContain('EARLY-RULE');
+    expect(logText()).toMatch(/in the conversation's last 16 MB, from byte [\d,]+ \(it is longer since the last boundary than the hook reads\)/);
   });
 
   it('the loop guard blocks the 4th automatic compaction within 10 minutes, with a reason; manual ones pass and do not count', async () => {

@@ -27,7 +27,7 @@
 //                      reads one small file and returns.
 
 import type { RestoreItem } from '../../engine/validate/restoreFacts';
-import { carryOn, readEraFacts, recordedUsage } from './eraFacts';
+import { carryOn, ERA_MAX_BYTES, readEraFacts, recordedUsage } from './eraFacts';
 import {
   appendLog,
   readSessionState,
@@ -283,7 +283,10 @@ async function sessionStart(input: HookInput, opts: HookRunOptions, now: Date, s
       },
       say,
     );
-    const facts = `${era.facts.items.length} must-keep facts in the conversation since byte ${fmt(era.facts.start)}${carried?.length ? ` (+${carried.length} from earlier compactions)` : ''}`;
+    const since = era.facts.cut
+      ? `the conversation's last ${ERA_MAX_BYTES / 1024 / 1024} MB, from byte ${fmt(era.facts.start)} (it is longer since the last boundary than the hook reads)`
+      : `the conversation since byte ${fmt(era.facts.start)}`;
+    const facts = `${era.facts.items.length} must-keep facts in ${since}${carried?.length ? ` (+${carried.length} from earlier compactions)` : ''}`;
     if (!unchecked) {
       say(`${facts}; the summary is not written yet: the repair waits for the next prompt`);
       return {};

@@ -73,6 +73,8 @@ export interface EraFacts {
   items: RestoreItem[];
   /** The text of the messages after the last answer (a prompt waiting for it), if any. */
   waiting?: string;
+  /** The era is longer than a run reads: `start` is a line within ERA_MAX_BYTES of `end`. */
+  cut?: boolean;
   model?: string;
 }
 
