@@ -1,6 +1,8 @@
 // `ctxc hook claude-code`: the command Claude Code's hooks run (PreCompact, SessionStart with
-// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin and prints at most one
-// JSON object; the work is src/sessions/claudeHook/claudeHook.ts.
+// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin — for at most
+// HOOK_STDIN_DEADLINE_MS: a writer that keeps the pipe open does not hold the session up — and
+// prints at most one JSON object; the work is src/sessions/claudeHook/claudeHook.ts. It runs from
+// its own bundle (src/cli/hookMain.ts → dist/hook.js), which dist/cli.js loads for `hook`.
 //
 // Exit codes follow Claude Code's hooks, not the other commands: 0 always once the command line
 // is read (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2); a
