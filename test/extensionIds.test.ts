@@ -17,7 +17,8 @@ import {
   SETTINGS,
   VIEW_CONTAINER_ID,
 } from '../src/extension/ids';
-import { DEFAULT_SETTINGS, type CompactorSettings } from '../src/extension/settings';
+import { DEFAULT_SETTINGS, sessionSettingKey, type CompactorSettings } from '../src/extension/settings';
+import { AGENT_IDS, AGENT_MODULES } from '../src/sessions/agents/registry';
 import { loadedEncoding } from '../src/engine/tokens/encoders';
 import { repoRoot } from './helpers/transcripts';
 import { activateHost, type ActivatedHost } from './fakes/extensionHost';
@@ -113,16 +114,21 @@ describe('manifest and ids agree', () => {
 
   it('declares exactly the settings the accessor reads, with the same defaults', () => {
     const declared = Object.keys(manifest.contributes.configuration.properties).sort();
-    const read = Object.values(SETTINGS)
-      .map((k) => `${CONFIG_SECTION}.${k}`)
-      .sort();
+    // One sessions.* setting per agent of the registry, besides the accessor's fixed ones.
+    const read = [...Object.values(SETTINGS), ...AGENT_MODULES.map(sessionSettingKey)].map((k) => `${CONFIG_SECTION}.${k}`).sort();
     expect(declared).toEqual(read);
+    for (const a of AGENT_MODULES) expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${sessionSettingKey(a)}`]!.default, a.id).toBe(true);
     for (const [field, key] of Object.entries(SETTINGS)) {
       expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${key}`]!.default, key).toEqual(
         DEFAULT_SETTINGS[field as keyof CompactorSettings],
       );
     }
     expect(manifest.contributes.configuration.properties['contextCompactor.summarizer']!.enum).toEqual(['extractive', 'openai', 'vscode-lm']);
+    // The Copilot tool's agent parameter offers exactly the registry's agents.
+    const usageTool = (
+      manifest.contributes as unknown as { languageModelTools: { name: string; inputSchema: { properties: { agent?: { enum: string[] } } } }[] }
+    ).languageModelTools.find((t) => t.name === 'contextCompactor_sessionUsage');
+    expect(usageTool!.inputSchema.properties.agent!.enum).toEqual([...AGENT_IDS]);
     expect(manifest.contributes.configuration.properties['contextCompactor.level']!.enum).toEqual(['light', 'normal', 'heavy', 'emergency']);
   });
 

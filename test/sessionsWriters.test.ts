@@ -2,7 +2,7 @@
 // resumes (checked with the real CLIs by `npm run test:agents`), fresh ids, an unbroken chain, every
 // tool call with its result; the original untouched; nothing half-written on failure.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -26,7 +26,9 @@ vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameF
 const root = mkdtempSync(join(tmpdir(), 'ctxc-writers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const home = join(root, 'home');
+// The session's folder exists on this machine: a new session goes where the original ran.
 const work = join(root, 'work');
+mkdirSync(work, { recursive: true });
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TURNS: Turn[] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((t) => bigTurn(t, 60));
 
@@ -255,7 +257,7 @@ describe('safety', () => {
     const taken = join(home, '.claude', 'projects', claudeProjectName(work), 'taken-id.jsonl');
     writeFileIn(taken, 'keep me\n');
     await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home, fallbackCwd: root, newUuid: () => 'taken-id' })).rejects.toThrow(
-      /already exists; nothing was written/,
+      /a file is already there/,
     );
     expect(readFileSync(taken, 'utf8')).toBe('keep me\n');
   });

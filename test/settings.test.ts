@@ -6,7 +6,8 @@ import { COMPACTION_DEFAULTS } from '../src/engine/compactor';
 import { DEFAULT_TOOL_LIMITS } from '../src/engine/limits';
 import { toCompactOptions } from '../src/extension/engineModules';
 import { SETTINGS } from '../src/extension/ids';
-import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore, toolLimitsOf } from '../src/extension/settings';
+import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, sessionSettingKey, SettingsStore, toolLimitsOf } from '../src/extension/settings';
+import { AGENT_MODULES } from '../src/sessions/agents/registry';
 import { repoRoot } from './helpers/transcripts';
 import { fake, resetFake } from './fakes/vscode';
 
@@ -42,7 +43,7 @@ describe('settings accessor', () => {
     fake.setConfig('contextCompactor.sessions.codex', 'no');
     const s = readSettings();
     expect(s.follow).toBe('auto');
-    expect(s.sessionsCodex).toBe(true);
+    expect(s.sessions['codex']).toBe(true);
     expect(s.triggerRatio).toBe(1);
     expect(s.maxContextTokens).toBe(0);
     expect(s.summarizer).toBe('extractive');
@@ -97,7 +98,11 @@ describe('settings defaults and the engine defaults', () => {
   });
 
   it('declares the same defaults in package.json as the accessor', () => {
-    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(SETTINGS[field as keyof typeof SETTINGS]), field).toEqual(value);
+    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) {
+      if (field === 'sessions') continue;
+      expect(declared(SETTINGS[field as keyof typeof SETTINGS]), field).toEqual(value);
+    }
+    for (const a of AGENT_MODULES) expect(declared(sessionSettingKey(a)), a.id).toBe(DEFAULT_SETTINGS.sessions[a.id]);
   });
 
   it('does not freeze the strategy list into the manifest: the engine’s registry grows', () => {

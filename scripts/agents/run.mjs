@@ -26,7 +26,7 @@ import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTr
 import { hookScenarios } from './hookScenarios.mjs';
 import { claudeCountScenarios } from './claudeCountScenario.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
-import { ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
+import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
 const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
 /** The artifacts folder of the version set being run. */
@@ -465,6 +465,10 @@ async function sharedIntoCodex(agents, rel, figures) {
   });
 }
 
+/** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
+ *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
+const AGENT_SCENARIOS = [];
+
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
 /** Which versions to run: each set is run through every scenario. Default: the oldest and the
@@ -499,6 +503,29 @@ async function runSet(set, figures) {
   ARTIFACTS = join(ARTIFACTS_ROOT, set.label);
   mkdirSync(ARTIFACTS, { recursive: true });
   const agents = await ensureAgents(set.which);
+  // What every per-agent scenario module gets: the runner's helpers, and its agent's CLI at this
+  // set's version (installed on first use).
+  const h = {
+    repoRoot,
+    CLI,
+    ARTIFACTS,
+    transcriptsDir: findTranscriptsDir(repoRoot),
+    figures,
+    log,
+    check,
+    run,
+    mustRun,
+    inSandbox,
+    onlyFile,
+    requestsSince,
+    saveBody,
+    includes,
+    fileState,
+    checkUntouched,
+    ctxc,
+    version: (agent) => (typeof set.which === 'string' ? TESTED_VERSIONS[agent][set.which] : set.which[agent]),
+    ensureAgent: (agent) => ensureAgent(agent, typeof set.which === 'string' ? set.which : set.which[agent]),
+  };
   const scenarios = [
     ['Claude Code: a real multi-turn session, compacted and resumed', () => agentSession('claude', agents, figures)],
     ['Codex: a real multi-turn session, compacted and resumed', () => agentSession('codex', agents, figures)],
@@ -529,6 +556,7 @@ async function runSet(set, figures) {
     }),
     ...mcpScenarios({ agents, repoRoot, CLI, ARTIFACTS, log, check, mustRun, inSandbox, claudeEnv, codexEnv, writeCodexConfig, onlyFile, requestsSince }),
     ...claudeCountScenarios({ agents, CLI, log, check, mustRun, inSandbox, claudeEnv, onlyFile, requestsSince, writeFile: writeFileSync }),
+    ...AGENT_SCENARIOS.flatMap((scenarios) => scenarios(h)),
   ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
   const results = [];
   for (const [what, fn] of scenarios) {

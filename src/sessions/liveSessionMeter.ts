@@ -21,7 +21,8 @@ import { isTranscriptError } from '../engine/conversation/importers/transcriptEr
 import type { ImportResult } from '../engine/conversation/model';
 import type { AgentSession, FoundSession } from './agentSession';
 import { JsonlFollower } from './jsonlFollower';
-import { importSessionText, meterRead, readSession, SessionFigures, SESSION_MAX_BYTES, type CounterFor, type SessionRead } from './sessionCatalog';
+import { SESSION_MAX_BYTES } from './diskReads';
+import { importSessionText, meterRead, readSession, SessionFigures, type CounterFor, type SessionRead } from './sessionCatalog';
 
 export interface LiveMeterUpdate {
   session: AgentSession;

@@ -19,27 +19,12 @@ import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/me
 import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
-import { AGENTS, RESUMABLE_AGENTS, titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { AGENT_MODULES, agentById } from './agents/registry';
+import type { SourceContext } from './agents/sourceContext';
+import { newerThanTested } from './agents/versions';
+import { SESSION_MAX_BYTES } from './diskReads';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
-import { findAiderSessions } from './sources/aiderSource';
-import { findClaudeCodeSessions } from './sources/claudeCodeSource';
-import { findClineSessions, findRooSessions } from './sources/clineSource';
-import { findCodexSessions } from './sources/codexSource';
-import { findCopilotChatSessions } from './sources/copilotChatSource';
-import type { SessionSource, SourceContext } from './sources/sourceContext';
-
-/** The same limit as the CLI's reader: larger than any real session, small enough to fail fast on
- *  a mistaken file. */
-export const SESSION_MAX_BYTES = 64 * 1024 * 1024;
-
-const SOURCES: Record<AgentId, SessionSource> = {
-  'claude-code': findClaudeCodeSessions,
-  codex: findCodexSessions,
-  cline: findClineSessions,
-  'roo-code': findRooSessions,
-  'copilot-chat': findCopilotChatSessions,
-  aider: findAiderSessions,
-};
 
 export interface SessionQuery {
   /** The workspace folders. */
@@ -121,10 +106,10 @@ export async function findSessions(q: SessionQuery): Promise<FoundSession[]> {
     ...(q.signal ? { signal: q.signal } : {}),
   };
   const out: FoundSession[] = [];
-  for (const agent of AGENTS) {
-    if (q.agents?.[agent] === false) continue;
+  for (const agent of AGENT_MODULES) {
+    if (q.agents?.[agent.id] === false) continue;
     q.signal?.throwIfAborted();
-    out.push(...(await SOURCES[agent](ctx)));
+    out.push(...(await agent.find(ctx)));
   }
   return out;
 }
@@ -156,7 +141,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
     messages: 0,
     updated: new Date(found.mtimeMs).toISOString(),
     children: [],
-    resumable: RESUMABLE_AGENTS.includes(found.agent),
+    resumable: agentById(found.agent)?.resume !== undefined,
     warnings: 0,
     size: found.size,
     mtimeMs: found.mtimeMs,
@@ -187,8 +172,17 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
     historyTokens: history ? figures.historyTokens(history.conversation.messages, counter) : 0,
     messages: conversation.messages.length,
     warnings: warnings.length,
+    ...versionFacts(found.agent, conversation.meta.agentVersion),
     ...(conversation.meta.cwd && !base.cwd ? { cwd: conversation.meta.cwd } : {}),
   };
+}
+
+/** The version that wrote a session, and the newest tested one when it is newer. */
+function versionFacts(agent: AgentId, version: string | undefined): Pick<AgentSession, 'agentVersion' | 'newerThanTested'> {
+  if (!version) return {};
+  const module = agentById(agent);
+  const newest = module ? newerThanTested(module, version) : undefined;
+  return { agentVersion: version, ...(newest ? { newerThanTested: newest } : {}) };
 }
 
 /** A session's counts kept from one read to the next, for a session read again as it grows: the

@@ -12,17 +12,19 @@ import { isAbsolute, resolve } from 'node:path';
 import { MemoryArchive } from '../engine/archive/memoryArchive';
 import { compactConversation, CompactionInputError } from '../engine/compactor';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
-import type { Conversation, ImportResult, Message } from '../engine/conversation/model';
+import type { Conversation, ImportResult, Message, SourceFormat } from '../engine/conversation/model';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
 import { tokenReport } from '../engine/tokens/report';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
 import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
-import { RESUMABLE_AGENTS, type AgentId, type FoundSession } from './agentSession';
+import type { AgentId, FoundSession } from './agentSession';
+import { agentOfFormat } from './agents/registry';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
 import type { Env } from './locations';
-import { findSessions, readSession, SESSION_MAX_BYTES } from './sessionCatalog';
-import { NothingToWriteError, writeCompactedSession, type ResumableAgent, type WrittenSession } from './writeSession';
+import { SESSION_MAX_BYTES } from './diskReads';
+import { findSessions, readSession } from './sessionCatalog';
+import { NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
 
 export class SessionToolError extends Error {
   override name = 'SessionToolError';
@@ -152,8 +154,13 @@ export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{
   return { file: found.file, format: result.conversation.format, facts };
 }
 
-export type CompactTarget = ResumableAgent | 'handoff';
-export const COMPACT_TARGETS: readonly CompactTarget[] = ['claude-code', 'codex', 'handoff'];
+/** An agent id that resumes files (resumeTargets()), or 'handoff'. */
+export type CompactTarget = string;
+
+/** Where a compaction can go: every agent that resumes a file we write, or a handoff. */
+export function compactTargets(): string[] {
+  return [...resumeTargets(), 'handoff'];
+}
 
 export interface CompactSessionOptions {
   /** Where the result goes (default: a session of the same agent when it resumes files, else a handoff). */
@@ -168,8 +175,9 @@ export type CompactedSession =
   | { kind: 'session'; written: WrittenSession; tokensBefore: number; tokensAfter: number; file: string }
   | { kind: 'handoff'; text: string; tokensBefore: number; tokensAfter: number; file: string };
 
-function defaultTarget(format: string): CompactTarget {
-  return (RESUMABLE_AGENTS as readonly string[]).includes(format) ? (format as ResumableAgent) : 'handoff';
+function defaultTarget(format: SourceFormat): CompactTarget {
+  const agent = agentOfFormat(format);
+  return agent?.resume ? agent.id : 'handoff';
 }
 
 /** A label for a handoff: the session's first request, else its file. */
@@ -210,6 +218,7 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
     return { kind: 'session', written, ...figures };
   } catch (e) {
     if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);
+    if (e instanceof ReadBackError) throw new SessionToolError(e.message);
     const code = (e as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new SessionToolError(`cannot write the ${to} session: ${(e as Error).message}; nothing was written`);
     throw e;

@@ -79,7 +79,7 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
 ];
 
 const USAGE =
-  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm] [--to claude-code|codex [--cwd DIR]]';
+  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm] [--to AGENT [--cwd DIR]]';
 const COMPACT_HELP: CommandHelp = { name: 'compact', usage: USAGE, flags: COMPACT_FLAGS, helpTail: SUMMARIZER_CLI_USAGE };
 
 export function parseFormat(value: string | undefined): OutputFormat {
@@ -292,7 +292,13 @@ export const compactCommand: CliCommand = {
         const to = parseTarget(stringFlag(args, 'to'));
         if (to !== undefined) {
           const cwd = stringFlag(args, 'cwd');
-          const code = await writeResumableSession(io, { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, result);
+          const code = await writeResumableSession(
+            io,
+            { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) },
+            conv,
+            result,
+            counter,
+          );
           if (code === EXIT_OK) io.err(`${summaryLine(name, result, overhead)}\n`);
           return code;
         }

@@ -7,6 +7,7 @@ import type { Conversation, ReportedUsage, UsageParts, UsageSource } from '../..
 import { createTokenCounter } from '../../engine/tokens/messageCounter';
 import { tokenReport, type TokenReport } from '../../engine/tokens/report';
 import { categoryRowLabel, TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
+import { usageSourceLabel } from '../../sessions/agents/registry';
 import { booleanFlag, stringFlag, type FlagSpec } from '../args';
 import { runFileCommand, TRANSCRIPT_FLAGS, type CommandHelp } from '../fileCommand';
 import { EXIT_OK, type CliCommand, type CliIO } from '../io';
@@ -118,16 +119,6 @@ export function methodLabel(r: TokenReport): string {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** Who reported a figure, for people. */
-export const USAGE_SOURCE_LABELS: Record<UsageSource, string> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  cline: 'Cline',
-  'roo-code': 'Roo Code',
-  aider: 'aider',
-  anthropic: 'the export',
-  openai: 'the export',
-};
-
 /** "line 501", "ui_messages.json[212]", "messages[40]". */
 export function usageWhere(u: Pick<ReportedUsage, 'line' | 'index' | 'file'>): string {
   if (u.line !== undefined) return `${u.file ? `${u.file} ` : ''}line ${u.line}`;
@@ -144,7 +135,7 @@ export function sourceText(r: TokenReport): string {
       r.reported.countedSince !== undefined
         ? ` + ${fmt(r.reported.countedSince)} counted since`
         : `; the messages it covered were replaced: ${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file`;
-    return `${fmt(u.tokens)} as reported by the API (${USAGE_SOURCE_LABELS[u.source]}, ${usageWhere(u)})${rounding}${since}`;
+    return `${fmt(u.tokens)} as reported by the API (${usageSourceLabel(u.source)}, ${usageWhere(u)})${rounding}${since}`;
   }
   if (r.method === 'exact') return `counted with ${r.model}'s own tokenizer (${r.encoding}); the file records no usage`;
   if (r.method === 'proxy') return `an estimate: counted with ${r.encoding} as a proxy for ${r.model}'s tokenizer; the file records no usage`;

@@ -12,14 +12,15 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultStateDir } from '../../sessions/claudeHook/hookState';
-import { HOOK_DEFAULTS, runClaudeCodeHook, type HookSettings } from '../../sessions/claudeHook/claudeHook';
+import { HOOK_DEFAULTS, type HookSettings } from '../../sessions/claudeHook/claudeHook';
+import { AGENT_MODULES, agentById } from '../../sessions/agents/registry';
 import { clip } from '../../engine/text/clip';
 import { booleanFlag, numberFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
 import { onePositional, readCommandLine, type CommandHelp } from '../fileCommand';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
 
-/** The agents the hook knows. */
-export const HOOK_AGENTS = ['claude-code'] as const;
+/** The agents with hooks (the registry's modules that have them). */
+export const HOOK_AGENTS: readonly string[] = AGENT_MODULES.filter((a) => a.hooks).map((a) => a.id);
 
 /** The most hook input read: Claude Code's is a few hundred bytes. */
 export const HOOK_INPUT_MAX_BYTES = 1024 * 1024;
@@ -56,6 +57,7 @@ const HELP: CommandHelp = {
 };
 
 interface HookArgs extends HookSettings {
+  agent: string;
   stateDir: string;
 }
 
@@ -69,9 +71,10 @@ function readArgs(argv: readonly string[], io: CliIO): HookArgs | 'help' {
   const args = parseArgs(argv, HOOK_FLAGS);
   if (booleanFlag(args, 'help')) return 'help';
   const agent = onePositional(args.positionals, `AGENT (${HOOK_AGENTS.join(', ')})`);
-  if (!(HOOK_AGENTS as readonly string[]).includes(agent)) throw new UsageError(`unknown agent '${clip(agent)}'; expected one of ${HOOK_AGENTS.join(', ')}`);
+  if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`unknown agent '${clip(agent)}'; expected one of ${HOOK_AGENTS.join(', ')}`);
   const dir = stringFlag(args, 'state-dir');
   return {
+    agent,
     maxTokens: wholeNumber('max-tokens', numberFlag(args, 'max-tokens'), HOOK_DEFAULTS.maxTokens, 1),
     loopLimit: wholeNumber('loop-limit', numberFlag(args, 'loop-limit'), HOOK_DEFAULTS.loopLimit, 1),
     loopMinutes: wholeNumber('loop-minutes', numberFlag(args, 'loop-minutes'), HOOK_DEFAULTS.loopMinutes, 1),
@@ -131,9 +134,10 @@ export const hookCommand: CliCommand = {
   async run(argv: string[], io: CliIO): Promise<number> {
     const line = readCommandLine(HELP, io, () => readArgs(argv, io));
     if (!line.ok) return line.exit;
-    const { stateDir, ...settings } = line.value;
+    const { agent, stateDir, ...settings } = line.value;
+    const run = await agentById(agent)!.hooks!.load();
     const input = await readStdin(io);
-    const outcome = await runClaudeCodeHook(input.text, { ...settings, stateDir, ...(input.timedOut ? { inputDeadlineMs: HOOK_STDIN_DEADLINE_MS } : {}) });
+    const outcome = await run(input.text, { ...settings, stateDir, ...(input.timedOut ? { inputDeadlineMs: HOOK_STDIN_DEADLINE_MS } : {}) });
     if (outcome.output) io.out(`${JSON.stringify(outcome.output)}\n`);
     if (outcome.message) io.err(`${clip(outcome.message, 400)}\n`);
     return EXIT_OK;

@@ -15,9 +15,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { AGENTS, type AgentId } from '../../sessions/agentSession';
+import { AGENT_IDS, AGENT_MODULES, resumableAgents } from '../../sessions/agents/registry';
 import { listSessions } from '../../sessions/sessionCatalog';
-import { COMPACT_TARGETS, compactSession, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
+import { compactSession, compactTargets, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
 import { resolve } from 'node:path';
 import { sessionJson } from '../commands/sessions';
 
@@ -59,27 +59,27 @@ async function answer<T>(work: () => Promise<T>, render: (v: T) => { content: { 
 
 export function createMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: VERSION });
+  const resumers = resumableAgents();
 
   server.registerTool(
     'list_sessions',
     {
       title: 'List agent sessions',
-      description:
-        "The agent sessions of a folder (Claude Code, Codex, Cline, Roo Code, Copilot Chat, aider), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.",
+      description: `The agent sessions of a folder (${AGENT_MODULES.map((a) => a.name).join(', ')}), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.`,
       inputSchema: {
         cwd: z.string().min(1).optional().describe("The folder (default: the server's folder)."),
         agents: z
-          .array(z.enum(AGENTS))
+          .array(z.enum(AGENT_IDS as [string, ...string[]]))
           .min(1)
           .optional()
-          .describe(`Only these agents (${AGENTS.join(', ')}).`),
+          .describe(`Only these agents (${AGENT_IDS.join(', ')}).`),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answer(async () => {
         const folder = resolve(ctx.cwd, args.cwd ?? '.');
-        const only = args.agents ? (Object.fromEntries(AGENTS.map((a) => [a, args.agents!.includes(a)])) as Record<AgentId, boolean>) : undefined;
+        const only = args.agents ? Object.fromEntries(AGENT_IDS.map((a) => [a, args.agents!.includes(a)])) : undefined;
         const sessions = await listSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(only ? { agents: only } : {}) });
         return { folder, sessions: sessions.map(sessionJson) };
       }, json),
@@ -113,11 +113,13 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     'compact_session',
     {
       title: 'Compact a session',
-      description:
-        'Compacts a session into an 8-section summary plus the most recent turns. to "claude-code" or "codex" writes a new session file the agent resumes (claude --resume ID / codex resume ID; the original is never changed) and returns its id and command; to "handoff" returns the handoff text to start a new session with. Default: a session of the same agent when it resumes files, else the handoff.',
+      description: `Compacts a session into an 8-section summary plus the most recent turns. to ${resumers.map((a) => `"${a.id}"`).join(', ')} writes a new session file that agent resumes (${resumers.map((a) => a.resume.command('ID')).join(' / ')}; the original is never changed) and returns its id and command; to "handoff" returns the handoff text to start a new session with. Default: a session of the same agent when it resumes files, else the handoff.`,
       inputSchema: {
         ...sessionShape,
-        to: z.enum(COMPACT_TARGETS).optional().describe('claude-code, codex or handoff.'),
+        to: z
+          .enum(compactTargets() as [string, ...string[]])
+          .optional()
+          .describe(compactTargets().join(', ')),
         budget: z.number().int().positive().optional().describe('Target size of the result in tokens.'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

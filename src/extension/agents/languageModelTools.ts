@@ -19,7 +19,8 @@ import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import { dataLine } from '../../engine/text/quoteAsData';
 import { oneLine } from '../../engine/segments/textCut';
 import { categoryRowLabel, TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
-import { AGENTS, isAgentId, type AgentId, type AgentSession } from '../../sessions/agentSession';
+import type { AgentId, AgentSession } from '../../sessions/agentSession';
+import { AGENT_IDS } from '../../sessions/agents/registry';
 import { listSessions, type SessionQuery } from '../../sessions/sessionCatalog';
 import { compactSession, countSession, SessionToolError, type ToolContext } from '../../sessions/sessionTools';
 import { localHandoffWords } from '../commands/handoff';
@@ -74,13 +75,13 @@ function textResult(text: string): vscode.LanguageModelToolResult {
 async function workspaceSessions(context: vscode.ExtensionContext, agent: AgentId | undefined, signal?: AbortSignal): Promise<AgentSession[]> {
   const q = sessionQuery(context, signal);
   if (q.folders.length === 0) throw new Error(vscode.l10n.t('No folder is open: agent sessions are found by the folder they ran in.'));
-  const all = await listSessions(agent ? { ...q, agents: Object.fromEntries(AGENTS.map((a) => [a, a === agent])) } : q);
+  const all = await listSessions(agent ? { ...q, agents: Object.fromEntries(AGENT_IDS.map((a) => [a, a === agent])) } : q);
   return all.filter((s) => !s.error);
 }
 
 /** The report the usage tool returns (English: it is read by the model). */
 export async function usageReport(context: vscode.ExtensionContext, input: UsageInput, signal?: AbortSignal): Promise<string> {
-  const agent = input.agent !== undefined && isAgentId(input.agent) ? input.agent : undefined;
+  const agent = input.agent !== undefined && AGENT_IDS.includes(input.agent) ? input.agent : undefined;
   const sessions = await workspaceSessions(context, agent, signal);
   if (sessions.length === 0) return `No ${agent ?? 'agent'} sessions were found for this workspace.`;
   const lines = [

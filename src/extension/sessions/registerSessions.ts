@@ -18,7 +18,8 @@ import { LiveSessionFollower } from './liveSessionFollower';
 import { resumeInTerminal } from './resumeTerminal';
 import { SessionConversations } from './sessionConversations';
 import { SessionsTree, type SessionsNode } from './sessionsTree';
-import { AGENT_NAMES, sessionLabel } from './sessionText';
+import { sessionLabel } from './sessionText';
+import { agentName } from '../../sessions/agents/registry';
 import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
 import { resumableAgent, writeBackFor } from './sessionWriteBack';
 import { WorkspaceSessions } from './workspaceSessions';
@@ -144,7 +145,7 @@ export class SessionsFeature extends Disposable {
     const session = this.sessionOf(arg);
     const agent = resumableAgent(session);
     if (!agent)
-      throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', AGENT_NAMES[session.agent]));
+      throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', agentName(session.agent)));
     const folders = sessionPlaces(this.context).folders;
     return resumeInTerminal({ agent, id: session.id, cwd: session.cwd ?? folders[0] ?? dirname(session.file) });
   }

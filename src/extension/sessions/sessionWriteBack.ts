@@ -11,7 +11,8 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../engine/result';
 import type { AgentId, AgentSession } from '../../sessions/agentSession';
-import { writeCompactedSession, type ResumableAgent, type WrittenSession } from '../../sessions/writeSession';
+import { agentById, agentName } from '../../sessions/agents/registry';
+import { writeCompactedSession, type WrittenSession } from '../../sessions/writeSession';
 import { handoffText } from '../commands/handoff';
 import type { CommandDeps } from '../commands/commandDeps';
 import type { ApplyElsewhere } from '../conversationStore';
@@ -19,7 +20,7 @@ import { UserFacingError } from '../log';
 import { notificationText } from '../notificationText';
 import { groupedNumber } from '../statusBar/meterText';
 import { resumeInTerminal } from './resumeTerminal';
-import { AGENT_NAMES, sessionLabel } from './sessionText';
+import { sessionLabel } from './sessionText';
 import type { SessionPlaces } from './sessionWatch';
 
 export interface WriteBackDeps {
@@ -32,14 +33,14 @@ export interface WriteBackDeps {
 }
 
 /** The agent a session compacts back into, when it is one that resumes from a file. */
-export function resumableAgent(s: Pick<AgentSession, 'agent' | 'resumable' | 'relation'>): ResumableAgent | undefined {
+export function resumableAgent(s: Pick<AgentSession, 'agent' | 'resumable' | 'relation'>): string | undefined {
   if (!s.resumable || s.relation === 'subagent') return undefined;
-  return s.agent === 'claude-code' || s.agent === 'codex' ? s.agent : undefined;
+  return agentById(s.agent)?.resume ? s.agent : undefined;
 }
 
 export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElsewhere {
   const agent = resumableAgent(session);
-  const name = AGENT_NAMES[session.agent];
+  const name = agentName(session.agent);
   if (agent) {
     return {
       effect: vscode.l10n.t(
@@ -87,7 +88,7 @@ async function announceWritten(session: AgentSession, written: WrittenSession, r
   const resume = vscode.l10n.t('Resume in Terminal');
   const text = vscode.l10n.t(
     'Compacted into a new {0} session: {1} → {2} tokens. The original session is untouched: resuming it undoes this.',
-    AGENT_NAMES[session.agent],
+    agentName(session.agent),
     groupedNumber(result.tokensBefore),
     groupedNumber(result.tokensAfter),
   );
@@ -95,11 +96,6 @@ async function announceWritten(session: AgentSession, written: WrittenSession, r
   if (choice === resume) await resumeInTerminal({ agent: written.agent, id: written.id, cwd: written.cwd });
 }
 
-/** The commands that open a new, empty chat or task, by agent (checked to exist before use). */
-const NEW_CHAT_COMMANDS: Partial<Record<AgentId, string>> = {
-  cline: 'cline.plusButtonClicked',
-  'roo-code': 'roo-cline.plusButtonClicked',
-};
 /** VS Code's chat: opened with the handoff in its input, not sent. */
 const CHAT_NEW = 'workbench.action.chat.newChat';
 const CHAT_OPEN = 'workbench.action.chat.open';
@@ -107,16 +103,18 @@ const CHAT_OPEN = 'workbench.action.chat.open';
 /** The handoff on the clipboard, in a new chat where the agent offers one, else in an editor. */
 export async function handOff(agent: AgentId, text: string, log: CommandDeps['log']): Promise<'chat' | 'task' | 'editor'> {
   await vscode.env.clipboard.writeText(text);
-  const name = AGENT_NAMES[agent];
+  const name = agentName(agent);
+  const handoff = agentById(agent)?.handoff;
+  const newTask = handoff?.newTaskCommand;
   const available = new Set(await vscode.commands.getCommands(true));
   let where: 'chat' | 'task' | 'editor' = 'editor';
   try {
-    if (agent === 'copilot-chat' && available.has(CHAT_OPEN)) {
+    if (handoff?.vscodeChat && available.has(CHAT_OPEN)) {
       if (available.has(CHAT_NEW)) await vscode.commands.executeCommand(CHAT_NEW);
       await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
       where = 'chat';
-    } else if (NEW_CHAT_COMMANDS[agent] && available.has(NEW_CHAT_COMMANDS[agent])) {
-      await vscode.commands.executeCommand(NEW_CHAT_COMMANDS[agent]);
+    } else if (newTask && available.has(newTask)) {
+      await vscode.commands.executeCommand(newTask);
       where = 'task';
     }
   } catch (err) {

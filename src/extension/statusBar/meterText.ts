@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import type { ReportedUsage, UsageSource } from '../../engine/conversation/model';
+import { usageSourceLabel as registryUsageLabel } from '../../sessions/agents/registry';
 import type { TokenReport } from '../../engine/tokens/report';
 import type { TokenCategory } from '../../engine/tokens/tokenCounter';
 import { TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
@@ -77,21 +78,7 @@ function rowLabel(c: TokenCategory, tokens: number): string {
 
 /** Who reported a figure, for people. */
 export function usageSourceLabel(source: UsageSource): string {
-  switch (source) {
-    case 'claude-code':
-      return 'Claude Code';
-    case 'codex':
-      return 'Codex';
-    case 'cline':
-      return 'Cline';
-    case 'roo-code':
-      return 'Roo Code';
-    case 'aider':
-      return 'aider';
-    case 'anthropic':
-    case 'openai':
-      return vscode.l10n.t('the export');
-  }
+  return registryUsageLabel(source, vscode.l10n.t('the export'));
 }
 
 /** "line 501", "ui_messages.json[212]", "messages[40]": where a reported figure is written. */

@@ -27,6 +27,7 @@
 //                      reads one small file and returns.
 
 import type { RestoreItem } from '../../engine/validate/restoreFacts';
+import type { AgentHookSettings } from '../agents/agent';
 import { carryOn, ERA_MAX_BYTES, readEraFacts, recordedUsage } from './eraFacts';
 import {
   appendLog,
@@ -41,13 +42,7 @@ import {
 import { checkedRepair, fmt, repairDetails, uncheckedRestore, type CheckedRepair } from './repair';
 import { TranscriptFile } from './transcriptFile';
 
-export interface HookSettings {
-  /** Most tokens a repair puts back. */
-  maxTokens: number;
-  /** Automatic compactions let through within `loopMinutes`; the next one is blocked. */
-  loopLimit: number;
-  loopMinutes: number;
-}
+export type HookSettings = AgentHookSettings;
 
 export const HOOK_DEFAULTS: Readonly<HookSettings> = { maxTokens: 2000, loopLimit: 3, loopMinutes: 10 };
 

@@ -15,7 +15,7 @@
 // silently skips a compacted line without one), increasing by a millisecond from `now`.
 
 import type { Conversation, Message } from '../model';
-import { sessionParts } from './sessionParts';
+import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
 
 export interface CodexRolloutOptions {
   /** The new session's id (a fresh UUID). */
@@ -27,7 +27,7 @@ export interface CodexRolloutOptions {
   /** The text of the user_message event (the original's first request, when known). */
   firstRequest?: string;
   /** The session it came from, recorded in session_meta so a listing can show it under its original. */
-  from?: { sessionId?: string; file?: string; tokensBefore?: number; tokensAfter?: number };
+  from?: { sessionId?: string; file?: string; tokensBefore?: number; tokensAfter?: number; inherited?: InheritedFigures };
   now: Date;
 }
 
@@ -72,7 +72,7 @@ export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): Cod
         cwd: opts.cwd,
         originator: opts.originator ?? 'codex_exec',
         cli_version: opts.cliVersion,
-        ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact(opts.from) } : {}),
+        ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
       },
     },
     { timestamp: stamp(), type: 'event_msg', payload: { type: 'user_message', message: firstRequest, images: [], local_images: [], text_elements: [] } },

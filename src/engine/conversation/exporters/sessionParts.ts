@@ -44,3 +44,24 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
 function isRenderedReminder(m: Message): boolean {
   return m.itemType === 'SKILL_METADATA' && typeof m.source?.extra?.['attachment'] === 'string';
 }
+
+/** What a session written back takes over from its original: the model it ran with, and what its
+ *  agent sends that the file does not hold (system prompt, tools) and the window, as measured on the
+ *  original. Recorded in our provenance field, so the new session is metered as the confirmation
+ *  said before the agent has answered once. */
+export interface InheritedFigures {
+  model?: string;
+  overhead?: number;
+  window?: number;
+}
+
+/** `{ inherited: … }` for the provenance field, or nothing when nothing was measured. */
+export function inheritedField(i: InheritedFigures | undefined): { inherited?: InheritedFigures } {
+  if (!i) return {};
+  const clean: InheritedFigures = {
+    ...(i.model ? { model: i.model } : {}),
+    ...(i.overhead !== undefined && Number.isFinite(i.overhead) && i.overhead > 0 ? { overhead: Math.round(i.overhead) } : {}),
+    ...(i.window !== undefined && Number.isFinite(i.window) && i.window > 0 ? { window: Math.round(i.window) } : {}),
+  };
+  return Object.keys(clean).length > 0 ? { inherited: clean } : {};
+}

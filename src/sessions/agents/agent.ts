@@ -1,0 +1,186 @@
+// Everything the product knows about one coding agent, in one module per agent (one folder under
+// src/sessions/agents/): its name and icon, where its sessions live and the variables that move
+// them, how they are found for a workspace and read, how it resumes, how to write a session it
+// resumes, its hooks, and the versions it was tested with. The extension, `ctxc`, the MCP server
+// and the Copilot tools read the registry (registry.ts); no other file keeps a table of agents.
+
+import type { InheritedFigures } from '../../engine/conversation/exporters/sessionParts';
+import type { Conversation, SourceFormat } from '../../engine/conversation/model';
+import type { CompactionResult } from '../../engine/result';
+import type { FoundSession } from '../agentSession';
+import type { Env } from '../locations';
+import type { SourceContext } from './sourceContext';
+
+/** The agent's package on the npm registry and the versions of it tested (testedVersions.json). */
+export interface TestedVersions {
+  package: string;
+  bin: string;
+  /** The oldest version supported: what `npm run test:agents` checks first. */
+  oldest: string;
+  /** The newest version known to work. A session written by a newer one is read, and said to be newer. */
+  newest: string;
+}
+
+/** Where sessions are looked for: the listing's inputs. */
+export interface AgentPlaces {
+  /** The workspace folders, absolute. */
+  folders: readonly string[];
+  env: Env;
+  home: string;
+  /** VS Code-family globalStorage folders. */
+  globalStorage: readonly string[];
+  /** VS Code-family workspaceStorage folders. */
+  workspaceStorage: readonly string[];
+}
+
+/** A folder to watch for the agent's session files, and a glob relative to it. */
+export interface WatchPlace {
+  base: string;
+  pattern: string;
+}
+
+/** Where a written session goes and what it records. */
+export interface WriteContext {
+  env: Env;
+  home: string;
+  /** The folder the session belongs to: where the agent will look from this workspace. */
+  cwd: string;
+  /** The original's file name, recorded as where the session came from. */
+  sourceFile?: string;
+  now: Date;
+  newUuid: () => string;
+  /** What the original's agent measured that the file does not hold, carried to the new session so
+   *  it is metered right before the agent answers once. */
+  inherited: InheritedFigures;
+}
+
+/** The lines of a new session, and where the agent will find it. */
+export interface SessionFile {
+  /** The new session's id (the agent's own kind of id). */
+  id: string;
+  /** Absolute path of the file to create. */
+  file: string;
+  text: string;
+  /** What had to change on the way (header messages left out, thinking without signature, …). */
+  notes: string[];
+}
+
+/** What the agent will send when it resumes a file, read back with its own rules. */
+export interface ReadBack {
+  /** The summary text as it will be sent, if one is. */
+  summary?: string;
+  /** The last user turn as it will be sent. */
+  lastUserTurn?: string;
+  /** Why the agent would not resume the file as intended, if it would not. */
+  problem?: string;
+}
+
+/** An agent that resumes a session from a file we write. */
+export interface AgentResume {
+  /** The command that resumes session `id`, run in the session's folder (the id shell-quoted). */
+  command(id: string): string;
+  /** The program that command runs, looked for on the PATH before a terminal is opened. */
+  program: string;
+  /** The new session's lines, or undefined when the compaction left nothing to resume from. */
+  sessionFile(original: Conversation, result: CompactionResult, ctx: WriteContext): SessionFile | undefined;
+  /** The written file read back as the agent resumes it. */
+  readBack(file: string): Promise<ReadBack>;
+  /** After the file is written and read back: anything else the agent needs to list it (an index of
+   *  its own). Returns notes; never throws for what it cannot do (the session still resumes by id). */
+  register?(written: SessionFile, ctx: WriteContext): Promise<string[]>;
+  /** Undo a `register` (the new file is being removed). */
+  unregister?(written: SessionFile, ctx: WriteContext): Promise<void>;
+  /** Tokens the agent sends besides the messages (system prompt and tools), when a session of another
+   *  agent is written for it and nothing measured says better. */
+  overheadEstimate: number;
+}
+
+/** How a handoff reaches an agent that cannot resume a file. */
+export interface AgentHandoff {
+  /** A VS Code command that opens a new, empty chat or task of the agent (checked to exist before use). */
+  newTaskCommand?: string;
+  /** The agent's chat is VS Code's own: open it with the handoff in its input. */
+  vscodeChat?: boolean;
+}
+
+/** A settings file an agent reads hooks from. */
+export interface HookSettingsFile {
+  path: string;
+  /** 'workspace': read only in that folder; 'user': for every project of the person. */
+  scope: 'workspace' | 'user';
+  /** The folder, for a workspace file. */
+  folder?: string;
+}
+
+/** A settings object with our hooks added or taken out, every other key and hook as it was. */
+export interface HookSettingsChange {
+  settings: Record<string, unknown>;
+  /** Handlers of ours taken out. */
+  removed: number;
+  /** Handlers added. */
+  added: number;
+}
+
+/** The hook settings `ctxc hook <agent>` runs with (flags of its command line). */
+export interface AgentHookSettings {
+  /** Most tokens a repair puts back. */
+  maxTokens: number;
+  /** Automatic compactions let through within `loopMinutes`; the next one is blocked. */
+  loopLimit: number;
+  loopMinutes: number;
+}
+
+/** One run of `ctxc hook <agent>`: the agent's JSON from stdin in; at most one JSON object for
+ *  stdout and one line for stderr out. Never throws: a hook must not stop the agent by accident. */
+export type HookRunner = (
+  stdinText: string,
+  /** `inputDeadlineMs`: stdin was still open after that long; `stdinText` is what came by then. */
+  opts: AgentHookSettings & { stateDir: string; now?: () => Date; inputDeadlineMs?: number },
+) => Promise<{ output?: Record<string, unknown>; message?: string }>;
+
+/** An agent's hooks around its own compactions: how they are installed, and what runs. */
+export interface AgentHooks {
+  /** The files the hooks can go in: each workspace folder's (when the agent reads one), then the user's. */
+  settingsFiles(p: Pick<AgentPlaces, 'folders' | 'env' | 'home'>): HookSettingsFile[];
+  /** The events installed, as the agent names them (for the confirmation). */
+  events: readonly string[];
+  /** What the install adds for `command` (shown before asking). */
+  entry(command: string): unknown;
+  /** `settings` (the parsed file, {} when there is none) with our hooks for `command`; an earlier
+   *  install of ours is replaced. Throws a SettingsShapeError (claudeHook/hookSettings.ts) for a file it
+   *  cannot change safely. */
+  add(settings: unknown, command: string): HookSettingsChange;
+  /** `settings` without our hooks. */
+  remove(settings: unknown): HookSettingsChange;
+  has(settings: unknown): boolean;
+  /** The runner, loaded only when a hook runs (the hook starts often and must start fast). */
+  load(): Promise<HookRunner>;
+}
+
+export interface AgentModule {
+  /** The id used everywhere: `ctxc sessions --agents`, `--to`, JSON output, settings. */
+  readonly id: string;
+  /** The product's own name (not translated). */
+  readonly name: string;
+  /** A codicon id for views. */
+  readonly icon: string;
+  /** `contextCompactor.sessions.<settingKey>` turns its sessions on and off. */
+  readonly settingKey: string;
+  /** The environment variables that move its sessions. */
+  readonly envVars: readonly string[];
+  /** Where it keeps sessions, in words (`ctxc sessions --help`, the README's table). */
+  readonly where: string;
+  /** The formats its files are read as; also what its reported usage is labelled. */
+  readonly formats: readonly SourceFormat[];
+  /** The tested versions, when the agent is a CLI the agents test runs. */
+  readonly versions?: TestedVersions;
+  /** The session files of the workspace folders, found with listings, stats and small reads only. */
+  find(ctx: SourceContext): Promise<FoundSession[]>;
+  /** The folders to watch for changes of those files. */
+  watch(p: AgentPlaces): WatchPlace[];
+  /** Absent: the agent cannot resume a file, and a compaction becomes a handoff. */
+  readonly resume?: AgentResume;
+  readonly handoff?: AgentHandoff;
+  /** Absent: the agent has no hooks we install. */
+  readonly hooks?: AgentHooks;
+}
