@@ -11,6 +11,7 @@ import { sessionParts } from '../src/engine/conversation/exporters/sessionParts'
 import type { Conversation, Message } from '../src/engine/conversation/model';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
+import { inheritedFigures } from '../src/sessions/writeSession';
 import { fixedUuid, jsonl } from './helpers/agentSessions';
 
 const SYSTEM_BLOCKS = ['You are an agent working with the user.', '# Harness\n - Text you output is shown to the user.', '# Tone\nBe brief.'];
@@ -135,6 +136,14 @@ describe('Claude Code 2.1.332 lines', () => {
       const grown = growing.read(parser.parsed);
       expect(grown, `after line ${i + 1}`).toStrictEqual(importClaudeCodeLines({ lines: parser.lines.slice(), bad: parser.badLines.slice() }));
     }
+  });
+
+  it('a session written back inherits as overhead the system prompt and tools it leaves out', async () => {
+    const { conversation } = importClaudeCode(jsonl(session()));
+    const counter = await createTokenCounter(conversation.meta.model);
+    const header = counter.countMessages(conversation.messages.slice(0, 2));
+    const report = tokenReport(conversation.messages, counter, conversation.meta.reportedUsage);
+    expect(inheritedFigures(conversation, counter, 'claude-code').overhead).toBe(Math.max(0, report.overhead) + header);
   });
 
   it('a session written back leaves the reminders out: Claude Code renders its own on resume', () => {

@@ -11,7 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { Conversation } from '../engine/conversation/model';
+import { isHeaderItem, type Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import { calibrate } from '../engine/tokens/calibration';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
@@ -72,14 +72,19 @@ export function resumeTargets(): string[] {
 }
 
 /** What a new session for `target` takes over from `original`: for the same agent, the model, the
- *  overhead its usage records measure (system prompt and tools) and the window it reported; for
+ *  overhead its usage records measure (system prompt and tools, and those the file holds but the
+ *  new session leaves out) and the window it reported; for
  *  another agent, only that agent's own overhead estimate (the source's system prompt is not what
  *  the target sends). */
 export function inheritedFigures(original: Conversation, counter: CachedTokenCounter, target: string): InheritedFigures {
   const agent = resumableAgent(target);
   if (agentOfFormat(original.format)?.id !== target) return agent ? { overhead: agent.resume.overheadEstimate } : {};
   const usage = original.meta.reportedUsage;
-  const overhead = calibrate(original.messages, usage, counter)?.overhead;
+  // The system prompt and tools the file itself holds (Claude Code's prompt_snapshot) are left out
+  // of the new session (sessionParts): they are overhead of the new one until its agent answers.
+  const header = counter.countMessages(original.messages.filter(isHeaderItem));
+  const calibrated = calibrate(original.messages, usage, counter)?.overhead;
+  const overhead = calibrated !== undefined || header > 0 ? Math.max(0, calibrated ?? 0) + header : undefined;
   return {
     ...(original.meta.model ? { model: original.meta.model } : {}),
     ...(overhead !== undefined && overhead > 0 ? { overhead } : {}),
