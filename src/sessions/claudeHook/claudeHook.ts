@@ -172,6 +172,11 @@ async function preCompact(input: HookInput, opts: HookRunOptions, now: Date, say
   else {
     try {
       tokens = await recordedUsage(file, file.size);
+    } catch (e) {
+      // The loop guard must still count it.
+      say(
+        `${file.path} could not be read to its end (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the compaction is recorded without its size`,
+      );
     } finally {
       await file.close();
     }
@@ -242,8 +247,9 @@ async function sessionStart(input: HookInput, opts: HookRunOptions, now: Date, s
   try {
     const { state } = await readSessionState(opts.stateDir, input.session);
     const pre = thisCompaction(state, now);
-    // A CLI that writes the summary before this hook: repair against it at once.
-    if (pre && file.size > pre.bytes) {
+    // A CLI that writes the summary before this hook: repair against it at once (only what was
+    // written since PreCompact is read: a record without the length, from before, reads nothing).
+    if (pre && pre.bytes > 0 && file.size > pre.bytes) {
       const r = await checkedRepair(file, { afterByte: pre.bytes, eraEnd: pre.bytes }, state.facts, state.carried, opts.maxTokens);
       if (r.ok) {
         const text = await recordRepair(r.repair, undefined, input, opts, now, say);
