@@ -151,7 +151,7 @@ describe('the hook as a process', () => {
     const state = stateOf();
     expect(state.compactions).toHaveLength(50);
     expect(state.compactions.filter((c) => !c.blocked)).toHaveLength(HOOK_DEFAULTS.loopLimit);
-  }, 120_000);
+  }, 180_000);
 
   it('a writer that keeps standard input open and sends nothing: the hook gives up after its deadline, exits 0 and says why', async () => {
     const r = await hookProcess(undefined, true);

@@ -8,13 +8,13 @@
 // is older than LOCK_STALE_MS is taken over. A run that cannot get it within LOCK_WAIT_MS goes on
 // without it and says so: the hook must never hold a session up over its own bookkeeping.
 
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Longest a run waits for the lock: fifty runs at once on a busy machine take seconds in turn. */
-export const LOCK_WAIT_MS = 20_000;
+export const LOCK_WAIT_MS = 30_000;
 /** A lock older than this is a leftover (a run holds it for milliseconds). */
-export const LOCK_STALE_MS = 30_000;
+export const LOCK_STALE_MS = 20_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,17 +27,35 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether the lock at `path` is a leftover: its holder is gone, or it is too old. */
-async function stale(path: string): Promise<boolean> {
+/**
+ * Removes the lock at `path` if it is a leftover — its holder is gone, or it is older than
+ * LOCK_STALE_MS — and only that very file: a holder that ends while we look removes its lock and
+ * the next run creates a new one at the same path, which must not be taken for the old one. So the
+ * file judged is named by its inode and modification time (nanoseconds), read through the handle
+ * its pid was read from, and removed only while the path still names it. True when it was removed.
+ */
+async function removeIfStale(path: string): Promise<boolean> {
+  let judged: string;
+  let stale: boolean;
   try {
-    const [text, s] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    const pid = Number.parseInt(text, 10);
-    if (Date.now() - s.mtimeMs > LOCK_STALE_MS) return true;
-    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid);
+    const handle = await open(path, 'r');
+    try {
+      const s = await handle.stat({ bigint: true });
+      judged = `${s.ino}:${s.mtimeNs}`;
+      const pid = Number.parseInt(await handle.readFile('utf8'), 10);
+      stale = Date.now() - Number(s.mtimeMs) > LOCK_STALE_MS || (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid));
+    } finally {
+      await handle.close();
+    }
   } catch {
-    // Gone already, or half-written by a run that is creating it now: not ours to remove.
+    // Gone already: nothing to remove.
     return false;
   }
+  if (!stale) return false;
+  const now = await stat(path, { bigint: true }).catch(() => undefined);
+  if (!now || `${now.ino}:${now.mtimeNs}` !== judged) return false;
+  await unlink(path).catch(() => undefined);
+  return true;
 }
 
 export type Locked<T> = { value: T; locked: true } | { value: T; locked: false; reason: string };
@@ -59,10 +77,7 @@ async function acquire(path: string, waitMs: number): Promise<true | string> {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') return `${path} cannot be created (${code ?? (e as Error).message})`;
     }
-    if (await stale(path)) {
-      await unlink(path).catch(() => undefined);
-      continue;
-    }
+    if (await removeIfStale(path)) continue;
     if (Date.now() >= deadline) return `another run held ${path} for ${waitMs / 1000} s`;
     // Jittered, growing waits: fifty runs at once get through in turn without spinning.
     await sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
