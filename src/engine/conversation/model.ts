@@ -154,6 +154,9 @@ export interface ConversationMeta {
   sessionId?: string;
   /** Agent sessions: the version of the agent that wrote it (Claude Code `version`, Codex `cli_version`). */
   agentVersion?: string;
+  /** Agent sessions: the model provider the agent ran it with, when it records one (Codex
+   *  `model_provider`: its listings only show a thread under the provider it runs with). */
+  modelProvider?: string;
   /** What the API counted for the last request the agent recorded (Claude Code `usage`, Codex
    *  `token_count`, Cline `api_req_started`, aider `Tokens: … sent`, `usage` in an export), tied to
    *  the message that answered it. Absent when the transcript records none that can be tied. */
