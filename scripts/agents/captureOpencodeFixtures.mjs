@@ -16,7 +16,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { opencodeConfig, opencodeEnv } from './opencodeEnv.mjs';
@@ -133,7 +133,7 @@ function shrinkStore(db, dir, { work, other }) {
     const r = spawnSync('sqlite3', [copy], { input: script, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`sqlite3: ${r.stderr}`);
   };
-  const set = (col) => `${col} = replace(replace(${col}, '${work}', '${WS}'), '${other}', '/work/other')`;
+  const set = (col) => `${col} = replace(replace(replace(${col}, '${work}', '${WS}'), '${other}', '/work/other'), '${dirname(work)}', '/work')`;
   sql(`PRAGMA journal_mode=DELETE;
 DELETE FROM event; DELETE FROM event_sequence;
 UPDATE session SET ${set('directory')}, path = replace(replace(path, '${work.slice(1)}', 'work/ws'), '${other.slice(1)}', 'work/other');

@@ -35,6 +35,11 @@ const INTERRUPTED = '[Tool execution was interrupted]';
 const CLEARED = '[Old tool result content cleared]';
 /** Titles opencode gives before it has made one. */
 const DEFAULT_TITLE = /^(?:New session|Child session) - \d{4}-/;
+
+/** Whether a session title is one opencode gives before it has made one (not worth showing). */
+export function isDefaultOpencodeTitle(title: string): boolean {
+  return DEFAULT_TITLE.test(title);
+}
 /** Part types opencode keeps that are not sent to the model. */
 const NOT_SENT = new Set(['step-finish', 'snapshot', 'patch', 'agent', 'retry']);
 
@@ -73,10 +78,14 @@ export function fromOpencodeValue(value: unknown, opts: ImportOptions = {}): Imp
   setSessionFacts(meta, { sessionId: str(session, 'id'), cwd: str(session, 'directory'), agentVersion: str(session, 'version') });
   const title = str(session, 'title');
   if (title && !DEFAULT_TITLE.test(title)) meta.title = title;
-  const model = [...entries].reverse().find((e) => str(e.info, 'role') === 'assistant' && str(e.info, 'modelID'))?.info['modelID'];
+  // The model of the last answer, with its provider (opencode names a model by both).
+  const answered = [...entries].reverse().find((e) => str(e.info, 'role') === 'assistant' && str(e.info, 'modelID'));
   const sessionModel = obj(session, 'model');
-  if (typeof model === 'string') meta.model = model;
-  else if (sessionModel && str(sessionModel, 'id')) meta.model = str(sessionModel, 'id')!;
+  const model = answered
+    ? { id: str(answered.info, 'modelID'), provider: str(answered.info, 'providerID') }
+    : { id: str(sessionModel ?? {}, 'id'), provider: str(sessionModel ?? {}, 'providerID') };
+  if (model.id) meta.model = model.id;
+  if (model.id && model.provider) meta.modelProvider = model.provider;
 
   const skipped = new Map<string, number>();
   const live = toDrafts(sent, skipped, since);
