@@ -9,8 +9,13 @@
 //      the new session is listed under it.
 //   2. A shared real Claude Code session compacted `--to opencode`: opencode goes on with it (the
 //      model it is configured with), sending the summary and the recent turns.
+//   3. The plugin (dist/opencode-plugin.mjs running `ctxc hook opencode`), in opencode's config: the
+//      request opencode's summariser is sent holds the session's must-keep facts; with every answer
+//      reporting a full window, `opencode run` compacts, goes on, compacts… until the loop guard stops
+//      it going on after `--loop-limit` compactions, and the run ends by itself.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { lastAssistantText, placeTranscript } from './sessionFixtures.mjs';
 import { opencodeConfig, opencodeEnv } from './opencodeEnv.mjs';
@@ -25,6 +30,7 @@ export function opencodeScenarios(h) {
   return [
     ['opencode: a real session listed with its recorded tokens, compacted into a session opencode imports and resumes', () => session(h)],
     ['opencode: a shared Claude Code session compacted into opencode, resumed by opencode', () => fromClaude(h)],
+    ['opencode: the plugin gives its summariser the must-keep facts and stops a compaction loop', () => plugin(h)],
   ];
 }
 
@@ -216,4 +222,65 @@ async function fromClaude(h) {
       );
     },
   );
+}
+
+/** The real opencode with our plugin: the facts in its summary prompt, and the loop stopped. */
+async function plugin(h) {
+  const bin = await h.ensureAgent('opencode');
+  const mode = { full: 'never', work: '' };
+  const base = reply(h, mode);
+  const fake = (body, api) => {
+    const r = base(body, api);
+    const system = userText(body.messages?.[0]);
+    if (!r || /title generator|context summarization agent/.test(system) || r.tool) return r;
+    if (mode.full === 'never') return r;
+    if (mode.full === 'once') mode.full = 'never';
+    return { ...r, inputTokens: 199_000 };
+  };
+  return h.inSandbox('opencode-plugin', fake, 'opencode-plugin', async ({ root, home, work, server }) => {
+    mode.work = work;
+    const stateDir = join(root, 'state');
+    const command = `node "${h.CLI}" hook opencode --loop-limit 2 --state-dir "${stateDir}"`;
+    opencodeConfig(home, server, { plugin: [[pathToFileURL(join(h.repoRoot, 'dist', 'opencode-plugin.mjs')).href, { command }]] });
+    const env = opencodeEnv(home);
+    writeFileSync(join(work, 'notes-alpha.txt'), h.notesText('alpha'));
+    const instruction = 'Always run npm test before you commit anything.';
+    await opencodeRun(h, bin, 'opencode-plugin-turn-1', [`${instruction} ${h.turnPrompt('alpha', 0)}`], work, env);
+    const id = JSON.parse((await h.mustRun('opencode-plugin-list', bin, ['session', 'list', '--format', 'json'], { cwd: work, env })).stdout)[0].id;
+
+    // One answer reports a full window: opencode compacts, and its summariser gets the facts.
+    mode.full = 'once';
+    const n0 = server.modelRequests('chat').length;
+    await opencodeRun(h, bin, 'opencode-plugin-full-once', ['-s', id, 'go on with the review'], work, env);
+    const summaryCall = h.requestsSince(server, 'chat', n0).find((r) => /context summarization agent/.test(userText(r.body.messages[0])));
+    h.check(summaryCall, 'opencode did not compact after an answer that reported a full window');
+    const prompt = userText(summaryCall.body.messages.at(-1));
+    const facts = prompt.slice(prompt.indexOf('Context Compactor:'));
+    h.check(
+      prompt.includes('Context Compactor: the summary must keep these facts'),
+      'the summary prompt does not hold the facts the plugin gave',
+      prompt.slice(-600),
+    );
+    h.check(facts.includes(instruction) && facts.includes('notes-alpha.txt'), 'the facts lack the standing instruction or the file read', facts);
+    h.saveBody('opencode-plugin-summary-call', summaryCall);
+    h.log(`  the summary prompt ends with the facts (${facts.length} characters): ${JSON.stringify(facts.slice(0, 300))}…`);
+
+    // Every answer reports a full window: without the guard opencode compacted 1,023 times in 25 s.
+    mode.full = 'always';
+    const n1 = server.modelRequests('chat').length;
+    const looped = await opencodeRun(h, bin, 'opencode-plugin-loop', ['-s', id, 'keep going'], work, env);
+    const summaries = h.requestsSince(server, 'chat', n1).filter((r) => /context summarization agent/.test(userText(r.body.messages[0]))).length;
+    const state = JSON.parse(readFileSync(join(stateDir, 'opencode', `${id}.json`), 'utf8'));
+    const last = state.compactions.at(-1);
+    h.check(
+      last?.blocked === true && /stopped opencode from going on by itself/.test(last.reason),
+      'the loop guard did not stop opencode',
+      JSON.stringify(state),
+    );
+    h.check(summaries <= 2, `opencode compacted ${summaries} times in the looping run, more than the guard lets through`);
+    h.check(`${looped.stdout}${looped.stderr}`.includes('Context Compactor stopped opencode'), 'opencode’s output does not say why it stopped');
+    h.log(
+      `  with every answer full, the run compacted ${summaries} more times and ended by itself in ${(looped.ms / 1000).toFixed(1)} s: ${JSON.stringify(last.reason.slice(0, 160))}…`,
+    );
+  });
 }
