@@ -203,6 +203,8 @@ export interface AgentModule {
 export interface AgentStore {
   /** Whether `file` names one of its sessions (by its form alone). */
   owns(file: string): boolean;
+  /** The file on disk that holds the session `file` names (the store itself). */
+  fileOf(file: string): string;
   /** The session as text in the agent's format (its first); throws an Error naming `file` when
    *  the session is not there or holds more than `maxBytes`. */
   read(file: string, maxBytes: number): Promise<string>;

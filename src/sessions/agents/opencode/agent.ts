@@ -32,6 +32,7 @@ export const opencodeAgent: AgentModule = {
   watch: (p) => [{ base: opencodeDataDir(p.env, p.home), pattern: 'opencode*.db*' }],
   store: {
     owns: (file) => parseStoredSessionPath(file) !== undefined,
+    fileOf: (file) => parseStoredSessionPath(file)?.db ?? file,
     read: readStoredSession,
   },
   resume: {
