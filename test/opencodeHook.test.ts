@@ -8,13 +8,14 @@
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingsShapeError } from '../src/sessions/claudeHook/hookSettings';
 import { agentById } from '../src/sessions/agents/registry';
 import { OPENCODE_FACTS_LEAD, opencodeStatePath, runOpencodeHook } from '../src/sessions/agents/opencode/hook';
 import { addOpencodeHooks, hasOpencodeHooks, opencodePluginUrl, removeOpencodeHooks } from '../src/sessions/agents/opencode/hookSettings';
 import { ContextCompactor } from '../src/sessions/agents/opencode/plugin';
+import { README_CLI_PLACEHOLDER, readmeBlock } from '../scripts/agents/readme.mjs';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-opencode-hook-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -55,6 +56,12 @@ describe('the plugin entry in opencode.json', () => {
     // A list that held only ours goes; an empty one of the person's stays.
     expect(removeOpencodeHooks(addOpencodeHooks({}, COMMAND, url).settings).settings).toEqual({});
     expect(removeOpencodeHooks({ plugin: [] }).settings).toEqual({ plugin: [] });
+  });
+
+  it('is the one the README shows', () => {
+    const block = JSON.parse(readmeBlock(join(__dirname, '..'), 'opencode-plugin', 'json')) as unknown;
+    const command = `node "${README_CLI_PLACEHOLDER}" hook opencode`;
+    expect(block).toEqual(addOpencodeHooks({}, command, opencodePluginUrl(dirname(README_CLI_PLACEHOLDER))).settings);
   });
 
   it('is refused for a config it cannot change safely', () => {

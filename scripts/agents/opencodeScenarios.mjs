@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { lastAssistantText, placeTranscript } from './sessionFixtures.mjs';
+import { README_CLI_PLACEHOLDER, readmeBlock } from './readme.mjs';
 import { opencodeConfig, opencodeEnv } from './opencodeEnv.mjs';
 
 /** Eight turns: enough for the compaction to keep the last round, its request included, verbatim. */
@@ -240,8 +241,15 @@ async function plugin(h) {
   return h.inSandbox('opencode-plugin', fake, 'opencode-plugin', async ({ root, home, work, server }) => {
     mode.work = work;
     const stateDir = join(root, 'state');
-    const command = `node "${h.CLI}" hook opencode --loop-limit 2 --state-dir "${stateDir}"`;
-    opencodeConfig(home, server, { plugin: [[pathToFileURL(join(h.repoRoot, 'dist', 'opencode-plugin.mjs')).href, { command }]] });
+    // The README's entry, the placeholder folder of dist/ made this repository's, with a loop limit of 2.
+    const entry = JSON.parse(readmeBlock(h.repoRoot, 'opencode-plugin', 'json').split(dirname(README_CLI_PLACEHOLDER)).join(dirname(h.CLI)));
+    entry.plugin[0][1].command += ` --loop-limit 2 --state-dir "${stateDir}"`;
+    h.check(
+      entry.plugin[0][0] === pathToFileURL(join(h.repoRoot, 'dist', 'opencode-plugin.mjs')).href,
+      'the README names another plugin file',
+      entry.plugin[0][0],
+    );
+    opencodeConfig(home, server, entry);
     const env = opencodeEnv(home);
     writeFileSync(join(work, 'notes-alpha.txt'), h.notesText('alpha'));
     const instruction = 'Always run npm test before you commit anything.';
