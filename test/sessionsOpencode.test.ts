@@ -155,9 +155,10 @@ describe('a compacted session written for opencode', () => {
     expect(rest.some((m) => m.parts.some((p) => p['type'] === 'text' && String(p['text']).includes('after the compaction')))).toBe(true);
   });
 
-  it('reads back as opencode goes on with it: the summary, then the last user turn', () => {
-    const file = opencodeSessionFile(conv, result, ctx(), '1.18.33')!;
+  it('reads back as opencode goes on with it: the summary, then the last user turn, metered as the original was', () => {
+    const file = opencodeSessionFile(conv, result, { ...ctx(), inherited: { model: 'fake-model', overhead: 7400, window: 200000 } }, '1.18.33')!;
     const back = importTranscript(file.text, { format: 'opencode' }).conversation;
+    expect(back.meta.inherited).toEqual({ model: 'fake-model', overhead: 7400, window: 200000 });
     expect(readBackProblem(sentParts(back.messages), result.conversation)).toBeUndefined();
     expect(back.messages[0]!.itemType).toBe('SKILL_METADATA');
     expect(back.messages[1]!.itemType).toBe('COMPACTION_SUMMARY');

@@ -21,6 +21,8 @@
 
 import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType } from '../model';
 import { argumentsText, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
+import { OPENCODE_PROVENANCE_FIELD } from '../exporters/opencodeSession';
+import { readInherited } from '../inherited';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { isObject, num, obj, str, type JsonObject } from './jsonShape';
@@ -86,6 +88,10 @@ export function fromOpencodeValue(value: unknown, opts: ImportOptions = {}): Imp
     : { id: str(sessionModel ?? {}, 'id'), provider: str(sessionModel ?? {}, 'providerID') };
   if (model.id) meta.model = model.id;
   if (model.id && model.provider) meta.modelProvider = model.provider;
+  // A session we wrote: what it takes over from its original until opencode answers (inherited.ts).
+  const ours = obj(obj(session, 'metadata') ?? {}, OPENCODE_PROVENANCE_FIELD);
+  const inherited = ours ? readInherited(ours['inherited']) : undefined;
+  if (inherited) meta.inherited = inherited;
 
   const skipped = new Map<string, number>();
   const live = toDrafts(sent, skipped, since);
