@@ -11,6 +11,7 @@ import { importTranscript } from '../../../engine/conversation/importers/detect'
 import { writeFileAtomic } from '../../../node/atomicWrite';
 import { programOnPath } from '../../../node/programOnPath';
 import type { Env } from '../../locations';
+import { statOf } from '../../diskReads';
 import { readBackProblem, sentParts } from '../../readBack';
 import type { Registered, SessionFile, WriteContext } from '../agent';
 import { opencodeModel } from './model';
@@ -73,6 +74,10 @@ const tail = (s: string) =>
 export async function registerOpencodeSession(written: SessionFile, ctx: WriteContext): Promise<Registered> {
   const bin = await programOnPath('opencode', ctx.env);
   if (!bin) throw new Error((await opencodeUnavailable(ctx.env))!);
+  if (!(await statOf(ctx.cwd))?.isDirectory()) {
+    await rm(written.file, { force: true });
+    throw new Error(`the session's folder ${ctx.cwd} does not exist here, and opencode imports a session into the folder it runs in`);
+  }
   let imported = false;
   try {
     const notes = await chooseModel(written, ctx);
