@@ -126,7 +126,7 @@ describe('a compacted session written for opencode', () => {
       counter: await createTokenCounter(conv.meta.model),
       archive: new MemoryArchive(),
       keepRecentRounds: 1,
-      ratio: 0.6,
+      ratio: 0.85,
     });
   });
 
