@@ -3,7 +3,9 @@
 // the conversation service already counted, so an update costs nothing but a few strings.
 
 import * as vscode from 'vscode';
+import { SESSION_MAX_BYTES } from '../../sessions/diskReads';
 import type { ActiveConversation, ConversationService } from '../conversationService';
+import { isSessionKey } from '../sessions/sessionConversations';
 import { COMMANDS, METER_ID } from '../ids';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
@@ -44,7 +46,14 @@ export class TokenMeter implements vscode.Disposable {
     this.item.accessibilityInformation = { label: meterAccessibilityLabel(report), role: 'button' };
     this.item.backgroundColor = meterBackground(pressure);
     this.item.tooltip = meterTooltip(
-      { label: conversation.label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions },
+      {
+        label: conversation.label,
+        report,
+        pressure,
+        triggerRatio: settings.triggerRatio,
+        compactions: conversation.compactions,
+        ...(isSessionKey(conversation.key) ? { followLimitBytes: SESSION_MAX_BYTES } : {}),
+      },
       { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage },
     );
     this.item.show();
