@@ -7,6 +7,7 @@ import { SESSION_MAX_BYTES } from '../../sessions/diskReads';
 import type { ActiveConversation, ConversationService } from '../conversationService';
 import { isSessionKey } from '../sessions/sessionConversations';
 import { COMMANDS, METER_ID } from '../ids';
+import type { MeterFocus } from '../meterFocus';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
 import { meterAccessibilityLabel, meterBackground, meterText, meterTooltip } from './meterText';
@@ -21,6 +22,7 @@ export class TokenMeter implements vscode.Disposable {
   constructor(
     private readonly service: ConversationService,
     private readonly settings: SettingsStore,
+    private readonly focus?: Pick<MeterFocus, 'pinned' | 'onDidChangePin'>,
   ) {
     this.item = vscode.window.createStatusBarItem(METER_ID, vscode.StatusBarAlignment.Right, METER_PRIORITY);
     this.item.name = vscode.l10n.t('Context Compactor');
@@ -30,6 +32,7 @@ export class TokenMeter implements vscode.Disposable {
       service.onDidChangeActive(() => this.render()),
       service.onDidChange(() => this.render()),
       settings.onDidChange(() => this.render()),
+      ...(focus ? [focus.onDidChangePin(() => this.render())] : []),
     );
     this.render();
   }
@@ -40,21 +43,23 @@ export class TokenMeter implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const { report } = conversation;
+    const { report, label } = conversation;
+    const pinned = this.focus?.pinned === conversation.key;
     const pressure = contextPressure(report, settings.triggerRatio);
-    this.item.text = meterText(report);
-    this.item.accessibilityInformation = { label: meterAccessibilityLabel(report), role: 'button' };
+    this.item.text = meterText(report, label, pinned);
+    this.item.accessibilityInformation = { label: meterAccessibilityLabel(report, label, pinned), role: 'button' };
     this.item.backgroundColor = meterBackground(pressure);
     this.item.tooltip = meterTooltip(
       {
-        label: conversation.label,
+        label,
         report,
         pressure,
         triggerRatio: settings.triggerRatio,
         compactions: conversation.compactions,
+        pinned,
         ...(isSessionKey(conversation.key) ? { followLimitBytes: SESSION_MAX_BYTES } : {}),
       },
-      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage },
+      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage, pin: COMMANDS.pinMeter, unpin: COMMANDS.unpinMeter },
     );
     this.item.show();
   }
@@ -64,8 +69,8 @@ export class TokenMeter implements vscode.Disposable {
   }
 }
 
-export function registerMeter(context: vscode.ExtensionContext, service: ConversationService, settings: SettingsStore): TokenMeter {
-  const meter = new TokenMeter(service, settings);
+export function registerMeter(context: vscode.ExtensionContext, service: ConversationService, settings: SettingsStore, focus: MeterFocus): TokenMeter {
+  const meter = new TokenMeter(service, settings, focus);
   context.subscriptions.push(meter);
   return meter;
 }

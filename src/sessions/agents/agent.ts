@@ -134,7 +134,8 @@ export interface AgentHookSettings {
  *  stdout and one line for stderr out. Never throws: a hook must not stop the agent by accident. */
 export type HookRunner = (
   stdinText: string,
-  opts: AgentHookSettings & { stateDir: string; now?: () => Date },
+  /** `inputDeadlineMs`: stdin was still open after that long; `stdinText` is what came by then. */
+  opts: AgentHookSettings & { stateDir: string; now?: () => Date; inputDeadlineMs?: number },
 ) => Promise<{ output?: Record<string, unknown>; message?: string }>;
 
 /** An agent's hooks around its own compactions: how they are installed, and what runs. */
