@@ -11,6 +11,7 @@ import { sessionParts } from '../src/engine/conversation/exporters/sessionParts'
 import type { Conversation, Message } from '../src/engine/conversation/model';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
+import { leftOutOfSession } from '../src/engine/conversation/exporters/sessionParts';
 import { inheritedFigures } from '../src/sessions/writeSession';
 import { fixedUuid, jsonl } from './helpers/agentSessions';
 
@@ -138,10 +139,12 @@ describe('Claude Code 2.1.332 lines', () => {
     }
   });
 
-  it('a session written back inherits as overhead the system prompt and tools it leaves out', async () => {
+  it('a session written back inherits as overhead the system prompt, tools and reminders it leaves out', async () => {
     const { conversation } = importClaudeCode(jsonl(session()));
     const counter = await createTokenCounter(conversation.meta.model);
-    const header = counter.countMessages(conversation.messages.slice(0, 2));
+    // The system prompt and tools (the first two messages) and the rendered reminders.
+    const header = conversation.messages.filter(leftOutOfSession).reduce((n, m) => n + counter.countMessage(m), 0);
+    expect(conversation.messages.filter(leftOutOfSession).length).toBeGreaterThan(2);
     const report = tokenReport(conversation.messages, counter, conversation.meta);
     expect(inheritedFigures(conversation, report, 'claude-code').overhead).toBe(Math.max(0, report.overhead) + header);
   });

@@ -89,9 +89,10 @@ export function inheritedFigures(
   const window = report.reported?.usage.contextWindow ?? report.inherited?.window;
   // What the file holds but the new session leaves out (Claude Code's prompt_snapshot: the system
   // prompt and tools; the reminders it renders) is overhead of the new one until its agent answers.
+  const carries = resumableAgent(target)?.resume.carries;
   let leftOut = 0;
   original.messages.forEach((m, i) => {
-    if (leftOutOfSession(m)) leftOut += report.perMessage[i] ?? 0;
+    if (leftOutOfSession(m) && !carries?.(m)) leftOut += report.perMessage[i] ?? 0;
   });
   const overhead = Math.max(0, report.overhead) + leftOut;
   return {
