@@ -17,13 +17,13 @@ import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCoun
 import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
 import type { AgentId, FoundSession } from './agentSession';
-import { agentOfFormat, sessionRoots } from './agents/registry';
+import { agentOfFormat, sessionRoots, storeOwning } from './agents/registry';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, isInside, type Env } from './locations';
 import { SESSION_MAX_BYTES } from './diskReads';
 import { CompactionRequestError, countConversation, runCompaction, type CompactionRequest, type CompactionRun, type CountingRule } from './compactionService';
 import { findSessions, readSession } from './sessionCatalog';
-import { NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
+import { AgentUnavailableError, NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
 
 export class SessionToolError extends Error {
   override name = 'SessionToolError';
@@ -67,6 +67,8 @@ export function quoteArg(value: string): string {
 export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<FoundFile> {
   if (ref.file !== undefined && ref.file.trim() !== '') {
     const file = resolve(ctx.cwd, ref.file);
+    const stored = storeOwning(file);
+    if (stored) return { file, agent: stored.id, format: stored.formats[0]! };
     const s = await stat(file).catch((e: NodeJS.ErrnoException) => {
       throw new SessionToolError(`${quoteArg(file)}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? 'error'})`}`);
     });
@@ -125,11 +127,14 @@ export async function readablePath(given: string, folder: string | undefined, ct
     (listed ??= findSessions({ folders, env: ctx.env, home: ctx.home, ...(ctx.signal ? { signal: ctx.signal } : {}) }).then((all) => all.map((s) => s.file)));
   // The path as given, before anything is opened: no answer tells what lies outside.
   if (!roots.some((r) => isInside(file, r)) && !(await listedFiles()).includes(file)) throw refused();
-  const real = await realpath(file).catch((e: NodeJS.ErrnoException) => {
+  // A session of an agent's store (opencode's database) is checked as the store's file on disk.
+  const stored = storeOwning(file);
+  const onDisk = stored ? stored.store.fileOf(file) : file;
+  const real = await realpath(onDisk).catch((e: NodeJS.ErrnoException) => {
     throw new SessionToolError(`${shown}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? 'error'})`}`);
   });
   // Where its links lead, against the places' own real paths.
-  if (real !== file) {
+  if (real !== onDisk) {
     const realOf = (p: string) => realpath(p).catch(() => p);
     const realRoots = await Promise.all(roots.map(realOf));
     if (!realRoots.some((r) => isInside(real, r)) && !(await Promise.all((await listedFiles()).map(realOf))).includes(real)) throw refused();
@@ -138,13 +143,14 @@ export async function readablePath(given: string, folder: string | undefined, ct
     throw new SessionToolError(`${shown}: cannot be read (${e.code ?? 'error'})`);
   });
   if (!s.isFile()) throw new SessionToolError(`${shown}: not a file (expected a session or transcript file)`);
-  return real;
+  return stored ? file : real;
 }
 
 /** The session's file read and imported as its agent resumes it (the listing's own reader). A
  *  file that is not a transcript is refused without quoting it. */
 export async function readSessionFile(found: FoundFile): Promise<ImportResult> {
-  const { size } = await stat(found.file);
+  // A session of an agent's store has no file of its own: the store says how large it is.
+  const size = storeOwning(found.file) ? 0 : (await stat(found.file)).size;
   const read = await readSession({ file: found.file, size, ...(found.format ? { format: found.format } : {}) }, SESSION_MAX_BYTES);
   if ('error' in read) {
     const message = read.unquoted ?? read.error;
@@ -252,9 +258,12 @@ export type CompactedSession =
   | { kind: 'session'; written: WrittenSession; figures: CompactionFigures; file: string }
   | { kind: 'handoff'; text: string; figures: CompactionFigures; file: string };
 
-function defaultTarget(format: SourceFormat): CompactTarget {
+/** The session's own agent when it resumes files and can take one here now (opencode needs to be
+ *  on the PATH to import it), else a handoff. */
+async function defaultTarget(format: SourceFormat, env: Env): Promise<CompactTarget> {
   const agent = agentOfFormat(format);
-  return agent?.resume ? agent.id : 'handoff';
+  if (!agent?.resume) return 'handoff';
+  return (await agent.resume.unavailable?.(env)) ? 'handoff' : agent.id;
 }
 
 /** A label for a handoff: the session's first request, else its file. */
@@ -265,7 +274,7 @@ function labelOf(conv: Conversation, file: string): string {
 export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: CompactSessionOptions = {}): Promise<CompactedSession> {
   const found = await findSession(ref, ctx);
   const { conversation } = await readSessionFile(found);
-  const to = opts.to ?? defaultTarget(conversation.format);
+  const to = opts.to ?? (await defaultTarget(conversation.format, ctx.env));
   let run: CompactionRun;
   try {
     run = await runCompaction(
@@ -300,6 +309,7 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
   } catch (e) {
     if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);
     if (e instanceof ReadBackError) throw new SessionToolError(e.message);
+    if (e instanceof AgentUnavailableError) throw new SessionToolError(`${e.message}; nothing was written`);
     const code = (e as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new SessionToolError(`cannot write the ${to} session: ${(e as Error).message}; nothing was written`);
     throw e;
