@@ -3,7 +3,9 @@
 // the conversation service already counted, so an update costs nothing but a few strings.
 
 import * as vscode from 'vscode';
+import { SESSION_MAX_BYTES } from '../../sessions/diskReads';
 import type { ActiveConversation, ConversationService } from '../conversationService';
+import { isSessionKey } from '../sessions/sessionConversations';
 import { COMMANDS, METER_ID } from '../ids';
 import { Disposable } from '../lifecycle';
 import type { MeterFocus } from '../meterFocus';
@@ -47,7 +49,15 @@ export class TokenMeter extends Disposable {
     this.item.accessibilityInformation = { label: meterAccessibilityLabel(report, label, pinned), role: 'button' };
     this.item.backgroundColor = meterBackground(pressure);
     this.item.tooltip = meterTooltip(
-      { label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions, pinned },
+      {
+        label,
+        report,
+        pressure,
+        triggerRatio: settings.triggerRatio,
+        compactions: conversation.compactions,
+        pinned,
+        ...(isSessionKey(conversation.key) ? { followLimitBytes: SESSION_MAX_BYTES } : {}),
+      },
       { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage, pin: COMMANDS.pinMeter, unpin: COMMANDS.unpinMeter },
     );
     this.item.show();
