@@ -27,6 +27,8 @@ import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTr
 import { hookScenarios } from './hookScenarios.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
 import { codexScenarios } from './codexScenarios.mjs';
+import { geminiScenarios } from './geminiScenarios.mjs';
+import { qwenScenarios } from './qwenScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
 const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
@@ -468,7 +470,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [codexScenarios];
+const AGENT_SCENARIOS = [codexScenarios, geminiScenarios, qwenScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 

@@ -3,8 +3,9 @@
 //
 // Qwen Code sends the parentUuid chain that ends at the file's last record (importers/qwenCode.ts
 // says how), so the file is one chain, root first:
-//   1. the summary as a user record (`provenance: "real_user"`, the first record, which also records
-//      in `contextCompactor` where the session came from);
+//   1. the summary as a user record inside `<state_snapshot>`, as Qwen Code's own summaries are
+//      (`provenance: "real_user"`; the first record, which also records in `contextCompactor` where
+//      the session came from);
 //   2. the model's "Got it. Thanks for the additional context!", as Qwen Code answers its own
 //      summaries;
 //   3. the turns after the summary (exporters/geminiContent.ts): user records, assistant records
@@ -73,7 +74,7 @@ export function qwenSession(conv: Conversation, opts: QwenSessionOptions): QwenS
     });
     parent = uuid;
   };
-  record('user', 'real_user', 'user', [{ text: parts.summaryText }], {
+  record('user', 'real_user', 'user', [{ text: `<state_snapshot>\n${parts.summaryText}\n</state_snapshot>` }], {
     [QWEN_PROVENANCE_FIELD]: {
       ...(opts.from?.sessionId ? { from: opts.from.sessionId } : {}),
       ...(opts.from?.file ? { file: opts.from.file } : {}),
