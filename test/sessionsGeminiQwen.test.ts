@@ -178,7 +178,7 @@ describe('a compacted session written back into Gemini CLI', () => {
       sessionId: ids[1],
       projectHash: sha256(work),
       kind: 'main',
-      contextCompactor: { from: 'claude-orig', file: 'claude-orig.jsonl', inherited: { overhead: 8000 } },
+      contextCompactor: { from: 'claude-orig', file: 'claude-orig.jsonl', inherited: { overhead: resumableAgent('gemini-cli')!.resume.overheadEstimate } },
     });
     expect((summary!['content'] as { text: string }[])[0]!.text).toMatch(/^<state_snapshot>\nThis session is being continued/);
     expect(ack).toMatchObject({ type: 'gemini', content: 'Got it. Thanks for the additional context!' });
@@ -234,7 +234,11 @@ describe('a compacted session written back into Qwen Code', () => {
       expect(r).toMatchObject({ sessionId: w.id, cwd: work, version: resumableAgent('qwen-code')!.versions!.oldest });
       expect(r['parentUuid']).toBe(i === 0 ? null : recs[i - 1]!['uuid']);
     });
-    expect(recs[0]).toMatchObject({ type: 'user', provenance: 'real_user', contextCompactor: { from: 'codex-orig', inherited: { overhead: 13_000 } } });
+    expect(recs[0]).toMatchObject({
+      type: 'user',
+      provenance: 'real_user',
+      contextCompactor: { from: 'codex-orig', inherited: { overhead: resumableAgent('qwen-code')!.resume.overheadEstimate } },
+    });
     expect(recs[1]).toMatchObject({ type: 'assistant', message: { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] } });
     const result0 = recs.find((r) => r['type'] === 'tool_result')!;
     expect(result0).toMatchObject({ provenance: 'tool_result', message: { role: 'user', parts: [{ functionResponse: { name: 'exec_command' } }] } });

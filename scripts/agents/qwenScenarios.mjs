@@ -9,11 +9,15 @@
 //      resumes it (the request holds the summary and the last user turn verbatim, none of the
 //      summarized file contents), then `qwen -c` picks it as the newest; `ctxc sessions` shows it
 //      under the original.
-//   2. The PreCompact hook (`ctxc hook qwen-code`, in ~/.qwen/settings.json as the registry writes
-//      it): `qwen -c "/compress"` sends a summary request that carries the session's must-keep facts.
-//   3. A Codex session the real Codex writes, compacted into Qwen Code: `qwen -r <id>` resumes it.
+//   2. The PreCompact hook (`ctxc hook qwen-code`, the README's entry in ~/.qwen/settings.json):
+//      `qwen -c "/compress"` sends a summary request that carries the session's must-keep facts.
+//   3. Its automatic compaction (the fake reports 87% of the window, so the next process compacts
+//      before its request): PreCompact(auto) gives the summariser the facts; with --loop-limit 1 the
+//      next automatic one gets none, and the hook's log says why.
+//   4. A Codex session the real Codex writes, compacted into Qwen Code: `qwen -r <id>` resumes it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { README_CLI_PLACEHOLDER, readmeBlock } from './readme.mjs';
 import { baseEnv } from './sessionFixtures.mjs';
 
 /** Enough turns that the last one fits the room the default target leaves for recent turns. */
@@ -30,6 +34,7 @@ export function qwenScenarios(h) {
   return [
     ['Qwen Code: a real session is listed with its recorded tokens, compacted, resumed by `qwen -r <id>` and picked by `qwen -c`', () => ownSession(h)],
     ['Qwen Code: the PreCompact hook’s must-keep facts reach the summariser’s request of `qwen -c "/compress"`', () => hookFacts(h)],
+    ['Qwen Code: its automatic compaction gets the facts; past the loop limit the next one does not', () => autoLoop(h)],
     ['Qwen Code: a Codex session compacted into Qwen Code is resumed by `qwen -r <id>`', () => fromCodex(h)],
   ];
 }
@@ -186,13 +191,13 @@ async function ownSession(h) {
 async function hookFacts(h) {
   const bin = await h.ensureAgent('qwen-code');
   const at = {};
-  return h.inSandbox('qwen-hook', reply(h, at), 'qwen-hook', async ({ root, home, work, server }) => {
+  return h.inSandbox('qwen-hook', reply(h, at), 'qwen-hook', async ({ home, work, server }) => {
     at.work = work;
     const env = qwenEnv(home, server);
     const { file, id } = await writeSession(h, bin, home, work, env);
-    // The entry `ctxc`'s registry installs (qwen-code/agent.ts hooks.entry), with a state folder of the test's.
-    const state = join(root, 'state');
-    const command = `node "${h.CLI}" hook qwen-code --state-dir "${state}"`;
+    // The README's entry (test/qwenHook.test.ts holds it equal to what Install Agent Hooks adds),
+    // with this build's CLI, in the user's settings of the throwaway home.
+    const entry = JSON.parse(readmeBlock(h.repoRoot, 'qwen-code-hooks', 'json').split(README_CLI_PLACEHOLDER).join(h.CLI));
     mkdirSync(join(home, '.qwen'), { recursive: true });
     const settingsFile = join(home, '.qwen', 'settings.json');
     let settings;
@@ -201,8 +206,7 @@ async function hookFacts(h) {
     } catch {
       settings = {};
     }
-    settings.hooks = { PreCompact: [{ matcher: '*', hooks: [{ type: 'command', command }] }] };
-    writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
+    writeFileSync(settingsFile, `${JSON.stringify({ ...settings, ...entry }, null, 2)}\n`);
 
     const n0 = h.requestsSince(server, 'chat', 0).length;
     const r = await h.mustRun('qwen-compress', bin, qwenArgs('-c', '/compress'), { cwd: work, env });
@@ -215,7 +219,7 @@ async function hookFacts(h) {
     const facts = withFacts.raw.slice(withFacts.raw.indexOf(FACTS_LEAD));
     for (const f of ['TURN-alpha: step 1 of the ledger review', 'notes-alpha.txt'])
       h.check(h.includes(facts, f), `the hook's facts lack ${JSON.stringify(f)}`, facts.slice(0, 800));
-    const stateFile = join(state, 'claude-code', `${id}.json`);
+    const stateFile = join(home, '.local', 'state', 'context-compactor', 'claude-code', `${id}.json`);
     const recordedState = JSON.parse(readFileSync(stateFile, 'utf8'));
     h.check(recordedState.compactions.at(-1)?.trigger === 'manual', 'the hook did not record the manual compaction', JSON.stringify(recordedState));
     const compressed = readFileSync(file, 'utf8').includes('"chat_compression"');
@@ -223,6 +227,50 @@ async function hookFacts(h) {
     h.saveBody('qwen-compress-summary-request', withFacts);
     const shown = facts.slice(0, 600).replace(/\\n/g, '\n      ');
     h.log(`  the summary request (${withFacts.bytes} bytes) carries, after "Additional Instructions:":\n      ${shown}…`);
+  });
+}
+
+async function autoLoop(h) {
+  const bin = await h.ensureAgent('qwen-code');
+  // Usage near the window (87% of the 200,000 Qwen Code assumes for an unknown model) once `full`.
+  const at = { full: false };
+  const answer = (body, api) => {
+    if (api !== 'chat') return { text: RESUMED };
+    if (isSummaryRequest(body)) return { text: OWN_SUMMARY, inputTokens: 1000 };
+    if (isMemoryExtractor(body)) return { text: 'Nothing to remember.', inputTokens: 1000 };
+    return { text: RESUMED, ...(at.full ? { inputTokens: 174_000 } : {}) };
+  };
+  return h.inSandbox('qwen-auto', answer, 'qwen-auto', async ({ home, work, server }) => {
+    const entry = readmeBlock(h.repoRoot, 'qwen-code-hooks', 'json')
+      .split(README_CLI_PLACEHOLDER)
+      .join(h.CLI)
+      .replace(' hook qwen-code', ' hook qwen-code --loop-limit 1');
+    mkdirSync(join(home, '.qwen'), { recursive: true });
+    writeFileSync(join(home, '.qwen', 'settings.json'), entry);
+    const env = qwenEnv(home, server);
+    const prompts = [
+      'Always keep the changelog in CHANGELOG.md. First: plan the release.',
+      'Second: bump the version.',
+      'Third: run the tests.',
+      'Fourth: tag it.',
+    ];
+    const summaries = [];
+    for (const [i, p] of prompts.entries()) {
+      const n0 = h.requestsSince(server, 'chat', 0).length;
+      await h.mustRun(`qwen-auto-${i + 1}`, bin, qwenArgs(...(i === 0 ? [] : ['-c']), p), { cwd: work, env });
+      summaries.push(h.requestsSince(server, 'chat', n0).filter((q) => isSummaryRequest(q.body)));
+      at.full = true;
+    }
+    h.check(summaries[0].length === 0 && summaries[1].length === 0, 'Qwen Code compacted before it had recorded a full window');
+    h.check(summaries[2].length > 0 && summaries[3].length > 0, 'Qwen Code did not compact by itself on the turns after a full window');
+    h.check(
+      summaries[2].some((q) => h.includes(q.raw, FACTS_LEAD) && h.includes(q.raw, 'Always keep the changelog in CHANGELOG.md.')),
+      'the first automatic compaction’s summary request lacks the facts',
+    );
+    h.check(!summaries[3].some((q) => h.includes(q.raw, FACTS_LEAD)), 'past the loop limit, the next automatic compaction still got the facts');
+    const log = readFileSync(join(home, '.local', 'state', 'context-compactor', 'hook.log'), 'utf8');
+    h.check(/1 automatic compaction already in the last 10 minutes: no facts added/.test(log), 'the hook’s log does not say why it gave no facts', log);
+    h.log(`  the hook's log:\n      ${log.trim().split('\n').join('\n      ')}`);
   });
 }
 

@@ -109,7 +109,7 @@ export const runQwenCodeHook: HookRunner = async (stdinText, opts) => {
         'tool output is probably read back every turn. A hook cannot stop Qwen Code compacting: the facts are left out of this summary to keep it ' +
         'short. Run /compress yourself, or /clear and start afresh.';
       state.compactions.push({ ...entry, reason });
-      say(`${recent.length} automatic compactions already in the last ${opts.loopMinutes} minutes: no facts added`);
+      say(`${recent.length} automatic compaction${recent.length === 1 ? '' : 's'} already in the last ${opts.loopMinutes} minutes: no facts added`);
       outcome = { output: { systemMessage: reason }, message: reason };
     } else if (!read.text) {
       state.compactions.push(entry);
