@@ -21,7 +21,7 @@ const texts = (ms: readonly Message[]) => ms.map((m) => `${m.role}/${m.itemType}
 
 /** What the meter says, as `ctxc count` totals it: the recorded usage plus what came after it. */
 async function meter(messages: Message[], usage: ReportedUsage, model?: string): Promise<number> {
-  return tokenReport(messages, await createTokenCounter(model), usage).total;
+  return tokenReport(messages, await createTokenCounter(model), { reportedUsage: usage }).total;
 }
 
 describe('detection', () => {

@@ -89,8 +89,8 @@ describe('ctxc hook qwen-code', () => {
     expect(context.additionalContext.startsWith(QWEN_FACTS_LEAD)).toBe(true);
     for (const fact of ['Bump the version in package.json to 1.4.0.', 'Read notes.txt and tell me the release steps.', 'notes.txt'])
       expect(context.additionalContext).toContain(fact);
-    const state = JSON.parse(readFileSync(join(stateDir, 'claude-code', 'q-1.json'), 'utf8')) as { compactions: { trigger: string; tokens: number }[] };
-    expect(state.compactions).toEqual([expect.objectContaining({ trigger: 'manual', tokens: expect.any(Number) })]);
+    const state = JSON.parse(readFileSync(join(stateDir, 'claude-code', 'q-1.json'), 'utf8')) as { compactions: { trigger: string; bytes: number }[] };
+    expect(state.compactions).toEqual([expect.objectContaining({ trigger: 'manual', bytes: expect.any(Number) })]);
     expect(readFileSync(join(stateDir, 'hook.log'), 'utf8')).toMatch(/PreCompact \(Qwen Code\): manual compaction: \d+ must-keep facts/);
   });
 

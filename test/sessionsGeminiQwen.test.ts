@@ -16,6 +16,7 @@ import { importGeminiCli } from '../src/engine/conversation/importers/geminiCli'
 import { importQwenCode } from '../src/engine/conversation/importers/qwenCode';
 import type { Conversation } from '../src/engine/conversation/model';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
+import { tokenReport } from '../src/engine/tokens/report';
 import { findGeminiSessions } from '../src/sessions/agents/gemini-cli/sessions';
 import { findQwenSessions, qwenProjectName } from '../src/sessions/agents/qwen-code/sessions';
 import { resumableAgent } from '../src/sessions/agents/registry';
@@ -166,7 +167,7 @@ describe('a compacted session written back into Gemini CLI', () => {
       sourceFile: 'claude-orig.jsonl',
       now: new Date('2026-02-01T10:05:00Z'),
       newUuid,
-      inherited: inheritedFigures(conv, counter, 'gemini-cli'),
+      inherited: inheritedFigures(conv, tokenReport(conv.messages, counter, conv.meta), 'gemini-cli'),
     });
     expect(w.id).toBe(ids[1]);
     expect(w.file).toBe(join(chats, 'session-2026-02-01T10-05-22222222.jsonl'));
@@ -192,7 +193,10 @@ describe('a compacted session written back into Gemini CLI', () => {
     });
     expect(readFileSync(w.file, 'utf8')).not.toContain('"tokens"');
     // What Gemini CLI will send, read back with its own rules: the summary and the last user turn.
-    const back = importGeminiCli(readFileSync(w.file, 'utf8')).conversation.messages;
+    const read = importGeminiCli(readFileSync(w.file, 'utf8')).conversation;
+    // Metered with Gemini CLI's own overhead estimate until it answers.
+    expect(read.meta.inherited).toEqual({ overhead: resumableAgent('gemini-cli')!.resume.overheadEstimate });
+    const back = read.messages;
     expect(back.some((m) => m.itemType === 'COMPACTION_SUMMARY')).toBe(true);
     expect(back.filter((m) => m.itemType === 'USER_MESSAGE').at(-1)!.content).toEqual([{ type: 'text', text: TURNS.at(-1)!.user }]);
   });
@@ -204,6 +208,8 @@ describe('a compacted session written back into Gemini CLI', () => {
     const w = await writeCompactedSession('gemini-cli', conv, result, { env: {}, home, cwd: work, fallbackCwd: root });
     expect(dirname(w.file)).toBe(join(home, '.gemini', 'tmp', 'registered', 'chats'));
     expect(lines(w.file).some((r) => r['model'] === 'gemini-3.8-flash')).toBe(true);
+    // Gemini CLI renders the session context anew: it is not written back.
+    expect(readFileSync(w.file, 'utf8')).not.toContain('<session_context>');
     expect(lines(w.file)[0]).toMatchObject({ contextCompactor: { from: '5310d824-6aab-4476-91b2-82ddfbaa05f2' } });
     // Listed under the session it came from.
     writeFileIn(join(home, '.gemini', 'tmp', 'registered', 'chats', 'session-2026-11-27T02-41-5310d824.jsonl'), GEMINI);
@@ -225,7 +231,7 @@ describe('a compacted session written back into Qwen Code', () => {
       env: {},
       home,
       fallbackCwd: root,
-      inherited: inheritedFigures(conv, counter, 'qwen-code'),
+      inherited: inheritedFigures(conv, tokenReport(conv.messages, counter, conv.meta), 'qwen-code'),
     });
     expect(w.file).toBe(join(home, '.qwen', 'projects', qwenProjectName(work), 'chats', `${w.id}.jsonl`));
     expect(w.resume).toBe(`qwen -r ${w.id}`);
@@ -246,6 +252,7 @@ describe('a compacted session written back into Qwen Code', () => {
     const back = importQwenCode(readFileSync(w.file, 'utf8')).conversation;
     expect(back.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
     expect(back.meta.reportedUsage).toBeUndefined();
+    expect(back.meta.inherited).toEqual({ overhead: resumableAgent('qwen-code')!.resume.overheadEstimate });
   });
 
   it('from a Qwen Code session: listed under its original', async () => {

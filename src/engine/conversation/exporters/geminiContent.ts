@@ -7,6 +7,9 @@
 
 import { messageText, type Message } from '../model';
 
+/** What the model answers after a compression summary, as Gemini CLI and Qwen Code write it. */
+export const GEMINI_SUMMARY_ACK = 'Got it. Thanks for the additional context!';
+
 export interface GeminiTurn {
   role: 'user' | 'model';
   /** 'result': a user turn of tool results only. */

@@ -15,9 +15,8 @@
 // No record carries `tokens`: a figure not measured is never written. No `<session_context>`: the
 // CLI puts a fresh one first when it resumes.
 
-import { GEMINI_SUMMARY_ACK } from '../importers/geminiCli';
 import type { Conversation } from '../model';
-import { droppedThinkingNote, geminiTurns } from './geminiContent';
+import { droppedThinkingNote, GEMINI_SUMMARY_ACK, geminiTurns } from './geminiContent';
 import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
 
 export interface GeminiSessionOptions {

@@ -20,9 +20,8 @@
 // session, which is never written to, and its `info.newTokenCount` is again a figure Qwen Code
 // would trust.
 
-import { GEMINI_SUMMARY_ACK } from '../importers/geminiCli';
 import type { Conversation } from '../model';
-import { droppedThinkingNote, geminiTurns } from './geminiContent';
+import { droppedThinkingNote, GEMINI_SUMMARY_ACK, geminiTurns } from './geminiContent';
 import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
 
 export interface QwenSessionOptions {

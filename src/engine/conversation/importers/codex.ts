@@ -32,6 +32,8 @@
 // compaction or rollback (the compaction's own request, a context-window error Codex fills in
 // itself) is passed over.
 
+import { CODEX_PROVENANCE_FIELD } from '../exporters/codexRollout';
+import { readInherited } from '../inherited';
 import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
 import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
@@ -260,7 +262,11 @@ function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
   setSessionFacts(meta, { sessionId: str(p, 'id'), cwd: str(p, 'cwd'), agentVersion: str(p, 'cli_version') });
   const provider = str(p, 'model_provider');
   if (provider) meta.modelProvider ??= provider;
-  const model = str(p, 'model');
+  // A rollout we wrote: what it takes over from its original (inherited.ts).
+  const ours = obj(p, CODEX_PROVENANCE_FIELD);
+  const inherited = ours ? readInherited(ours['inherited']) : undefined;
+  if (inherited) meta.inherited = inherited;
+  const model = str(p, 'model') ?? inherited?.model;
   if (model) meta.model ??= model;
 }
 

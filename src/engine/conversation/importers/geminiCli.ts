@@ -22,10 +22,13 @@
 //   ImportResult.history (counted, not sent).
 // meta.reportedUsage: `tokens.input` of the last gemini message sent that records one (the
 // prompt of the request it answered; `cached` is part of it). meta.model: the last gemini
-// message's `model`; meta.sessionId from the header; meta.title from `$set.summary`. The file
-// names no working directory (only its sha256, projectHash) and no CLI version.
+// message's `model`; meta.sessionId from the header; meta.title from `$set.summary`;
+// meta.inherited from the header of a session we wrote. The file names no working directory (only
+// its sha256, projectHash) and no CLI version.
 
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType } from '../model';
+import { GEMINI_PROVENANCE_FIELD } from '../exporters/geminiSession';
+import { readInherited } from '../inherited';
 import { plainDraft, setSessionFacts, sourceMeta } from './contentParts';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
 import { finishImport } from './finish';
@@ -38,8 +41,6 @@ import { looksLikeCompactionSummary } from './summaryRecognition';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 
-/** What the model answers after a compression summary, as Gemini CLI writes it. */
-export const GEMINI_SUMMARY_ACK = 'Got it. Thanks for the additional context!';
 /** User text Gemini CLI does not send again when it resumes a session (tested trimmed). */
 export const GEMINI_NOT_RESUMED = /^(?:\/|\?|<session_context>|<hook_context>)/;
 const SESSION_CONTEXT = /^<session_context>/;
@@ -96,7 +97,7 @@ export function importGeminiCli(text: string, opts: ImportOptions = {}): ImportR
   if (!replay.header) warnings.push({ position: 'file', message: 'no session header (sessionId, projectHash): Gemini CLI does not resume this file' });
 
   const live = toDrafts([...replay.live.values()]);
-  if (live.model) meta.model = live.model;
+  if (live.model ?? meta.inherited?.model) meta.model = live.model ?? meta.inherited?.model;
   const result = finishImport(live.drafts, { format: 'gemini-cli', meta, warnings });
   if (live.usage) {
     const answer = [...result.conversation.messages].reverse().find((m) => m.role === 'assistant' && m.source?.sourceId === live.usage!.recordId);
@@ -153,6 +154,10 @@ function replayRecords(lines: readonly JsonlLine[], meta: ConversationMeta, warn
     setSessionFacts(meta, { sessionId: str(o, 'sessionId') });
     const summary = str(o, 'summary');
     if (summary) meta.title = summary;
+    // A session we wrote: what it takes over from its original (inherited.ts).
+    const ours = obj(o, GEMINI_PROVENANCE_FIELD);
+    const inherited = ours ? readInherited(ours['inherited']) : undefined;
+    if (inherited) meta.inherited = inherited;
   };
   for (const { line, value } of lines) {
     if (!isObject(value)) {
@@ -211,8 +216,10 @@ function toDrafts(entries: readonly Entry[], all = false): Drafts {
       const text = partsText(r['content']).trim();
       if (text === '') continue;
       if (SESSION_CONTEXT.test(text)) {
-        // The CLI sends one, fresh, first: the stored one stands for it.
-        if (!context || all) out.drafts.push(plainDraft('user', 'SKILL_METADATA', [{ type: 'text', text }], source, timestamp));
+        // The CLI renders one anew, first, when it resumes: the stored one stands for it (and, as
+        // a reminder the agent renders itself, is left out of a session written back).
+        const rendered = { ...source, extra: { attachment: 'session_context' } };
+        if (!context || all) out.drafts.push(plainDraft('user', 'SKILL_METADATA', [{ type: 'text', text }], rendered, timestamp));
         context = true;
         continue;
       }

@@ -21,9 +21,11 @@
 // meta.reportedUsage: `usageMetadata.promptTokenCount` of the last assistant record sent — the
 // conversation's own request; the memory extractor's calls after each turn are only in ui_telemetry
 // and never move it. meta.cwd, sessionId, agentVersion (`version`) from the records; meta.model from
-// the last assistant's `model`.
+// the last assistant's `model`; meta.inherited from the first record of a session we wrote.
 
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType } from '../model';
+import { QWEN_PROVENANCE_FIELD } from '../exporters/qwenSession';
+import { readInherited } from '../inherited';
 import { setSessionFacts, sourceMeta } from './contentParts';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
 import { finishImport } from './finish';
@@ -92,6 +94,13 @@ export function importQwenCode(text: string, opts: ImportOptions = {}): ImportRe
   for (const r of records) {
     setSessionFacts(meta, { cwd: str(r.value, 'cwd'), sessionId: str(r.value, 'sessionId'), agentVersion: str(r.value, 'version') });
     if (r.value['type'] === 'assistant' && str(r.value, 'model')) meta.model = str(r.value, 'model');
+  }
+  // A session we wrote: what it takes over from its original (inherited.ts), on its first record.
+  const ours = obj(records[0]!.value, QWEN_PROVENANCE_FIELD);
+  const inherited = ours ? readInherited(ours['inherited']) : undefined;
+  if (inherited) {
+    meta.inherited = inherited;
+    if (inherited.model) meta.model ??= inherited.model;
   }
 
   const chain = liveChain(records, warnings);

@@ -7,7 +7,7 @@
 //                must-keep facts of that conversation (engine/validate/restoreFacts.ts: standing
 //                instructions, open tasks, errors, requests, files), most important first, within
 //                --max-tokens and Qwen Code's 4,000 characters. Each compaction is recorded in the
-//                hook's state (claudeHook/hookState.ts, by session id).
+//                hook's state (claudeHook/hookState.ts, by session id, under its lock).
 //   the loop guard: Qwen Code does not let a PreCompact hook stop a compaction (only its
 //                additionalContext is read), so past --loop-limit automatic compactions within
 //                --loop-minutes the hook stops adding facts — they lengthen every summary, which
@@ -19,7 +19,7 @@ import { importQwenCode } from '../../../engine/conversation/importers/qwenCode'
 import { createTokenCounter } from '../../../engine/tokens/messageCounter';
 import { planFactRestore, renderRestore, RESTORE_LEAD, type RestoreItem } from '../../../engine/validate/restoreFacts';
 import { decodeTranscript } from '../../../node/decodeText';
-import { appendLog, readSessionState, writeSessionState, type CompactionEntry } from '../../claudeHook/hookState';
+import { appendLog, updateSessionState, type CompactionEntry } from '../../claudeHook/hookState';
 import { SESSION_MAX_BYTES } from '../../diskReads';
 import type { HookRunner } from '../agent';
 
@@ -72,13 +72,14 @@ export function factsText(restored: readonly RestoreItem[]): string {
   }
 }
 
-async function transcriptText(path: string | undefined): Promise<{ text?: string; reason?: string }> {
+async function transcriptText(path: string | undefined): Promise<{ text?: string; bytes?: number; reason?: string }> {
   if (!path) return { reason: 'the input names no transcript_path' };
   try {
     const s = await stat(path);
     if (!s.isFile()) return { reason: `${path} is not a file` };
     if (s.size > SESSION_MAX_BYTES) return { reason: `${path} is larger than ${SESSION_MAX_BYTES / 1024 / 1024} MB` };
-    return { text: decodeTranscript(await readFile(path), path) };
+    const buf = await readFile(path);
+    return { text: decodeTranscript(buf, path), bytes: buf.length };
   } catch (e) {
     return { reason: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
@@ -95,24 +96,34 @@ export const runQwenCodeHook: HookRunner = async (stdinText, opts) => {
   try {
     const input = readInput(stdinText);
     session = input.session;
-    const { state, note } = await readSessionState(opts.stateDir, input.session);
-    if (note) say(note);
-    if (input.transcript) state.transcript = input.transcript;
     const read = await transcriptText(input.transcript);
-    const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, lines: read.text ? read.text.split('\n').length - 1 : 0 };
-    const since = now.getTime() - opts.loopMinutes * 60_000;
-    const recent = state.compactions.filter((c) => c.trigger === 'auto' && new Date(c.at).getTime() > since);
-    if (input.trigger === 'auto' && recent.length >= opts.loopLimit) {
-      const reason =
-        `Context Compactor: this is automatic compaction number ${recent.length + 1} of this Qwen Code session within ${opts.loopMinutes} minutes ` +
-        `(the others at ${recent.map((c) => hhmm(c.at)).join(', ')}): the context fills up again as fast as it is compacted, so a large file or ` +
-        'tool output is probably read back every turn. A hook cannot stop Qwen Code compacting: the facts are left out of this summary to keep it ' +
-        'short. Run /compress yourself, or /clear and start afresh.';
-      state.compactions.push({ ...entry, reason });
-      say(`${recent.length} automatic compaction${recent.length === 1 ? '' : 's'} already in the last ${opts.loopMinutes} minutes: no facts added`);
-      outcome = { output: { systemMessage: reason }, message: reason };
-    } else if (!read.text) {
-      state.compactions.push(entry);
+    // The loop guard's record, under the session's lock (runs at once never lose an entry).
+    const held = await updateSessionState(
+      opts.stateDir,
+      input.session,
+      (state) => {
+        if (input.transcript) state.transcript = input.transcript;
+        const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, bytes: read.bytes ?? 0 };
+        const since = now.getTime() - opts.loopMinutes * 60_000;
+        const recent = state.compactions.filter((c) => c.trigger === 'auto' && new Date(c.at).getTime() > since);
+        if (input.trigger !== 'auto' || recent.length < opts.loopLimit) {
+          state.compactions.push(entry);
+          return undefined;
+        }
+        const reason =
+          `Context Compactor: this is automatic compaction number ${recent.length + 1} of this Qwen Code session within ${opts.loopMinutes} minutes ` +
+          `(the others at ${recent.map((c) => hhmm(c.at)).join(', ')}): the context fills up again as fast as it is compacted, so a large file or ` +
+          'tool output is probably read back every turn. A hook cannot stop Qwen Code compacting: the facts are left out of this summary to keep it ' +
+          'short. Run /compress yourself, or /clear and start afresh.';
+        state.compactions.push({ ...entry, reason });
+        say(`${recent.length} automatic compaction${recent.length === 1 ? '' : 's'} already in the last ${opts.loopMinutes} minutes: no facts added`);
+        return reason;
+      },
+      say,
+    );
+    if (held) {
+      outcome = { output: { systemMessage: held }, message: held };
+    } else if (read.text === undefined) {
       say(`${read.reason}; no facts added`);
       outcome = { message: `ctxc hook: ${read.reason}; no facts added` };
     } else {
@@ -121,11 +132,9 @@ export const runQwenCodeHook: HookRunner = async (stdinText, opts) => {
       const plan = planFactRestore(conversation.messages, '', { maxTokens: opts.maxTokens, counter });
       const text = factsText(plan.restored);
       const given = text === '' ? 0 : plan.restored.filter((i) => text.includes(i.line)).length;
-      state.compactions.push({ ...entry, tokens: counter.countMessages(conversation.messages) });
       say(`${input.trigger} compaction: ${plan.facts.length} must-keep facts in ${conversation.messages.length} messages, ${given} given to the summariser`);
       if (text !== '') outcome = { output: { hookSpecificOutput: { hookEventName: 'PreCompact', additionalContext: text } } };
     }
-    await writeSessionState(opts.stateDir, state);
   } catch (e) {
     const reason = e instanceof HookInputError ? e.message : `internal error: ${(e as Error).message}`;
     say(reason);
