@@ -91,6 +91,7 @@ export type SourceFormat =
   | 'vscode-chat'
   | 'copilot-chat'
   | 'aider'
+  | 'opencode'
   | 'swe-agent'
   | 'mini-swe-agent'
   | 'openhands'
@@ -170,7 +171,7 @@ export interface ConversationMeta {
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai';
+export type UsageSource = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {

@@ -2,7 +2,7 @@
 // the only place that names them all: adding an agent is its folder, its tests and one line here.
 
 import type { SourceFormat, UsageSource } from '../../engine/conversation/model';
-import type { AgentModule, AgentResume } from './agent';
+import type { AgentModule, AgentResume, AgentStore } from './agent';
 import { aiderAgent } from './aider/agent';
 import { claudeCodeAgent } from './claude-code/agent';
 import { clineAgent } from './cline/agent';
@@ -10,6 +10,7 @@ import { codexAgent } from './codex/agent';
 import { copilotChatAgent } from './copilot-chat/agent';
 import { geminiCliAgent } from './gemini-cli/agent';
 import { qwenCodeAgent } from './qwen-code/agent';
+import { opencodeAgent } from './opencode/agent';
 import { rooCodeAgent } from './roo-code/agent';
 
 /** In the order the Sessions view groups them. */
@@ -18,6 +19,7 @@ export const AGENT_MODULES: readonly AgentModule[] = [
   codexAgent,
   geminiCliAgent,
   qwenCodeAgent,
+  opencodeAgent,
   clineAgent,
   rooCodeAgent,
   copilotChatAgent,
@@ -46,6 +48,11 @@ export function resumableAgents(): ResumableModule[] {
 export function resumableAgent(id: string): ResumableModule | undefined {
   const a = agentById(id);
   return a?.resume ? (a as ResumableModule) : undefined;
+}
+
+/** The agent whose store holds the session `file` names (`<store>#<id>`), if any. */
+export function storeOwning(file: string): (AgentModule & { store: AgentStore }) | undefined {
+  return AGENT_MODULES.find((a): a is AgentModule & { store: AgentStore } => a.store?.owns(file) === true);
 }
 
 /** The agent whose files a format is, if any. */
