@@ -93,12 +93,15 @@ describe('Install / Remove Agent Hooks: Claude Code', () => {
   it('offers this workspace and the user settings, shows the exact JSON, and merges it keeping everything else', async () => {
     await install('Install');
     const picked = fake.state.quickPicks[0]!.items.map((i) => i.label);
-    // Every agent with hooks, from the registry: Claude Code's files first.
+    // Every agent with hooks, from the registry: Claude Code's files first (opencode's user config
+    // is under XDG_CONFIG_HOME, outside the home here: shown whole).
     expect(picked).toEqual([
       '$(folder) work/.claude/settings.json',
       '$(account) ~/.claude/settings.json',
       '$(folder) work/.qwen/settings.json',
       '$(account) ~/.qwen/settings.json',
+      '$(folder) work/opencode.json',
+      `$(account) ${join(root, 'xdg', 'opencode', 'opencode.json')}`,
     ]);
     const command = hookCommandLine(cli);
     const modal = fake.messages.find((m) => m.modal)!;

@@ -1,7 +1,8 @@
-// "Install Agent Hooks" and "Remove Agent Hooks": the settings.json entry that runs `ctxc hook
-// <agent>` for each agent of the registry that has hooks (Claude Code, Qwen Code: each module's
-// `hooks` says which files, which entry, how it is added and taken out), added to a workspace's
-// settings file or the user's, after showing the exact JSON and asking. Every other key and hook of
+// "Install Agent Hooks" and "Remove Agent Hooks": the entry that runs `ctxc hook <agent>` for each
+// agent of the registry that has hooks (Claude Code and Qwen Code: settings.json hooks; opencode: its
+// plugin in opencode.json; each module's `hooks` says which files, which entry, how it is added and
+// taken out), added to a workspace's settings file or the user's, after showing the exact JSON and
+// asking. Every other key and hook of
 // the file is kept, a file that is not valid JSON is refused with where it breaks, the write is
 // atomic, and removing takes out exactly the entries an install added.
 //
