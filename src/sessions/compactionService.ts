@@ -137,6 +137,16 @@ export async function runCompaction(conversation: Conversation, request: Compact
   const other = otherTarget(conversation, request.to);
   const target = request.to ?? agentOfFormat(conversation.format)?.id;
   const inherited = target ? inheritedFigures(conversation, report, target) : {};
-  const figures = compactionFigures(report, result, other !== undefined ? { overhead: inherited.overhead ?? 0 } : undefined);
+  // Into the conversation's own agent, the after holds what the new session inherits: also what its
+  // file leaves out for the agent to render anew (Gemini CLI's <session_context>, Claude Code's reminders).
+  const figures = compactionFigures(
+    report,
+    result,
+    other !== undefined
+      ? { overhead: inherited.overhead ?? 0 }
+      : inherited.overhead !== undefined
+        ? { overhead: inherited.overhead, sameAgent: true }
+        : undefined,
+  );
   return { result, figures, report, counter, inherited };
 }
