@@ -72,12 +72,17 @@ describe('Gemini CLI 0.61.0: a real session, resumed twice and compressed by the
     expect(total / 9909 - 1).toBeLessThanOrEqual(0.15);
   });
 
-  it('reads a tool turn recorded before a resume once, though the CLI sends its result twice', () => {
+  it('reads a tool turn recorded before a resume once, and the copy the CLI sends again as its own words', () => {
     const beforeCompression = GEMINI.split('\n').slice(0, 20).join('\n');
     const r = importGeminiCli(beforeCompression);
     const results = r.conversation.messages.filter((m) => m.toolResult);
     expect(results).toHaveLength(1);
     expect(messageText(results[0]!)).toContain('bump version in package.json');
+    // Counted as sent (so what the recorded usage holds beside the messages is the system prompt and
+    // tools alone), marked so that a session written back leaves it out.
+    const copies = r.conversation.messages.filter((m) => m.source?.extra?.['resent'] === 'tool_result');
+    expect(copies.map((m) => m.itemType)).toEqual(['SKILL_METADATA']);
+    expect(messageText(copies[0]!)).toBe(messageText(results[0]!));
     expect(r.warnings.some((w) => /sent twice/.test(w.message))).toBe(true);
   });
 });

@@ -65,8 +65,8 @@ async function compactInto(file: string, agent: string) {
 const within3 = (value: number, expected: number) => expect(Math.abs(value - expected) / expected, `${value} against ${expected}`).toBeLessThanOrEqual(0.03);
 
 /** A Gemini CLI 0.61 session: header, the session context, then per turn the request, a tool turn
- *  (written with its toolCalls, then its results as a user message) and the answer, each answer
- *  recording the input tokens of its request. */
+ *  (written with its toolCalls, then its results as a user message, which a resume sends again)
+ *  and the answer, each answer recording the input tokens of its request. */
 function geminiSession(id: string, model: string): string {
   let t = 0;
   const ts = () => new Date(Date.UTC(2026, 0, 1, 0, 0, t++)).toISOString();
@@ -148,7 +148,11 @@ describe('a Gemini CLI session compacted into Gemini CLI', () => {
     expect(before).toMatchObject({ model: 'gemini-2.5-pro', window: 1_048_576, implausible: null });
     expect(before.reported).not.toBeNull();
     expect(written.notInFile).toMatchObject({ before: before.overhead, afterSource: 'reported' });
-    expect(readFileSync(written.file, 'utf8')).not.toContain('<session_context>');
+    const text = readFileSync(written.file, 'utf8');
+    expect(text).not.toContain('<session_context>');
+    // Each tool turn's result once: the copies the CLI resends (its results are recorded twice) are
+    // counted in the original, not written back.
+    expect(text.split('"functionResponse":{"id":"call_3"').length - 1).toBe(1);
     // The model and window it ran with, not a default; the overhead measured on the original plus
     // the session context the new file leaves out (Gemini CLI renders it anew).
     expect(after).toMatchObject({ model: 'gemini-2.5-pro', window: 1_048_576, reported: null, inherited: { model: 'gemini-2.5-pro' } });

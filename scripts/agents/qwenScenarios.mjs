@@ -8,7 +8,8 @@
 //      `ctxc compact --to qwen-code` writes a new session (the original untouched); `qwen -r <id>`
 //      resumes it (the request holds the summary and the last user turn verbatim, none of the
 //      summarized file contents), then `qwen -c` picks it as the newest; `ctxc sessions` shows it
-//      under the original.
+//      under the original. Before the resume `ctxc count` meters the new session with what it
+//      inherited, within −5%/+15% of what the resumed request then recorded.
 //   2. The PreCompact hook (`ctxc hook qwen-code`, the README's entry in ~/.qwen/settings.json):
 //      `qwen -c "/compress"` sends a summary request that carries the session's must-keep facts.
 //   3. Its automatic compaction (the fake reports 87% of the window, so the next process compacts
@@ -160,7 +161,21 @@ async function ownSession(h) {
       h.check(sent, `${name}: qwen sent no request for the session`);
       return sent;
     };
+    // Before Qwen Code answers in it, the new session is metered with what it inherited.
+    const predicted = JSON.parse((await h.ctxc('qwen-count-compacted', ['count', compacted.file, '--json'], env, work)).stdout);
+    h.check(
+      predicted.inherited && predicted.reported === null,
+      'the compacted session is not metered with what it inherited',
+      JSON.stringify(predicted.inherited),
+    );
     const byId = await sentBy('qwen-resume-compacted', ['-r', compacted.id, 'continue']);
+    // What the meter said against what the resumed request recorded (it adds the prompt "continue").
+    const real = recorded(compacted.file).prompt;
+    const meterOff = predicted.total / real - 1;
+    h.check(meterOff >= -0.05 && meterOff <= 0.15, `before the resume ctxc count said ${predicted.total} tokens; Qwen Code's request recorded ${real}`);
+    h.log(
+      `  the compacted session before its resume: ctxc count ${predicted.total} (compact said ${compacted.tokensAfter}), the resumed request recorded ${real} (${(meterOff * 100).toFixed(1)}%)`,
+    );
     h.checkCompactedRequest('`qwen -r <id>`', byId.raw, summary, [lastTurn, 'HOTEL-NOTE-LINE-120'], SUMMARIZED);
     const userTexts = byId.body.messages
       .filter((m) => m.role === 'user')

@@ -14,8 +14,10 @@
 //   CLI puts a fresh `<session_context>` (date, OS, workspace tree) first, read here as context
 //   (SKILL_METADATA) from the stored one; a `gemini` message is its content parts, its `thoughts`
 //   and a functionCall per `toolCalls` entry, followed by the results those entries hold as a user
-//   turn of functionResponse parts (so a tool turn recorded before the snapshot of a resume is sent
-//   with its results twice: the copy is left out, and said).
+//   turn of functionResponse parts (so a tool turn in the history a resume loaded — a `$set` of
+//   messages — is sent with its results twice, its user record of them being the copy: read as the
+//   harness's words, SKILL_METADATA marked resent — counted as sent, left out of a session written
+//   back — and said; recorded since the resume, the two records are the one result sent once).
 // - A user message holding a compression summary (`<state_snapshot>…`, Gemini CLI's own, or the 8
 //   sections) is COMPACTION_SUMMARY; the model's "Got it…" after it is an ordinary answer.
 // - Messages a `$set` of messages or a rewind took out, and the user messages the CLI drops, are
@@ -28,6 +30,7 @@
 
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType } from '../model';
 import { GEMINI_PROVENANCE_FIELD } from '../exporters/geminiSession';
+import { RESENT_EXTRA } from '../exporters/sessionParts';
 import { readInherited } from '../inherited';
 import { plainDraft, setSessionFacts, sourceMeta } from './contentParts';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
@@ -106,7 +109,7 @@ export function importGeminiCli(text: string, opts: ImportOptions = {}): ImportR
   if (live.repeats > 0)
     warnings.push({
       position: 'file',
-      message: `${live.repeats} tool result${live.repeats === 1 ? ' is' : 's are'} sent twice (Gemini CLI resends the results of a tool turn recorded before a resume): read once; the recorded usage counts the copy as overhead`,
+      message: `${live.repeats} tool result${live.repeats === 1 ? ' is' : 's are'} sent twice (Gemini CLI resends the results of a tool turn recorded before a resume): the copies are counted as sent, and left out of a session written back`,
     });
 
   const dropped = [...replay.gone.values()].filter((g) => !replay.live.has(String(g.entry.record['id'])));
@@ -228,7 +231,9 @@ function toDrafts(entries: readonly Entry[], all = false): Drafts {
         continue;
       }
       const itemType: ItemType = STATE_SNAPSHOT.test(text) || looksLikeCompactionSummary(text) ? 'COMPACTION_SUMMARY' : 'USER_MESSAGE';
-      out.drafts.push(...userTurnDrafts(partList(r['content']), ids, itemType, source, timestamp));
+      // In the history a resume loaded (a $set of messages), a tool turn's results are sent twice:
+      // from the gemini message's toolCalls and from this record; recorded since, once.
+      out.drafts.push(...userTurnDrafts(partList(r['content']), ids, itemType, source, timestamp, entry.index !== undefined));
     } else if (type === 'gemini') {
       const parts = partList(r['content']);
       const inContent = parts.some((p) => isObject(p) && (isObject(p['functionCall']) || p['thought'] === true));
@@ -257,7 +262,7 @@ function toDrafts(entries: readonly Entry[], all = false): Drafts {
     }
     // info, error and warning messages are the CLI's own notes: never sent.
   }
-  out.repeats = ids.repeats;
+  out.repeats = out.drafts.filter((d) => d.source?.extra?.[RESENT_EXTRA] !== undefined).length;
   return out;
 }
 

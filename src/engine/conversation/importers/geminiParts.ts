@@ -5,6 +5,7 @@
 // agent wrote them.
 
 import type { ContentPart, SourceMeta, ToolCall } from '../model';
+import { RESENT_EXTRA } from '../exporters/sessionParts';
 import { argumentsText, assistantItemType, imagePart, plainDraft, textParts, toolResultDraft } from './contentParts';
 import { stringifySafely } from './jsonText';
 import { isObject, obj, str, type JsonObject } from './jsonShape';
@@ -58,9 +59,9 @@ function responseParts(response: unknown): { parts: ContentPart[]; isError: bool
  * Tool call ids of one conversation: a call without an id gets one made from where it is, and a
  * result whose id no open call has answers the oldest open call of its tool. A second result for a call
  * already answered (Gemini CLI sends a tool turn's results twice after a resume: once from the
- * call's record, once from their own) is left out, counted in `repeats`: the model has the result
- * already, and a copy would double the turn for the compaction (the recorded usage still holds its
- * tokens, as overhead).
+ * call's record, once from their own) is no tool result, counted in `repeats`: the model has the
+ * result already, and a copy would double the turn for the compaction (userTurnDrafts reads a copy
+ * that is sent as the harness's words).
  */
 export class CallIds {
   private readonly open: { id: string; name: string }[] = [];
@@ -140,6 +141,9 @@ export function userTurnDrafts(
   itemType: MessageDraft['itemType'],
   source: SourceMeta,
   timestamp: string | undefined,
+  /** A result answering a call already answered is sent again (Gemini CLI: a tool turn in the
+   *  history a resume loaded); else it is a record of the same result, read once. */
+  repeatsSent = false,
 ): MessageDraft[] {
   const drafts: MessageDraft[] = [];
   let text: ContentPart[] = [];
@@ -157,6 +161,10 @@ export function userTurnDrafts(
       const callId = ids.result(str(response, 'id'), name);
       if (callId !== undefined)
         drafts.push(toolResultDraft(callId, out, isError, source, { ...(name ? { toolName: name } : {}), ...(timestamp ? { timestamp } : {}) }));
+      // A result the CLI sends a second time is counted as sent, as the harness's (not a result of
+      // the conversation): a session written back leaves it out (exporters/sessionParts.ts).
+      else if (repeatsSent && out.length > 0)
+        drafts.push(plainDraft('user', 'SKILL_METADATA', out, { ...source, extra: { ...source.extra, [RESENT_EXTRA]: 'tool_result' } }, timestamp));
       continue;
     }
     if (typeof p['text'] === 'string') text.push(...textParts(p['text']));
