@@ -18,7 +18,7 @@ import { notWrittenBack } from '../engine/conversation/exporters/sessionParts';
 import type { Conversation } from '../engine/conversation/model';
 import { compactionFigures, type CompactionFigures } from '../engine/figures';
 import type { CompactionResult } from '../engine/result';
-import { listStrategies, UnknownStrategyError } from '../engine/strategies/strategy';
+import { listStrategies, UnknownStrategyError } from '../engine/strategies/registry';
 import type { Summarizer } from '../engine/summarizer';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
 import { conversationReport, type TokenReport } from '../engine/tokens/report';
