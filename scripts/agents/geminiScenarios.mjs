@@ -209,7 +209,7 @@ async function ownSession(h) {
       // the prompt "continue" and the session context Gemini CLI renders anew). Printed, not held
       // to a bound: the part not in the file is inherited from the original's last request, which
       // held the results of earlier tool turns two or three times — as many as this CLI's resumes
-      // made, more than its file always shows (so far within −35%/+65% here).
+      // made, more than its file always shows (from −29% to +89% in the runs so far).
       const real = child.reportedTokens;
       const meterOff = predicted.total / real - 1;
       h.log(
