@@ -88,8 +88,8 @@ describe('manifest and ids agree', () => {
       'contextCompactor.sessions.resume': 'Context Compactor: Resume in Terminal',
       'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
       'contextCompactor.sessions.pin': 'Context Compactor: Pin the Meter to This Session',
-      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Claude Code Hooks',
-      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Claude Code Hooks',
+      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Agent Hooks',
+      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Agent Hooks',
     });
   });
 
