@@ -9,12 +9,12 @@ import { agentLogFormat, importSessionLines, importTranscript } from '../engine/
 import { TranscriptError } from '../engine/conversation/importers/transcriptError';
 import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
 import type { CliIO } from './io';
-import { decodeTranscript } from '../node/decodeText';
-import { siblingUsage } from '../node/siblingUsage';
-import { streamJsonlFile } from '../node/jsonlStream';
+import { decodeTranscript } from '../files/decodeText';
+import { siblingUsage } from '../files/siblingUsage';
+import { streamJsonlFile } from '../files/jsonlStream';
 import { storeOwning } from '../sessions/agents/registry';
 
-export { decodeTranscript, firstInvalidUtf8 } from '../node/decodeText';
+export { decodeTranscript, firstInvalidUtf8 } from '../files/decodeText';
 
 /** Larger than any real session we have seen (the biggest public ones are a few MB), small enough
  *  that a mistaken path to a disk image fails at once instead of filling memory. */
@@ -141,7 +141,7 @@ export interface LoadedTranscript extends ImportResult {
   raw?: Uint8Array;
 }
 
-/** The agent sessions read as a stream (src/node/jsonlStream.ts): a Claude Code session or a
+/** The agent sessions read as a stream (src/files/jsonlStream.ts): a Claude Code session or a
  *  Codex rollout, named by the format option or by the first line. */
 function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) => 'claude-code' | 'codex' | undefined {
   return (firstLine) => {

@@ -16,7 +16,7 @@ import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts'
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
-import { writeFileAtomic } from '../node/atomicWrite';
+import { writeFileAtomic } from '../files/atomicWrite';
 import type { InheritedFigures } from '../engine/conversation/exporters/sessionParts';
 import type { WriteContext } from './agents/agent';
 import { agentName, agentOfFormat, resumableAgent, resumableAgents } from './agents/registry';

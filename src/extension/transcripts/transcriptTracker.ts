@@ -11,7 +11,7 @@ import { Disposable, toDisposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { transcriptKey, type MeterFocus } from '../meterFocus';
 import { UserFacingError } from '../log';
-import { siblingUsage } from '../../node/siblingUsage';
+import { siblingUsage } from '../../files/siblingUsage';
 import { looksLikeTranscript } from './transcriptDetection';
 
 /** Quiet time after the last change before a document is re-imported: typing or an agent

@@ -23,8 +23,8 @@
 import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RestoreItem } from '../../engine/validate/restoreFacts';
-import { writeFileAtomic } from '../../node/atomicWrite';
-import { readTextIfExists } from '../../node/readTextIfExists';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readTextIfExists } from '../../files/readTextIfExists';
 import type { Env } from '../locations';
 import { withLock } from './stateLock';
 
