@@ -10,7 +10,7 @@ import { importTranscript } from '../../src/engine/conversation/importers/detect
 import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { tokenReport } from '../../src/engine/tokens/report';
 import { createEngine } from '../../src/extension/engineModules';
-import { formatTokenCount } from '../../src/extension/statusBar/meterText';
+import { formatTokenCount } from '../../src/extension/meter/meterText';
 import { SESSION_MAX_BYTES } from '../../src/sessions/diskReads';
 import { claudeProjectDir } from '../../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from '../helpers/agentSessions';

@@ -9,7 +9,7 @@ import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { transcriptKey, type MeterFocus } from '../meterFocus';
+import { transcriptKey, type MeterFocus } from '../meter/meterFocus';
 import { UserFacingError } from '../log';
 import { siblingUsage } from '../../files/siblingUsage';
 import { looksLikeTranscript } from './transcriptDetection';
