@@ -26,7 +26,7 @@ import type { TextCounter } from '../tokens/tokenCounter';
 import type { SegmentConstants } from './constants';
 import type { SectionItem } from './sectionItems';
 import { bulletText } from './parseSummary';
-import { listItem, oneLine } from './textCut';
+import { listItem, oneLine } from '../text/textCut';
 import { gistOf } from './userMessages';
 
 const USERS: SectionName = 'All user messages';

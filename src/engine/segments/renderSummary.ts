@@ -9,7 +9,7 @@
 // are the contract people and re-compaction read, whatever the budget.
 
 import { SECTION_NAMES, type SectionTexts } from '../sections';
-import { formatCount } from './formatNumber';
+import { formatCount } from '../text/formatNumber';
 
 export const SUMMARY_TITLE = '# Compacted conversation summary';
 export const METADATA_HEADING = 'Compression Metadata';

@@ -32,7 +32,7 @@ import {
   openingWords,
   withoutListMarkers,
   type WholeTexts,
-} from './textCut';
+} from '../text/textCut';
 import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './previousItems';
 import { splitPasted, type MessageParts } from '../analyze/pasted';

@@ -16,7 +16,7 @@
 
 import { memoSlot } from '../conversation/messageMemo';
 import { isUserAuthored } from '../conversation/model';
-import { formatCount } from '../segments/formatNumber';
+import { formatCount } from '../text/formatNumber';
 import type { MessageDecision, StrategyContext, StrategyDecision } from './strategy';
 import { collapsedMessage, emergencyPreview } from './truncation';
 import { isFixed, keepRecentMessages, keptTokens, turnsOf } from './turns';
