@@ -86,6 +86,7 @@ export type SourceFormat =
   | 'codex'
   | 'vscode-chat'
   | 'copilot-chat'
+  | 'copilot-cli'
   | 'aider'
   | 'swe-agent'
   | 'mini-swe-agent'
@@ -160,12 +161,12 @@ export interface ConversationMeta {
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai';
+export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai' | 'copilot-cli';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {
   /** Input tokens. Anthropic and Cline count here only those neither read from nor written to the
-   *  prompt cache; OpenAI, Codex and aider count all of them. */
+   *  prompt cache; OpenAI, Codex, Copilot CLI and aider count all of them. */
   input: number;
   /** Tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`, Cline `cacheWrites`). */
   cacheWrite?: number;
