@@ -69,9 +69,9 @@ describe('ctxc compact --to', () => {
   });
 
   it('usage errors: an unknown target, --out with --to, --cwd without --to', async () => {
-    expect(await run(['compact', session, '--to', 'cline'])).toMatchObject({
+    expect(await run(['compact', session, '--to', 'roo-code'])).toMatchObject({
       code: 64,
-      err: expect.stringContaining("--to expects one of claude-code, codex, got 'cline'"),
+      err: expect.stringContaining("--to expects one of claude-code, codex, copilot-cli, cline, got 'roo-code'"),
     });
     expect(await run(['compact', session, '--to', 'codex', '--out', 'x.md'])).toMatchObject({ code: 64 });
     expect(await run(['compact', session, '--cwd', root])).toMatchObject({ code: 64, err: expect.stringContaining('--cwd goes with --to') });

@@ -1,10 +1,10 @@
-// The extension inside the agents, against the vscode fake: "Install / Remove Claude Code Hooks"
-// (the exact JSON shown, asked, merged, refused on a broken file, removed exactly; the settings
-// reach the installed command), the Copilot agent-mode tools (usage without confirmation,
+// The extension inside the agents, against the vscode fake: "Install / Remove Agent Hooks" for
+// Claude Code and Copilot CLI (the exact JSON shown, asked, merged, refused on a broken file,
+// removed exactly; the settings reach the installed command), the Copilot agent-mode tools (usage without confirmation,
 // compaction with one, both on this workspace's real session files), and the MCP server offered
 // where VS Code has the API (and not where it has not) — a definition that really serves.
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +14,7 @@ import type * as vscode from 'vscode';
 import { LM_TOOLS, MCP_PROVIDER_ID } from '../src/extension/ids';
 import { HOOK_DEFAULTS, runClaudeCodeHook } from '../src/sessions/claudeHook/claudeHook';
 import { hookCommandLine, hooksEntry } from '../src/sessions/claudeHook/hookSettings';
+import { copilotHookCommandLine, copilotHooksEntry } from '../src/sessions/agents/copilot-cli/hookSettings';
 import { claudeProjectName } from '../src/sessions/locations';
 import { bigTurn, claudeLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { repoRoot } from './helpers/transcripts';
@@ -75,7 +76,7 @@ afterEach(() => host?.deactivate());
 const settingsFile = join(work, '.claude', 'settings.json');
 const EXISTING = `{\n    "model": "opus",\n    "hooks": {\n        "PreCompact": [{ "hooks": [{ "type": "command", "command": "echo mine" }] }]\n    }\n}\n`;
 
-describe('Install / Remove Claude Code Hooks', () => {
+describe('Install / Remove Agent Hooks', () => {
   beforeEach(() => {
     host = activateHost(standInEngine());
     mkdirSync(join(work, '.claude'), { recursive: true });
@@ -91,7 +92,16 @@ describe('Install / Remove Claude Code Hooks', () => {
   it('offers this workspace and the user settings, shows the exact JSON, and merges it keeping everything else', async () => {
     await install('Install');
     const picked = fake.state.quickPicks[0]!.items.map((i) => i.label);
-    expect(picked).toEqual(['$(folder) work/.claude/settings.json', '$(account) ~/.claude/settings.json']);
+    expect(picked).toEqual([
+      '$(folder) work/.claude/settings.json',
+      '$(account) ~/.claude/settings.json',
+      '$(account) ~/.copilot/hooks/context-compactor.json',
+    ]);
+    expect(fake.state.quickPicks[0]!.items.map((i) => i.description)).toEqual([
+      'Claude Code · this workspace',
+      'Claude Code · all your projects',
+      'Copilot CLI · all your projects',
+    ]);
     const command = hookCommandLine(cli);
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toBe(`Add the Claude Code hooks to ${settingsFile}?`);
@@ -145,6 +155,25 @@ describe('Install / Remove Claude Code Hooks', () => {
     // Nothing of ours is left to remove.
     await fake.command('contextCompactor.removeClaudeHooks')!();
     expect(fake.messages.at(-1)!.message).toMatch(/No Context Compactor hooks were found/);
+  });
+
+  it("installs Copilot CLI's hooks as a file of their own, and removing them removes the file", async () => {
+    const copilotFile = join(home, '.copilot', 'hooks', 'context-compactor.json');
+    fake.answers.quickPick.push((items) => items.find((i) => i.label.includes('.copilot'))!);
+    fake.answers.warning.push('Install');
+    await fake.command('contextCompactor.installClaudeHooks')!();
+    const command = copilotHookCommandLine(cli);
+    const modal = fake.messages.find((m) => m.modal)!;
+    expect(modal.message).toBe(`Add the Copilot CLI hooks to ${copilotFile}?`);
+    expect(modal.detail).toContain(JSON.stringify(copilotHooksEntry(command), null, 2));
+    expect(JSON.parse(readFileSync(copilotFile, 'utf8'))).toEqual(copilotHooksEntry(command));
+    expect(fake.messages.at(-1)!.message).toBe(`Copilot CLI hooks installed in ${copilotFile}. Copilot CLI reads them when a session starts.`);
+    // Claude Code's settings hold none of ours: the Copilot file is the only one to offer.
+    fake.answers.warning.push('Remove');
+    await fake.command('contextCompactor.removeClaudeHooks')!();
+    expect(fake.messages.filter((m) => m.modal).at(-1)!.detail).toContain('The file holds nothing else and is removed.');
+    expect(existsSync(copilotFile)).toBe(false);
+    expect(fake.messages.at(-1)!.message).toBe(`Copilot CLI hooks removed from ${copilotFile}.`);
   });
 });
 

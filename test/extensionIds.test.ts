@@ -85,8 +85,8 @@ describe('manifest and ids agree', () => {
       'contextCompactor.sessions.compact': 'Context Compactor: Compact…',
       'contextCompactor.sessions.resume': 'Context Compactor: Resume in Terminal',
       'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
-      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Claude Code Hooks',
-      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Claude Code Hooks',
+      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Agent Hooks',
+      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Agent Hooks',
     });
   });
 

@@ -1,11 +1,14 @@
-// `ctxc hook claude-code`: the command Claude Code's hooks run (PreCompact, SessionStart with
-// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin and prints at most one
-// JSON object; the work is src/sessions/claudeHook/claudeHook.ts.
+// `ctxc hook <agent>`: the command an agent's hooks run (Claude Code: PreCompact, SessionStart with
+// matcher "compact", UserPromptSubmit; Copilot CLI: preCompact, userPromptSubmitted). It reads the
+// event's JSON on stdin and prints at most one JSON object; the work is the agent module's runner
+// (src/sessions/claudeHook/claudeHook.ts, src/sessions/agents/copilot-cli/copilotHook.ts).
 //
-// Exit codes follow Claude Code's hooks, not the other commands: 0 always once the command line
-// is read (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2); a
-// mistyped command line in the settings is a usage error (64), which Claude Code shows as a
-// non-blocking hook error, so a broken setup is seen without stopping the session.
+// Exit codes follow the agents' hooks, not the other commands: 0 once the command line is read
+// (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2), unless the
+// runner asks for another (Copilot CLI shows a hook's stderr only when it exits 2, and no exit code
+// stops its compaction); a mistyped command line in the settings is a usage error (64), which
+// Claude Code shows as a non-blocking hook error, so a broken setup is seen without stopping the
+// session.
 
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -41,14 +44,15 @@ export const HOOK_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
 ];
 
-const USAGE = 'ctxc hook claude-code [--max-tokens N] [--loop-limit N] [--loop-minutes M] [--state-dir DIR]  < hook-input.json';
+const USAGE = `ctxc hook ${HOOK_AGENTS.join('|')} [--max-tokens N] [--loop-limit N] [--loop-minutes M] [--state-dir DIR]  < hook-input.json`;
 const HELP: CommandHelp = {
   name: 'hook',
   usage: USAGE,
   flags: HOOK_FLAGS,
   helpTail:
-    'Run by Claude Code\'s hooks (PreCompact, SessionStart with matcher "compact", UserPromptSubmit): it puts back the facts\n' +
-    "Claude Code's own summary lost, and stops a loop of automatic compactions. See the README for the settings.json entry.\n",
+    'Run by Claude Code\'s hooks (PreCompact, SessionStart with matcher "compact", UserPromptSubmit) and Copilot CLI\'s\n' +
+    "(preCompact, userPromptSubmitted): it puts back the facts the agent's own summary lost, and stops (Claude Code) or\n" +
+    'reports (Copilot CLI) a loop of automatic compactions. See the README for the entries.\n',
 };
 
 interface HookArgs extends HookSettings {
@@ -95,7 +99,7 @@ async function readStdin(io: CliIO): Promise<string> {
 
 export const hookCommand: CliCommand = {
   name: 'hook',
-  summary: "Claude Code's compaction hooks: put back what its summary lost, stop compaction loops",
+  summary: "the agents' compaction hooks: put back what their summary lost, guard against compaction loops",
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     const line = readCommandLine(HELP, io, () => readArgs(argv, io));
@@ -105,6 +109,6 @@ export const hookCommand: CliCommand = {
     const outcome = await run(await readStdin(io), { ...settings, stateDir });
     if (outcome.output) io.out(`${JSON.stringify(outcome.output)}\n`);
     if (outcome.message) io.err(`${clip(outcome.message, 400)}\n`);
-    return EXIT_OK;
+    return outcome.exitCode ?? EXIT_OK;
   },
 };

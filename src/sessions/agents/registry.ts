@@ -8,10 +8,11 @@ import { claudeCodeAgent } from './claude-code/agent';
 import { clineAgent } from './cline/agent';
 import { codexAgent } from './codex/agent';
 import { copilotChatAgent } from './copilot-chat/agent';
+import { copilotCliAgent } from './copilot-cli/agent';
 import { rooCodeAgent } from './roo-code/agent';
 
 /** In the order the Sessions view groups them. */
-export const AGENT_MODULES: readonly AgentModule[] = [claudeCodeAgent, codexAgent, clineAgent, rooCodeAgent, copilotChatAgent, aiderAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [claudeCodeAgent, codexAgent, copilotCliAgent, clineAgent, rooCodeAgent, copilotChatAgent, aiderAgent];
 
 /** Every agent's id, in the registry's order. */
 export const AGENT_IDS: readonly string[] = AGENT_MODULES.map((a) => a.id);

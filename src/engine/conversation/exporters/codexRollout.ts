@@ -15,7 +15,7 @@
 // silently skips a compacted line without one), increasing by a millisecond from `now`.
 
 import type { Conversation, Message } from '../model';
-import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
+import { definedOnly, inheritedField, sessionParts, sessionText as textOf, type InheritedFigures } from './sessionParts';
 
 export interface CodexRolloutOptions {
   /** The new session's id (a fresh UUID). */
@@ -72,7 +72,7 @@ export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): Cod
         cwd: opts.cwd,
         originator: opts.originator ?? 'codex_exec',
         cli_version: opts.cliVersion,
-        ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
+        ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: definedOnly({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
       },
     },
     { timestamp: stamp(), type: 'event_msg', payload: { type: 'user_message', message: firstRequest, images: [], local_images: [], text_elements: [] } },
@@ -81,19 +81,8 @@ export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): Cod
   return { lines, text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', replacementHistory: history, notes };
 }
 
-function compact(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
 function userItem(text: string): Record<string, unknown> {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
-}
-
-function textOf(m: Message): string {
-  return m.content
-    .map((p) => (p.type === 'text' ? p.text : p.type === 'image' ? p.placeholder : ''))
-    .filter((t) => t !== '')
-    .join('\n');
 }
 
 function lastUserText(tail: readonly Message[]): string | undefined {

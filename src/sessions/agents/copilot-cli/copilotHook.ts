@@ -1,0 +1,264 @@
+// `ctxc hook copilot-cli`: GitHub Copilot CLI's hooks around its own compaction (hookSettings.ts
+// installs it on preCompact and userPromptSubmitted). What the real Copilot CLI 1.0.102 does with
+// hooks (verified offline):
+// - The input names no event: preCompact gets {sessionId, timestamp, cwd, transcriptPath, trigger:
+//   "manual" | "auto", customInstructions}; userPromptSubmitted {sessionId, timestamp, cwd, prompt}.
+// - Nothing a preCompact hook prints or exits with stops the compaction ({"decision":"block"}, exit
+//   1 and exit 2 were tried); with exit 2 Copilot shows the hook's stderr to the person.
+// - userPromptSubmitted's {"additionalContext": X} is appended to that prompt as
+//   `<system_reminder>X</system_reminder>`, sent, and kept in the session. (sessionStart's context is
+//   sent at every start of the CLI but kept nowhere, and sessionStart does not run after a
+//   compaction in a running session: the prompt is the place for a repair.)
+//
+//   preCompact           records the compaction (time, trigger, the events file's line count, the
+//                        tokens sent before it by our counter). After `loopLimit` automatic
+//                        compactions within `loopMinutes` it cannot stop the next one: it tells the
+//                        person why the context keeps filling up (stderr, exit 2). It leaves a
+//                        repair pending.
+//   userPromptSubmitted  with a repair pending and that compaction complete in the events file: the
+//                        must-keep facts of what it replaced that the summary (with the requests
+//                        Copilot quotes) and the kept messages lack, within `maxTokens`, as the
+//                        prompt's additionalContext. Without one it reads one small file and returns.
+// State and log as the Claude Code hook keeps them (claudeHook/hookState.ts), in a folder of this
+// agent's own under the state folder; the log is the same hook.log.
+
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { importCopilotCli } from '../../../engine/conversation/importers/copilotCli';
+import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
+import { messageText, type Message } from '../../../engine/conversation/model';
+import { createTokenCounter } from '../../../engine/tokens/messageCounter';
+import { tokenReport } from '../../../engine/tokens/report';
+import { planFactRestore } from '../../../engine/validate/restoreFacts';
+import { decodeTranscript } from '../../../node/decodeText';
+import { appendLog, readSessionState, writeRepairDetails, writeSessionState, type CompactionEntry, type SessionState } from '../../claudeHook/hookState';
+import { SESSION_MAX_BYTES } from '../../diskReads';
+import type { HookRunner } from '../agent';
+
+/** How long a compaction may take between its preCompact and the next prompt's check (a
+ *  background compaction with a slow model takes minutes). */
+const COMPACTION_MAX_MINUTES = 30;
+
+type Event = 'preCompact' | 'userPromptSubmitted';
+type Options = Parameters<HookRunner>[1];
+type Outcome = Awaited<ReturnType<HookRunner>>;
+
+interface HookInput {
+  event: Event;
+  session: string;
+  transcript?: string;
+  trigger: 'manual' | 'auto';
+}
+
+class HookInputError extends Error {}
+
+function readInput(text: string): HookInput {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new HookInputError(`standard input is not JSON (${(e as Error).message}); expected Copilot CLI's hook input`);
+  }
+  if (!isObject(v)) throw new HookInputError("standard input is not a JSON object; expected Copilot CLI's hook input");
+  const session = str(v, 'sessionId');
+  if (!session) throw new HookInputError('sessionId is missing');
+  const event: Event | undefined = typeof v['trigger'] === 'string' ? 'preCompact' : typeof v['prompt'] === 'string' ? 'userPromptSubmitted' : undefined;
+  if (!event) throw new HookInputError('the input is neither preCompact (with trigger) nor userPromptSubmitted (with prompt): this hook handles those two');
+  const transcript = str(v, 'transcriptPath');
+  return { event, session, ...(transcript ? { transcript } : {}), trigger: v['trigger'] === 'auto' ? 'auto' : 'manual' };
+}
+
+/** The folder of this agent's state files (hookState.ts's layout under it). */
+function stateFolder(stateDir: string): string {
+  return join(stateDir, 'copilot-cli');
+}
+
+export const runCopilotCliHook: HookRunner = async (stdinText, opts) => {
+  const now = (opts.now ?? (() => new Date()))();
+  const log: string[] = [];
+  let outcome: Outcome;
+  try {
+    const input = readInput(stdinText);
+    const say = (msg: string) => log.push(`${now.toISOString()} copilot-cli ${input.session} ${input.event}: ${msg}`);
+    outcome = input.event === 'preCompact' ? await preCompact(input, opts, now, say) : await userPromptSubmitted(input, opts, now, say);
+  } catch (e) {
+    const reason = e instanceof HookInputError ? e.message : `internal error: ${(e as Error).message}`;
+    log.push(`${now.toISOString()} copilot-cli - input: ${reason}`);
+    outcome = { message: `ctxc hook: ${reason}` };
+  }
+  await appendLog(opts.stateDir, log);
+  return outcome;
+};
+
+async function readEvents(path: string | undefined): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  if (!path) return { ok: false, reason: 'no events file is known for this session' };
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return { ok: false, reason: `${path} is not a file` };
+    if (s.size > SESSION_MAX_BYTES) return { ok: false, reason: `${path} is larger than ${SESSION_MAX_BYTES / 1024 / 1024} MB` };
+    return { ok: true, text: decodeTranscript(await readFile(path), path) };
+  } catch (e) {
+    return { ok: false, reason: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const hhmm = (iso: string) => new Date(iso).toTimeString().slice(0, 5);
+
+/** What the person is told when automatic compactions come faster than the guard lets through. */
+export function copilotLoopWarning(recent: readonly CompactionEntry[], opts: Pick<Options, 'loopMinutes'>): string {
+  return (
+    `Context Compactor: this is automatic compaction number ${recent.length + 1} in ${opts.loopMinutes} minutes ` +
+    `(the others at ${recent.map((c) => hhmm(c.at)).join(', ')}). The context fills up again as fast as it is compacted, ` +
+    'so a large file or tool output is probably read back every turn. Copilot CLI does not let a hook stop a compaction: ' +
+    'run /clear and start afresh, or ask for less output.'
+  );
+}
+
+async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg: string) => void): Promise<Outcome> {
+  const folder = stateFolder(opts.stateDir);
+  const { state, note } = await readSessionState(folder, input.session);
+  if (note) say(note);
+  if (input.transcript) state.transcript = input.transcript;
+  const read = await readEvents(input.transcript);
+  if (!read.ok) say(`${read.reason}; the compaction is recorded without its size`);
+  let tokens: number | undefined;
+  if (read.ok) {
+    try {
+      const { conversation } = importCopilotCli(read.text, { sourcePath: input.transcript! });
+      tokens = tokenReport(conversation.messages, await createTokenCounter(conversation.meta.model)).total;
+    } catch {
+      tokens = undefined;
+    }
+  }
+  const lines = read.ok ? lineCount(read.text) : 0;
+  const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, lines, ...(tokens !== undefined ? { tokens } : {}) };
+  const size = tokens !== undefined ? `${fmt(tokens)} tokens` : 'size unknown';
+  let outcome: Outcome = {};
+  if (input.trigger === 'auto') {
+    const since = now.getTime() - opts.loopMinutes * 60_000;
+    const recent = state.compactions.filter((c) => c.trigger === 'auto' && new Date(c.at).getTime() > since);
+    if (recent.length >= opts.loopLimit) {
+      const reason = copilotLoopWarning(recent, opts);
+      entry.reason = reason;
+      say(`an automatic compaction loop (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes; the person is told`);
+      outcome = { message: reason, exitCode: 2 };
+    }
+  }
+  state.compactions.push(entry);
+  state.pending = { at: now.toISOString(), afterLine: lines };
+  if (!outcome.message) say(`${input.trigger} compaction at ${size}`);
+  await writeSessionState(folder, state);
+  return outcome;
+}
+
+/** The first compaction the events file completes after line `afterLine`, if any. */
+function completedAfter(text: string, afterLine: number): { line: number; id: string; success: boolean } | undefined {
+  const lines = text.split('\n');
+  for (let i = afterLine; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (!l.includes('"session.compaction_complete"')) continue;
+    try {
+      const v: unknown = JSON.parse(l);
+      if (!isObject(v) || v['type'] !== 'session.compaction_complete' || !isObject(v['data'])) continue;
+      const d = v['data'];
+      const outcome = str(d, 'outcome');
+      return {
+        line: i + 1,
+        id: str(d, 'compactionAttemptId') ?? `line ${i + 1}`,
+        success: d['success'] === true && (outcome === undefined || outcome === 'applied'),
+      };
+    } catch {
+      // a line being written: not this one
+    }
+  }
+  return undefined;
+}
+
+/** What a message shows a reader: its text and its tool calls. */
+function readable(m: Message): string {
+  return [messageText(m), ...(m.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`)].filter(Boolean).join('\n');
+}
+
+async function userPromptSubmitted(input: HookInput, opts: Options, now: Date, say: (msg: string) => void): Promise<Outcome> {
+  const folder = stateFolder(opts.stateDir);
+  const { state } = await readSessionState(folder, input.session);
+  const pending = state.pending;
+  if (!pending) return {};
+  const read = await readEvents(state.transcript);
+  let made = '';
+  if (!read.ok) {
+    say(`${read.reason}; the pending repair is dropped`);
+    delete state.pending;
+  } else {
+    const done = completedAfter(read.text, pending.afterLine);
+    if (!done) {
+      if (now.getTime() - new Date(pending.at).getTime() > COMPACTION_MAX_MINUTES * 60_000) {
+        say(`no compaction completed within ${COMPACTION_MAX_MINUTES} minutes of its preCompact; the pending repair is dropped`);
+        delete state.pending;
+      } else say('the compaction has not completed yet (it runs in the background); the repair waits for the next prompt');
+    } else if (!done.success) {
+      say(`the compaction at line ${done.line} did not apply (cancelled or failed); nothing to repair`);
+      delete state.pending;
+    } else if (done.id === state.repaired?.boundary) {
+      say(`the compaction at line ${done.line} was repaired already`);
+      delete state.pending;
+    } else {
+      made = await repair(read.text, state.transcript!, done, state, opts, now, say);
+    }
+  }
+  await writeSessionState(folder, state);
+  return made ? { output: { additionalContext: made } } : {};
+}
+
+/** The restore text for the compaction completed at `done` ('' when its summary kept everything). */
+async function repair(
+  text: string,
+  path: string,
+  done: { line: number; id: string },
+  state: SessionState,
+  opts: Options,
+  now: Date,
+  say: (msg: string) => void,
+): Promise<string> {
+  const imported = importCopilotCli(text, { sourcePath: path });
+  const live = imported.conversation.messages;
+  const summaryAt = live.findIndex((m) => m.itemType === 'COMPACTION_SUMMARY');
+  const summarized = imported.history?.conversation.messages ?? [];
+  const contextText = (summaryAt >= 0 ? live.slice(summaryAt) : live).map(readable).join('\n\n');
+  const counter = await createTokenCounter(imported.conversation.meta.model);
+  const plan = planFactRestore(summarized, contextText, { maxTokens: opts.maxTokens, counter });
+  state.repaired = {
+    at: now.toISOString(),
+    boundary: done.id,
+    missing: plan.missing.length,
+    restored: plan.restored.length + plan.covered.length,
+    tokens: plan.tokens,
+  };
+  delete state.pending;
+  await writeRepairDetails(stateFolder(opts.stateDir), {
+    session: state.session,
+    at: state.repaired.at,
+    boundary: done.id,
+    summarizedMessages: summarized.length,
+    facts: plan.facts.length,
+    missing: plan.missing.length,
+    tokens: plan.tokens,
+    lines: plan.restored.map((i) => ({ category: i.category, line: i.line })),
+    covered: plan.covered.map((i) => i.fact.value),
+    omitted: plan.omitted.map((i) => i.line),
+    text: plan.text,
+  });
+  say(
+    `compaction at line ${done.line}: ${plan.facts.length} must-keep facts in ${summarized.length} replaced messages, ` +
+      `${plan.missing.length} missing from the summary, ${plan.restored.length + plan.covered.length} restored in ${fmt(plan.tokens)} tokens` +
+      (plan.omitted.length > 0 ? `, ${plan.omitted.length} left out by the ${fmt(opts.maxTokens)}-token cap` : ''),
+  );
+  return plan.text;
+}
