@@ -23,6 +23,8 @@ import { repoRoot } from '../e2e/tools.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
+import { clineScenarios } from './clineScenarios.mjs';
+import { copilotScenarios } from './copilotScenarios.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
@@ -466,7 +468,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [];
+const AGENT_SCENARIOS = [copilotScenarios, clineScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
