@@ -144,6 +144,7 @@ describe('a compacted session written for Cline CLI', () => {
       fallbackCwd: work,
       cwd: work,
       sourceFile: '1800000000000_orig1.messages.json',
+      inherited: { model: 'fake-model', overhead: 5_400 },
       now: new Date(1_800_000_100_000),
       newUuid: () => '0a1b2c3d-0000-4000-8000-000000000001',
     });
@@ -186,6 +187,8 @@ describe('a compacted session written for Cline CLI', () => {
     // Read back as the CLI sends it: the summary, then the last request unwrapped.
     const read = importTranscript(readFileSync(written.file, 'utf8')).conversation;
     expect(read.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
+    // Metered with what the original measured until Cline records usage of its own.
+    expect(read.meta.inherited).toEqual({ model: 'fake-model', overhead: 5_400 });
     expect(read.messages.filter(isUserAuthored).map(messageText).at(-1)).toBe(TURNS[4]!.user);
   });
 

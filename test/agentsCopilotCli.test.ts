@@ -150,6 +150,7 @@ describe('a compacted session written for Copilot CLI', () => {
       home,
       fallbackCwd: root,
       sourceFile: 'events.jsonl',
+      inherited: { overhead: 10_304, window: 128_000 },
       now: new Date('2026-11-27T10:00:00.000Z'),
       newUuid: () => (k++ === 0 ? newId : `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`),
     });
@@ -184,6 +185,8 @@ describe('a compacted session written for Copilot CLI', () => {
     });
     const read = importTranscript(text).conversation;
     expect(read.format).toBe('copilot-cli');
+    // Metered with what the original measured until Copilot records usage of its own.
+    expect(read.meta.inherited).toEqual({ overhead: 10_304, window: 128_000 });
     expect(messageText(read.messages[0]!)).toMatch(
       /^Some of the conversation history has been summarized to free up context\.\n\nHere is a summary of the prior context:\n<summary>\n/,
     );

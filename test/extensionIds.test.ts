@@ -80,11 +80,14 @@ describe('manifest and ids agree', () => {
       'contextCompactor.copySummary': 'Context Compactor: Copy Summary',
       'contextCompactor.setApiKey': 'Context Compactor: Set API Key',
       'contextCompactor.selectSummarizer': 'Context Compactor: Select Summarizer and Model',
+      'contextCompactor.pinMeter': 'Context Compactor: Pin the Meter to This Conversation',
+      'contextCompactor.unpinMeter': 'Context Compactor: Unpin the Meter',
       'contextCompactor.sessions.refresh': 'Context Compactor: Refresh Sessions',
       'contextCompactor.sessions.inspect': 'Context Compactor: Inspect',
       'contextCompactor.sessions.compact': 'Context Compactor: Compact…',
       'contextCompactor.sessions.resume': 'Context Compactor: Resume in Terminal',
       'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
+      'contextCompactor.sessions.pin': 'Context Compactor: Pin the Meter to This Session',
       'contextCompactor.installClaudeHooks': 'Context Compactor: Install Agent Hooks',
       'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Agent Hooks',
     });
@@ -100,7 +103,9 @@ describe('manifest and ids agree', () => {
     const inline = rowMenu.filter((m) => m.group?.startsWith('inline')).map((m) => m.command);
     expect(inline.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume].sort());
     const context = rowMenu.filter((m) => !m.group?.startsWith('inline')).map((m) => m.command);
-    expect(context.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume, SESSION_COMMANDS.reveal].sort());
+    expect(context.sort()).toEqual(
+      [SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume, SESSION_COMMANDS.pin, SESSION_COMMANDS.reveal].sort(),
+    );
     for (const m of rowMenu) expect(m.when).toContain(`view == ${SESSIONS_VIEW_ID}`);
     expect(manifest.contributes.menus['view/title']!.map((m) => m.command)).toEqual([SESSION_COMMANDS.refresh]);
   });

@@ -310,6 +310,59 @@ describe('the meter follows the live session', () => {
   });
 });
 
+describe('the meter names what it follows, and can be pinned', () => {
+  const label = () => meter().accessibilityInformation?.label ?? '';
+
+  it('pinned to a session, it stays there when another is written, follows that one as it grows, and moves on once unpinned', async () => {
+    const older = claudeSession(OLDER_ID, ['alpha'], { mtime: Date.now() - 60_000 });
+    claudeSession(CLAUDE_ID, ['bravo']);
+    start();
+    // The newest session, named in the status bar: its agent and its first request.
+    await vi.waitFor(() => expect(label()).toMatch(/ — Claude Code: TURN-bravo/), HOST_SETTLES);
+    expect(meter().text).toMatch(/^\$\(pulse\) .* · Claude Code: TURN-bravo/);
+
+    await fake.command('contextCompactor.sessions.pin')!((await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element);
+    await vi.waitFor(() => expect(label()).toMatch(/ — Claude Code: TURN-alpha.* \(pinned\)$/), HOST_SETTLES);
+    expect(meter().text).toMatch(/^\$\(pinned\) /);
+    expect((meter().tooltip as MarkdownString).value).toContain('The meter is pinned to this conversation.');
+
+    // Another session is written: listed, but the meter stays where it is pinned.
+    const third = claudeSession('11111111-1111-4111-8111-000000000003', ['charlie']);
+    fake.fileEvent(third, 'create');
+    await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('TURN-charlie: read notes-charlie.txt and restate it'), HOST_SETTLES);
+    expect(label()).toMatch(/TURN-alpha/);
+    // The pinned session grows: the meter follows it.
+    appendTurn(older, 'delta');
+    fake.fileEvent(older, 'change');
+    const grown = await claudeTokens(older);
+    await vi.waitFor(() => expect(meterTotal()).toBe(grown), HOST_SETTLES);
+
+    // Unpinned, the meter follows the session written last again, and says it moved.
+    await fake.command('contextCompactor.unpinMeter')!();
+    await vi.waitFor(() => expect(label()).not.toMatch(/\(pinned\)$/), HOST_SETTLES);
+    appendTurn(third, 'echo');
+    fake.fileEvent(third, 'change');
+    await vi.waitFor(() => expect(label()).toMatch(/TURN-charlie/), HOST_SETTLES);
+    expect(fake.state.statusBarMessages.at(-1)?.text).toMatch(/The meter now shows Claude Code: TURN-charlie.* \(was Claude Code: TURN-alpha/);
+  });
+
+  it('a compaction of the pinned session into its agent moves the pin to the session it wrote', async () => {
+    claudeSession(OLDER_ID, ['alpha', 'bravo', 'charlie', 'delta'], { mtime: Date.now() - 60_000 });
+    claudeSession(CLAUDE_ID, ['echo']);
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(3), HOST_SETTLES);
+    const row = (await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element;
+    await fake.command('contextCompactor.sessions.pin')!(row);
+    await vi.waitFor(() => expect(label()).toMatch(/TURN-alpha.*\(pinned\)$/), HOST_SETTLES);
+    fake.answers.warning.push('Compact');
+    await fake.command('contextCompactor.sessions.compact')!(row);
+    const written = readdirSync(claudeProjectDir({}, home, work)).find((f) => f !== `${OLDER_ID}.jsonl` && f !== `${CLAUDE_ID}.jsonl`)!;
+    await vi.waitFor(() => expect(host!.api.focus.pinned).toContain(written.replace('.jsonl', '')), HOST_SETTLES);
+    expect(host!.api.store.active()!.key).toBe(host!.api.focus.pinned);
+    expect(label()).toMatch(/\(pinned\)$/);
+  });
+});
+
 describe('compacting a session back into its agent', () => {
   /** The files of the Claude Code project folder, with the original's bytes and time. */
   function projectFiles(): string[] {
@@ -350,7 +403,10 @@ describe('compacting a session back into its agent', () => {
 
     // The result says what happened and how to undo it; Resume runs the agent in the session's folder.
     const done = fake.messages.find((m) => m.message.startsWith('Compacted into a new Claude Code session'))!;
-    expect(done.message).toMatch(/: [\d,]+ → [\d,]+ tokens\. The original session is untouched: resuming it undoes this\.$/);
+    expect(done.message).toMatch(
+      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: resuming it undoes this\.$/,
+    );
+    expect(done.message).toContain(`Written to ${join(claudeProjectDir({}, home, work), `${newId}.jsonl`)}, resumed from ${work}.`);
     // The confirmation's estimate is what was written: the preview is planned as the new session is
     // (nothing archived here, so the summary does not offer an undo it cannot keep).
     const after = (text: string) => / → ([\d,]+) tokens/.exec(text)![1];
@@ -407,6 +463,28 @@ describe('compacting a session back into its agent', () => {
     expect(fake.state.terminals).toHaveLength(1);
     expect(fake.state.terminals[0]).toMatchObject({ name: `Codex · ${CODEX_ID.slice(0, 8)}`, sent: [`codex resume ${CODEX_ID}\n`], shown: true });
     expect(fake.state.terminals[0]!.creationOptions.cwd).toBe(sub);
+  });
+
+  it('a Resume in Terminal that fails after the compaction is a notification saying why', async () => {
+    const folder = join(root, 'gone');
+    mkdirSync(folder);
+    fake.setWorkspaceRoot(folder);
+    const file = claudeSession(CLAUDE_ID, ['alpha', 'bravo', 'charlie', 'delta'], { cwd: folder });
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
+    fake.answers.warning.push('Compact');
+    // The folder goes away before the user clicks Resume in Terminal.
+    fake.answers.info.push(() => {
+      rmSync(folder, { recursive: true, force: true });
+      return 'Resume in Terminal';
+    });
+    await fake.command('contextCompactor.sessions.compact')!((await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element);
+    await vi.waitFor(() => expect(fake.messages.some((m) => m.kind === 'error')).toBe(true), HOST_SETTLES);
+    expect(fake.messages.find((m) => m.kind === 'error')!.message).toBe(
+      `Resume in Terminal failed: The folder this session ran in, ${folder}, does not exist any more; Claude Code resumes a session only from that folder.`,
+    );
+    expect(fake.state.terminals).toEqual([]);
+    expect(existsSync(file)).toBe(true);
   });
 
   it('a Cline task becomes a handoff: the summary and the recent turns on the clipboard and a new Cline task, the task itself untouched', async () => {

@@ -72,11 +72,11 @@ describe('Cline CLI sessions captured from the real CLI', () => {
       const conv = importTranscript(JSON.stringify(value)).conversation;
       expect(conv.meta.reportedUsage).toMatchObject({ tokens: recorded, source: 'cline', atMessageId: conv.messages.at(-1)!.id });
       const counter = await createTokenCounter(conv.meta.model);
-      const total = tokenReport(conv.messages, counter, conv.meta.reportedUsage).total;
+      const total = tokenReport(conv.messages, counter, conv.meta).total;
       expect(Math.abs(total - recorded)).toBeLessThanOrEqual(recorded * 0.05);
       // The old reading: no system prompt, the tool results as "[(no type) block]", no usage.
       const old = fromAnthropicValue(value).conversation;
-      expect(tokenReport(old.messages, counter, old.meta.reportedUsage).total).toBeLessThan(recorded / 5);
+      expect(tokenReport(old.messages, counter, old.meta).total).toBeLessThan(recorded / 5);
     }
   });
 

@@ -125,7 +125,7 @@ describe('a Copilot CLI events.jsonl captured from the real CLI', () => {
       atMessageId: conv.messages.at(-1)!.id,
     });
     const counter = await createTokenCounter(conv.meta.model);
-    const total = tokenReport(conv.messages, counter, usage).total;
+    const total = tokenReport(conv.messages, counter, conv.meta).total;
     expect(total).toBeGreaterThanOrEqual(last.inputTokens * 0.95);
     expect(total).toBeLessThanOrEqual(last.inputTokens * 1.15);
   });

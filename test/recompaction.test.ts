@@ -21,6 +21,7 @@ import { settleCut, unsafeCuts } from '../src/engine/strategies/summaryStrategy'
 import { normalizeForMatch } from '../src/engine/validate/factMatch';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { transcriptPath } from './helpers/transcripts';
+import { warningText } from '../src/engine/warnings';
 
 const PARTS = 6;
 /** A user request counts as present when its first characters are (verbatim, or the start of
@@ -128,6 +129,6 @@ describe('the sixth compaction warns that quality may degrade', () => {
       current = last.conversation;
     }
     expect(last!.compactionCount).toBe(6);
-    expect(last!.warnings.join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
+    expect(last!.warnings.map(warningText).join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
   }, 120_000);
 });

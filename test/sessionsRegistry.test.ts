@@ -19,6 +19,7 @@ import { claudeProjectName } from '../src/sessions/locations';
 import { listSessions } from '../src/sessions/sessionCatalog';
 import { inheritedFigures, ReadBackError, SESSION_FILE_MODE, writeCompactedSession } from '../src/sessions/writeSession';
 import { bigTurn, claudeLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
+import { tokenReport } from '../src/engine/tokens/report';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-registry-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -137,13 +138,14 @@ describe('every session written for an agent', () => {
         reportedUsage: { tokens: 40_000, source: 'claude-code' as const, atMessageId: conv.messages.at(-1)!.id, parts: { input: 40_000 } },
       },
     };
-    const inherited = inheritedFigures(withUsage, counter, 'claude-code');
+    const report = tokenReport(withUsage.messages, counter, withUsage.meta);
+    const inherited = inheritedFigures(withUsage, report, 'claude-code');
     expect(inherited.model).toBe(conv.meta.model);
     expect(inherited.overhead).toBeGreaterThan(0);
     const w = await writeCompactedSession('claude-code', withUsage, result, { env: {}, home: join(root, 'inherit-home'), fallbackCwd: root, inherited });
     const boundary = JSON.parse(readFileSync(w.file, 'utf8').split('\n')[0]!) as { contextCompactor: { inherited: unknown } };
     expect(boundary.contextCompactor.inherited).toEqual({ model: conv.meta.model, overhead: Math.round(inherited.overhead!) });
     // Another agent's session gets that agent's own estimate, not the source's measured overhead.
-    expect(inheritedFigures(withUsage, counter, 'codex')).toEqual({ overhead: resumableAgent('codex')!.resume.overheadEstimate });
+    expect(inheritedFigures(withUsage, report, 'codex')).toEqual({ overhead: resumableAgent('codex')!.resume.overheadEstimate });
   });
 });

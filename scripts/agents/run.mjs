@@ -20,6 +20,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
+import { ensureDebianCommand } from '../ensure-debian.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
@@ -27,6 +28,7 @@ import { clineScenarios } from './clineScenarios.mjs';
 import { copilotScenarios } from './copilotScenarios.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
+import { codexScenarios } from './codexScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
 const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
@@ -468,7 +470,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [copilotScenarios, clineScenarios];
+const AGENT_SCENARIOS = [codexScenarios, copilotScenarios, clineScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
@@ -524,6 +526,13 @@ async function runSet(set, figures) {
     fileState,
     checkUntouched,
     ctxc,
+    codexEnv,
+    writeCodexConfig,
+    scriptedReply,
+    turnPrompt,
+    notesText,
+    narrative,
+    checkCompactedRequest,
     version: (agent) => (typeof set.which === 'string' ? TESTED_VERSIONS[agent][set.which] : set.which[agent]),
     ensureAgent: (agent) => ensureAgent(agent, typeof set.which === 'string' ? set.which : set.which[agent]),
   };
@@ -579,6 +588,8 @@ async function main() {
   rmSync(ARTIFACTS_ROOT, { recursive: true, force: true });
   mkdirSync(ARTIFACTS_ROOT, { recursive: true });
   const sets = versionSets(process.argv.slice(2));
+  // ctxc on Node 20 writes Codex's index row through the sqlite3 shell.
+  ensureDebianCommand('sqlite3');
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
   check(build.status === 0, 'node esbuild.mjs failed', build.stderr);
   const figures = [];

@@ -3,7 +3,9 @@
 // every feature sees the same, valid snapshot.
 
 import * as vscode from 'vscode';
-import type { CompactionLevel } from '../engine/compactor';
+import { REQUEST_DEFAULTS } from '../engine/compaction/request';
+import { COMPACTION_DEFAULTS, type CompactionLevel } from '../engine/compactor';
+import { DEFAULT_MODEL } from '../engine/tokens/modelRegistry';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import { LEVELS } from '../engine/strategies/levelStrategy';
 import type { AgentId } from '../sessions/agentSession';
@@ -61,22 +63,23 @@ export interface CompactorSettings extends ToolLimits {
   claudeHookLoopMinutes: number;
 }
 
-/** Defaults: the same values package.json declares (test/settings.test.ts holds them equal). */
+/** Defaults: the same values package.json declares (test/settings.test.ts holds them equal); those
+ *  a compaction reads are the engine's own (a setting at its default asks what no setting asks). */
 export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   enabled: true,
   maxContextTokens: 0,
-  triggerRatio: 0.8,
-  keepRecentRounds: 2,
+  triggerRatio: REQUEST_DEFAULTS.triggerRatio,
+  keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
   requireConfirmation: true,
   strategy: ENGINE_DEFAULT_STRATEGY,
-  level: 'normal',
+  level: COMPACTION_DEFAULTS.level,
   summarizer: 'extractive',
   openaiBaseUrl: 'https://api.openai.com/v1',
   openaiModel: 'gpt-4o-mini',
   vscodeLmModel: '',
-  summaryMaxLength: 3000,
+  summaryMaxLength: COMPACTION_DEFAULTS.summaryMaxTokens,
   ...DEFAULT_TOOL_LIMITS,
-  model: 'gpt-4o',
+  model: DEFAULT_MODEL,
   follow: 'auto',
   sessions: Object.fromEntries(AGENT_MODULES.map((a) => [a.id, true])),
   claudeHookMaxTokens: HOOK_DEFAULTS.maxTokens,

@@ -41,7 +41,8 @@ export interface AgentSession {
   tokens: number;
   /** The usage the agent reported for its last request, when `tokens` builds on it. */
   reportedTokens?: number;
-  /** Of `tokens`, what the file does not show (system prompt, tools), from that usage. */
+  /** Of `tokens`, what the file does not show (system prompt, tools): from that usage, or what a
+   *  session we wrote inherited from its original. */
   overhead?: number;
   /** The model's context window. */
   window: number;

@@ -12,10 +12,10 @@ import { homedir } from 'node:os';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
-import { isUserAuthored, messageText, type ImportResult, type Message, type ReportedUsage } from '../engine/conversation/model';
-import { calibrate } from '../engine/tokens/calibration';
+import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
+import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
-import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
+import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
@@ -23,6 +23,7 @@ import { titleText, type AgentId, type AgentSession, type FoundSession } from '.
 import { AGENT_MODULES, agentById } from './agents/registry';
 import type { SourceContext } from './agents/sourceContext';
 import { newerThanTested } from './agents/versions';
+import { counterFactory, type CountingRule } from './compactionService';
 import { SESSION_MAX_BYTES } from './diskReads';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
 
@@ -42,16 +43,23 @@ export interface SessionQuery {
   maxBytes?: number;
   /** Called as each session is metered (in the order found), so a view can fill in as it goes. */
   onSession?: (session: AgentSession, done: number, total: number) => void;
+  /** How sessions naming no model are counted, and the window (the extension's settings). */
+  counting?: CountingRule;
 }
 
 /** What the listing found, in one pass: the sessions, newest first. */
 export async function listSessions(q: SessionQuery): Promise<AgentSession[]> {
-  return new SessionCatalog().list(q);
+  return new SessionCatalog(q.counting ? counterFactory(q.counting) : undefined).list(q);
 }
 
 export class SessionCatalog {
   private readonly read = new Map<string, { key: string; session: AgentSession }>();
-  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
+
+  /** `counterFor`: how a session naming `model` (or none) is counted, one counter per model shared
+   *  by every session of the catalog (and its live meters); default: that model, else the
+   *  registry's default. The extension passes its own (the contextCompactor.model and
+   *  maxContextTokens settings, the store's counters), so the Sessions view and the meter count alike. */
+  constructor(readonly counterFor: CounterFor = counterFactory()) {}
 
   /** Finds the sessions and meters the new or changed ones; newest first, children linked. */
   async list(q: SessionQuery): Promise<AgentSession[]> {
@@ -80,17 +88,6 @@ export class SessionCatalog {
     await new Promise((resolve) => setImmediate(resolve));
     return { ...session, children: [] };
   }
-
-  /** One counter per model, shared by every session of the catalog (and its live meters). */
-  readonly counterFor: CounterFor = (model) => {
-    const k = model ?? '';
-    let c = this.counters.get(k);
-    if (!c) {
-      c = createTokenCounter(model);
-      this.counters.set(k, c);
-    }
-    return c;
-  };
 }
 
 /** Every enabled source, run over the folders. */
@@ -160,14 +157,15 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   const { conversation, history, warnings } = read.result;
   const counter = await counterFor(conversation.meta.model);
   // The same total `ctxc count` prints: the reported usage plus what came after it, else our count.
-  const report = figures.report(conversation.messages, counter, conversation.meta.reportedUsage);
+  const report = figures.report(conversation.messages, counter, conversation.meta);
   const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
   return {
     ...base,
     title: titleText(title),
     ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
     tokens: report.total,
-    ...(report.reported ? { reportedTokens: report.reported.usage.tokens, overhead: report.overhead } : {}),
+    ...(report.reported ? { reportedTokens: report.reported.usage.tokens } : {}),
+    ...(report.overhead > 0 ? { overhead: report.overhead } : {}),
     window: report.window,
     historyTokens: history ? figures.historyTokens(history.conversation.messages, counter) : 0,
     messages: conversation.messages.length,
@@ -193,12 +191,19 @@ function versionFacts(agent: AgentId, version: string | undefined): Pick<AgentSe
 export class SessionFigures {
   private ledger: TokenLedger | undefined;
   private history: { messages: readonly Message[]; counter: CachedTokenCounter; tokens: number } | undefined;
+  private made: TokenReport | undefined;
 
-  report(messages: readonly Message[], counter: CachedTokenCounter, usage: ReportedUsage | undefined): TokenReport {
+  report(messages: readonly Message[], counter: CachedTokenCounter, meta: BasisSource): TokenReport {
     if (this.ledger?.counter !== counter) this.ledger = new TokenLedger(counter);
     const ledger = this.ledger;
     ledger.sync(messages);
-    return ledger.report(usage && calibrate(messages, usage, counter, (i) => ledger.tokensAt(i).total));
+    this.made = ledger.report(basisOf(messages, meta, counter, (i) => ledger.tokensAt(i).total));
+    return this.made;
+  }
+
+  /** The last report made (the session's one count: the extension's meter shows this one). */
+  get last(): TokenReport | undefined {
+    return this.made;
   }
 
   historyTokens(messages: readonly Message[], counter: CachedTokenCounter): number {

@@ -9,12 +9,9 @@
 
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { MemoryArchive } from '../engine/archive/memoryArchive';
-import { compactConversation, CompactionInputError } from '../engine/compactor';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
 import type { Conversation, ImportResult, Message, SourceFormat } from '../engine/conversation/model';
-import { createTokenCounter } from '../engine/tokens/messageCounter';
-import { tokenReport } from '../engine/tokens/report';
+import type { CompactionFigures } from '../engine/figures';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
 import type { AgentId, FoundSession } from './agentSession';
@@ -22,6 +19,7 @@ import { agentOfFormat } from './agents/registry';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
 import type { Env } from './locations';
 import { SESSION_MAX_BYTES } from './diskReads';
+import { CompactionRequestError, countConversation, runCompaction, type CompactionRequest, type CompactionRun, type CountingRule } from './compactionService';
 import { findSessions, readSession } from './sessionCatalog';
 import { NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
 
@@ -35,6 +33,8 @@ export interface ToolContext {
   /** The folder relative paths and session ids are looked up in. */
   cwd: string;
   signal?: AbortSignal;
+  /** How sessions naming no model are counted, and the window (the extension's settings). */
+  counting?: CountingRule;
 }
 
 /** A session by its file, or by its id among a folder's sessions. */
@@ -94,13 +94,23 @@ export interface SessionCount {
   file: string;
   format: string;
   model: string;
-  /** Tokens of what the agent sends when the session is resumed. */
+  /** Tokens of what the agent sends when the session is resumed (what list_sessions and `ctxc count`
+   *  give): inFile + notInFile. */
   total: number;
+  /** Our count of the messages the file holds and the agent sends. */
+  inFile: number;
+  /** What the agent sends that the file does not hold (system prompt, tools), from the usage it
+   *  reported or what the session inherited; 0 when neither is known. */
+  notInFile: number;
+  /** Where notInFile comes from. */
+  notInFileSource: 'reported' | 'inherited' | 'none';
+  /** A usage the agent recorded below our count of the same messages: not used. */
+  implausibleUsage?: { tokens: number; countedAsOf: number };
   window: number;
   /** total / window × 100. */
   percent: number;
   byCategory: Record<TokenCategory, number>;
-  /** Each category's share of the total, in percent (one decimal). */
+  /** Each category's share of the total, in percent (one decimal); never negative, never over 100. */
   share: Record<TokenCategory, number>;
   messages: number;
   /** Tokens the file holds that are not sent (history before a compaction, rewound branches). */
@@ -111,8 +121,7 @@ export interface SessionCount {
 export async function countSession(ref: SessionRef, ctx: ToolContext, model?: string): Promise<SessionCount> {
   const found = await findSession(ref, ctx);
   const { conversation, history } = await readSessionFile(found);
-  const counter = await createTokenCounter(model ?? conversation.meta.model);
-  const r = tokenReport(conversation.messages, counter);
+  const { counter, report: r } = await countConversation(conversation, { ...ctx.counting, ...(model ? { model } : {}) });
   const share = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, r.total > 0 ? Math.round((r.byCategory[c] / r.total) * 1000) / 10 : 0])) as Record<
     TokenCategory,
     number
@@ -122,6 +131,10 @@ export async function countSession(ref: SessionRef, ctx: ToolContext, model?: st
     format: conversation.format,
     model: r.model,
     total: r.total,
+    inFile: r.counted,
+    notInFile: r.overhead,
+    notInFileSource: r.overhead <= 0 ? 'none' : r.reported ? 'reported' : 'inherited',
+    ...(r.implausible ? { implausibleUsage: { tokens: r.implausible.usage.tokens, countedAsOf: r.implausible.countedAsOf } } : {}),
     window: r.window,
     percent: r.percent,
     byCategory: r.byCategory,
@@ -164,15 +177,16 @@ export function compactTargets(): string[] {
 export interface CompactSessionOptions {
   /** Where the result goes (default: a session of the same agent when it resumes files, else a handoff). */
   to?: CompactTarget;
-  /** Target size of the result in tokens. */
-  budget?: number;
+  /** What else is asked of the compaction (the extension's settings, the MCP tool's budget). */
+  request?: CompactionRequest;
   /** The handoff's words (default English). */
   words?: (label: string) => HandoffWords;
 }
 
+/** A compaction's outcome with its figures (before → after as the agent will send them). */
 export type CompactedSession =
-  | { kind: 'session'; written: WrittenSession; tokensBefore: number; tokensAfter: number; file: string }
-  | { kind: 'handoff'; text: string; tokensBefore: number; tokensAfter: number; file: string };
+  | { kind: 'session'; written: WrittenSession; figures: CompactionFigures; file: string }
+  | { kind: 'handoff'; text: string; figures: CompactionFigures; file: string };
 
 function defaultTarget(format: SourceFormat): CompactTarget {
   const agent = agentOfFormat(format);
@@ -187,25 +201,28 @@ function labelOf(conv: Conversation, file: string): string {
 export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: CompactSessionOptions = {}): Promise<CompactedSession> {
   const found = await findSession(ref, ctx);
   const { conversation } = await readSessionFile(found);
-  const counter = await createTokenCounter(conversation.meta.model);
-  let result;
+  const to = opts.to ?? defaultTarget(conversation.format);
+  let run: CompactionRun;
   try {
-    result = await compactConversation(conversation, {
-      counter,
-      archive: new MemoryArchive(),
-      ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    run = await runCompaction(
+      conversation,
+      { ...ctx.counting, ...opts.request, ...(to !== 'handoff' ? { to } : {}) },
+      ctx.signal ? { signal: ctx.signal } : {},
+    );
   } catch (e) {
-    if (e instanceof CompactionInputError) throw new SessionToolError(`${found.file}: ${e.message}`);
+    if (e instanceof CompactionRequestError) throw new SessionToolError(`${found.file}: ${e.message}`);
     throw e;
   }
-  const to = opts.to ?? defaultTarget(conversation.format);
-  const figures = { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, file: found.file };
+  const { result, figures } = run;
   if (to === 'handoff') {
     const label = labelOf(conversation, found.file);
     const words = (opts.words ?? englishHandoffWords)(label);
-    return { kind: 'handoff', text: handoffMarkdown(label, words, exportConversation(result.conversation, 'markdown', { textAsData: true })), ...figures };
+    return {
+      kind: 'handoff',
+      text: handoffMarkdown(label, words, exportConversation(result.conversation, 'markdown', { textAsData: true })),
+      figures,
+      file: found.file,
+    };
   }
   try {
     const written = await writeCompactedSession(to, conversation, result, {
@@ -213,8 +230,9 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
       home: ctx.home,
       fallbackCwd: ctx.cwd,
       sourceFile: found.file.split(/[\\/]/).pop()!,
+      inherited: run.inherited,
     });
-    return { kind: 'session', written, ...figures };
+    return { kind: 'session', written, figures, file: found.file };
   } catch (e) {
     if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);
     if (e instanceof ReadBackError) throw new SessionToolError(e.message);

@@ -13,8 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
-import { calibrate } from '../engine/tokens/calibration';
-import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
+import type { TokenReport } from '../engine/tokens/report';
 import { writeFileAtomic } from '../node/atomicWrite';
 import type { InheritedFigures } from '../engine/conversation/exporters/sessionParts';
 import type { WriteContext } from './agents/agent';
@@ -71,20 +70,27 @@ export function resumeTargets(): string[] {
   return resumableAgents().map((a) => a.id);
 }
 
-/** What a new session for `target` takes over from `original`: for the same agent, the model, the
- *  overhead its usage records measure (system prompt and tools) and the window it reported; for
+/** What a new session for `target` takes over from `original` (counted as `report`): for the same
+ *  agent, the model, the overhead the report builds on (system prompt and tools, from the usage its
+ *  agent recorded, or what the original itself inherited) and the window its agent stated; for
  *  another agent, only that agent's own overhead estimate (the source's system prompt is not what
  *  the target sends). */
-export function inheritedFigures(original: Conversation, counter: CachedTokenCounter, target: string): InheritedFigures {
-  const agent = resumableAgent(target);
-  if (agentOfFormat(original.format)?.id !== target) return agent ? { overhead: agent.resume.overheadEstimate } : {};
-  const usage = original.meta.reportedUsage;
-  const overhead = calibrate(original.messages, usage, counter)?.overhead;
+export function inheritedFigures(original: Conversation, report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited'>, target: string): InheritedFigures {
+  if (!sameAgent(original, target)) {
+    const agent = resumableAgent(target);
+    return agent ? { overhead: agent.resume.overheadEstimate } : {};
+  }
+  const window = report.reported?.usage.contextWindow ?? report.inherited?.window;
   return {
     ...(original.meta.model ? { model: original.meta.model } : {}),
-    ...(overhead !== undefined && overhead > 0 ? { overhead } : {}),
-    ...(usage?.contextWindow ? { window: usage.contextWindow } : {}),
+    ...(report.overhead > 0 ? { overhead: report.overhead } : {}),
+    ...(window ? { window } : {}),
   };
+}
+
+/** Whether `target` is the agent whose session `original` is. */
+export function sameAgent(original: Pick<Conversation, 'format'>, target: string): boolean {
+  return agentOfFormat(original.format)?.id === target;
 }
 
 /** The folder a new session goes to: the asked one, else the original's when it exists here (a

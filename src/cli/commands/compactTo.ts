@@ -6,9 +6,9 @@
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import type { Conversation } from '../../engine/conversation/model';
-import type { CompactionResult } from '../../engine/result';
-import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
-import { inheritedFigures, NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession } from '../../sessions/writeSession';
+import { figuresJson } from '../../engine/figures';
+import type { CompactionRun } from '../../sessions/compactionService';
+import { NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession } from '../../sessions/writeSession';
 import { EXIT_OK, EXIT_WRITE_FAILED, UsageError, type CliIO } from '../io';
 
 export function parseTarget(value: string | undefined): string | undefined {
@@ -25,25 +25,26 @@ export interface CompactToArgs {
   json: boolean;
 }
 
+/** Writes the run's result as a session of `args.to`; its figures are the run's (with --format json,
+ *  tokensBefore → tokensAfter as the agent will send them, as the stderr line says). */
 export async function writeResumableSession(
   io: CliIO,
   args: CompactToArgs,
   original: Conversation,
-  result: CompactionResult,
-  counter: CachedTokenCounter,
+  run: Pick<CompactionRun, 'result' | 'figures' | 'inherited'>,
 ): Promise<number> {
   try {
-    const written = await writeCompactedSession(args.to, original, result, {
+    const written = await writeCompactedSession(args.to, original, run.result, {
       env: io.env,
       home: io.env['HOME'] || homedir(),
       ...(args.cwd !== undefined ? { cwd: resolve(io.cwd, args.cwd) } : {}),
       fallbackCwd: io.cwd,
       sourceFile: basename(args.file),
-      inherited: inheritedFigures(original, counter, args.to),
+      inherited: run.inherited,
     });
     for (const n of written.notes) io.err(`note: ${n}\n`);
     if (args.json) {
-      io.out(`${JSON.stringify({ ...written, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ ...written, ...figuresJson(run.figures) }, null, 2)}\n`);
     } else {
       io.out(`session: ${written.id}\nfile: ${written.file}\nresume: ${written.command}\n`);
     }

@@ -15,6 +15,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+import { figuresJson } from '../../engine/figures';
 import { AGENT_IDS, AGENT_MODULES, resumableAgents } from '../../sessions/agents/registry';
 import { listSessions } from '../../sessions/sessionCatalog';
 import { compactSession, compactTargets, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
@@ -90,7 +91,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     {
       title: "Count a session's context",
       description:
-        "Tokens of a session or transcript as its agent sends them when resumed, by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary), with the model's window and each category's share in percent.",
+        "Tokens of a session or transcript as its agent sends them when resumed (the total list_sessions gives): the file's part and the part not in the file (system prompt, tools, from the usage the agent reported), by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary, not in the file), with the model's window and each category's share in percent.",
       inputSchema: { ...sessionShape, model: z.string().min(1).optional().describe('Count for this model (default: the one the session names).') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -126,7 +127,8 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     },
     (args) =>
       answer(
-        () => compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { budget: args.budget } : {}) }),
+        () =>
+          compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { request: { budget: args.budget } } : {}) }),
         (r) =>
           r.kind === 'session'
             ? json({
@@ -135,13 +137,12 @@ export function createMcpServer(ctx: ToolContext): McpServer {
                 file: r.written.file,
                 resume: r.written.resume,
                 command: r.written.command,
-                tokensBefore: r.tokensBefore,
-                tokensAfter: r.tokensAfter,
+                ...figuresJson(r.figures),
                 notes: r.written.notes,
               })
             : {
                 content: [
-                  { type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter }) },
+                  { type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, ...figuresJson(r.figures) }) },
                   { type: 'text' as const, text: r.text },
                 ],
               },

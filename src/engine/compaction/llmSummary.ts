@@ -18,6 +18,7 @@ import { mergeBackMissingFacts } from './mergeBack';
 import { CompactionAbortedError, throwIfAborted } from './options';
 import type { PlannedCompaction } from './plan';
 import { unsupportedClaims, USER_SECTION } from './unsupportedClaims';
+import type { EngineWarning } from '../warnings';
 
 /** The facts an LLM summary must not drop (the extractive pass keeps them all). */
 const MUST_KEEP_KINDS: ReadonlySet<Fact['kind']> = new Set(['userMessage', 'filePath', 'errorSignature', 'pendingTask']);
@@ -32,7 +33,7 @@ export interface LlmSummaryOptions {
 export interface LlmSummaryOutcome {
   attempt: Attempt;
   summarizer: SummarizerInfo;
-  warnings: string[];
+  warnings: EngineWarning[];
 }
 
 /** The LLM's sections held to the extractive ones: user messages rebuilt, dropped facts back. */
@@ -52,12 +53,11 @@ export function holdToExtractive(llm: SectionTexts, extractive: SectionTexts, mu
 /** Claims shown as warnings at most, the rest counted. */
 const CLAIM_WARNINGS_MAX = 5;
 
-function claimWarnings(name: string, claims: readonly UnsupportedClaim[]): string[] {
-  const out = claims
+function claimWarnings(name: string, claims: readonly UnsupportedClaim[]): EngineWarning[] {
+  const out: EngineWarning[] = claims
     .slice(0, CLAIM_WARNINGS_MAX)
-    .map((c) => `the ${name} summary names ${c.kind === 'filePath' ? 'a file' : 'a user request'} the conversation does not hold, in ${c.section}: ${c.text}`);
-  if (claims.length > CLAIM_WARNINGS_MAX)
-    out.push(`the ${name} summary makes ${claims.length - CLAIM_WARNINGS_MAX} more claims the conversation does not hold (loss.unsupported lists them)`);
+    .map((c) => ({ code: 'unsupportedClaim', summarizer: name, kind: c.kind, section: c.section, text: c.text }));
+  if (claims.length > CLAIM_WARNINGS_MAX) out.push({ code: 'moreUnsupportedClaims', summarizer: name, count: claims.length - CLAIM_WARNINGS_MAX });
   return out;
 }
 
@@ -96,7 +96,7 @@ export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: S
         ...(res.fallbackReason ? { fallbackReason: res.fallbackReason } : {}),
       },
       warnings: res.fallbackReason
-        ? [`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`]
+        ? [{ code: 'llmNotUsed', summarizer: summarizer.name, reason: res.fallbackReason }]
         : claimWarnings(summarizer.name, unsupported),
     };
   } catch (e) {
@@ -105,7 +105,7 @@ export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: S
     return {
       attempt,
       summarizer: { name: EXTRACTIVE_SUMMARIZER_NAME, fallbackReason: `${summarizer.name} failed: ${reason}` },
-      warnings: [`the ${summarizer.name} summarizer failed (${reason}); the extractive summary was used`],
+      warnings: [{ code: 'llmFailed', summarizer: summarizer.name, reason }],
     };
   }
 }

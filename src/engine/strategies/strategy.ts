@@ -15,6 +15,7 @@ import type { MessageMemo } from '../conversation/messageMemo';
 import type { CompactionLimits } from '../limits';
 import type { Decision, DegradationStep } from '../result';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
+import type { EngineWarning } from '../warnings';
 import { adaptiveStrategy } from './adaptiveStrategy';
 import { dedupeStrategy } from './dedupeStrategy';
 import { importanceStrategy } from './importanceStrategy';
@@ -80,7 +81,7 @@ export interface StrategyDecision {
    *  summarized message). */
   summaryBefore?: number;
   /** What a person should know (kept fewer rounds than asked, …). */
-  warnings: string[];
+  warnings: EngineWarning[];
   /** Steps taken on the kept messages to meet the target (strategies/tail.ts). */
   degradation?: DegradationStep[];
 }

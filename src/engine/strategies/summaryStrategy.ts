@@ -7,7 +7,7 @@
 
 import type { Message } from '../conversation/model';
 import type { ToolBlock } from '../conversation/views';
-import { formatCount } from '../segments/formatNumber';
+import type { EngineWarning } from '../warnings';
 import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
 
 /** A message that holds only the model's thinking (it belongs with what follows it). */
@@ -48,10 +48,6 @@ export function headerReason(m: Message): string {
   }
 }
 
-function fmt(n: number): string {
-  return formatCount(n);
-}
-
 export const summaryStrategy: Strategy = {
   name: 'summary',
   description:
@@ -60,7 +56,7 @@ export const summaryStrategy: Strategy = {
   decide(ctx: StrategyContext): StrategyDecision {
     const { messages, tokens, rounds, toolBlocks } = ctx;
     const n = messages.length;
-    const warnings: string[] = [];
+    const warnings: EngineWarning[] = [];
     const fixed = (i: number) => ctx.header.has(i) || ctx.pinned.has(messages[i]!.id);
     // suffix[c] = tokens of the non-fixed messages from c to the end.
     const suffix = new Array<number>(n + 1).fill(0);
@@ -83,9 +79,7 @@ export const summaryStrategy: Strategy = {
           if (suffix[c]! <= room) {
             cut = c;
             found = true;
-            warnings.push(
-              `kept the last ${keep} round${keep > 1 ? 's' : ''} instead of ${wanted}: ${wanted} rounds take ${fmt(suffix[desired]!)} tokens, over the ${fmt(Math.max(0, room))} left for recent messages`,
-            );
+            warnings.push({ code: 'fewerRounds', kept: keep, wanted, tokens: suffix[desired]!, room: Math.max(0, room) });
             break;
           }
         }
@@ -106,13 +100,9 @@ export const summaryStrategy: Strategy = {
           }
           cut = chosen;
           if (suffix[cut]! > room) {
-            warnings.push(
-              `the most recent ${lastBlock ? 'tool block' : 'message'} alone takes ${fmt(suffix[cut]!)} tokens, over the ${fmt(Math.max(0, room))} left for recent messages; it is kept whole anyway`,
-            );
+            warnings.push({ code: 'lastKeptWhole', what: lastBlock ? 'toolBlock' : 'message', tokens: suffix[cut]!, room: Math.max(0, room) });
           } else {
-            warnings.push(
-              `kept only the last ${n - cut} messages of the most recent round: the round takes ${fmt(suffix[settle(last.start)]!)} tokens, over the ${fmt(Math.max(0, room))} left for recent messages`,
-            );
+            warnings.push({ code: 'partOfRound', messages: n - cut, tokens: suffix[settle(last.start)]!, room: Math.max(0, room) });
           }
         }
       }

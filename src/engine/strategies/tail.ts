@@ -130,7 +130,7 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
           detail: `${n} recent message${n === 1 ? '' : 's'} kept verbatim shortened to previews (${formatCount(before)} → ${formatCount(after)} tokens)`,
         });
         // The strategy's "kept whole anyway" no longer holds.
-        warnings = warnings.filter((w) => !w.endsWith('it is kept whole anyway'));
+        warnings = warnings.filter((w) => w.code !== 'lastKeptWhole');
       }
     }
   }

@@ -1,9 +1,12 @@
-// The token report behind the status bar and `ctxc count`: our count of the messages, and — when
-// the agent recorded what the API counted (conversation.meta.reportedUsage) — that figure plus our
-// count of what came after it (calibration.ts), which is the best estimate of the next request.
+// The token report behind every surface that shows a conversation's size (the meter, the Sessions
+// view, `ctxc count`, the MCP and Copilot tools): our count of the messages, and — when the agent
+// recorded what the API counted (conversation.meta.reportedUsage) — that figure plus our count of
+// what came after it (calibration.ts), which is the best estimate of the next request; a session
+// we wrote back into an agent that has not answered yet builds on what it inherited instead.
 
+import type { InheritedFigures } from '../conversation/inherited';
 import type { Message, ReportedUsage } from '../conversation/model';
-import { applyCalibration, calibrate, percentOf } from './calibration';
+import { applyBasis, basisOf, percentOf, type BasisSource } from './calibration';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
 import { TOKEN_CATEGORIES, type CountMethod, type TokenCategory } from './tokenCounter';
 
@@ -20,7 +23,7 @@ export interface TokenReport {
   method: CountMethod;
   model: string;
   encoding: string;
-  /** Tokens by category; they add up to `total` (`unseen` holds the overhead). */
+  /** Tokens by category, none negative; they add up to `total` (`unseen` holds the overhead). */
   byCategory: Record<TokenCategory, number>;
   messageCount: number;
   /** Tokens per message, in message order (overhead included). */
@@ -28,11 +31,15 @@ export interface TokenReport {
   /** Our own count of the messages, reply priming included. */
   counted: number;
   /** What the agent sends that the messages do not show (system prompt, tool definitions) plus our
-   *  tokenizer's error, from the usage it reported; negative when the messages hold more than it
-   *  sent. 0 without reported usage. */
+   *  tokenizer's error, from the usage it reported (or, for a session we wrote that has not answered
+   *  yet, what its original measured); never negative. 0 without either. */
   overhead: number;
   /** The reported usage the total builds on. */
   reported?: ReportedBasis;
+  /** The figures a session we wrote took over from its original, when the overhead comes from them. */
+  inherited?: InheritedFigures;
+  /** A reported usage below our count of the messages it covered: shown, not used. */
+  implausible?: { usage: ReportedUsage; countedAsOf: number };
 }
 
 export interface ReportedBasis {
@@ -44,8 +51,9 @@ export interface ReportedBasis {
   countedSince?: number;
 }
 
-/** The report of `messages`; with `usage` (the conversation's meta.reportedUsage) the total builds on it. */
-export function tokenReport(messages: readonly Message[], counter: CachedTokenCounter, usage?: ReportedUsage): TokenReport {
+/** The report of `messages`; with `meta` (the conversation's: its reported usage, what it inherited)
+ *  the total builds on it. */
+export function tokenReport(messages: readonly Message[], counter: CachedTokenCounter, meta?: BasisSource): TokenReport {
   const byCategory = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, 0])) as Record<TokenCategory, number>;
   const perMessage: number[] = [];
   let total = 0;
@@ -61,7 +69,12 @@ export function tokenReport(messages: readonly Message[], counter: CachedTokenCo
     byCategory.assistant += REPLY_PRIMING;
   }
   const report = assembleReport(counter, perMessage, byCategory, total);
-  return usage ? applyCalibration(report, messages, calibrate(messages, usage, counter)) : report;
+  return meta ? applyBasis(report, messages, basisOf(messages, meta, counter), counter.model.matched === 'override') : report;
+}
+
+/** The report of a conversation as its agent sends it. */
+export function conversationReport(conversation: { messages: readonly Message[]; meta: BasisSource }, counter: CachedTokenCounter): TokenReport {
+  return tokenReport(conversation.messages, counter, conversation.meta);
 }
 
 /** A report from counts already made (tokenReport above, or the TokenLedger's running totals). */

@@ -77,6 +77,15 @@ export function sessionTooltip(s: AgentSession): vscode.MarkdownString {
     md.appendMarkdown(
       `${vscode.l10n.t('{0} of {1} tokens ({2}%) are sent when the session is resumed ({3} messages).', groupedNumber(s.tokens), groupedNumber(s.window), percent, s.messages)}\n\n`,
     );
+    if (s.overhead !== undefined && s.overhead > 0) {
+      md.appendMarkdown(
+        `${
+          s.reportedTokens !== undefined
+            ? vscode.l10n.t('Of these, {0} are not in the file (system prompt, tools), from the usage the agent reported.', groupedNumber(s.overhead))
+            : vscode.l10n.t('Of these, {0} are not in the file (system prompt, tools), as recorded when Compact wrote this session.', groupedNumber(s.overhead))
+        }\n\n`,
+      );
+    }
     if (s.historyTokens > 0) {
       md.appendMarkdown(
         `${vscode.l10n.t('The file also holds {0} tokens of history that are not sent: branches left by a rewind, and what came before the last compaction.', groupedNumber(s.historyTokens))}\n\n`,

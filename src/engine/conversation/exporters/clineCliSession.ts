@@ -4,7 +4,8 @@
 //
 // The session is two files in `<sessions>/<id>/` (without the manifest the CLI starts an empty
 // session under that id):
-//   <id>.messages.json  {version: 1, updated_at, agent: "lead", sessionId, origin, messages}:
+//   <id>.messages.json  {version: 1, updated_at, agent: "lead", sessionId, origin, contextCompactor,
+//     messages} (our provenance: the session it came from, what it inherited):
 //     the summary as a user message (the CLI sends stored text as it is), then the recent turns as
 //     Cline stores them — a person's words in `<user_input mode="act">`, assistant `text` and
 //     `tool_use` blocks, tool results as `tool_result` blocks (with the tool's `name`) in a user
@@ -92,6 +93,9 @@ export function clineCliSession(conv: Conversation, opts: ClineCliSessionOptions
   if (thinking > 0) notes.push(`${thinking} thinking block${thinking === 1 ? '' : 's'} left out (Cline sends back only its provider's own)`);
 
   const at = opts.now.toISOString();
+  // Our provenance, in the manifest (the listing reads it there) and the messages file (what the
+  // session inherited is read from there).
+  const provenance = opts.from ? { [CLINE_PROVENANCE_FIELD]: definedOnly({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {};
   const firstRequest = conv.messages.find(isUserAuthored);
   const title = (firstRequest ? messageText(firstRequest) : parts.summary).replace(/\s+/g, ' ').trim().slice(0, 200);
   const origin = { source: 'cli', mode: 'user', sessionId: opts.sessionId, version: opts.version };
@@ -119,9 +123,9 @@ export function clineCliSession(conv: Conversation, opts: ClineCliSessionOptions
     metadata: {
       sessionHistoryOrigin: { mode: 'user', version: opts.version },
       title,
-      ...(opts.from ? { [CLINE_PROVENANCE_FIELD]: definedOnly({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
+      ...provenance,
     },
     messages_path: opts.messagesPath,
   };
-  return { messages: { version: 1, updated_at: at, agent: 'lead', sessionId: opts.sessionId, origin, messages }, manifest, notes };
+  return { messages: { version: 1, updated_at: at, agent: 'lead', sessionId: opts.sessionId, origin, ...provenance, messages }, manifest, notes };
 }

@@ -3,7 +3,10 @@
 // introduce their own) and the turns after it, kept verbatim. Header items (system prompt, tool
 // definitions, memory) are left out: the agent that resumes the session sends its own.
 
+import { readInherited, type InheritedFigures } from '../inherited';
 import { messageText, isHeaderItem, type Conversation, type Message } from '../model';
+
+export type { InheritedFigures } from '../inherited';
 
 /** How the summary opens, as Claude Code opens the summary of its own compactions. */
 export const SESSION_SUMMARY_PREFIX =
@@ -38,25 +41,10 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
   return { summaryText: `${SESSION_SUMMARY_PREFIX}${summary}`, summary, tail, leftOut, notes };
 }
 
-/** What a session written back takes over from its original: the model it ran with, and what its
- *  agent sends that the file does not hold (system prompt, tools) and the window, as measured on the
- *  original. Recorded in our provenance field, so the new session is metered as the confirmation
- *  said before the agent has answered once. */
-export interface InheritedFigures {
-  model?: string;
-  overhead?: number;
-  window?: number;
-}
-
-/** `{ inherited: … }` for the provenance field, or nothing when nothing was measured. */
+/** `{ inherited: … }` for the provenance field (inherited.ts), or nothing when nothing was measured. */
 export function inheritedField(i: InheritedFigures | undefined): { inherited?: InheritedFigures } {
-  if (!i) return {};
-  const clean: InheritedFigures = {
-    ...(i.model ? { model: i.model } : {}),
-    ...(i.overhead !== undefined && Number.isFinite(i.overhead) && i.overhead > 0 ? { overhead: Math.round(i.overhead) } : {}),
-    ...(i.window !== undefined && Number.isFinite(i.window) && i.window > 0 ? { window: Math.round(i.window) } : {}),
-  };
-  return Object.keys(clean).length > 0 ? { inherited: clean } : {};
+  const clean = readInherited(i);
+  return clean ? { inherited: clean } : {};
 }
 
 /** A message's text as written back: its text parts and image placeholders, in order. */

@@ -1,6 +1,8 @@
 // Claude Code session JSONL: entries into message drafts, one line at a time (claudeCode.ts's header
 // says what each kind of line becomes).
 
+import { PROVENANCE_FIELD } from '../exporters/claudeCodeSession';
+import { readInherited } from '../inherited';
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMeta, UsageParts } from '../model';
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
 import { anthropicUserDrafts } from './anthropic';
@@ -83,6 +85,19 @@ export class EntryReader {
     return out;
   }
 
+  /** A compact boundary: one we wrote carries what the new session takes over from its original
+   *  (inherited.ts); any later boundary starts afresh. */
+  private boundary(value: JsonObject): void {
+    const ours = obj(value, PROVENANCE_FIELD);
+    const inherited = ours ? readInherited(ours['inherited']) : undefined;
+    if (!inherited) {
+      delete this.meta.inherited;
+      return;
+    }
+    this.meta.inherited = inherited;
+    if (inherited.model) this.meta.model ??= inherited.model;
+  }
+
   read({ line, value }: JsonlLine): void {
     const { opts, how, meta, drafts, usage } = this;
     const warnings = this.lineWarnings;
@@ -112,6 +127,7 @@ export class EntryReader {
       drafts.push(plainDraft('user', 'COMPACTION_SUMMARY', textParts(summary), { ...src, ...(leaf ? { extra: { leafUuid: leaf } } : {}) }, timestamp));
       return;
     }
+    if (type === 'system' && value['subtype'] === 'compact_boundary' && !sidechain) this.boundary(value);
     if (type !== 'user' && type !== 'assistant') {
       this.skippedTypes.set(type, (this.skippedTypes.get(type) ?? 0) + 1);
       return;

@@ -14,6 +14,8 @@
 //   5,000; Anthropic 1,000 + 3,000 cache reads + 400 cache writes → 4,400). The last is
 //   meta.reportedUsage; `modelInfo.id` is the model (its `provider` is kept in source.extra).
 
+import { CLINE_PROVENANCE_FIELD } from '../exporters/clineCliSession';
+import { readInherited } from '../inherited';
 import type { ConversationMeta, ImportResult, ImportWarning } from '../model';
 import { anthropicUserDrafts } from './anthropic';
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
@@ -53,6 +55,13 @@ export function fromClineCliValue(value: unknown, opts: ImportOptions = {}): Imp
   if (opts.sourcePath) meta.sourcePath = opts.sourcePath;
   const origin = obj(session, 'origin');
   setSessionFacts(meta, { sessionId: str(session, 'sessionId'), agentVersion: origin ? str(origin, 'version') : undefined });
+  // A session we wrote: what it takes over from its original (inherited.ts).
+  const ours = obj(session, CLINE_PROVENANCE_FIELD);
+  const inherited = ours ? readInherited(ours['inherited']) : undefined;
+  if (inherited) {
+    meta.inherited = inherited;
+    if (inherited.model) meta.model = inherited.model;
+  }
 
   const drafts: MessageDraft[] = [];
   const system = str(session, 'system_prompt');

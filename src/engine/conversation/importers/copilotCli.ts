@@ -39,6 +39,8 @@
 // prompt_tokens of 5,000 with 3,000 cached recorded 5,000; Anthropic's 1,000 + 3,000 cache reads +
 // 400 cache writes recorded 4,400), answered by the next assistant message.
 
+import { COPILOT_PROVENANCE_FIELD } from '../exporters/copilotCliSession';
+import { readInherited } from '../inherited';
 import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMeta } from '../model';
 import { argumentsText, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
@@ -127,10 +129,16 @@ export function importCopilotCliLines({ lines, bad }: JsonlResult, opts: ImportO
       continue;
     }
     switch (type) {
-      case 'session.start':
+      case 'session.start': {
         setSessionFacts(meta, { sessionId: str(data, 'sessionId'), cwd: contextCwd(data), agentVersion: str(data, 'copilotVersion') });
-        if (str(data, 'selectedModel')) meta.model = str(data, 'selectedModel');
+        // A session we wrote: what it takes over from its original (inherited.ts).
+        const ours = obj(data, COPILOT_PROVENANCE_FIELD);
+        const inherited = ours ? readInherited(ours['inherited']) : undefined;
+        if (inherited) meta.inherited = inherited;
+        const model = str(data, 'selectedModel') ?? inherited?.model;
+        if (model) meta.model = model;
         break;
+      }
       case 'session.resume':
       case 'session.context_changed':
         setSessionFacts(meta, { cwd: contextCwd(data) ?? str(data, 'cwd') });

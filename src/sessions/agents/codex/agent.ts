@@ -3,9 +3,10 @@
 
 import { shellQuote } from '../../shellQuote';
 import { codexSessionsDir } from '../../locations';
-import { readBackAs } from '../../readBack';
 import type { AgentModule } from '../agent';
 import tested from '../testedVersions.json';
+import { readBackCodexRollout } from './codexReadBack';
+import { registerCodexRollout, unregisterCodexRollout } from './register';
 import { findCodexSessions } from './sessions';
 import { codexSessionFile } from './write';
 
@@ -26,7 +27,10 @@ export const codexAgent: AgentModule = {
     program: 'codex',
     command: (id) => `codex resume ${shellQuote(id)}`,
     sessionFile: (original, result, ctx) => codexSessionFile(original, result, ctx, versions.oldest),
-    readBack: (file) => readBackAs('codex', file),
+    readBack: readBackCodexRollout,
+    // Codex lists threads from its index (state_5.sqlite), not from the sessions folder.
+    register: registerCodexRollout,
+    unregister: unregisterCodexRollout,
     // Codex's base instructions and tools: ~10k tokens (the base_instructions of 0.171.0 rollouts).
     overheadEstimate: 10_000,
   },

@@ -1,8 +1,12 @@
 // A compacted conversation as a new Codex rollout under `$CODEX_HOME/sessions/YYYY/MM/DD/`, from
-// the pure exporter (engine/conversation/exporters).
+// the pure exporter (engine/conversation/exporters). From an original Codex thread it takes the
+// cli_version, the model provider and the base instructions (Codex sends those again on resume, as
+// it would for the original); from another agent, none of that agent's header: Codex sends its own
+// instructions, and records the provider it is configured with when it first reads the rollout.
 
 import { join } from 'node:path';
 import { codexRollout } from '../../../engine/conversation/exporters/codexRollout';
+import { CODEX_BASE_INSTRUCTIONS_ID } from '../../../engine/conversation/importers/codex';
 import { isUserAuthored, messageText, type Conversation } from '../../../engine/conversation/model';
 import type { CompactionResult } from '../../../engine/result';
 import { codexSessionsDir } from '../../locations';
@@ -13,10 +17,13 @@ export function codexSessionFile(original: Conversation, result: CompactionResul
   const sameAgent = original.format === 'codex';
   const fromId = original.meta.sessionId;
   const firstRequest = original.messages.find((m) => isUserAuthored(m) && messageText(m).trim() !== '');
+  const baseInstructions = sameAgent ? original.messages.find((m) => m.source?.sourceId === CODEX_BASE_INSTRUCTIONS_ID) : undefined;
   const rollout = codexRollout(result.conversation, {
     sessionId: id,
     cwd: ctx.cwd,
     cliVersion: (sameAgent ? original.meta.agentVersion : undefined) ?? verifiedVersion,
+    ...(sameAgent && original.meta.modelProvider ? { modelProvider: original.meta.modelProvider } : {}),
+    ...(baseInstructions ? { baseInstructions: messageText(baseInstructions) } : {}),
     ...(firstRequest ? { firstRequest: messageText(firstRequest) } : {}),
     from: {
       ...(fromId ? { sessionId: fromId } : {}),
