@@ -29,7 +29,9 @@ const targets = [
   },
   {
     ...common,
-    entryPoints: { cli: 'src/cli/bin.ts' },
+    // cli.js only picks the bundle for the command: hook.js for `ctxc hook` (Claude Code waits for it
+    // at every hook event: it must start fast), ctxc.js for everything else.
+    entryPoints: { cli: 'src/cli/bin.ts', ctxc: 'src/cli/ctxcMain.ts', hook: 'src/cli/hookMain.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',

@@ -13,6 +13,7 @@ import { exportConversation } from '../engine/conversation/exporters/exportConve
 import type { Conversation, ImportResult, Message, SourceFormat } from '../engine/conversation/model';
 import type { CompactionFigures } from '../engine/figures';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
+import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
 import type { AgentId, FoundSession } from './agentSession';
 import { agentOfFormat } from './agents/registry';
@@ -162,7 +163,7 @@ function wholeSession(result: ImportResult): Message[] {
 export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{ file: string; format: string; facts: SessionFact[] }> {
   const found = await findSession(ref, ctx);
   const result = await readSessionFile(found);
-  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: i.fact.value, line: i.line }));
+  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: dataLine(i.fact.value), line: i.line }));
   return { file: found.file, format: result.conversation.format, facts };
 }
 

@@ -11,6 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
@@ -75,15 +76,27 @@ export function resumeTargets(): string[] {
  *  agent recorded, or what the original itself inherited) and the window its agent stated; for
  *  another agent, only that agent's own overhead estimate (the source's system prompt is not what
  *  the target sends). */
-export function inheritedFigures(original: Conversation, report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited'>, target: string): InheritedFigures {
+export function inheritedFigures(
+  original: Conversation,
+  report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited' | 'perMessage'>,
+  target: string,
+): InheritedFigures {
   if (!sameAgent(original, target)) {
     const agent = resumableAgent(target);
     return agent ? { overhead: agent.resume.overheadEstimate } : {};
   }
   const window = report.reported?.usage.contextWindow ?? report.inherited?.window;
+  // What the file holds but the new session leaves out (Claude Code's prompt_snapshot: the system
+  // prompt and tools; the reminders it renders) is overhead of the new one until its agent answers.
+  const carries = resumableAgent(target)?.resume.carries;
+  let leftOut = 0;
+  original.messages.forEach((m, i) => {
+    if (leftOutOfSession(m) && !carries?.(m)) leftOut += report.perMessage[i] ?? 0;
+  });
+  const overhead = Math.max(0, report.overhead) + leftOut;
   return {
     ...(original.meta.model ? { model: original.meta.model } : {}),
-    ...(report.overhead > 0 ? { overhead: report.overhead } : {}),
+    ...(overhead > 0 ? { overhead } : {}),
     ...(window ? { window } : {}),
   };
 }

@@ -5,7 +5,7 @@
 // and the Copilot tools read the registry (registry.ts); no other file keeps a table of agents.
 
 import type { InheritedFigures } from '../../engine/conversation/exporters/sessionParts';
-import type { Conversation, SourceFormat } from '../../engine/conversation/model';
+import type { Conversation, Message, SourceFormat } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import type { FoundSession } from '../agentSession';
 import type { Env } from '../locations';
@@ -93,6 +93,9 @@ export interface AgentResume {
   register?(written: SessionFile, ctx: WriteContext): Promise<string[]>;
   /** Undo a `register` (the new file is being removed). */
   unregister?(written: SessionFile, ctx: WriteContext): Promise<void>;
+  /** Header messages of an original of the same agent that the new file carries over (Codex's base
+   *  instructions); the others it leaves out are overhead of the new session until its agent answers. */
+  carries?(m: Message): boolean;
   /** Tokens the agent sends besides the messages (system prompt and tools), when a session of another
    *  agent is written for it and nothing measured says better. */
   overheadEstimate: number;
@@ -144,7 +147,8 @@ export interface AgentHookSettings {
  *  accident. */
 export type HookRunner = (
   stdinText: string,
-  opts: AgentHookSettings & { stateDir: string; now?: () => Date },
+  /** `inputDeadlineMs`: stdin was still open after that long; `stdinText` is what came by then. */
+  opts: AgentHookSettings & { stateDir: string; now?: () => Date; inputDeadlineMs?: number },
 ) => Promise<{ output?: Record<string, unknown>; message?: string; exitCode?: number }>;
 
 /** An agent's hooks around its own compactions: how they are installed, and what runs. */

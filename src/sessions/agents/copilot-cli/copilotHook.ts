@@ -10,7 +10,7 @@
 //   sent at every start of the CLI but kept nowhere, and sessionStart does not run after a
 //   compaction in a running session: the prompt is the place for a repair.)
 //
-//   preCompact           records the compaction (time, trigger, the events file's line count, the
+//   preCompact           records the compaction (time, trigger, the events file's length, the
 //                        tokens sent before it by our counter). After `loopLimit` automatic
 //                        compactions within `loopMinutes` it cannot stop the next one: it tells the
 //                        person why the context keeps filling up (stderr, exit 2). It leaves a
@@ -19,8 +19,9 @@
 //                        must-keep facts of what it replaced that the summary (with the requests
 //                        Copilot quotes) and the kept messages lack, within `maxTokens`, as the
 //                        prompt's additionalContext. Without one it reads one small file and returns.
-// State and log as the Claude Code hook keeps them (claudeHook/hookState.ts), in a folder of this
-// agent's own under the state folder; the log is the same hook.log.
+// State and log as the Claude Code hook keeps them (claudeHook/hookState.ts: changed under the
+// session's lock), in a folder of this agent's own under the state folder; the log is the same
+// hook.log.
 
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ import { createTokenCounter } from '../../../engine/tokens/messageCounter';
 import { tokenReport } from '../../../engine/tokens/report';
 import { planFactRestore } from '../../../engine/validate/restoreFacts';
 import { decodeTranscript } from '../../../node/decodeText';
-import { appendLog, readSessionState, writeRepairDetails, writeSessionState, type CompactionEntry, type SessionState } from '../../claudeHook/hookState';
+import { appendLog, readSessionState, updateSessionState, writeRepairDetails, type CompactionEntry, type SessionState } from '../../claudeHook/hookState';
 import { SESSION_MAX_BYTES } from '../../diskReads';
 import type { HookRunner } from '../agent';
 
@@ -90,22 +91,17 @@ export const runCopilotCliHook: HookRunner = async (stdinText, opts) => {
   return outcome;
 };
 
-async function readEvents(path: string | undefined): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+async function readEvents(path: string | undefined): Promise<{ ok: true; text: string; bytes: number } | { ok: false; reason: string }> {
   if (!path) return { ok: false, reason: 'no events file is known for this session' };
   try {
     const s = await stat(path);
     if (!s.isFile()) return { ok: false, reason: `${path} is not a file` };
     if (s.size > SESSION_MAX_BYTES) return { ok: false, reason: `${path} is larger than ${SESSION_MAX_BYTES / 1024 / 1024} MB` };
-    return { ok: true, text: decodeTranscript(await readFile(path), path) };
+    const buf = await readFile(path);
+    return { ok: true, text: decodeTranscript(buf, path), bytes: buf.length };
   } catch (e) {
     return { ok: false, reason: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
-}
-
-function lineCount(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -122,10 +118,6 @@ export function copilotLoopWarning(recent: readonly CompactionEntry[], opts: Pic
 }
 
 async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg: string) => void): Promise<Outcome> {
-  const folder = stateFolder(opts.stateDir);
-  const { state, note } = await readSessionState(folder, input.session);
-  if (note) say(note);
-  if (input.transcript) state.transcript = input.transcript;
   const read = await readEvents(input.transcript);
   if (!read.ok) say(`${read.reason}; the compaction is recorded without its size`);
   let tokens: number | undefined;
@@ -137,43 +129,48 @@ async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg:
       tokens = undefined;
     }
   }
-  const lines = read.ok ? lineCount(read.text) : 0;
-  const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, lines, ...(tokens !== undefined ? { tokens } : {}) };
+  const bytes = read.ok ? read.bytes : 0;
   const size = tokens !== undefined ? `${fmt(tokens)} tokens` : 'size unknown';
-  let outcome: Outcome = {};
-  if (input.trigger === 'auto') {
-    const since = now.getTime() - opts.loopMinutes * 60_000;
-    const recent = state.compactions.filter((c) => c.trigger === 'auto' && new Date(c.at).getTime() > since);
-    if (recent.length >= opts.loopLimit) {
-      const reason = copilotLoopWarning(recent, opts);
-      entry.reason = reason;
-      say(`an automatic compaction loop (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes; the person is told`);
-      outcome = { message: reason, exitCode: 2 };
-    }
-  }
-  state.compactions.push(entry);
-  state.pending = { at: now.toISOString(), afterLine: lines };
-  if (!outcome.message) say(`${input.trigger} compaction at ${size}`);
-  await writeSessionState(folder, state);
-  return outcome;
+  return updateSessionState(
+    stateFolder(opts.stateDir),
+    input.session,
+    (state) => {
+      if (input.transcript) state.transcript = input.transcript;
+      const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, bytes, ...(tokens !== undefined ? { tokens } : {}) };
+      let outcome: Outcome = {};
+      if (input.trigger === 'auto') {
+        const since = now.getTime() - opts.loopMinutes * 60_000;
+        const recent = state.compactions.filter((c) => c.trigger === 'auto' && new Date(c.at).getTime() > since);
+        if (recent.length >= opts.loopLimit) {
+          const reason = copilotLoopWarning(recent, opts);
+          entry.reason = reason;
+          say(`an automatic compaction loop (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes; the person is told`);
+          outcome = { message: reason, exitCode: 2 };
+        }
+      }
+      state.compactions.push(entry);
+      state.pending = { at: entry.at, compaction: entry.at, eraStart: 0, afterByte: bytes };
+      if (!outcome.message) say(`${input.trigger} compaction at ${size}`);
+      return outcome;
+    },
+    say,
+  );
 }
 
-/** The first compaction the events file completes after line `afterLine`, if any. */
-function completedAfter(text: string, afterLine: number): { line: number; id: string; success: boolean } | undefined {
-  const lines = text.split('\n');
-  for (let i = afterLine; i < lines.length; i++) {
-    const l = lines[i]!;
+/** The first compaction the events file completes after byte `afterByte`, if any, with its line. */
+function completedAfter(text: string, afterByte: number): { line: number; id: string; success: boolean } | undefined {
+  const buf = Buffer.from(text, 'utf8');
+  const head = buf.subarray(0, Math.min(afterByte, buf.length)).toString('utf8');
+  let line = head.split('\n').length - 1;
+  for (const l of buf.subarray(Math.min(afterByte, buf.length)).toString('utf8').split('\n')) {
+    line++;
     if (!l.includes('"session.compaction_complete"')) continue;
     try {
       const v: unknown = JSON.parse(l);
       if (!isObject(v) || v['type'] !== 'session.compaction_complete' || !isObject(v['data'])) continue;
       const d = v['data'];
       const outcome = str(d, 'outcome');
-      return {
-        line: i + 1,
-        id: str(d, 'compactionAttemptId') ?? `line ${i + 1}`,
-        success: d['success'] === true && (outcome === undefined || outcome === 'applied'),
-      };
+      return { line, id: str(d, 'compactionAttemptId') ?? `line ${line}`, success: d['success'] === true && (outcome === undefined || outcome === 'applied') };
     } catch {
       // a line being written: not this one
     }
@@ -188,32 +185,43 @@ function readable(m: Message): string {
 
 async function userPromptSubmitted(input: HookInput, opts: Options, now: Date, say: (msg: string) => void): Promise<Outcome> {
   const folder = stateFolder(opts.stateDir);
-  const { state } = await readSessionState(folder, input.session);
-  const pending = state.pending;
-  if (!pending) return {};
-  const read = await readEvents(state.transcript);
-  let made = '';
-  if (!read.ok) {
-    say(`${read.reason}; the pending repair is dropped`);
-    delete state.pending;
-  } else {
-    const done = completedAfter(read.text, pending.afterLine);
-    if (!done) {
-      if (now.getTime() - new Date(pending.at).getTime() > COMPACTION_MAX_MINUTES * 60_000) {
-        say(`no compaction completed within ${COMPACTION_MAX_MINUTES} minutes of its preCompact; the pending repair is dropped`);
+  // Without a repair pending, one small file is read and nothing is written.
+  const { state: seen } = await readSessionState(folder, input.session);
+  if (!seen.pending) return {};
+  const read = await readEvents(seen.transcript);
+  const made = await updateSessionState(
+    folder,
+    input.session,
+    async (state) => {
+      const pending = state.pending;
+      if (!pending) return '';
+      if (!read.ok) {
+        say(`${read.reason}; the pending repair is dropped`);
         delete state.pending;
-      } else say('the compaction has not completed yet (it runs in the background); the repair waits for the next prompt');
-    } else if (!done.success) {
-      say(`the compaction at line ${done.line} did not apply (cancelled or failed); nothing to repair`);
-      delete state.pending;
-    } else if (done.id === state.repaired?.boundary) {
-      say(`the compaction at line ${done.line} was repaired already`);
-      delete state.pending;
-    } else {
-      made = await repair(read.text, state.transcript!, done, state, opts, now, say);
-    }
-  }
-  await writeSessionState(folder, state);
+        return '';
+      }
+      const done = completedAfter(read.text, pending.afterByte);
+      if (!done) {
+        if (now.getTime() - new Date(pending.at).getTime() > COMPACTION_MAX_MINUTES * 60_000) {
+          say(`no compaction completed within ${COMPACTION_MAX_MINUTES} minutes of its preCompact; the pending repair is dropped`);
+          delete state.pending;
+        } else say('the compaction has not completed yet (it runs in the background); the repair waits for the next prompt');
+        return '';
+      }
+      if (!done.success) {
+        say(`the compaction at line ${done.line} did not apply (cancelled or failed); nothing to repair`);
+        delete state.pending;
+        return '';
+      }
+      if (done.id === state.repaired?.boundary) {
+        say(`the compaction at line ${done.line} was repaired already`);
+        delete state.pending;
+        return '';
+      }
+      return repair(read.text, state.transcript!, done, state, opts, now, say);
+    },
+    say,
+  );
   return made ? { output: { additionalContext: made } } : {};
 }
 
@@ -246,7 +254,6 @@ async function repair(
     session: state.session,
     at: state.repaired.at,
     boundary: done.id,
-    summarizedMessages: summarized.length,
     facts: plan.facts.length,
     missing: plan.missing.length,
     tokens: plan.tokens,
