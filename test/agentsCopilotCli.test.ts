@@ -1,12 +1,9 @@
 // The Copilot CLI agent module (src/sessions/agents/copilot-cli/): its sessions found for a
 // workspace (by the cwd in workspace.yaml, else in session.start; COPILOT_HOME), a compacted
 // session written as the session folder the real CLI resumes (checked with it by `npm run
-// test:agents`), its hooks file added and removed exactly, and the hook itself: the must-keep facts
-// of what Copilot's compaction replaced put back at the next prompt, and a loop of automatic
-// compactions told to the person (exit 2: the only way Copilot shows a hook's words).
+// test:agents`), its hooks file added and removed exactly (the hook itself: copilotCliHook.test.ts).
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,10 +12,8 @@ import { compactConversation } from '../src/engine/compactor';
 import { importCopilotCli } from '../src/engine/conversation/importers/copilotCli';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { isUserAuthored, messageText } from '../src/engine/conversation/model';
-import { RESTORE_LEAD } from '../src/engine/validate/restoreFacts';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { agentById } from '../src/sessions/agents/registry';
-import { runCopilotCliHook } from '../src/sessions/agents/copilot-cli/copilotHook';
 import {
   addCopilotHooks,
   copilotHookCommandLine,
@@ -270,112 +265,5 @@ describe("Copilot CLI's hooks file", () => {
     ['an event that is not a list', { version: 1, hooks: { preCompact: { bash: 'x' } } }],
   ])('refuses a file that is %s', (_what, value) => {
     expect(() => addCopilotHooks(value, command)).toThrow(SettingsShapeError);
-  });
-});
-
-describe('ctxc hook copilot-cli', () => {
-  const opts = { maxTokens: 2000, loopLimit: 2, loopMinutes: 10, stateDir: join(root, 'hook-state') };
-  const session = '77777777-7777-4777-8777-777777777777';
-  const file = join(root, 'hook-session', 'events.jsonl');
-  const at = (min: number) => () => new Date(Date.UTC(2026, 10, 27, 10, min));
-
-  /** A session whose second turn read a file the person never named, then Copilot's compaction with
-   *  a summary that forgets it. */
-  function beforeCompaction(): string {
-    n = 100;
-    return [
-      ev('session.start', { sessionId: session, copilotVersion: '1.0.102', context: { cwd: '/w' } }),
-      ev('user.message', { content: 'TURN-alpha: read the alpha notes.', transformedContent: 'TURN-alpha: read the alpha notes.' }),
-      ev('assistant.message', { messageId: 'a1', content: '', toolRequests: [{ toolCallId: 'c1', name: 'view', arguments: { path: '/w/notes-alpha.txt' } }] }),
-      ev('tool.execution_complete', { toolCallId: 'c1', success: true, result: { content: 'ALPHA-NOTE-LINE-1' } }),
-      ev('assistant.message', { messageId: 'a2', content: 'Read.', toolRequests: [] }),
-      ev('user.message', { content: 'TURN-bravo: check the ledger settings.', transformedContent: 'TURN-bravo: check the ledger settings.' }),
-      ev('assistant.message', {
-        messageId: 'a3',
-        content: '',
-        toolRequests: [{ toolCallId: 'c2', name: 'view', arguments: { path: '/w/config/ledger.local.json' } }],
-      }),
-      ev('tool.execution_complete', { toolCallId: 'c2', success: false, error: { message: 'Path does not exist' } }),
-      ev('assistant.message', { messageId: 'a4', content: 'The settings file is missing.', toolRequests: [] }),
-      ev('session.compaction_start', { compactionAttemptId: 'cmp-1', trigger: 'manual' }),
-    ].join('\n');
-  }
-  const completion = (success = true) =>
-    ev(
-      'session.compaction_complete',
-      success
-        ? { success: true, outcome: 'applied', compactionAttemptId: 'cmp-1', summaryContent: 'LOSSY-SUMMARY: a ledger.' }
-        : { success: false, outcome: 'cancelled', compactionAttemptId: 'cmp-1' },
-    );
-  const preCompact = (trigger = 'manual') =>
-    JSON.stringify({ sessionId: session, timestamp: 1, cwd: '/w', transcriptPath: file, trigger, customInstructions: '' });
-  const prompt = JSON.stringify({ sessionId: session, timestamp: 2, cwd: '/w', prompt: 'TURN-charlie: what is left?' });
-
-  it('puts back at the next prompt the facts of what the compaction replaced that its summary lacks', async () => {
-    writeFileIn(file, `${beforeCompaction()}\n`);
-    expect(await runCopilotCliHook(preCompact(), { ...opts, now: at(0) })).toEqual({});
-    // The compaction has not completed yet: the prompt waits for it.
-    expect(await runCopilotCliHook(prompt, { ...opts, now: at(1) })).toEqual({});
-    writeFileSync(file, `${beforeCompaction()}\n${completion()}\n`);
-    const out = await runCopilotCliHook(prompt, { ...opts, now: at(2) });
-    const context = out.output!['additionalContext'] as string;
-    expect(context.startsWith(RESTORE_LEAD)).toBe(true);
-    expect(context).toContain('ledger.local.json');
-    // The requests Copilot quotes in its summary message are not put back again.
-    expect(context).not.toContain('TURN-bravo');
-    // Once repaired, later prompts add nothing.
-    expect(await runCopilotCliHook(prompt, { ...opts, now: at(3) })).toEqual({});
-    const details = JSON.parse(readFileSync(join(opts.stateDir, 'copilot-cli', 'claude-code', `${session}.repair.json`), 'utf8'));
-    expect(details).toMatchObject({ boundary: 'cmp-1', text: context });
-  });
-
-  it('does nothing for a compaction that did not apply', async () => {
-    const dir = join(root, 'hook-state-cancelled');
-    writeFileIn(file, `${beforeCompaction()}\n`);
-    await runCopilotCliHook(preCompact(), { ...opts, stateDir: dir, now: at(0) });
-    writeFileSync(file, `${beforeCompaction()}\n${completion(false)}\n`);
-    expect(await runCopilotCliHook(prompt, { ...opts, stateDir: dir, now: at(1) })).toEqual({});
-    expect(readFileSync(join(dir, 'hook.log'), 'utf8')).toContain('did not apply (cancelled or failed); nothing to repair');
-  });
-
-  it('tells the person of a loop of automatic compactions (exit 2), and never counts a manual one', async () => {
-    const dir = join(root, 'hook-state-loop');
-    writeFileIn(file, `${beforeCompaction()}\n`);
-    const run = (trigger: string, min: number) => runCopilotCliHook(preCompact(trigger), { ...opts, stateDir: dir, now: at(min) });
-    expect(await run('auto', 0)).toEqual({});
-    expect(await run('manual', 1)).toEqual({});
-    expect(await run('auto', 2)).toEqual({});
-    const third = await run('auto', 3);
-    expect(third.exitCode).toBe(2);
-    expect(third.message).toMatch(
-      /^Context Compactor: this is automatic compaction number 3 in 10 minutes .* Copilot CLI does not let a hook stop a compaction/,
-    );
-    // Outside the window the count starts again.
-    expect(await run('auto', 30)).toEqual({});
-  });
-
-  it('never throws on input it does not know, and exits 0 for it', async () => {
-    expect((await runCopilotCliHook('not json', opts)).message).toMatch(/^ctxc hook: standard input is not JSON/);
-    expect((await runCopilotCliHook(JSON.stringify({ sessionId: 's', reason: 'complete' }), opts)).message).toMatch(
-      /neither preCompact .* nor userPromptSubmitted/,
-    );
-    const cli = join(repoRoot, 'dist', 'cli.js');
-    const r = spawnSync(process.execPath, [cli, 'hook', 'copilot-cli', '--state-dir', join(root, 'proc-state')], {
-      input: '{"sessionId":"s","prompt":"hi"}',
-      encoding: 'utf8',
-    });
-    expect(r.status).toBe(0);
-    expect(r.stdout).toBe('');
-  });
-
-  it('as a process, exits 2 with the warning on stderr for the loop (Copilot shows it then)', () => {
-    const cli = join(repoRoot, 'dist', 'cli.js');
-    const dir = join(root, 'proc-loop');
-    const run = () =>
-      spawnSync(process.execPath, [cli, 'hook', 'copilot-cli', '--loop-limit', '1', '--state-dir', dir], { input: preCompact('auto'), encoding: 'utf8' });
-    expect(run().status).toBe(0);
-    const second = run();
-    expect(second.status).toBe(2);
-    expect(second.stderr).toContain('Context Compactor: this is automatic compaction number 2');
   });
 });

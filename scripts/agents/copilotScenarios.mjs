@@ -281,7 +281,8 @@ async function hookRepair(h) {
     );
     const log = readFileSync(join(stateDir, 'hook.log'), 'utf8');
     h.check(
-      /preCompact: manual compaction/.test(log) && /userPromptSubmitted: compaction at line \d+: .* restored/.test(log),
+      /preCompact: manual compaction at [\d,]+ tokens \(the input Copilot recorded/.test(log) &&
+        /userPromptSubmitted: compaction at byte [\d,]+, [\d,]+ tokens before it \(Copilot's preCompactionTokens\): .* restored/.test(log),
       'the hook log does not show the repair',
       log,
     );

@@ -269,6 +269,13 @@ function userEntries(data: JsonObject, src: SourceMeta, timestamp: string | unde
 }
 
 /** A usage record as the figure of its request, answered by the next assistant message. */
+/** The input tokens one event records for a request of the session's own agent (a
+ *  `session.usage_record` not of a sub-agent), else undefined: what the hook reads as a size. */
+export function copilotRecordedInput(event: unknown): number | undefined {
+  if (!isObject(event) || event['type'] !== 'session.usage_record' || !isObject(event['data']) || str(event['data'], 'parentToolCallId')) return undefined;
+  return usageRecord(obj(event['data'], 'usage'), 0)?.usage.tokens;
+}
+
 function usageRecord(u: JsonObject | undefined, line: number): UsageRecord | undefined {
   if (!u) return undefined;
   const input = tokenField(u, 'inputTokens');

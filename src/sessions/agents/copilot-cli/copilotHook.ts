@@ -10,8 +10,9 @@
 //   sent at every start of the CLI but kept nowhere, and sessionStart does not run after a
 //   compaction in a running session: the prompt is the place for a repair.)
 //
-//   preCompact           records the compaction (time, trigger, the events file's length, the
-//                        tokens sent before it by our counter). After `loopLimit` automatic
+//   preCompact           records the compaction (time, trigger, the events file's length, and its
+//                        size as Copilot recorded it: the input of the last request, read from the
+//                        file's end; Copilot's own preCompactionTokens replaces it once written). After `loopLimit` automatic
 //                        compactions within `loopMinutes` it cannot stop the next one: it tells the
 //                        person why the context keeps filling up (stderr, exit 2). It leaves a
 //                        repair pending.
@@ -21,18 +22,18 @@
 //                        prompt's additionalContext. Without one it reads one small file and returns.
 // State and log as the Claude Code hook keeps them (claudeHook/hookState.ts: changed under the
 // session's lock), in a folder of this agent's own under the state folder; the log is the same
-// hook.log.
+// hook.log. The events file is read as that hook reads its transcript (claudeHook/transcriptFile.ts:
+// never following a pipe or a device, by byte offset, only what an event needs).
 
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { importCopilotCli } from '../../../engine/conversation/importers/copilotCli';
+import { copilotRecordedInput, importCopilotCli } from '../../../engine/conversation/importers/copilotCli';
 import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
 import { messageText, type Message } from '../../../engine/conversation/model';
 import { createTokenCounter } from '../../../engine/tokens/messageCounter';
-import { tokenReport } from '../../../engine/tokens/report';
 import { planFactRestore } from '../../../engine/validate/restoreFacts';
-import { decodeTranscript } from '../../../node/decodeText';
+import { ERA_MAX_BYTES } from '../../claudeHook/eraFacts';
 import { appendLog, readSessionState, updateSessionState, writeRepairDetails, type CompactionEntry, type SessionState } from '../../claudeHook/hookState';
+import { parseLine, TranscriptFile } from '../../claudeHook/transcriptFile';
 import { SESSION_MAX_BYTES } from '../../diskReads';
 import type { HookRunner } from '../agent';
 
@@ -91,17 +92,66 @@ export const runCopilotCliHook: HookRunner = async (stdinText, opts) => {
   return outcome;
 };
 
-async function readEvents(path: string | undefined): Promise<{ ok: true; text: string; bytes: number } | { ok: false; reason: string }> {
-  if (!path) return { ok: false, reason: 'no events file is known for this session' };
-  try {
-    const s = await stat(path);
-    if (!s.isFile()) return { ok: false, reason: `${path} is not a file` };
-    if (s.size > SESSION_MAX_BYTES) return { ok: false, reason: `${path} is larger than ${SESSION_MAX_BYTES / 1024 / 1024} MB` };
-    const buf = await readFile(path);
-    return { ok: true, text: decodeTranscript(buf, path), bytes: buf.length };
-  } catch (e) {
-    return { ok: false, reason: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+/** The events file, opened; why not, when it cannot be (gone, a pipe, a device, a dangling link). */
+async function openEvents(path: string | undefined, say: (msg: string) => void): Promise<TranscriptFile | string> {
+  if (!path) return 'no events file is known for this session';
+  const opened = await TranscriptFile.open(path);
+  if (!opened.ok) return opened.reason;
+  if (opened.file.note) say(opened.file.note);
+  return opened.file;
+}
+
+const USAGE_MARK = Buffer.from('"session.usage_record"');
+const COMPLETE_MARK = Buffer.from('"session.compaction_complete"');
+
+/** The input of the last request Copilot recorded before the file's end, unless a compaction
+ *  completed after it (its context is gone) or it lies further back than a run reads. */
+async function recordedInput(file: TranscriptFile): Promise<number | undefined> {
+  for await (const l of file.linesBackward()) {
+    if (l.start < file.size - ERA_MAX_BYTES) return undefined;
+    if (l.bytes.includes(COMPLETE_MARK) && completion(parseLine(l.bytes))?.success) return undefined;
+    if (!l.bytes.includes(USAGE_MARK)) continue;
+    const tokens = copilotRecordedInput(parseLine(l.bytes));
+    if (tokens !== undefined) return tokens;
   }
+  return undefined;
+}
+
+interface Completion {
+  /** Byte offset of its line. */
+  offset: number;
+  id: string;
+  success: boolean;
+  /** Copilot's own count of the tokens before it. */
+  preTokens?: number;
+}
+
+/** A `session.compaction_complete` event's facts (offset and id filled by the caller). */
+function completion(v: Record<string, unknown> | undefined): (Omit<Completion, 'offset' | 'id'> & { id?: string }) | undefined {
+  if (!v || v['type'] !== 'session.compaction_complete' || !isObject(v['data'])) return undefined;
+  const d = v['data'];
+  const outcome = str(d, 'outcome');
+  const pre = d['preCompactionTokens'];
+  return {
+    success: d['success'] === true && (outcome === undefined || outcome === 'applied'),
+    ...(str(d, 'compactionAttemptId') ? { id: str(d, 'compactionAttemptId') } : {}),
+    ...(typeof pre === 'number' && Number.isFinite(pre) && pre > 0 ? { preTokens: Math.round(pre) } : {}),
+  };
+}
+
+/** The first compaction the events file completes after byte `afterByte`, if any. */
+async function completedAfter(file: TranscriptFile, afterByte: number): Promise<Completion | undefined> {
+  const buf = await file.bytes(afterByte);
+  for (let at = 0; at < buf.length;) {
+    const nl = buf.indexOf(0x0a, at);
+    // A line without its line break is still being written: not read yet.
+    if (nl < 0) break;
+    const line = buf.subarray(at, nl);
+    const done = line.includes(COMPLETE_MARK) ? completion(parseLine(line)) : undefined;
+    if (done) return { ...done, offset: afterByte + at, id: done.id ?? `byte ${afterByte + at}` };
+    at = nl + 1;
+  }
+  return undefined;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -118,25 +168,34 @@ export function copilotLoopWarning(recent: readonly CompactionEntry[], opts: Pic
 }
 
 async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg: string) => void): Promise<Outcome> {
-  const read = await readEvents(input.transcript);
-  if (!read.ok) say(`${read.reason}; the compaction is recorded without its size`);
+  const file = await openEvents(input.transcript, say);
   let tokens: number | undefined;
-  if (read.ok) {
+  if (typeof file === 'string') say(`${file}; the compaction is recorded without its size`);
+  else {
     try {
-      const { conversation } = importCopilotCli(read.text, { sourcePath: input.transcript! });
-      tokens = tokenReport(conversation.messages, await createTokenCounter(conversation.meta.model)).total;
-    } catch {
-      tokens = undefined;
+      tokens = await recordedInput(file);
+    } catch (e) {
+      // The loop guard must still count it.
+      say(
+        `${file.path} could not be read to its end (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the compaction is recorded without its size`,
+      );
+    } finally {
+      await file.close();
     }
   }
-  const bytes = read.ok ? read.bytes : 0;
-  const size = tokens !== undefined ? `${fmt(tokens)} tokens` : 'size unknown';
+  const bytes = typeof file === 'string' ? 0 : file.size;
+  const size = tokens !== undefined ? `${fmt(tokens)} tokens (the input Copilot recorded for its last request)` : 'a size the events file does not record';
   return updateSessionState(
     stateFolder(opts.stateDir),
     input.session,
     (state) => {
       if (input.transcript) state.transcript = input.transcript;
-      const entry: CompactionEntry = { at: now.toISOString(), trigger: input.trigger, bytes, ...(tokens !== undefined ? { tokens } : {}) };
+      const entry: CompactionEntry = {
+        at: now.toISOString(),
+        trigger: input.trigger,
+        bytes,
+        ...(tokens !== undefined ? { tokens, tokensFrom: 'usage' as const } : {}),
+      };
       let outcome: Outcome = {};
       if (input.trigger === 'auto') {
         const since = now.getTime() - opts.loopMinutes * 60_000;
@@ -157,27 +216,6 @@ async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg:
   );
 }
 
-/** The first compaction the events file completes after byte `afterByte`, if any, with its line. */
-function completedAfter(text: string, afterByte: number): { line: number; id: string; success: boolean } | undefined {
-  const buf = Buffer.from(text, 'utf8');
-  const head = buf.subarray(0, Math.min(afterByte, buf.length)).toString('utf8');
-  let line = head.split('\n').length - 1;
-  for (const l of buf.subarray(Math.min(afterByte, buf.length)).toString('utf8').split('\n')) {
-    line++;
-    if (!l.includes('"session.compaction_complete"')) continue;
-    try {
-      const v: unknown = JSON.parse(l);
-      if (!isObject(v) || v['type'] !== 'session.compaction_complete' || !isObject(v['data'])) continue;
-      const d = v['data'];
-      const outcome = str(d, 'outcome');
-      return { line, id: str(d, 'compactionAttemptId') ?? `line ${line}`, success: d['success'] === true && (outcome === undefined || outcome === 'applied') };
-    } catch {
-      // a line being written: not this one
-    }
-  }
-  return undefined;
-}
-
 /** What a message shows a reader: its text and its tool calls. */
 function readable(m: Message): string {
   return [messageText(m), ...(m.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`)].filter(Boolean).join('\n');
@@ -188,48 +226,78 @@ async function userPromptSubmitted(input: HookInput, opts: Options, now: Date, s
   // Without a repair pending, one small file is read and nothing is written.
   const { state: seen } = await readSessionState(folder, input.session);
   if (!seen.pending) return {};
-  const read = await readEvents(seen.transcript);
   const made = await updateSessionState(
     folder,
     input.session,
     async (state) => {
       const pending = state.pending;
       if (!pending) return '';
-      if (!read.ok) {
-        say(`${read.reason}; the pending repair is dropped`);
+      const file = await openEvents(state.transcript, say);
+      if (typeof file === 'string') {
+        say(`${file}; the pending repair is dropped`);
         delete state.pending;
         return '';
       }
-      const done = completedAfter(read.text, pending.afterByte);
-      if (!done) {
-        if (now.getTime() - new Date(pending.at).getTime() > COMPACTION_MAX_MINUTES * 60_000) {
-          say(`no compaction completed within ${COMPACTION_MAX_MINUTES} minutes of its preCompact; the pending repair is dropped`);
-          delete state.pending;
-        } else say('the compaction has not completed yet (it runs in the background); the repair waits for the next prompt');
-        return '';
+      try {
+        return await repairIfComplete(file, pending, state, opts, now, say);
+      } finally {
+        await file.close();
       }
-      if (!done.success) {
-        say(`the compaction at line ${done.line} did not apply (cancelled or failed); nothing to repair`);
-        delete state.pending;
-        return '';
-      }
-      if (done.id === state.repaired?.boundary) {
-        say(`the compaction at line ${done.line} was repaired already`);
-        delete state.pending;
-        return '';
-      }
-      return repair(read.text, state.transcript!, done, state, opts, now, say);
     },
     say,
   );
   return made ? { output: { additionalContext: made } } : {};
 }
 
+/** The restore text once the pending compaction is complete ('' otherwise, or when its summary
+ *  kept everything); the state says what became of the repair. */
+async function repairIfComplete(
+  file: TranscriptFile,
+  pending: NonNullable<SessionState['pending']>,
+  state: SessionState,
+  opts: Options,
+  now: Date,
+  say: (msg: string) => void,
+): Promise<string> {
+  if (file.size < pending.afterByte) {
+    say(
+      `${file.path} is shorter (${fmt(file.size)} bytes) than at the compaction (${fmt(pending.afterByte)}): rewritten by something else; the pending repair is dropped`,
+    );
+    delete state.pending;
+    return '';
+  }
+  const done = await completedAfter(file, pending.afterByte);
+  if (!done) {
+    if (now.getTime() - new Date(pending.at).getTime() > COMPACTION_MAX_MINUTES * 60_000) {
+      say(`no compaction completed within ${COMPACTION_MAX_MINUTES} minutes of its preCompact; the pending repair is dropped`);
+      delete state.pending;
+    } else say('the compaction has not completed yet (it runs in the background); the repair waits for the next prompt');
+    return '';
+  }
+  delete state.pending;
+  // Copilot's own count of the size, now that its completion says it.
+  const entry = state.compactions.find((e) => e.at === pending.compaction);
+  if (entry && done.preTokens !== undefined) Object.assign(entry, { tokens: done.preTokens, tokensFrom: 'preTokens' });
+  if (!done.success) {
+    say(`the compaction at byte ${fmt(done.offset)} did not apply (cancelled or failed); nothing to repair`);
+    return '';
+  }
+  if (done.id === state.repaired?.boundary) {
+    say(`the compaction at byte ${fmt(done.offset)} was repaired already`);
+    return '';
+  }
+  if (file.size > SESSION_MAX_BYTES) {
+    say(`${file.path} is larger than ${SESSION_MAX_BYTES / 1024 / 1024} MB; the pending repair is dropped`);
+    return '';
+  }
+  return repair(await file.text(0), file.path, done, state, opts, now, say);
+}
+
 /** The restore text for the compaction completed at `done` ('' when its summary kept everything). */
 async function repair(
   text: string,
   path: string,
-  done: { line: number; id: string },
+  done: Completion,
   state: SessionState,
   opts: Options,
   now: Date,
@@ -249,11 +317,11 @@ async function repair(
     restored: plan.restored.length + plan.covered.length,
     tokens: plan.tokens,
   };
-  delete state.pending;
   await writeRepairDetails(stateFolder(opts.stateDir), {
     session: state.session,
     at: state.repaired.at,
     boundary: done.id,
+    ...(done.preTokens !== undefined ? { preTokens: done.preTokens } : {}),
     facts: plan.facts.length,
     missing: plan.missing.length,
     tokens: plan.tokens,
@@ -262,8 +330,9 @@ async function repair(
     omitted: plan.omitted.map((i) => i.line),
     text: plan.text,
   });
+  const size = done.preTokens !== undefined ? `, ${fmt(done.preTokens)} tokens before it (Copilot's preCompactionTokens)` : '';
   say(
-    `compaction at line ${done.line}: ${plan.facts.length} must-keep facts in ${summarized.length} replaced messages, ` +
+    `compaction at byte ${fmt(done.offset)}${size}: ${plan.facts.length} must-keep facts in ${summarized.length} replaced messages, ` +
       `${plan.missing.length} missing from the summary, ${plan.restored.length + plan.covered.length} restored in ${fmt(plan.tokens)} tokens` +
       (plan.omitted.length > 0 ? `, ${plan.omitted.length} left out by the ${fmt(opts.maxTokens)}-token cap` : ''),
   );
