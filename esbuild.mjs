@@ -39,6 +39,17 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
+    // The plugin opencode loads (its hooks run `ctxc hook opencode`): one ES module, nothing else.
+    ...common,
+    entryPoints: { 'opencode-plugin': 'src/sessions/agents/opencode/plugin.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: false,
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.ts' },
     outdir: 'dist',

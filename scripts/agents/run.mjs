@@ -30,6 +30,7 @@ import { hookScenarios } from './hookScenarios.mjs';
 import { claudeCountScenarios } from './claudeCountScenario.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
 import { codexScenarios } from './codexScenarios.mjs';
+import { opencodeScenarios } from './opencodeScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
 const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
@@ -471,7 +472,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [codexScenarios, copilotScenarios, clineScenarios];
+const AGENT_SCENARIOS = [codexScenarios, opencodeScenarios, copilotScenarios, clineScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 

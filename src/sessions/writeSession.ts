@@ -66,6 +66,12 @@ export class ReadBackError extends Error {
   override name = 'ReadBackError';
 }
 
+/** No session can be written for the agent on this machine now (opencode is not on the PATH);
+ *  nothing was written. A handoff still works. */
+export class AgentUnavailableError extends Error {
+  override name = 'AgentUnavailableError';
+}
+
 /** The agents a compacted session can be written for, by id. */
 export function resumeTargets(): string[] {
   return resumableAgents().map((a) => a.id);
@@ -123,6 +129,8 @@ export async function writeCompactedSession(
 ): Promise<WrittenSession> {
   const agent = resumableAgent(agentId);
   if (!agent) throw new Error(`${agentName(agentId)} does not resume a session from a file (targets: ${resumeTargets().join(', ')})`);
+  const unavailable = await agent.resume.unavailable?.(opts.env);
+  if (unavailable) throw new AgentUnavailableError(unavailable);
   const ctx: WriteContext = {
     env: opts.env,
     home: opts.home,
@@ -150,7 +158,15 @@ export async function writeCompactedSession(
     await removeWritten();
     throw new ReadBackError(`${session.file} was written, but read back as ${agent.name} resumes it, ${problem}; the file was removed`);
   }
-  const notes = [...session.notes, ...((await agent.resume.register?.(session, ctx)) ?? [])];
+  let registered;
+  try {
+    registered = await agent.resume.register?.(session, ctx);
+  } catch (e) {
+    await rm(session.file, { force: true });
+    throw new ReadBackError(`${agent.name} did not take the new session: ${(e as Error).message}; nothing was left behind`);
+  }
+  const { notes: more = [], listed = undefined } = Array.isArray(registered) ? { notes: registered } : (registered ?? {});
+  const notes = [...session.notes, ...more];
   const resume = agent.resume.command(session.id);
-  return { agent: agent.id, id: session.id, file: session.file, cwd: ctx.cwd, resume, command: `cd ${shellQuote(ctx.cwd)} && ${resume}`, notes };
+  return { agent: agent.id, id: session.id, file: listed ?? session.file, cwd: ctx.cwd, resume, command: `cd ${shellQuote(ctx.cwd)} && ${resume}`, notes };
 }

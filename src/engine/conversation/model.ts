@@ -90,6 +90,7 @@ export type SourceFormat =
   | 'copilot-chat'
   | 'copilot-cli'
   | 'aider'
+  | 'opencode'
   | 'swe-agent'
   | 'mini-swe-agent'
   | 'openhands'
@@ -169,7 +170,7 @@ export interface ConversationMeta {
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai' | 'copilot-cli';
+export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai' | 'copilot-cli';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {

@@ -59,6 +59,9 @@ export interface StrategyContext {
   limits: CompactionLimits;
   /** Keeps what is made from one message alone (its collapsed repeats) for the next decision. */
   memo?: MessageMemo;
+  /** An archive that outlives the compaction holds the original: only then may a shortened
+   *  message point to it (default true). */
+  archived?: boolean;
 }
 
 export interface MessageDecision {

@@ -36,6 +36,7 @@ import type { TextCounter } from '../tokens/tokenCounter';
 import { factPresent, normalizeForMatch } from './factMatch';
 import { mustKeepFacts } from './facts';
 import { standingInstructions } from './standingInstructions';
+import { userWords } from '../analyze/injectedContext';
 
 /** The categories, most important first. */
 export const RESTORE_CATEGORIES = ['instruction', 'task', 'error', 'request', 'file'] as const;
@@ -139,7 +140,9 @@ export function mustKeepItems(span: readonly Message[]): RestoreItem[] {
 
   const items: (RestoreItem & { at: number })[] = [];
   const at = (f: Fact) => position.get(f.sourceId) ?? -1;
-  for (const f of standingInstructions(span)) items.push({ category: 'instruction', fact: f, line: `- ${asData(f.value, FACT_LINE_CHARS)}`, at: at(f) });
+  // A rule is put back whole or not at all (it is never cut).
+  for (const f of standingInstructions(span))
+    items.push({ category: 'instruction', fact: f, line: `- ${asData(f.value, Number.MAX_SAFE_INTEGER)}`, at: at(f) });
   for (const f of facts) {
     switch (f.kind) {
       case 'pendingTask':
@@ -155,7 +158,7 @@ export function mustKeepItems(span: readonly Message[]): RestoreItem[] {
       }
       case 'userMessage': {
         const m = byId.get(f.sourceId);
-        const text = m ? readableUserText(messageText(m)) : f.value;
+        const text = m ? readableUserText(userWords(messageText(m))) : f.value;
         // A bare command (/compact, /clear) asked for nothing the agent still has to do; a `#`
         // memory note is listed with the standing instructions.
         if (BARE_COMMAND.test(text) || MEMORY_NOTE.test(text)) break;

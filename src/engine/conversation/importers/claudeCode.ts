@@ -6,9 +6,10 @@
 // - `isSidechain: true` lines are a sub-agent's own conversation. Left out by default (a warning
 //   says how many); with includeSidechains they are kept, marked source.sidechain, and a sub-agent's
 //   prompt is a SKILL_PROMPT (the main agent wrote it, not the user).
-// - `isCompactSummary` users become COMPACTION_SUMMARY messages. `type: "summary"` lines (titles
-//   older versions wrote, which the CLI does not send) title the conversation; reading the whole
-//   file, they are COMPACTION_SUMMARY messages too.
+// - `isCompactSummary` users become COMPACTION_SUMMARY messages. `type: "summary"` lines are titles
+//   (the CLI never sends them), never messages: the one whose `leafUuid` is a line of this file
+//   titles the conversation; the others, which Claude Code copies to the top of a file, are the
+//   titles of other sessions and are read as nothing.
 // - What a person typed is a USER_MESSAGE: plain prompts, `/commands` (`<command-name>`; the command
 //   is kept in source.extra.command), `!` bash input, `#` memory input. What the harness wrote on the
 //   user's behalf is not: `isMeta` lines are SKILL_PROMPT (an expanded command prompt) or, for the
@@ -48,7 +49,7 @@
 //   the chain's, not the file's.
 
 import type { ImportResult, ImportWarning } from '../model';
-import { firstSummary, isChained, liveChain, readOnce } from './claudeCodeChain';
+import { isChained, liveChain, readOnce, sessionTitle } from './claudeCodeChain';
 import { EntryReader, importEntries, MAX_LINE_WARNINGS, sidechainWarning } from './claudeCodeEntries';
 import { KNOWN_LINE_TYPES, renderedText } from './claudeCodeAttachments';
 import { finishImport, GrowingFinish, type FinishOptions } from './finish';
@@ -92,20 +93,20 @@ function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing
   }
   const { entries, repeats, seen } = readOnce(lines);
   warnings.push(...repeatWarnings(repeats));
-  const title = firstSummary(entries);
+  const title = sessionTitle(entries, seen);
   // A file whose chained lines are all sidechain lines is a sub-agent's own file (Claude Code 2.1.2
   // and later write them apart): its lines are its conversation.
   const chained = entries.filter((e) => isChained(e.value));
   if (chained.length > 0 && chained.every((e) => (e.value as JsonObject)['isSidechain'] === true)) {
     const own = { ...opts, includeSidechains: true };
     const chain = opts.wholeFile ? undefined : liveChain(entries, true);
-    if (!chain) return { result: importEntries(entries, own, [...warnings, ...newTypeWarnings(lines)], { summaries: 'messages' }) };
-    return { result: importEntries(chain.live, own, [...warnings, ...newTypeWarnings(lines)], { summaries: 'title', title, usage: true }) };
+    if (!chain) return { result: importEntries(entries, own, [...warnings, ...newTypeWarnings(lines)], { title }) };
+    return { result: importEntries(chain.live, own, [...warnings, ...newTypeWarnings(lines)], { title, usage: true }) };
   }
   const chain = opts.wholeFile || opts.includeSidechains ? undefined : liveChain(entries);
-  if (!chain) return { result: importEntries(entries, opts, [...warnings, ...newTypeWarnings(lines)], { summaries: 'messages' }) };
+  if (!chain) return { result: importEntries(entries, opts, [...warnings, ...newTypeWarnings(lines)], { title }) };
 
-  const reader = new EntryReader(opts, { summaries: 'title', title, usage: true });
+  const reader = new EntryReader(opts, { title, usage: true });
   for (const e of chain.live) reader.read(e);
   const main: MainChain = {
     bad,
@@ -115,7 +116,7 @@ function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing
     sidechainLines: entries.filter((e) => isObject(e.value) && e.value['isSidechain'] === true).length,
   };
   if (chain.history.length > 0) {
-    const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { summaries: 'title', title, noPrefix: true });
+    const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { title, noPrefix: true });
     const rewound = chain.otherBranches - chain.setAside;
     const parts = [
       chain.beforeBoundary > 0 ? `${chain.beforeBoundary} before the last compact boundary` : '',

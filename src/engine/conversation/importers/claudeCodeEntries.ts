@@ -7,7 +7,7 @@ import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMet
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
 import { anthropicUserDrafts } from './anthropic';
 import { CAVEAT, COMMAND, COMMAND_ARGS, HARNESS_OUTPUT, INTERRUPTED, SYNTHETIC_MODEL } from './claudeCodeChain';
-import { assistantItemType, plainDraft, setSessionFacts, sourceMeta, textParts } from './contentParts';
+import { assistantItemType, setSessionFacts, sourceMeta } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import type { JsonlLine } from './jsonText';
@@ -21,9 +21,7 @@ import { describeJsonValue } from './transcriptError';
 export const MAX_LINE_WARNINGS = 20;
 
 export interface EntryOptions {
-  /** 'messages': `summary` lines are COMPACTION_SUMMARY messages (reading the whole file);
-   *  'title': they only title the conversation (the CLI does not send them). */
-  summaries: 'messages' | 'title';
+  /** The session's title (claudeCodeChain.ts sessionTitle); `summary` lines are read as nothing. */
   title?: string;
   /** Read the assistants' `usage` into meta.reportedUsage (the chain the CLI sends only). */
   usage?: boolean;
@@ -134,15 +132,8 @@ export class EntryReader {
     if (!sidechain) setSessionFacts(meta, { cwd: str(value, 'cwd'), sessionId: str(value, 'sessionId'), agentVersion: str(value, 'version') });
     const src = sourceMeta('claude-code', { line, sourceId: uuid, ...(sidechain ? { sidechain: true } : {}) });
 
-    if (type === 'summary') {
-      if (how.summaries === 'title') return;
-      this.merging = undefined;
-      const summary = str(value, 'summary') ?? '';
-      meta.title ??= summary;
-      const leaf = str(value, 'leafUuid');
-      drafts.push(plainDraft('user', 'COMPACTION_SUMMARY', textParts(summary), { ...src, ...(leaf ? { extra: { leafUuid: leaf } } : {}) }, timestamp));
-      return;
-    }
+    // A title (this session's or another's), never sent: not a message.
+    if (type === 'summary') return;
     if (type === 'system' && value['subtype'] === 'compact_boundary' && !sidechain) this.boundary(value);
     if (type !== 'user' && type !== 'assistant') {
       // Sent with the next user message: counted. A snapshot: the system prompt and the tools.

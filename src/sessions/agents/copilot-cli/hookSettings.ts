@@ -12,7 +12,7 @@
 // shared through git while the command names this machine's path to the extension.
 
 import { join } from 'node:path';
-import { hookCommandLine, shellDoubleQuote, SettingsShapeError } from '../../claudeHook/hookSettings';
+import { hookCommandLine, SettingsShapeError } from '../../claudeHook/hookSettings';
 import type { AgentHookSettings, HookSettingsChange, HookSettingsFile } from '../agent';
 import type { Env } from '../../locations';
 import { copilotHome } from './sessions';
@@ -38,9 +38,7 @@ export function copilotHookFiles(p: { env: Env; home: string }): HookSettingsFil
 /** `node "<cli.js>" hook copilot-cli` and the flags whose values differ from the defaults: the
  *  Claude Code hook's command line with this agent's id. */
 export function copilotHookCommandLine(cliPath: string, settings: Partial<AgentHookSettings> = {}, node = 'node'): string {
-  const head = `${node} ${shellDoubleQuote(cliPath)}`;
-  const rest = hookCommandLine(cliPath, settings, node).slice(head.length);
-  return `${head}${rest.replace(/^ hook claude-code/, COPILOT_HOOK_MARK)}`;
+  return hookCommandLine(cliPath, settings, node, 'copilot-cli');
 }
 
 /** The file's content for `command`. */
