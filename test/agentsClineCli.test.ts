@@ -180,7 +180,8 @@ describe('a compacted session written for Cline CLI', () => {
   it('stores the summary, then the recent turns as Cline does: wrapped requests, named tool results', () => {
     expect(stored.sessionId).toBe(written.id);
     expect(stored.messages[0]!.content[0]!.text).toMatch(/^This session is being continued from a previous conversation/);
-    const request = stored.messages.find((m) => m.content.some((b) => b.text?.includes('TURN-echo')));
+    // After the summary (which names the latest request too).
+    const request = stored.messages.slice(1).find((m) => m.content.some((b) => b.text?.includes('TURN-echo')));
     expect(request?.content[0]!.text).toBe(`<user_input mode="act">${TURNS[4]!.user}</user_input>`);
     const result = stored.messages.flatMap((m) => m.content).find((b) => b.type === 'tool_result')!;
     expect(result).toMatchObject({ name: 'read_files', tool_use_id: 'call_4' });

@@ -95,11 +95,15 @@ describe('Install / Remove Agent Hooks', () => {
     expect(picked).toEqual([
       '$(folder) work/.claude/settings.json',
       '$(account) ~/.claude/settings.json',
+      '$(folder) work/opencode.json',
+      `$(account) ${join(root, 'xdg', 'opencode', 'opencode.json')}`,
       '$(account) ~/.copilot/hooks/context-compactor.json',
     ]);
     expect(fake.state.quickPicks[0]!.items.map((i) => i.description)).toEqual([
       'Claude Code · this workspace',
       'Claude Code · all your projects',
+      'opencode · this workspace',
+      'opencode · all your projects',
       'Copilot CLI · all your projects',
     ]);
     const command = hookCommandLine(cli);
