@@ -287,6 +287,9 @@ async function hookRepair(h) {
       log,
     );
     const repair = JSON.parse(readFileSync(join(stateDir, 'copilot-cli', 'claude-code', `${id}.repair.json`), 'utf8'));
+    const recordedSize = /manual compaction at ([\d,]+) tokens/.exec(log)?.[1];
+    const ownSize = /([\d,]+) tokens before it \(Copilot's preCompactionTokens\)/.exec(log)?.[1];
+    h.log(`  the compaction's size in the hook's log: ${recordedSize} (the last request's recorded input), then ${ownSize} (Copilot's preCompactionTokens)`);
     h.log(`  restored after Copilot's /compact: ${repair.lines.map((l) => `${l.category}: ${l.line}`).join(' | ')}`);
     h.saveBody('copilot-hook-next-prompt', next);
   });
