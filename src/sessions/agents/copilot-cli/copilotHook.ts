@@ -32,6 +32,7 @@ import { messageText, type Message } from '../../../engine/conversation/model';
 import { createTokenCounter } from '../../../engine/tokens/messageCounter';
 import { planFactRestore } from '../../../engine/validate/restoreFacts';
 import { ERA_MAX_BYTES } from '../../claudeHook/eraFacts';
+import { fmt } from '../../claudeHook/repair';
 import { appendLog, readSessionState, updateSessionState, writeRepairDetails, type CompactionEntry, type SessionState } from '../../claudeHook/hookState';
 import { parseLine, TranscriptFile } from '../../claudeHook/transcriptFile';
 import { SESSION_MAX_BYTES } from '../../diskReads';
@@ -154,7 +155,6 @@ async function completedAfter(file: TranscriptFile, afterByte: number): Promise<
   return undefined;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 const hhmm = (iso: string) => new Date(iso).toTimeString().slice(0, 5);
 
 /** What the person is told when automatic compactions come faster than the guard lets through. */
