@@ -73,7 +73,7 @@ describe('ctxc hook copilot-cli', () => {
     expect(context).not.toContain('TURN-bravo');
     // Once repaired, later prompts add nothing.
     expect(await runCopilotCliHook(prompt, { ...opts, now: at(3) })).toEqual({});
-    const details = JSON.parse(readFileSync(join(opts.stateDir, 'copilot-cli', 'claude-code', `${session}.repair.json`), 'utf8'));
+    const details = JSON.parse(readFileSync(join(opts.stateDir, 'copilot-cli', `${session}.repair.json`), 'utf8'));
     expect(details).toMatchObject({ boundary: 'cmp-1', text: context });
   });
 
@@ -134,13 +134,12 @@ describe('ctxc hook copilot-cli', () => {
     const before = `${beforeCompaction().replace(/\n(?=[^\n]*session\.compaction_start)/, `\n${usage}\n${sub}\n`)}\n`;
     writeFileIn(file, before);
     expect(await runCopilotCliHook(preCompact(), { ...opts, stateDir: dir, now: at(0) })).toEqual({});
-    const folder = join(dir, 'copilot-cli');
-    expect((await readSessionState(folder, session)).state.compactions).toEqual([
+    expect((await readSessionState(dir, session, 'copilot-cli')).state.compactions).toEqual([
       { at: at(0)().toISOString(), trigger: 'manual', bytes: Buffer.byteLength(before), tokens: 4321, tokensFrom: 'usage' },
     ]);
     writeFileSync(file, `${before}${completion()}\n`);
     await runCopilotCliHook(prompt, { ...opts, stateDir: dir, now: at(1) });
-    expect((await readSessionState(folder, session)).state.compactions[0]).toMatchObject({ tokens: 5210, tokensFrom: 'preTokens' });
+    expect((await readSessionState(dir, session, 'copilot-cli')).state.compactions[0]).toMatchObject({ tokens: 5210, tokensFrom: 'preTokens' });
     const log = readFileSync(join(dir, 'hook.log'), 'utf8');
     expect(log).toContain('manual compaction at 4,321 tokens (the input Copilot recorded for its last request)');
     expect(log).toMatch(/compaction at byte [\d,]+, 5,210 tokens before it \(Copilot's preCompactionTokens\)/);
@@ -156,8 +155,10 @@ describe('ctxc hook copilot-cli', () => {
     );
     // loopLimit 2: whatever order the runs took the lock in, two went through and six were told.
     expect(runs.filter((r) => r.exitCode === 2)).toHaveLength(6);
-    expect((await readSessionState(join(dir, 'copilot-cli'), session)).state.compactions).toHaveLength(8);
-    expect(readdirSync(join(dir, 'copilot-cli', 'claude-code')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    expect((await readSessionState(dir, session, 'copilot-cli')).state.compactions).toHaveLength(8);
+    // Its own folder beside the Claude Code hook's, and no lock left behind.
+    expect(readdirSync(dir).sort()).toEqual(['copilot-cli', 'hook.log']);
+    expect(readdirSync(join(dir, 'copilot-cli'))).toEqual([`${session}.json`]);
   });
 
   it('is never held up by a named pipe put in the place of the events file', async () => {
@@ -166,7 +167,7 @@ describe('ctxc hook copilot-cli', () => {
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const input = JSON.stringify({ sessionId: session, cwd: '/w', transcriptPath: fifo, trigger: 'auto', customInstructions: '' });
     expect(await runCopilotCliHook(input, { ...opts, stateDir: dir, now: at(0) })).toEqual({});
-    expect((await readSessionState(join(dir, 'copilot-cli'), session)).state.compactions).toEqual([{ at: at(0)().toISOString(), trigger: 'auto', bytes: 0 }]);
+    expect((await readSessionState(dir, session, 'copilot-cli')).state.compactions).toEqual([{ at: at(0)().toISOString(), trigger: 'auto', bytes: 0 }]);
     expect(await runCopilotCliHook(prompt, { ...opts, stateDir: dir, now: at(1) })).toEqual({});
     const log = readFileSync(join(dir, 'hook.log'), 'utf8');
     expect(log).toContain(`${fifo} is a named pipe (FIFO), not a session file; the compaction is recorded without its size`);

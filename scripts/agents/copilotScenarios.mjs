@@ -286,7 +286,7 @@ async function hookRepair(h) {
       'the hook log does not show the repair',
       log,
     );
-    const repair = JSON.parse(readFileSync(join(stateDir, 'copilot-cli', 'claude-code', `${id}.repair.json`), 'utf8'));
+    const repair = JSON.parse(readFileSync(join(stateDir, 'copilot-cli', `${id}.repair.json`), 'utf8'));
     const recordedSize = /manual compaction at ([\d,]+) tokens/.exec(log)?.[1];
     const ownSize = /([\d,]+) tokens before it \(Copilot's preCompactionTokens\)/.exec(log)?.[1];
     h.log(`  the compaction's size in the hook's log: ${recordedSize} (the last request's recorded input), then ${ownSize} (Copilot's preCompactionTokens)`);

@@ -25,7 +25,6 @@
 // hook.log. The events file is read as that hook reads its transcript (claudeHook/transcriptFile.ts:
 // never following a pipe or a device, by byte offset, only what an event needs).
 
-import { join } from 'node:path';
 import { copilotRecordedInput, importCopilotCli } from '../../../engine/conversation/importers/copilotCli';
 import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
 import { messageText, type Message } from '../../../engine/conversation/model';
@@ -71,10 +70,8 @@ function readInput(text: string): HookInput {
   return { event, session, ...(transcript ? { transcript } : {}), trigger: v['trigger'] === 'auto' ? 'auto' : 'manual' };
 }
 
-/** The folder of this agent's state files (hookState.ts's layout under it). */
-function stateFolder(stateDir: string): string {
-  return join(stateDir, 'copilot-cli');
-}
+/** Whose state this hook keeps: the folder of its files under the state folder. */
+const AGENT = 'copilot-cli';
 
 export const runCopilotCliHook: HookRunner = async (stdinText, opts) => {
   const now = (opts.now ?? (() => new Date()))();
@@ -186,7 +183,7 @@ async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg:
   const bytes = typeof file === 'string' ? 0 : file.size;
   const size = tokens !== undefined ? `${fmt(tokens)} tokens (the input Copilot recorded for its last request)` : 'a size the events file does not record';
   return updateSessionState(
-    stateFolder(opts.stateDir),
+    opts.stateDir,
     input.session,
     (state) => {
       if (input.transcript) state.transcript = input.transcript;
@@ -213,6 +210,7 @@ async function preCompact(input: HookInput, opts: Options, now: Date, say: (msg:
       return outcome;
     },
     say,
+    AGENT,
   );
 }
 
@@ -222,12 +220,11 @@ function readable(m: Message): string {
 }
 
 async function userPromptSubmitted(input: HookInput, opts: Options, now: Date, say: (msg: string) => void): Promise<Outcome> {
-  const folder = stateFolder(opts.stateDir);
   // Without a repair pending, one small file is read and nothing is written.
-  const { state: seen } = await readSessionState(folder, input.session);
+  const { state: seen } = await readSessionState(opts.stateDir, input.session, AGENT);
   if (!seen.pending) return {};
   const made = await updateSessionState(
-    folder,
+    opts.stateDir,
     input.session,
     async (state) => {
       const pending = state.pending;
@@ -245,6 +242,7 @@ async function userPromptSubmitted(input: HookInput, opts: Options, now: Date, s
       }
     },
     say,
+    AGENT,
   );
   return made ? { output: { additionalContext: made } } : {};
 }
@@ -317,19 +315,23 @@ async function repair(
     restored: plan.restored.length + plan.covered.length,
     tokens: plan.tokens,
   };
-  await writeRepairDetails(stateFolder(opts.stateDir), {
-    session: state.session,
-    at: state.repaired.at,
-    boundary: done.id,
-    ...(done.preTokens !== undefined ? { preTokens: done.preTokens } : {}),
-    facts: plan.facts.length,
-    missing: plan.missing.length,
-    tokens: plan.tokens,
-    lines: plan.restored.map((i) => ({ category: i.category, line: i.line })),
-    covered: plan.covered.map((i) => i.fact.value),
-    omitted: plan.omitted.map((i) => i.line),
-    text: plan.text,
-  });
+  await writeRepairDetails(
+    opts.stateDir,
+    {
+      session: state.session,
+      at: state.repaired.at,
+      boundary: done.id,
+      ...(done.preTokens !== undefined ? { preTokens: done.preTokens } : {}),
+      facts: plan.facts.length,
+      missing: plan.missing.length,
+      tokens: plan.tokens,
+      lines: plan.restored.map((i) => ({ category: i.category, line: i.line })),
+      covered: plan.covered.map((i) => i.fact.value),
+      omitted: plan.omitted.map((i) => i.line),
+      text: plan.text,
+    },
+    AGENT,
+  );
   const size = done.preTokens !== undefined ? `, ${fmt(done.preTokens)} tokens before it (Copilot's preCompactionTokens)` : '';
   say(
     `compaction at byte ${fmt(done.offset)}${size}: ${plan.facts.length} must-keep facts in ${summarized.length} replaced messages, ` +
