@@ -51,7 +51,7 @@ import { compactConversation, summaryTextOf } from '../src/engine/compactor';
 import { exportMarkdown } from '../src/engine/conversation/exporters/markdown';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
-import { listStrategies } from '../src/engine/strategies/strategy';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { findTranscriptsDir, listTranscripts } from './lib/corpus';
 import { BASELINES, baselineConversation } from './quality/baselines';

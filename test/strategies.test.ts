@@ -11,7 +11,7 @@ import { validateApiShape } from '../src/engine/conversation/apiShape';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { isHeaderItem, messageText, type Conversation } from '../src/engine/conversation/model';
 import { capDiff, cutToolOutput, cutToTokens } from '../src/engine/strategies/truncation';
-import { getStrategy, listStrategies, UnknownStrategyError } from '../src/engine/strategies/strategy';
+import { getStrategy, listStrategies, UnknownStrategyError } from '../src/engine/strategies/registry';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { ConversationBuilder, codingSession } from './compactorFixtures';
 import { transcriptPath } from './helpers/transcripts';

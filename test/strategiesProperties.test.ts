@@ -10,7 +10,7 @@ import { planCompaction } from '../src/engine/compactor';
 import { validateApiShape } from '../src/engine/conversation/apiShape';
 import { isHeaderItem, isUserAuthored, messageText, type Conversation, type Message } from '../src/engine/conversation/model';
 import { computeToolBlocks } from '../src/engine/conversation/views';
-import { listStrategies } from '../src/engine/strategies/strategy';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 
 const RUNS = 25;

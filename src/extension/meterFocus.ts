@@ -15,7 +15,6 @@ import type { ConversationStore } from './conversationStore';
 import { Disposable } from './lifecycle';
 import type { Logger } from './log';
 import { notificationText } from './notificationText';
-import { transcriptKey } from './transcripts/transcriptTracker';
 
 /** Why the meter would move:
  *  editor   a transcript editor got the focus (automatic);
@@ -25,6 +24,11 @@ import { transcriptKey } from './transcripts/transcriptTracker';
  *  opened   Open Transcript… (unpins);
  *  written  the session a compaction just wrote into its agent (the pin follows it). */
 export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' | 'written';
+
+/** The conversation key of a transcript file. */
+export function transcriptKey(uri: vscode.Uri): string {
+  return uri.toString();
+}
 
 const AUTOMATIC: ReadonlySet<FocusReason> = new Set(['editor', 'session']);
 

@@ -18,7 +18,7 @@ import type { Conversation } from '../../engine/conversation/model';
 import { figuresJson, figuresText, type CompactionFigures } from '../../engine/figures';
 import type { CompactionResult } from '../../engine/result';
 import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
-import { listStrategies } from '../../engine/strategies/strategy';
+import { listStrategies } from '../../engine/strategies/registry';
 import type { Summarizer } from '../../engine/summarizer';
 import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
 import { warningText } from '../../engine/warnings';

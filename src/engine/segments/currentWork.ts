@@ -5,7 +5,7 @@
 // CURRENT_TRAILING_MESSAGES messages of the span. It describes the moment of compaction, so on
 // re-compaction the earlier Current Work is replaced (kept only if the new span says nothing).
 
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
 import type { BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';

@@ -14,7 +14,7 @@
 import { compileKeywords } from '../text/keywordMatcher';
 import { FIX_KEYWORDS } from '../analyze/keywords';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
+import { keyByInlineCode, previousItems, replaceByKey } from './previousItems';
 import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';

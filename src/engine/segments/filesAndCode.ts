@@ -11,7 +11,7 @@
 
 import { extractFilePaths, normalizeFilePath } from '../analyze/refs';
 import { declined } from './errorsAndFixes';
-import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
+import { keyByInlineCode, previousItems, replaceByKey } from './previousItems';
 import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';

@@ -12,7 +12,7 @@ import { compileKeywords } from '../text/keywordMatcher';
 import { isRuleSentence } from '../analyze/standingRules';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { lastCompletion, latestRequestOf } from './evidence';
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
 import type { BuilderContext } from './sectionBuilder';
 import { fromMessage, recency } from './sectionBuilder';
 import type { SegmentConstants } from './constants';

@@ -12,7 +12,7 @@ import { statesTask } from '../analyze/keyEvents';
 import { isRuleSentence, ruleSentences } from '../analyze/standingRules';
 import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
 import { latestRequestOf } from './evidence';
 import { LEDGER_HEAD, ledgerOf, parseLedger, renderLedgerEntry, withoutLedger } from './ledger';
 import type { BuilderContext } from './sectionBuilder';

@@ -16,7 +16,7 @@ import { isNarration, restatesInstructions } from '../analyze/narration';
 import { isRuleSentence } from '../analyze/standingRules';
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
 import type { BuilderContext } from './sectionBuilder';
 import { NONE, orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';

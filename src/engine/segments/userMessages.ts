@@ -34,7 +34,7 @@ import {
   type WholeTexts,
 } from './textCut';
 import { bulletText } from './parseSummary';
-import { previousItems, shortenEntry } from './mergeSections';
+import { previousItems, shortenEntry } from './previousItems';
 import { splitPasted, type MessageParts } from '../analyze/pasted';
 
 /** Sentences that state facts worth keeping when a long message is shortened: numbers, amounts,
