@@ -141,12 +141,12 @@ export interface LoadedTranscript extends ImportResult {
   raw?: Uint8Array;
 }
 
-/** The agent sessions read as a stream (src/files/jsonlStream.ts): a Claude Code session or a
- *  Codex rollout, named by the format option or by the first line. */
-function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) => 'claude-code' | 'codex' | undefined {
+/** The agent sessions read as a stream (src/files/jsonlStream.ts): a Claude Code session, a Codex
+ *  rollout or a Copilot CLI events file, named by the format option or by the first line. */
+function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) => 'claude-code' | 'codex' | 'copilot-cli' | undefined {
   return (firstLine) => {
     const f = format ?? agentLogFormat(firstLine);
-    return f === 'claude-code' || f === 'codex' ? f : undefined;
+    return f === 'claude-code' || f === 'codex' || f === 'copilot-cli' ? f : undefined;
   };
 }
 

@@ -138,7 +138,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
     messages: 0,
     updated: new Date(found.mtimeMs).toISOString(),
     children: [],
-    resumable: agentById(found.agent)?.resume !== undefined,
+    resumable: found.resumable ?? agentById(found.agent)?.resume !== undefined,
     warnings: 0,
     size: found.size,
     mtimeMs: found.mtimeMs,
