@@ -114,6 +114,8 @@ export function buildAttempt(
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);
   }
   const result = assemble(messages, decided.decisions, header, summaryMessage, summaryBefore);
+  // The summary shares most of its lines with the other attempts' summaries: counted by its lines.
+  if (summaryMessage) counter.countMessageWith(summaryMessage, options.cache.textCounter(counter));
   const degradation = decided.span.length > 0 ? [...fit.degradation, ...(decided.strategy.degradation ?? [])] : [];
   return { decided, content, sections, fit, summaryBudget, summaryMessage, messages: result, tokensAfter: counter.countMessages(result), loss, degradation };
 }

@@ -11,6 +11,8 @@
 import { MessageMemo } from '../conversation/messageMemo';
 import type { Conversation } from '../conversation/model';
 import { GenerationalMap } from '../memo';
+import { countByLines } from '../tokens/lineSegments';
+import { detached } from '../tokens/pieceCounter';
 import type { TextCounter } from '../tokens/tokenCounter';
 import type { ResolvedOptions } from './options';
 import type { PlannedCompaction } from './plan';
@@ -19,20 +21,33 @@ import type { PlannedCompaction } from './plan';
 const TEXT_ENTRIES = 50_000;
 const TEXT_CHARS = 16_000_000;
 
-/** A TextCounter that remembers what it counted. */
+/** Texts from this length on are counted by their line parts (a whole summary, a long section). */
+const LINE_PARTS_MIN_CHARS = 2048;
+
+/** A TextCounter that remembers what it counted. A long text is counted by its line parts when
+ *  the encoding allows it (tokens/lineSegments.ts), each part remembered: the summaries of the
+ *  ratio loop's attempts share most of their lines. */
 class MemoCounter implements TextCounter {
   readonly encoding: TextCounter['encoding'];
+  readonly splitsAtLines: boolean;
   private readonly memo = new GenerationalMap<string, number>(TEXT_ENTRIES, TEXT_CHARS, (k) => k.length);
 
   constructor(private readonly inner: TextCounter) {
     this.encoding = inner.encoding;
+    this.splitsAtLines = inner.splitsAtLines === true;
   }
 
   count(text: string): number {
+    if (text.length >= LINE_PARTS_MIN_CHARS && this.splitsAtLines) return countByLines(text, this.inner, (part) => this.remembered(part));
+    return this.remembered(text);
+  }
+
+  private remembered(text: string): number {
     let n = this.memo.get(text);
     if (n === undefined) {
       n = this.inner.count(text);
-      this.memo.set(text, n);
+      // A part cut from a long text would keep the whole text alive.
+      this.memo.set(detached(text), n);
     }
     return n;
   }

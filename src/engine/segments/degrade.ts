@@ -47,6 +47,9 @@ export interface DegradeOptions {
   emergency: boolean;
   counter: TextCounter;
   c: SegmentConstants;
+  /** Keeps what the steps made of each list, for the next degradation of the same material with
+   *  the same counter (the ratio loop fits one material to several budgets). */
+  memo?: DegradeMemo;
 }
 
 export interface Degraded {
@@ -56,6 +59,23 @@ export interface Degraded {
   released: Map<SectionName, Set<SectionItem>>;
 }
 
+/** What the steps gave for each item list, and each list's floor. Every step but the emergency
+ *  release is a pure function of the list it changes, so a list met again (the same material
+ *  fitted to another budget) is given what it was given before. */
+export class DegradeMemo {
+  readonly floors = new WeakMap<readonly SectionItem[], number>();
+  private readonly made = new WeakMap<readonly SectionItem[], Map<string, unknown>>();
+
+  step<T>(list: readonly SectionItem[], key: string, make: () => T): T {
+    let byKey = this.made.get(list);
+    if (!byKey) this.made.set(list, (byKey = new Map()));
+    if (byKey.has(key)) return byKey.get(key) as T;
+    const v = make();
+    byKey.set(key, v);
+    return v;
+  }
+}
+
 /** Tokens of each required item's shortest form, counted once per form string: the floor of
  *  all the lists, and of one item. */
 interface FloorOf {
@@ -63,18 +83,9 @@ interface FloorOf {
   item(it: SectionItem): number;
 }
 
-function floorCounter(counter: TextCounter): FloorOf {
-  const cache = new Map<string, number>();
-  const count = (form: string) => {
-    let t = cache.get(form);
-    if (t === undefined) {
-      t = counter.count(form) + JOIN_TOKENS;
-      cache.set(form, t);
-    }
-    return t;
-  };
+function floorCounter(counter: TextCounter, ofList: WeakMap<readonly SectionItem[], number>): FloorOf {
+  const count = (form: string) => counter.count(form) + JOIN_TOKENS;
   // A step changes one list or two; the floor of each list is counted once.
-  const ofList = new Map<readonly SectionItem[], number>();
   const floorOf = (items: SectionItemLists) => {
     let n = 0;
     for (const name of SECTION_NAMES) {
@@ -181,7 +192,7 @@ function gist(items: SectionItem[], recentKept: number): { items: SectionItem[];
 }
 
 /** Step 4, first part: every required entry to one short line. */
-function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean): SectionItemLists {
+function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean, memo: DegradeMemo): SectionItemLists {
   const out = {} as SectionItemLists;
   // The first request keeps its gist: it says what the whole conversation is for.
   const first = items[USERS].filter((it) => it.required).sort((a, b) => a.order - b.order)[0];
@@ -190,15 +201,20 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
       out[name] = items[name];
       continue;
     }
-    out[name] = items[name].map((it) => {
-      if (!it.required) return it;
-      // A user message's gist counts what its original leaves out; other entries their first form.
-      const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
-      const line =
-        name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
-      const form = listItem(line);
-      return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
-    });
+    out[name] = memo.step(
+      items[name],
+      `oneLiners:${name === USERS}:${c.USER_MESSAGE_GIST_CHARS}:${c.USER_MESSAGE_EMERGENCY_CHARS}:${c.ENTRY_EMERGENCY_CHARS}`,
+      () =>
+        items[name].map((it) => {
+          if (!it.required) return it;
+          // A user message's gist counts what its original leaves out; other entries their first form.
+          const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
+          const line =
+            name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
+          const form = listItem(line);
+          return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
+        }),
+    );
   }
   return out;
 }
@@ -239,7 +255,8 @@ function release(items: SectionItemLists, budget: number, floorOf: FloorOf, user
 
 /** The material after the steps the budget and level call for, and the steps taken. */
 export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Degraded {
-  const floorOf = floorCounter(opts.counter);
+  const memo = opts.memo ?? new DegradeMemo();
+  const floorOf = floorCounter(opts.counter, memo.floors);
   const steps: DegradationStep[] = [];
   const released = new Map<SectionName, Set<SectionItem>>();
   let cur = items;
@@ -247,7 +264,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
   if (!over()) return { items, steps, released };
   const withUsers = (list: SectionItem[]) => ({ ...cur, [USERS]: list });
 
-  const a = shorten(cur[USERS]);
+  const a = memo.step(cur[USERS], 'shorten', () => shorten(cur[USERS]));
   if (a.n > 0) {
     const before = floorOf(cur);
     cur = withUsers(a.items);
@@ -257,7 +274,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     });
   }
   if (over()) {
-    const b = mergeRepeats(cur[USERS]);
+    const b = memo.step(cur[USERS], 'mergeRepeats', () => mergeRepeats(cur[USERS]));
     if (b.acks + b.similar > 0) {
       const before = floorOf(cur);
       cur = withUsers(b.items);
@@ -269,7 +286,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     }
   }
   if (over()) {
-    const g = gist(cur[USERS], opts.c.USER_MESSAGE_RECENT_KEPT);
+    const g = memo.step(cur[USERS], `gist:${opts.c.USER_MESSAGE_RECENT_KEPT}`, () => gist(cur[USERS], opts.c.USER_MESSAGE_RECENT_KEPT));
     if (g.n > 0) {
       const before = floorOf(cur);
       cur = withUsers(g.items);
@@ -283,11 +300,11 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     // Files, errors and the rest give way before the person's own words do.
     const before = floorOf(cur);
     const parts: string[] = [];
-    cur = oneLiners(cur, opts.c, false);
+    cur = oneLiners(cur, opts.c, false, memo);
     parts.push('files, errors and the rest on one short line each');
     if (over()) cur = release(cur, opts.budget, floorOf, false, released);
     if (over()) {
-      cur = oneLiners(cur, opts.c, true);
+      cur = oneLiners(cur, opts.c, true, memo);
       parts.push('user messages to their first words (the first request to its gist)');
     }
     if (over()) cur = release(cur, opts.budget, floorOf, true, released);

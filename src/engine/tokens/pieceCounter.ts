@@ -23,7 +23,7 @@ const SLICED_STRING_MIN_LENGTH = 13;
 /** A copy of `piece` that does not keep the text it was cut from alive: a memo key that is a
  *  view into a 1 MB tool output would hold the whole output in memory. Concatenating and
  *  slicing makes V8 flatten the piece into a fresh string of its own. */
-function detached(piece: string): string {
+export function detached(piece: string): string {
   return piece.length < SLICED_STRING_MIN_LENGTH ? piece : (' ' + piece).slice(1);
 }
 
@@ -45,6 +45,8 @@ export class PieceCounter implements TextCounter {
   private bytes = new Uint8Array(1024);
   private hits = 0;
   private misses = 0;
+  /** The o200k_base and cl100k_base patterns never make a piece across a line part's cut. */
+  readonly splitsAtLines = true;
 
   constructor(
     readonly encoding: EncodingName,
