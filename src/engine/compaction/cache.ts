@@ -11,9 +11,11 @@
 import { MessageMemo } from '../conversation/messageMemo';
 import type { Conversation } from '../conversation/model';
 import { GenerationalMap } from '../memo';
+import { hash64 } from '../text/hash';
 import { countByLines } from '../tokens/lineSegments';
 import { detached } from '../tokens/pieceCounter';
 import type { TextCounter } from '../tokens/tokenCounter';
+import { normalizeForMatch, tokenizeNormalized, type TokenizedText } from '../validate/factMatch';
 import type { ResolvedOptions } from './options';
 import type { PlannedCompaction } from './plan';
 
@@ -38,20 +40,26 @@ class MemoCounter implements TextCounter {
   }
 
   count(text: string): number {
-    if (text.length >= LINE_PARTS_MIN_CHARS && this.splitsAtLines) return countByLines(text, this.inner, (part) => this.remembered(part));
-    return this.remembered(text);
+    if (text.length >= LINE_PARTS_MIN_CHARS && this.splitsAtLines) return countByLines(text, this.inner, (part) => this.remembered(part, true));
+    return this.remembered(text, false);
   }
 
-  private remembered(text: string): number {
+  /** The count of `text`, remembered; a part cut from a long text is copied first, or it would
+   *  keep the whole text alive. */
+  private remembered(text: string, part: boolean): number {
     let n = this.memo.get(text);
     if (n === undefined) {
       n = this.inner.count(text);
-      // A part cut from a long text would keep the whole text alive.
-      this.memo.set(detached(text), n);
+      this.memo.set(part ? detached(text) : text, n);
     }
     return n;
   }
 }
+
+/** Normal forms of summary parts remembered per generation, and their characters: about the
+ *  sections of the last attempts. */
+const NORMALIZED_ENTRIES = 64;
+const NORMALIZED_CHARS = 4_000_000;
 
 /** What a cache did, for tests and the bench: plans computed, and plans given again as they were. */
 export interface CacheStats {
@@ -68,6 +76,8 @@ export class CompactionCache {
    *  the same options is that plan — the confirmation's preview is what Compact applies. */
   private lastPlan: { conv: Conversation; counter: object; key: string; planned: PlannedCompaction } | undefined;
   readonly stats: CacheStats = { plans: 0, reusedPlans: 0 };
+  /** By a hash of the part: the part itself is cut from the whole summary and would keep it alive. */
+  private readonly normalForms = new GenerationalMap<string, TokenizedText>(NORMALIZED_ENTRIES, NORMALIZED_CHARS, (_k, v) => v.text.length);
 
   /** `reused: false` for a cache that serves one compaction only (the default when the caller
    *  gives none): messages are then found by object alone. */
@@ -88,6 +98,19 @@ export class CompactionCache {
     this.stats.plans++;
     this.lastPlan = { conv, counter: options.counter, key, planned };
     return planned;
+  }
+
+  /** A summary part's normal form with its tokens (validate/factMatch.ts): the attempts' summaries
+   *  repeat most of their sections. */
+  normalized(text: string): TokenizedText {
+    // The length guards the 64-bit hash against the odd collision.
+    const key = `${hash64(text)}:${text.length}`;
+    let t = this.normalForms.get(key);
+    if (!t) {
+      t = tokenizeNormalized(normalizeForMatch(text));
+      this.normalForms.set(key, t);
+    }
+    return t;
   }
 
   /** `counter`, remembering the counts of the summary texts it is given: the section items are

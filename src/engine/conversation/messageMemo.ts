@@ -168,6 +168,12 @@ export function orNone<T>(xs: T[]): readonly T[] {
   return xs.length === 0 ? NONE : xs;
 }
 
+/** `xs` with no room to grow: push() leaves spare capacity (a list of one has room for 17), and
+ *  a list kept for each message pays for it once per message. */
+export function exactSize<T>(xs: T[]): T[] {
+  return xs.length === 0 ? [] : xs.slice();
+}
+
 /** A memo for one call when the caller keeps none: the stages of one call still share it. */
 export function memoOrFresh(memo: MessageMemo | undefined): MessageMemo {
   return memo ?? new MessageMemo({ byContent: false });

@@ -205,12 +205,15 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
 /** shortenedForm of a message, once per message and analysis (the names it keeps come from the
  *  analysis' references). */
 function shortenedOf(ctx: BuilderContext, sm: SpanMessage, text: string, analysis: MessageAnalysis | undefined): string | undefined {
-  const byRefs = fromMessage(ctx, sm, 'users.shortened', () => new WeakMap<object, string | undefined>());
+  // The last references it was made from and what they gave (a message is analyzed once per
+  // compaction, or again when its conversation grew): one pair, not a table per message.
+  const last = fromMessage(ctx, sm, 'users.shortened', () => ({ at: undefined as object | undefined, value: undefined as string | undefined }));
   const at = analysis?.refs ?? NO_ANALYSIS;
-  if (byRefs.has(at)) return byRefs.get(at);
-  const v = shortenedForm(text, analysis, ctx.c);
-  byRefs.set(at, v);
-  return v;
+  if (last.at !== at) {
+    last.value = shortenedForm(text, analysis, ctx.c);
+    last.at = at;
+  }
+  return last.value;
 }
 
 const NO_ANALYSIS = {};

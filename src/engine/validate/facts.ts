@@ -8,7 +8,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
+import { exactSize, memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { latestTaskList } from '../segments/pendingTasks';
@@ -132,7 +132,7 @@ function speechFacts(sm: SpanView['messages'][number]): SpeechFacts | undefined 
   for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(m[0]);
   let keywords = 0;
   for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) keywords |= 1 << IMPORTANT_KEYWORDS.indexOf(m[0]);
-  return { terms: orNone(terms), numbers: orNone(numbers), keywords };
+  return { terms: orNone(exactSize(terms)), numbers: orNone(exactSize(numbers)), keywords };
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {
