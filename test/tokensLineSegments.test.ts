@@ -59,10 +59,16 @@ const CHARS = [
   'e\u0301',
 ];
 
-function parts(text: string): string[] {
+/** The parts cut at every line break where a piece starts (mask 0), or by content (the default). */
+function parts(text: string, mask?: number): string[] {
   const out: string[] = [];
-  forEachLinePart(text, (s) => out.push(s));
+  forEachLinePart(text, (s) => out.push(s), mask);
   return out;
+}
+
+/** The sum of the counts of the parts cut at every possible line break. */
+function byEveryLine(c: PieceCounter, t: string): number {
+  return parts(t, 0).reduce((n, s) => n + c.count(s), 0);
 }
 
 describe('counting a text by its line parts', () => {
@@ -72,16 +78,31 @@ describe('counting a text by its line parts', () => {
   });
 
   it('cuts only after a line break, and the parts join to the text', () => {
-    for (const t of EDGES) expect(parts(t).join('')).toBe(t);
-    expect(parts('a\nb\n/c\n d\ne')).toEqual(['a\n', 'b\n/c\n d\n', 'e']);
+    for (const t of EDGES) {
+      expect(parts(t, 0).join('')).toBe(t);
+      expect(parts(t).join('')).toBe(t);
+    }
+    expect(parts('a\nb\n/c\n d\ne', 0)).toEqual(['a\n', 'b\n/c\n d\n', 'e']);
+    const long = Array.from({ length: 5000 }, (_, i) => `- line ${i} of a long summary`).join('\n');
+    const cut = parts(long);
+    expect(cut.join('')).toBe(long);
+    // About one part per 32 lines, cut by content: the same lines give the same parts elsewhere.
+    expect(cut.length).toBeGreaterThan(5000 / 128);
+    expect(cut.length).toBeLessThan(5000 / 8);
+    const shifted = parts(`# a new first line\n${long}`);
+    expect(shifted.slice(shifted.length - cut.length + 1)).toEqual(cut.slice(1));
   });
 
   it.each(ENCODINGS)('%s: the parts add up to the whole on the edge cases and random texts', (e) => {
     const c = counters.get(e)!;
-    for (const t of EDGES) expect(countByLines(t, c, (s) => c.count(s))).toBe(c.count(t));
+    for (const t of EDGES) {
+      expect(byEveryLine(c, t)).toBe(c.count(t));
+      expect(countByLines(t, c, (s) => c.count(s))).toBe(c.count(t));
+    }
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...CHARS), { maxLength: 200 }), (xs) => {
         const t = xs.join('');
+        expect(byEveryLine(c, t)).toBe(c.count(t));
         expect(countByLines(t, c, (s) => c.count(s))).toBe(c.count(t));
       }),
       { numRuns: 3000, seed: 27 },
@@ -93,6 +114,7 @@ describe('counting a text by its line parts', () => {
     let n = 0;
     for (const rel of transcriptFiles()) {
       for (const t of transcriptTexts(transcriptPath(rel))) {
+        expect(byEveryLine(c, t)).toBe(c.count(t));
         expect(countByLines(t, c, (s) => c.count(s))).toBe(c.count(t));
         n++;
       }
