@@ -19,8 +19,9 @@ import { normalizeForMatch, tokenizeNormalized, type TokenizedText } from '../va
 import type { ResolvedOptions } from './options';
 import type { PlannedCompaction } from './plan';
 
-/** Summary texts (section items' forms) remembered per generation, and their characters. */
-const TEXT_ENTRIES = 50_000;
+/** Summary texts (section items' forms) remembered per generation, and their characters: a
+ *  conversation of 100,000 user messages and files offers that many forms at every attempt. */
+const TEXT_ENTRIES = 250_000;
 const TEXT_CHARS = 16_000_000;
 
 /** Texts from this length on are counted by their line parts (a whole summary, a long section). */

@@ -106,6 +106,14 @@ export class MessageMemo {
     return this.getIn(entry ?? this.entryOf(m), slot, compute);
   }
 
+  /** Puts `value` as the value of `slot` for `m`: a value that depends on more than the message
+   *  (its analysis) is read again when that changed, and replaces the one kept. */
+  set<T>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, value: T): void {
+    const e = entry ?? this.entryOf(m);
+    while (e.length < slot.index) e.push(ABSENT);
+    e[slot.index] = value;
+  }
+
   /** The values kept for `m`. */
   entry(m: Message): MemoEntry {
     return this.entryOf(m);

@@ -21,16 +21,13 @@
 
 import type { DegradationStep } from '../result';
 import { SECTION_NAMES, type SectionName } from '../sections';
-import type { TextCounter } from '../tokens/tokenCounter';
 import type { SegmentConstants } from './constants';
-import type { SectionItem } from './sectionItems';
+import type { FormTokens, SectionItem } from './sectionItems';
 import { bulletText } from './parseSummary';
 import { listItem, oneLine } from './textCut';
 import { gistOf } from './userMessages';
 
 const USERS: SectionName = 'All user messages';
-/** Newline between items, as sectionItems.ts counts it. */
-const JOIN_TOKENS = 1;
 /** About what "- (12 more user messages left out to fit; the archive has them)" takes. */
 const LEFT_OUT_LINE_TOKENS = 16;
 
@@ -45,7 +42,8 @@ export interface DegradeOptions {
   budget: number;
   /** The emergency level: step 4 may run. */
   emergency: boolean;
-  counter: TextCounter;
+  /** The tokens of an item's forms (sectionItems.ts formTokensOf). */
+  tokensOf: FormTokens;
   c: SegmentConstants;
   /** Keeps what the steps made of each list, for the next degradation of the same material with
    *  the same counter (the ratio loop fits one material to several budgets). */
@@ -83,8 +81,8 @@ interface FloorOf {
   item(it: SectionItem): number;
 }
 
-function floorCounter(counter: TextCounter, ofList: WeakMap<readonly SectionItem[], number>): FloorOf {
-  const count = (form: string) => counter.count(form) + JOIN_TOKENS;
+function floorCounter(tokensOf: FormTokens, ofList: WeakMap<readonly SectionItem[], number>): FloorOf {
+  const shortest = (it: SectionItem) => tokensOf(it.forms)[0]!;
   // A step changes one list or two; the floor of each list is counted once.
   const floorOf = (items: SectionItemLists) => {
     let n = 0;
@@ -93,14 +91,14 @@ function floorCounter(counter: TextCounter, ofList: WeakMap<readonly SectionItem
       let f = ofList.get(list);
       if (f === undefined) {
         f = 0;
-        for (const it of list) if (it.required) f += count(it.forms[0]!);
+        for (const it of list) if (it.required) f += shortest(it);
         ofList.set(list, f);
       }
       n += f;
     }
     return n;
   };
-  return Object.assign(floorOf, { item: (it: SectionItem) => (it.required ? count(it.forms[0]!) : 0) });
+  return Object.assign(floorOf, { item: (it: SectionItem) => (it.required ? shortest(it) : 0) });
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -256,7 +254,7 @@ function release(items: SectionItemLists, budget: number, floorOf: FloorOf, user
 /** The material after the steps the budget and level call for, and the steps taken. */
 export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Degraded {
   const memo = opts.memo ?? new DegradeMemo();
-  const floorOf = floorCounter(opts.counter, memo.floors);
+  const floorOf = floorCounter(opts.tokensOf, memo.floors);
   const steps: DegradationStep[] = [];
   const released = new Map<SectionName, Set<SectionItem>>();
   let cur = items;

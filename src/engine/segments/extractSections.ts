@@ -24,7 +24,7 @@ import { buildPendingTasks } from './pendingTasks';
 import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
-import { fitItems, measuredFigures, measureItems, type MeasuredItem, type SectionItem } from './sectionItems';
+import { fitItems, formTokensOf, measuredFigures, measureItems, type FormTokens, type MeasuredItem, type SectionItem } from './sectionItems';
 import { buildSpanView, viewPrefix, type SpanView } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
@@ -147,6 +147,19 @@ function timelineView(messages: readonly Message[], analyses: readonly (MessageA
   return kept.view!;
 }
 
+/** The view of `span` the builders read (the span followed by `after` when given, cut to the
+ *  span): the last one made when the same messages were viewed just before. */
+export function spanViewOf(
+  span: readonly Message[],
+  analyses: readonly (MessageAnalysis | undefined)[],
+  after: ExtractOptions['after'],
+  memo: MessageMemo,
+): SpanView {
+  const later = after && after.messages.length > 0 ? after : undefined;
+  const timeline = later ? timelineView([...span, ...later.messages], [...analyses, ...later.analyses], memo) : timelineView(span, analyses, memo);
+  return viewPrefix(timeline, span.length);
+}
+
 /** Runs the eight builders over the span (no budget yet). */
 export function buildSectionMaterial(
   span: readonly Message[],
@@ -178,9 +191,9 @@ export function buildSectionMaterial(
 
 /** What fitting a material reads again at each budget, per counter, while the material lives:
  *  every fit of it — the degradation's floor, the measuring, each budget the ratio loop tries —
- *  counts a form once, degrades a list once and measures a list once. */
+ *  degrades a list once and measures a list once (the forms' counts are kept by formTokensOf). */
 interface MaterialFit {
-  counter: TextCounter;
+  tokensOf: FormTokens;
   degrade: DegradeMemo;
   measured: WeakMap<readonly SectionItem[], MeasuredItem[]>;
 }
@@ -192,19 +205,7 @@ function materialFit(material: SectionMaterial, counter: TextCounter): MaterialF
   if (!byCounter) MATERIAL_FITS.set(material, (byCounter = new WeakMap()));
   let fit = byCounter.get(counter);
   if (!fit) {
-    const counts = new Map<string, number>();
-    fit = {
-      counter: {
-        encoding: counter.encoding,
-        count: (text) => {
-          let n = counts.get(text);
-          if (n === undefined) counts.set(text, (n = counter.count(text)));
-          return n;
-        },
-      },
-      degrade: new DegradeMemo(),
-      measured: new WeakMap(),
-    };
+    fit = { tokensOf: formTokensOf(counter), degrade: new DegradeMemo(), measured: new WeakMap() };
     byCounter.set(counter, fit);
   }
   return fit;
@@ -214,15 +215,21 @@ function materialFit(material: SectionMaterial, counter: TextCounter): MaterialF
  *  alone is over the budget, it is reduced first, in the steps degrade.ts describes. */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
   const c = opts.limits ?? SEGMENT_CONSTANTS;
-  const fit = materialFit(material, opts.counter ?? estimateCounter);
-  const counter = fit.counter;
-  const degraded = degradeItems(material.items, { budget: Math.max(0, budget), emergency: opts.emergency === true, counter, c, memo: fit.degrade });
+  const counter = opts.counter ?? estimateCounter;
+  const fit = materialFit(material, counter);
+  const degraded = degradeItems(material.items, {
+    budget: Math.max(0, budget),
+    emergency: opts.emergency === true,
+    tokensOf: fit.tokensOf,
+    c,
+    memo: fit.degrade,
+  });
   const measured = {} as Record<SectionName, MeasuredItem[]>;
   const demands: SectionDemand[] = [];
   for (const name of SECTION_NAMES) {
     const list = degraded.items[name];
     let m = fit.measured.get(list);
-    if (!m) fit.measured.set(list, (m = measureItems(list, counter)));
+    if (!m) fit.measured.set(list, (m = measureItems(list, fit.tokensOf)));
     measured[name] = m;
     const meanPriority = m.length > 0 ? m.reduce((s, x) => s + Math.min(1.5, x.item.priority), 0) / m.length : 0;
     const { floor, need } = measuredFigures(m);

@@ -54,14 +54,33 @@ export interface FittedSection {
 /** Tokens of each form of each item, counted once. */
 export interface MeasuredItem {
   item: SectionItem;
-  tokens: number[];
+  tokens: readonly number[];
 }
 
 /** Newline between items, counted as one token (tokenizers rarely merge across it). */
 const JOIN_TOKENS = 1;
 
-export function measureItems(items: readonly SectionItem[], counter: TextCounter): MeasuredItem[] {
-  return items.map((item) => ({ item, tokens: item.forms.map((f) => counter.count(f) + JOIN_TOKENS) }));
+/** The tokens each form of a list of forms takes in a section, with the newline that joins it. */
+export type FormTokens = (forms: readonly string[]) => readonly number[];
+
+const FORM_TOKENS = new WeakMap<TextCounter, WeakMap<readonly string[], readonly number[]>>();
+
+/** FormTokens by `counter`, remembered for each forms array while it lives: a message's entry
+ *  keeps its forms array from one material to the next (the ratio loop's spans, a grown
+ *  conversation), so it is counted once, without hashing its strings again. */
+export function formTokensOf(counter: TextCounter): FormTokens {
+  let byForms = FORM_TOKENS.get(counter);
+  if (!byForms) FORM_TOKENS.set(counter, (byForms = new WeakMap()));
+  const known = byForms;
+  return (forms) => {
+    let t = known.get(forms);
+    if (!t) known.set(forms, (t = forms.map((f) => counter.count(f) + JOIN_TOKENS)));
+    return t;
+  };
+}
+
+export function measureItems(items: readonly SectionItem[], tokensOf: FormTokens): MeasuredItem[] {
+  return items.map((item) => ({ item, tokens: tokensOf(item.forms) }));
 }
 
 export function sectionFloor(measured: readonly MeasuredItem[]): number {

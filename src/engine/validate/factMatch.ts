@@ -179,6 +179,38 @@ interface Needles {
   first: Int32Array;
 }
 
+/** What a fact is searched for, read once per fact object (a message's facts are the same
+ *  objects from one span to the next): its needle, the key of needles alike, its anchors. */
+interface NeedleInfo extends Needle {
+  key: string;
+  hashes: Uint32Array;
+  offsets: Int32Array;
+}
+
+const NEEDLES = new WeakMap<Fact, NeedleInfo>();
+
+function needleInfo(fact: Fact): NeedleInfo {
+  let info = NEEDLES.get(fact);
+  if (info) return info;
+  const text = needleOf(fact);
+  const ends = ENDS[fact.kind];
+  const hashes: number[] = [];
+  const offsets: number[] = [];
+  if (text) {
+    const leftWhole = ends !== 'none';
+    const rightWhole = ends === 'both';
+    forEachToken(text, (start, end, hash) => {
+      const cjk = end === start + 1 && isCjkCode(text.charCodeAt(start));
+      if (!(cjk || ((start > 0 || leftWhole) && (end < text.length || rightWhole)))) return;
+      hashes.push(hash);
+      offsets.push(start);
+    });
+  }
+  info = { text, ends, key: `${ends}\u0000${text}`, hashes: Uint32Array.from(hashes), offsets: Int32Array.from(offsets) };
+  NEEDLES.set(fact, info);
+  return info;
+}
+
 function prepare(facts: readonly Fact[]): Needles {
   const needles: Needle[] = [];
   const ids = new Map<number, number>();
@@ -188,26 +220,20 @@ function prepare(facts: readonly Fact[]): Needles {
   const first = new Int32Array(facts.length);
   const byText = new Map<string, number>();
   facts.forEach((fact, k) => {
-    const text = needleOf(fact);
-    const ends = ENDS[fact.kind];
-    needles.push({ text, ends });
+    const info = needleInfo(fact);
+    needles.push(info);
     anchorStart[k] = anchorIds.length;
-    const key = `${ends}\u0000${text}`;
-    const same = byText.get(key);
+    const same = byText.get(info.key);
     first[k] = same ?? k;
     if (same !== undefined) return;
-    byText.set(key, k);
-    if (!text) return;
-    const leftWhole = ends !== 'none';
-    const rightWhole = ends === 'both';
-    forEachToken(text, (start, end, hash) => {
-      const cjk = end === start + 1 && isCjkCode(text.charCodeAt(start));
-      if (!(cjk || ((start > 0 || leftWhole) && (end < text.length || rightWhole)))) return;
+    byText.set(info.key, k);
+    for (let a = 0; a < info.hashes.length; a++) {
+      const hash = info.hashes[a]!;
       let id = ids.get(hash);
       if (id === undefined) ids.set(hash, (id = ids.size));
       anchorIds.push(id);
-      anchorOffsets.push(start);
-    });
+      anchorOffsets.push(info.offsets[a]!);
+    }
   });
   anchorStart[facts.length] = anchorIds.length;
   return { length: facts.length, needles, ids, anchorStart, anchorId: Int32Array.from(anchorIds), anchorOffset: Int32Array.from(anchorOffsets), first };
