@@ -3,11 +3,10 @@
 // (as JSON.stringify does), no whitespace. Two conversations that are deep-equal get the same
 // canonical text however their keys were ordered when they were built.
 //
-// Plain JSON data (what every importer makes) is written by JSON.stringify itself: given the
-// sorted list of every key the data holds, it writes each object's members in that list's order,
-// which is the sorted order. Anything else — a number JSON cannot carry, a function, a cycle, an
-// object with a prototype of its own (a toJSON JSON.stringify would call), a sparse array — is
-// written member by member, and fails there with the path of the first value at fault.
+// Plain JSON data (what every importer makes: finite numbers, no functions, no cycles, plain
+// objects and dense arrays) is checked once, then each message is written as one string by a
+// recursion that keeps no path and gathers nothing. Anything else is written by the writer that
+// tracks where it is, and fails there with the path of the first value at fault.
 
 /** Thrown for values JSON cannot carry faithfully (NaN, functions, cycles). */
 export class CanonicalJsonError extends Error {}
@@ -22,27 +21,19 @@ export function canonicalJson(value: unknown): string {
 const PIECE_CHARS = 16 * 1024;
 /** Deeper data is written member by member (JSON from a transcript is far shallower). */
 const PLAIN_MAX_DEPTH = 200;
-/** Values this deep (a conversation's messages) are written by JSON.stringify, one each. */
+/** Values this deep (a conversation's messages) are written as one string each. */
 const WHOLE_FROM_DEPTH = 2;
 
 /** The canonical JSON of `value`, handed to `emit` in pieces (in order; each piece ends between
  *  two JSON tokens, never inside a character), without building the whole text. */
 export function canonicalJsonTo(value: unknown, emit: (piece: string) => void): void {
-  const w = new Writer(emit, sortedKeysOfPlain(value));
+  const w = new Writer(emit, isPlain(value, 0));
   w.write(value, 0);
   w.flush();
 }
 
-/** Every key of a tree of plain JSON data, sorted; undefined when the tree holds anything else. */
-function sortedKeysOfPlain(value: unknown): string[] | undefined {
-  const keys = new Set<string>();
-  const ok = plain(value, keys, 0);
-  // JSON.stringify reads a listed key through the prototype: "__proto__" would read one.
-  if (!ok || keys.has('__proto__')) return undefined;
-  return [...keys].sort();
-}
-
-function plain(value: unknown, keys: Set<string>, depth: number): boolean {
+/** Whether a tree is plain JSON data, which plainJson writes. */
+function isPlain(value: unknown, depth: number): boolean {
   if (value === null) return true;
   switch (typeof value) {
     case 'string':
@@ -61,7 +52,7 @@ function plain(value: unknown, keys: Set<string>, depth: number): boolean {
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) return false;
       const v: unknown = value[i];
-      if (v !== undefined && !plain(v, keys, depth + 1)) return false;
+      if (v !== undefined && !isPlain(v, depth + 1)) return false;
     }
     return true;
   }
@@ -70,11 +61,56 @@ function plain(value: unknown, keys: Set<string>, depth: number): boolean {
   const rec = value as Record<string, unknown>;
   for (const k of Object.keys(rec)) {
     const v = rec[k];
-    if (v === undefined) continue;
-    keys.add(k);
-    if (!plain(v, keys, depth + 1)) return false;
+    if (v !== undefined && !isPlain(v, depth + 1)) return false;
   }
   return true;
+}
+
+/** Object keys as JSON, for the few keys a conversation's objects share. */
+const QUOTED_KEYS = new Map<string, string>();
+const QUOTED_KEYS_MAX = 1000;
+
+function quotedKey(k: string): string {
+  let q = QUOTED_KEYS.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (QUOTED_KEYS.size < QUOTED_KEYS_MAX) QUOTED_KEYS.set(k, q);
+  }
+  return q;
+}
+
+/** The canonical JSON of plain data (isPlain). */
+function plainJson(v: unknown): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+  }
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ',';
+      const x: unknown = v[i];
+      s += x === undefined ? 'null' : plainJson(x);
+    }
+    return `${s}]`;
+  }
+  const rec = v as Record<string, unknown>;
+  const keys = Object.keys(rec);
+  if (keys.length > 1) keys.sort();
+  let s = '{';
+  let first = true;
+  for (const k of keys) {
+    const x = rec[k];
+    if (x === undefined) continue;
+    if (!first) s += ',';
+    first = false;
+    s += `${quotedKey(k)}:${plainJson(x)}`;
+  }
+  return `${s}}`;
 }
 
 class Writer {
@@ -85,8 +121,8 @@ class Writer {
 
   constructor(
     private readonly emit: (piece: string) => void,
-    /** Set when the whole value is plain JSON data: the sorted keys JSON.stringify writes by. */
-    private readonly keys: string[] | undefined,
+    /** The whole value is plain JSON data (isPlain). */
+    private readonly plain: boolean,
   ) {}
 
   private put(s: string): void {
@@ -129,8 +165,8 @@ class Writer {
       default:
         throw new CanonicalJsonError(`${this.where()}: expected JSON data, got a ${typeof value}`);
     }
-    if (this.keys && depth >= WHOLE_FROM_DEPTH) {
-      this.put(JSON.stringify(value, this.keys));
+    if (this.plain && depth >= WHOLE_FROM_DEPTH) {
+      this.put(plainJson(value));
       return;
     }
     const obj = value as object;
