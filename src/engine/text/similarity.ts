@@ -164,9 +164,11 @@ export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], t
     }
     return out;
   }
+  // Maps keyed by the hashes as signed 32-bit numbers: small integers to V8, where the unsigned
+  // ones above 2^31 are boxed doubles, far slower to hash.
   const freq = new Map<number, number>();
-  for (const a of sets) if (a) for (const x of a) freq.set(x, (freq.get(x) ?? 0) + 1);
-  const rarestFirst = (x: number, y: number) => freq.get(x)! - freq.get(y)! || x - y;
+  for (const a of sets) if (a) for (const x of a) freq.set(x | 0, (freq.get(x | 0) ?? 0) + 1);
+  const rarestFirst = (x: number, y: number) => freq.get(x | 0)! - freq.get(y | 0)! || x - y;
   /** For each hash, the sets (in order) that hold it in their prefix. */
   const postings = new Map<number, number[]>();
   const candidates: number[] = [];
@@ -184,7 +186,7 @@ export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], t
     seen.clear();
     const from = i - lookback;
     for (const x of prefix) {
-      const list = postings.get(x);
+      const list = postings.get(x | 0);
       if (!list) continue;
       for (let k = list.length - 1; k >= 0 && list[k]! >= from; k--) {
         const j = list[k]!;
@@ -205,9 +207,9 @@ export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], t
       }
     }
     for (const x of prefix) {
-      const list = postings.get(x);
+      const list = postings.get(x | 0);
       if (list) list.push(i);
-      else postings.set(x, [i]);
+      else postings.set(x | 0, [i]);
     }
   }
   return out;

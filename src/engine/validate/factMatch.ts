@@ -183,7 +183,8 @@ interface Needles {
  *  objects from one span to the next): its needle, the key of needles alike, its anchors. */
 interface NeedleInfo extends Needle {
   key: string;
-  hashes: Uint32Array;
+  /** As signed 32-bit numbers: map keys V8 keeps unboxed. */
+  hashes: Int32Array;
   offsets: Int32Array;
 }
 
@@ -206,7 +207,7 @@ function needleInfo(fact: Fact): NeedleInfo {
       offsets.push(start);
     });
   }
-  info = { text, ends, key: `${ends}\u0000${text}`, hashes: Uint32Array.from(hashes), offsets: Int32Array.from(offsets) };
+  info = { text, ends, key: `${ends}\u0000${text}`, hashes: Int32Array.from(hashes), offsets: Int32Array.from(offsets) };
   NEEDLES.set(fact, info);
   return info;
 }
@@ -328,12 +329,12 @@ export function presentFacts(facts: readonly Fact[], normalizedText: string, par
         if (!p.text) continue;
         const offset = end < 0 ? 0 : end + 1;
         const t = p.tokens;
-        for (let k = 0; k < t.length; k += 2) token(offset + t[k]!, t[k + 1]!);
+        for (let k = 0; k < t.length; k += 2) token(offset + t[k]!, t[k + 1]! | 0);
         end = offset + p.text.length;
       }
     });
   } else if (n.ids.size > 0) {
-    at = anchorPositions(n, (token) => forEachToken(normalizedText, (start, _end, hash) => token(start, hash)));
+    at = anchorPositions(n, (token) => forEachToken(normalizedText, (start, _end, hash) => token(start, hash | 0)));
   }
   const found = new Array<boolean>(facts.length);
   for (let k = 0; k < facts.length; k++) {
