@@ -182,32 +182,30 @@ interface Needles {
 /** What a fact is searched for, read once per fact object (a message's facts are the same
  *  objects from one span to the next): its needle, the key of needles alike, its anchors. */
 interface NeedleInfo extends Needle {
-  key: string;
-  /** As signed 32-bit numbers: map keys V8 keeps unboxed. */
-  hashes: Int32Array;
-  offsets: Int32Array;
+  /** Each anchor as its hash (a signed 32-bit number: a map key V8 keeps unboxed) and its
+   *  offset in the needle, in pairs: one small array per fact. */
+  anchors: number[];
 }
 
 const NEEDLES = new WeakMap<Fact, NeedleInfo>();
+const NO_ANCHORS: number[] = [];
 
 function needleInfo(fact: Fact): NeedleInfo {
   let info = NEEDLES.get(fact);
   if (info) return info;
   const text = needleOf(fact);
   const ends = ENDS[fact.kind];
-  const hashes: number[] = [];
-  const offsets: number[] = [];
+  const anchors: number[] = [];
   if (text) {
     const leftWhole = ends !== 'none';
     const rightWhole = ends === 'both';
     forEachToken(text, (start, end, hash) => {
       const cjk = end === start + 1 && isCjkCode(text.charCodeAt(start));
       if (!(cjk || ((start > 0 || leftWhole) && (end < text.length || rightWhole)))) return;
-      hashes.push(hash);
-      offsets.push(start);
+      anchors.push(hash | 0, start);
     });
   }
-  info = { text, ends, key: `${ends}\u0000${text}`, hashes: Int32Array.from(hashes), offsets: Int32Array.from(offsets) };
+  info = { text, ends, anchors: anchors.length === 0 ? NO_ANCHORS : anchors.slice() };
   NEEDLES.set(fact, info);
   return info;
 }
@@ -219,21 +217,24 @@ function prepare(facts: readonly Fact[]): Needles {
   const anchorIds: number[] = [];
   const anchorOffsets: number[] = [];
   const first = new Int32Array(facts.length);
-  const byText = new Map<string, number>();
+  // Needles alike (the same text with the same ends) are answered once.
+  const byText: Record<Ends, Map<string, number>> = { both: new Map(), start: new Map(), none: new Map() };
   facts.forEach((fact, k) => {
     const info = needleInfo(fact);
     needles.push(info);
     anchorStart[k] = anchorIds.length;
-    const same = byText.get(info.key);
+    const alike = byText[info.ends];
+    const same = alike.get(info.text);
     first[k] = same ?? k;
     if (same !== undefined) return;
-    byText.set(info.key, k);
-    for (let a = 0; a < info.hashes.length; a++) {
-      const hash = info.hashes[a]!;
+    alike.set(info.text, k);
+    const anchors = info.anchors;
+    for (let a = 0; a < anchors.length; a += 2) {
+      const hash = anchors[a]!;
       let id = ids.get(hash);
       if (id === undefined) ids.set(hash, (id = ids.size));
       anchorIds.push(id);
-      anchorOffsets.push(info.offsets[a]!);
+      anchorOffsets.push(anchors[a + 1]!);
     }
   });
   anchorStart[facts.length] = anchorIds.length;
