@@ -31,7 +31,8 @@ export function shortMessagesJson(n: number): string {
 export function itemFileMessagesJson(n: number): string {
   const parts: string[] = [];
   for (let i = 0; i < n; i++) {
-    const content = i % 2 === 0 ? `message ${i}: please check item ${i} in src/mod${i}.py and report` : `Checked item ${i - 1} in src/mod${i - 1}.py: nothing to report.`;
+    const content =
+      i % 2 === 0 ? `message ${i}: please check item ${i} in src/mod${i}.py and report` : `Checked item ${i - 1} in src/mod${i - 1}.py: nothing to report.`;
     parts.push(JSON.stringify({ role: i % 2 === 0 ? 'user' : 'assistant', content }));
   }
   return `[${parts.join(',')}]`;
@@ -65,7 +66,9 @@ export function toolRoundsJson(n: number): string {
     parts.push(
       JSON.stringify({
         role: 'assistant',
-        content: failed ? `The tests of ${mod} failed with a ZeroDivisionError; I guarded the division in compute() (round ${i}).` : `The tests of ${mod} pass (round ${i}).`,
+        content: failed
+          ? `The tests of ${mod} failed with a ZeroDivisionError; I guarded the division in compute() (round ${i}).`
+          : `The tests of ${mod} pass (round ${i}).`,
       }),
     );
   }
