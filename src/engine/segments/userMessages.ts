@@ -142,6 +142,7 @@ function similarGroups(ctx: BuilderContext, texts: readonly { sm: SpanMessage; r
     texts.map((t) => t.sm.message),
     () => [],
     (first, from) => {
+      if (from >= shingles.length) return;
       // A text's match lies among the SIMILAR_LOOKBACK texts before it: those are all the new
       // texts need.
       const lo = Math.max(0, from - SIMILAR_LOOKBACK);
