@@ -14,6 +14,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['compaction', () => import('./sections/compaction')],
   ['webview', () => import('./sections/webview')],
   ['scale', () => import('./sections/scale')],
+  ['hook', () => import('./sections/hook')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {

@@ -13,6 +13,7 @@ import { registerConversationStore } from './extension/conversationStore';
 import { createEngine } from './extension/engineModules';
 import { registerInspector } from './extension/inspector/registerInspector';
 import { registerLog } from './extension/log';
+import { registerMeterFocus, type MeterFocus } from './extension/meterFocus';
 import { registerCompactionProposal } from './extension/proposal/compactionProposal';
 import { registerSecrets } from './extension/secrets';
 import { registerSessions } from './extension/sessions/registerSessions';
@@ -25,6 +26,8 @@ import { registerTranscriptTracking } from './extension/transcripts/transcriptTr
 export interface ContextCompactorApi {
   store: ConversationStore;
   inspector: InspectorLauncher;
+  /** What the meter shows, and its pin. */
+  focus: MeterFocus;
 }
 
 export function activate(context: vscode.ExtensionContext, engine: CompactionEngine = createEngine()): ContextCompactorApi {
@@ -33,18 +36,19 @@ export function activate(context: vscode.ExtensionContext, engine: CompactionEng
   const secrets = registerSecrets(context);
   const summarizers = registerSummarizers(context, secrets, log);
   const store = registerConversationStore(context, { engine, settings, log, summarizers });
-  const tracker = registerTranscriptTracking(context, store, engine, log, () => settings.current.follow !== 'off');
+  const focus = registerMeterFocus(context, store, log);
+  const tracker = registerTranscriptTracking(context, store, focus, engine, log, () => settings.current.follow !== 'off');
   const inspector = registerInspector(context, store, { log });
-  const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector };
+  const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector, focus };
   registerCommands(context, deps);
   registerSessions(context, deps);
-  registerMeter(context, store, settings);
+  registerMeter(context, store, settings, focus);
   registerCompactionProposal(context, store, settings);
   registerContextKeys(context, store);
   registerChatParticipant(context, deps);
   registerAgents(context, { settings, log });
   log.info('activated');
-  return { store, inspector };
+  return { store, inspector, focus };
 }
 
 export function deactivate(): void {

@@ -1,4 +1,4 @@
-// The budget holds (issue 14): when the summary's required content — every user message, file
+// The budget holds: when the summary's required content — every user message, file
 // and error — does not fit, it gives way in reported steps instead of being kept whole; with an
 // explicit target the compactor escalates normal → heavy → emergency by itself; at the emergency
 // level every result is within 5% of its target. Pinned on the shared transcripts (the
@@ -18,6 +18,7 @@ import { parseSummary, splitBullets } from '../src/engine/segments/parseSummary'
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { ConversationBuilder } from './compactorFixtures';
 import { transcriptFiles, transcriptPath } from './helpers/transcripts';
+import { warningText } from '../src/engine/warnings';
 
 let counterPromise: Promise<CachedTokenCounter> | undefined;
 const counter = () => (counterPromise ??= createTokenCounter('gpt-4o'));
@@ -38,12 +39,19 @@ describe('every shared transcript: the result is within 5% of an explicit target
       const conv = load(rel);
       const before = c.countMessages(conv.messages);
       const byRatio = await compactConversation(conv, { counter: c, archive: new MemoryArchive(), ratio: 0.1 });
-      expect(byRatio.tokensAfter, byRatio.warnings.join('\n')).toBeLessThanOrEqual(byRatio.target! * 1.05);
+      expect(byRatio.tokensAfter, byRatio.warnings.map(warningText).join('\n')).toBeLessThanOrEqual(byRatio.target! * 1.05);
       const archive = new MemoryArchive();
       const emergency = await compactConversation(conv, { counter: c, archive, budget: Math.round(0.05 * before), level: 'emergency' });
-      expect(emergency.tokensAfter, emergency.warnings.join('\n')).toBeLessThanOrEqual(emergency.target! * 1.05);
+      expect(emergency.tokensAfter, emergency.warnings.map(warningText).join('\n')).toBeLessThanOrEqual(emergency.target! * 1.05);
       expect(validateApiShape(emergency.conversation.messages).ok).toBe(true);
       expect(await undoCompaction(emergency.archiveId, archive)).toEqual(conv);
+      // The eight headings are the contract, at any budget and level; and with no archive that
+      // outlives the run, nothing points to one.
+      for (const r of [byRatio, emergency]) {
+        const text = summaryTextOf(r.conversation)!;
+        expect(parseSummary(text).missing).toEqual([]);
+        expect(r.conversation.messages.map(messageText).join('\n')).not.toMatch(/archive/);
+      }
     },
     60_000,
   );
@@ -61,7 +69,7 @@ describe('LongMemEval chat (about 400 short messages) at ratio 0.1', () => {
     const result = squash(r.conversation.messages.map(messageText).join('\n'));
     const users = conv.messages.filter((m) => m.itemType === 'USER_MESSAGE');
     for (const u of users) expect(result, squash(messageText(u)).slice(0, 60)).toContain(squash(messageText(u)).slice(0, 40));
-    expect(r.warnings.join('\n')).not.toMatch(/kept whole/);
+    expect(r.warnings.map(warningText).join('\n')).not.toMatch(/kept whole/);
   });
 
   it('--level emergency: within the target, and the steps are reported in order', async () => {
@@ -85,8 +93,10 @@ describe('escalation: an explicit target is met by heavier levels, not returned 
       expect.stringMatching(/^the heavy level gave [\d,]+ tokens, over the target of 347: compacted again at the emergency level$/),
     ]);
     expect(r.tokensAfter).toBeLessThanOrEqual(347 * 1.05);
-    // The first request keeps its gist even then.
-    expect(summaryTextOf(r.conversation)).toContain('I want to create a VueJS app that allows me to: * See all the items on my todo list');
+    // The request (the latest one, and the first) is kept verbatim even then; the work after it
+    // is summarized and shortened instead.
+    const request = load('openhands/basic_gui_mode.json').messages.find((m) => m.itemType === 'USER_MESSAGE')!;
+    expect(r.conversation.messages).toContainEqual(request);
   });
 
   it('without an explicit target the level asked for is kept', async () => {
@@ -158,7 +168,12 @@ describe('the steps, one by one', () => {
     expect(emergency.degradation.at(-1)!.step).toBe('cut-required');
     expect(emergency.tokens).toBeLessThanOrEqual(150);
     expect(emergency.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit; the archive has them\)$/);
+    // With no archive that outlives the compaction, the line points to none.
+    const unarchived = extractSections(b.messages, undefined, 150, { emergency: true, archived: false });
+    expect(unarchived.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit\)$/);
     expect(emergency.sections['All user messages']).toContain('Item 0:');
+    // A section that gave up entries says so, never "(none)".
+    expect(emergency.sections['Files and Code Sections']).toMatch(/\n- \(\d+ more entries left out to fit\)$/);
   });
 });
 

@@ -107,7 +107,7 @@ describe('@compactor', () => {
     expect(session.kind).toBe('chat');
     expect(session.report).toMatchObject({ window: 100_000, method: 'exact', exact: true, messageCount: TURNS.length * 2 });
     expect(fake.statusBarItem('contextCompactor.meter')!.accessibilityInformation!.label).toBe(
-      `Context Compactor: ${session.report.total} / 100000 tokens (${session.report.percent.toFixed(1)}%)`,
+      `Context Compactor: ${session.report.total} / 100000 tokens (${session.report.percent.toFixed(1)}%) — ${session.label}`,
     );
   });
 

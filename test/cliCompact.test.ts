@@ -21,6 +21,7 @@ import { reply, startOpenAiServer } from './helpers/openaiServer';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { whileRenameFails } from './helpers/renameFault';
 import { repoRoot, transcriptPath } from './helpers/transcripts';
+import { tokenReport } from '../src/engine/tokens/report';
 
 // rename fails while the switch is set, as on a full disk (helpers/renameFault.ts).
 vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameFault')).withRenameFault(await original<typeof import('node:fs/promises')>()));
@@ -88,9 +89,16 @@ describe.each(SAMPLES)('ctxc compact %s', (rel) => {
       level: COMPACTION_DEFAULTS.level,
       now: '2026-01-01T00:00:00.000Z',
     });
-    expect(j.tokensBefore).toBe(ext.tokensBefore);
-    expect(j.tokensAfter).toBe(ext.tokensAfter);
+    // tokensBefore → tokensAfter are what the agent will send: the file's part (the engine's counts)
+    // and, beside it, what it sends that the file does not hold (the report's overhead).
+    const overhead = tokenReport(original.messages, counter, original.meta).overhead;
+    expect(j.inFile).toEqual({ before: ext.tokensBefore, after: ext.tokensAfter });
+    expect(j.notInFile).toMatchObject({ before: overhead, after: overhead });
+    expect(j.tokensBefore).toBe(ext.tokensBefore + overhead);
+    expect(j.tokensAfter).toBe(ext.tokensAfter + overhead);
     expect(j.tokensAfter).toBeLessThan(j.tokensBefore);
+    // The stderr line says the same figures.
+    expect(r.err).toContain(`${j.tokensBefore.toLocaleString('en-US')} → ${j.tokensAfter.toLocaleString('en-US')} tokens`);
     expect(j.model).toBe(counter.model.id);
     expect(j.conversation.messages.length).toBe(ext.conversation.messages.length);
     expect(j.summaryMarkdown).toContain('## Primary Request and Intent');
@@ -378,8 +386,8 @@ describe('ctxc demo', () => {
     const j = JSON.parse((await run(['compact', fixture, '--format', 'json'])).out);
     const fmt = (n: number) => n.toLocaleString('en-US');
     // The shipped session's last chat session records aider's usage: the figures add its overhead.
-    expect(j.overhead).toBeGreaterThan(0);
-    expect(part).toContain(`${fmt(j.tokensBefore + j.overhead)} → ${fmt(j.tokensAfter + j.overhead)} tokens as the agent will send them (`);
+    expect(j.notInFile.before).toBeGreaterThan(0);
+    expect(part).toContain(`${fmt(j.tokensBefore)} → ${fmt(j.tokensAfter)} tokens as the agent will send them (`);
     expect(part).toMatch(/retention \d+% \(\w+ loss\)\n$/);
     // As the README says: the compacted conversation as `ctxc compact` prints it, the summary
     // followed by the most recent turns (the session's last message, "/exit", among them).

@@ -71,7 +71,7 @@ describe('ctxc compact --to', () => {
   it('usage errors: an unknown target, --out with --to, --cwd without --to', async () => {
     expect(await run(['compact', session, '--to', 'cline'])).toMatchObject({
       code: 64,
-      err: expect.stringContaining("--to expects one of claude-code, codex, got 'cline'"),
+      err: expect.stringMatching(/--to expects one of claude-code, codex\b.*, got 'cline'/),
     });
     expect(await run(['compact', session, '--to', 'codex', '--out', 'x.md'])).toMatchObject({ code: 64 });
     expect(await run(['compact', session, '--cwd', root])).toMatchObject({ code: 64, err: expect.stringContaining('--cwd goes with --to') });
@@ -113,7 +113,9 @@ describe('ctxc sessions', () => {
     // The compacted sessions written above are listed under it.
     const children = list.filter((s) => s['parent'] === 'orig');
     expect(children.length).toBeGreaterThan(0);
-    expect(children.every((c) => c['relation'] === 'compacted' && (c['tokens'] as number) < (orig['tokens'] as number))).toBe(true);
+    // Smaller in the file; a session written for another agent adds that agent's own overhead.
+    const inFile = (s: Record<string, unknown>) => (s['tokens'] as number) - (s['overhead'] as number);
+    expect(children.every((c) => c['relation'] === 'compacted' && inFile(c) < inFile(orig))).toBe(true);
     expect(orig['children']).toEqual(expect.arrayContaining(children.map((c) => c['id'])));
     expect(list.some((s) => s['agent'] === 'codex')).toBe(true);
   });

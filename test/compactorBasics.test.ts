@@ -22,6 +22,7 @@ import type { Summarizer } from '../src/engine/summarizer';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import type { CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { ConversationBuilder, codingSession } from './compactorFixtures';
+import { warningText } from '../src/engine/warnings';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -95,11 +96,13 @@ describe('what is kept and what is summarized', () => {
     const conv = longSession();
     const full = counter.countMessages(conv.messages);
     const r = await compactConversation(conv, opts({ budget: Math.floor(full * 0.35) }));
-    expect(r.warnings.join('\n')).toMatch(/kept the last 1 round instead of 2|of the most recent round/);
+    expect(r.warnings.map(warningText).join('\n')).toMatch(
+      /kept the last 1 round instead of 2|kept the latest request and only the last \d+ messages of the most recent round/,
+    );
     expect(validateApiShape(r.conversation.messages).ok).toBe(true);
   });
 
-  it('cuts inside the last round at a tool-block boundary, keeping the thinking with its tool calls', async () => {
+  it('never splits the last round from its request: the request stays verbatim, then the last tool blocks with their thinking', async () => {
     const b = new ConversationBuilder().user('Do the whole migration.');
     for (let i = 0; i < 30; i++) {
       b.thinking(`Step ${i}: next I migrate table t${i}.`);
@@ -109,9 +112,12 @@ describe('what is kept and what is summarized', () => {
     const r = await compactConversation(conv, opts({ ratio: 0.2 }));
     const out = r.conversation.messages;
     expect(validateApiShape(out).ok).toBe(true);
-    const firstKept = out.findIndex((m) => m.itemType !== 'COMPACTION_SUMMARY');
-    expect(out[firstKept]!.itemType).toBe('THINKING');
-    expect(r.warnings.join('\n')).toMatch(/of the most recent round/);
+    const kept = out.filter((m) => m.itemType !== 'COMPACTION_SUMMARY');
+    expect(kept[0]).toBe(conv.messages[0]);
+    expect(kept[1]!.itemType).toBe('THINKING');
+    expect(r.warnings.map(warningText).join('\n')).toMatch(
+      /kept the latest request and only the last \d+ messages of the most recent round: the round takes [\d,]+ tokens/,
+    );
     expect(r.tokensAfter).toBeLessThanOrEqual(Math.round(counter.countMessages(conv.messages) * 0.2 * 1.1));
   });
 
@@ -126,7 +132,7 @@ describe('what is kept and what is summarized', () => {
         checked++;
         expect(r.tokensAfter).toBeLessThanOrEqual(Math.ceil(r.target! * 1.1));
       } else {
-        expect(r.warnings.join('\n')).toMatch(/over the target|would not make/);
+        expect(r.warnings.map(warningText).join('\n')).toMatch(/over the target|would not make/);
       }
     }
     expect(checked).toBeGreaterThanOrEqual(2);
@@ -136,7 +142,9 @@ describe('what is kept and what is summarized', () => {
     const conv = new ConversationBuilder().user('hi').assistant('hello').user('how are you').assistant('fine').build();
     const r = await compactConversation(conv, opts({ budget: 10_000 }));
     expect(r.conversation.messages).toEqual(conv.messages);
-    expect(r.warnings.join('\n')).toMatch(/nothing to compact/);
+    // A code with its figures; the words are made where it is shown.
+    expect(r.warnings).toEqual([{ code: 'nothingToCompact' }]);
+    expect(r.warnings.map(warningText).join('\n')).toMatch(/nothing to compact/);
     expect(r.compactionCount).toBe(0);
   });
 
@@ -145,7 +153,8 @@ describe('what is kept and what is summarized', () => {
     const r = await compactConversation(conv, opts({ keepRecentRounds: 1 }));
     expect(r.conversation.messages).toEqual(conv.messages);
     expect(r.tokensAfter).toBe(r.tokensBefore);
-    expect(r.warnings.join('\n')).toMatch(/would not make this conversation smaller/);
+    expect(r.warnings[0]).toEqual({ code: 'notSmaller', after: expect.any(Number), before: r.tokensBefore });
+    expect(r.warnings.map(warningText).join('\n')).toMatch(/would not make this conversation smaller/);
     expect(r.plan.every((p) => p.decision === 'kept')).toBe(true);
   });
 });
@@ -320,7 +329,7 @@ describe('re-compaction', () => {
       };
     }
     expect(last!.compactionCount).toBe(6);
-    expect(last!.warnings.join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
+    expect(last!.warnings.map(warningText).join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
   });
 });
 
@@ -357,7 +366,7 @@ describe('LLM summaries', () => {
     const r = await compactConversation(codingSession(200), opts({ summarizer: failing, keepRecentRounds: 1 }));
     expect(r.summarizer.name).toBe('extractive');
     expect(r.summarizer.fallbackReason).toMatch(/HTTP 500/);
-    expect(r.warnings.join('\n')).toMatch(/broken summarizer failed/);
+    expect(r.warnings.map(warningText).join('\n')).toMatch(/broken summarizer failed/);
   });
 
   it('rejects with an AbortError when cancelled during the LLM call, writing nothing', async () => {

@@ -16,11 +16,11 @@ import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { escapeMarkdown } from '../src/engine/text/markdownEscape';
-import { listStrategies } from '../src/engine/strategies/strategy';
-import { calibrate } from '../src/engine/tokens/calibration';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
-import { confirmationFigures, confirmationMessage } from '../src/extension/confirmation/confirmCompaction';
+import { compactionFigures } from '../src/engine/figures';
+import { confirmationMessage } from '../src/extension/confirmation/confirmCompaction';
 import { createEngine } from '../src/extension/engineModules';
 import { apiShapeProblems } from './helpers/toolPairingCheck';
 import { transcriptPath } from './helpers/transcripts';
@@ -48,13 +48,13 @@ async function cliReference(file: string): Promise<{ conversation: Conversation;
   const model = conversation.meta.model || 'gpt-4o';
   const counter = await createTokenCounter(model);
   const result = await compactConversation(conversation, { counter, archive: new MemoryArchive(true) });
-  const overhead = calibrate(conversation.messages, conversation.meta.reportedUsage, counter)?.overhead ?? 0;
+  const overhead = tokenReport(conversation.messages, counter, conversation.meta).overhead;
   return { conversation, tokensBefore: result.tokensBefore + overhead, tokensAfter: result.tokensAfter + overhead, overhead, model };
 }
 
 /** The number in the meter's accessibility label (what the end-to-end test reads). */
 function meterTotal(item: FakeStatusBarItem): number {
-  const m = /^Context Compactor: (\d+) \/ (\d+) tokens \(\d+\.\d%\)$/.exec(item.accessibilityInformation!.label);
+  const m = /^Context Compactor: (\d+) \/ (\d+) tokens \(\d+\.\d%\)(?: — .*)?$/.exec(item.accessibilityInformation!.label);
   if (!m) throw new Error(`unexpected meter label ${item.accessibilityInformation!.label}`);
   return Number(m[1]);
 }
@@ -122,14 +122,12 @@ describe.each(TRANSCRIPTS)('Compact Conversation with the real engine: %s', (rel
   it('agrees with `ctxc compact FILE --archive DIR --format json` itself', async () => {
     const io: CliIO & { stdout: string } = { stdout: '', env: {}, cwd: dir, out: (t) => void (io.stdout += t), err: () => undefined };
     expect(await main(['compact', file, '--format', 'json', '--archive', join(dir, 'cli-archive')], io)).toBe(0);
-    const cli = JSON.parse(io.stdout) as { tokensBefore: number; tokensAfter: number; overhead: number };
-    expect(meterTotal(meter())).toBe(cli.tokensBefore + cli.overhead);
+    const cli = JSON.parse(io.stdout) as { tokensBefore: number; tokensAfter: number };
+    expect(meterTotal(meter())).toBe(cli.tokensBefore);
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.compact')!();
-    expect(fake.messages.find((m) => m.modal)!.message).toContain(
-      `${grouped(cli.tokensBefore + cli.overhead)} → ${grouped(cli.tokensAfter + cli.overhead)} tokens`,
-    );
-    expect(meterTotal(meter())).toBe(cli.tokensAfter + cli.overhead);
+    expect(fake.messages.find((m) => m.modal)!.message).toContain(`${grouped(cli.tokensBefore)} → ${grouped(cli.tokensAfter)} tokens`);
+    expect(meterTotal(meter())).toBe(cli.tokensAfter);
   });
 
   it('Cancel on the progress notification reaches the engine: nothing changes, nothing is written', async () => {
@@ -348,14 +346,26 @@ describe('the confirmation’s figures are what the agent will see', () => {
     const file = transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl');
     const conversation = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file }).conversation;
     const counter = await createTokenCounter(conversation.meta.model);
-    const report = tokenReport(conversation.messages, counter, conversation.meta.reportedUsage);
-    const preview = await compactConversation(conversation, { counter, archive: new MemoryArchive() });
-    const input = { label: 'kiliman', report, preview, summarizer: 'extractive', summarizerIsLlm: false, keepRecentRounds: 2, triggerRatio: 0.8 };
+    const report = tokenReport(conversation.messages, counter, conversation.meta);
+    const result = await compactConversation(conversation, { counter, archive: new MemoryArchive() });
+    const figures = compactionFigures(report, result);
+    const input = {
+      label: 'kiliman',
+      report,
+      preview: { result, figures, inherited: {} },
+      summarizer: 'extractive',
+      summarizerIsLlm: false,
+      keepRecentRounds: 2,
+      triggerRatio: 0.8,
+    };
     expect(report.overhead).toBeGreaterThan(25_000);
-    expect(confirmationFigures(report, preview)).toEqual({ before: report.total, after: preview.tokensAfter + report.overhead, overhead: report.overhead });
+    expect(figures.before).toEqual({ total: report.total, inFile: report.counted, notInFile: report.overhead });
+    expect(figures.after).toEqual({ total: result.tokensAfter + report.overhead, inFile: result.tokensAfter, notInFile: report.overhead });
     const shown = confirmationMessage(input);
-    expect(shown.message).toBe(`Compact this conversation? ${grouped(report.total)} → ${grouped(preview.tokensAfter + report.overhead)} tokens (estimated)`);
-    expect(shown.detail).toContain(`Both include ${grouped(report.overhead)} tokens the agent sends that the file does not hold`);
+    expect(shown.message).toBe(`Compact this conversation? ${grouped(report.total)} → ${grouped(result.tokensAfter + report.overhead)} tokens (estimated)`);
+    expect(shown.detail).toContain(
+      `In the file: ${grouped(report.counted)} → ${grouped(result.tokensAfter)}. Not in the file (the system prompt and tools the agent sends, from the usage the agent reported): ${grouped(report.overhead)} of each; compaction does not shrink it.`,
+    );
     expect(shown.detail).not.toContain('still at or above the trigger');
     // With a trigger at 20% of the window (40,000), the overhead alone keeps the session near it.
     const low = confirmationMessage({ ...input, triggerRatio: 0.2 });

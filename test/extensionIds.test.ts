@@ -17,7 +17,8 @@ import {
   SETTINGS,
   VIEW_CONTAINER_ID,
 } from '../src/extension/ids';
-import { DEFAULT_SETTINGS, type CompactorSettings } from '../src/extension/settings';
+import { DEFAULT_SETTINGS, sessionSettingKey, type CompactorSettings } from '../src/extension/settings';
+import { AGENT_IDS, AGENT_MODULES } from '../src/sessions/agents/registry';
 import { loadedEncoding } from '../src/engine/tokens/encoders';
 import { repoRoot } from './helpers/transcripts';
 import { activateHost, type ActivatedHost } from './fakes/extensionHost';
@@ -79,11 +80,14 @@ describe('manifest and ids agree', () => {
       'contextCompactor.copySummary': 'Context Compactor: Copy Summary',
       'contextCompactor.setApiKey': 'Context Compactor: Set API Key',
       'contextCompactor.selectSummarizer': 'Context Compactor: Select Summarizer and Model',
+      'contextCompactor.pinMeter': 'Context Compactor: Pin the Meter to This Conversation',
+      'contextCompactor.unpinMeter': 'Context Compactor: Unpin the Meter',
       'contextCompactor.sessions.refresh': 'Context Compactor: Refresh Sessions',
       'contextCompactor.sessions.inspect': 'Context Compactor: Inspect',
       'contextCompactor.sessions.compact': 'Context Compactor: Compact…',
       'contextCompactor.sessions.resume': 'Context Compactor: Resume in Terminal',
       'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
+      'contextCompactor.sessions.pin': 'Context Compactor: Pin the Meter to This Session',
       'contextCompactor.installClaudeHooks': 'Context Compactor: Install Claude Code Hooks',
       'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Claude Code Hooks',
     });
@@ -99,7 +103,9 @@ describe('manifest and ids agree', () => {
     const inline = rowMenu.filter((m) => m.group?.startsWith('inline')).map((m) => m.command);
     expect(inline.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume].sort());
     const context = rowMenu.filter((m) => !m.group?.startsWith('inline')).map((m) => m.command);
-    expect(context.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume, SESSION_COMMANDS.reveal].sort());
+    expect(context.sort()).toEqual(
+      [SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume, SESSION_COMMANDS.pin, SESSION_COMMANDS.reveal].sort(),
+    );
     for (const m of rowMenu) expect(m.when).toContain(`view == ${SESSIONS_VIEW_ID}`);
     expect(manifest.contributes.menus['view/title']!.map((m) => m.command)).toEqual([SESSION_COMMANDS.refresh]);
   });
@@ -113,16 +119,21 @@ describe('manifest and ids agree', () => {
 
   it('declares exactly the settings the accessor reads, with the same defaults', () => {
     const declared = Object.keys(manifest.contributes.configuration.properties).sort();
-    const read = Object.values(SETTINGS)
-      .map((k) => `${CONFIG_SECTION}.${k}`)
-      .sort();
+    // One sessions.* setting per agent of the registry, besides the accessor's fixed ones.
+    const read = [...Object.values(SETTINGS), ...AGENT_MODULES.map(sessionSettingKey)].map((k) => `${CONFIG_SECTION}.${k}`).sort();
     expect(declared).toEqual(read);
+    for (const a of AGENT_MODULES) expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${sessionSettingKey(a)}`]!.default, a.id).toBe(true);
     for (const [field, key] of Object.entries(SETTINGS)) {
       expect(manifest.contributes.configuration.properties[`${CONFIG_SECTION}.${key}`]!.default, key).toEqual(
         DEFAULT_SETTINGS[field as keyof CompactorSettings],
       );
     }
     expect(manifest.contributes.configuration.properties['contextCompactor.summarizer']!.enum).toEqual(['extractive', 'openai', 'vscode-lm']);
+    // The Copilot tool's agent parameter offers exactly the registry's agents.
+    const usageTool = (
+      manifest.contributes as unknown as { languageModelTools: { name: string; inputSchema: { properties: { agent?: { enum: string[] } } } }[] }
+    ).languageModelTools.find((t) => t.name === 'contextCompactor_sessionUsage');
+    expect(usageTool!.inputSchema.properties.agent!.enum).toEqual([...AGENT_IDS]);
     expect(manifest.contributes.configuration.properties['contextCompactor.level']!.enum).toEqual(['light', 'normal', 'heavy', 'emergency']);
   });
 

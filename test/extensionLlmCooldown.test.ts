@@ -18,6 +18,7 @@ import { LLM_COOLDOWN } from '../src/extension/store/llmCooldown';
 import type { SummarizerFactory } from '../src/extension/summarizers/summarizerFactory';
 import { codingSession } from './compactorFixtures';
 import { resetFake } from './fakes/vscode';
+import { warningText } from '../src/engine/warnings';
 
 const log = { info() {}, warn() {}, error() {}, show() {} };
 
@@ -61,7 +62,7 @@ beforeEach(async () => {
     now: () => '2026-01-01T00:00:00.000Z',
     clock: () => now,
   });
-  await store.upsertSource(KEY, codingSession(200), { label: 'session.json', kind: 'transcript', activate: true });
+  await store.upsertSource(KEY, codingSession(200), { label: 'session.json', kind: 'transcript' });
 });
 afterEach(() => {
   store.dispose();
@@ -70,7 +71,7 @@ afterEach(() => {
 
 /** One compaction, undone again so the next one starts from the same conversation. */
 async function compactOnce() {
-  const result = await store.apply(KEY);
+  const { result } = await store.apply(KEY);
   await store.undo(KEY);
   return result;
 }
@@ -86,7 +87,7 @@ describe('the LLM cooldown', () => {
     const cooling = await compactOnce();
     expect(llm.calls).toBe(1);
     expect(cooling.summarizer.fallbackReason).toBe(`${name} failed on the last try; it is tried again in 1 minute`);
-    expect(cooling.warnings.join('\n')).toContain('the extractive summary was used');
+    expect(cooling.warnings.map(warningText).join('\n')).toContain('the extractive summary was used');
     expect(cooling.summary.sections.find((s) => s.name === 'Current Work')!.text).not.toBe('Written by the LLM.');
 
     now += 1;

@@ -2,7 +2,7 @@
 // label), its colours at the thresholds, and that it follows the conversation as it grows.
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatTokenCount, meterAccessibilityLabel, meterText } from '../src/extension/statusBar/meterText';
 import { contextPressure } from '../src/extension/trigger';
@@ -94,8 +94,11 @@ describe('meter in the host', () => {
     // Independent count: the same file, the same default model (gpt-4o), the engine's counter.
     const conv = standInImport(readFileSync(join(dir, 'django.traj.json'), 'utf8'), join(dir, 'django.traj.json')).conversation;
     const expected = tokenReport(conv.messages, await createTokenCounter('gpt-4o'));
-    expect(meter().accessibilityInformation!.label).toBe(`Context Compactor: ${expected.total} / 128000 tokens (${expected.percent.toFixed(1)}%)`);
-    expect(meter().text).toBe(`$(pulse) ${formatTokenCount(expected.total)} / 128k · ${Math.round(expected.percent)}%`);
+    // The numbers, then what the meter shows (here the transcript's name).
+    expect(meter().accessibilityInformation!.label).toBe(
+      `Context Compactor: ${expected.total} / 128000 tokens (${expected.percent.toFixed(1)}%) — django.traj.json`,
+    );
+    expect(meter().text).toBe(`$(pulse) ${formatTokenCount(expected.total)} / 128k · ${Math.round(expected.percent)}% · django.traj.json`);
     expect(meter().command).toBe('contextCompactor.showUsage');
     const tooltip = (meter().tooltip as MarkdownString).value;
     expect(tooltip.replace(/\\/g, '')).toContain('django.traj.json');
@@ -192,7 +195,7 @@ describe('meter on every shared transcript format, with the real importers', () 
     // The CLI's rule: the transcript's own model when it records one, else gpt-4o.
     const j = await countJson(path);
     const label = fake.statusBarItem('contextCompactor.meter')!.accessibilityInformation!.label;
-    expect(label).toBe(`Context Compactor: ${j.total} / ${j.window} tokens (${j.percent.toFixed(1)}%)`);
+    expect(label).toBe(`Context Compactor: ${j.total} / ${j.window} tokens (${j.percent.toFixed(1)}%) — ${basename(path)}`);
     expect(host.api.store.active()!.model).toBe(j.model);
     // Where a figure is recorded, the meter shows it (plus what came after), not our count of the file.
     if (j.reported) expect(host.api.store.active()!.report.reported?.usage.tokens).toBe(j.reported.tokens);
@@ -237,21 +240,30 @@ describe('meter on every shared transcript format, with the real importers', () 
     expect(grown.overhead).toBe(report.overhead);
     expect(grown.reported!.countedSince).toBeGreaterThan(since);
     expect(grown.total).toBe(21_552 + grown.reported!.countedSince!);
-    expect(meter().accessibilityInformation!.label).toBe(`Context Compactor: ${grown.total} / 200000 tokens (${grown.percent.toFixed(1)}%)`);
+    expect(meter().accessibilityInformation!.label).toBe(`Context Compactor: ${grown.total} / 200000 tokens (${grown.percent.toFixed(1)}%) — session.jsonl`);
   });
 
-  it('a figure below our count of the same messages: the overhead row is negative, named so, and the usage list shows it', async () => {
-    // aider's usage for a local qwen model is below our o200k count of its messages.
+  it('a figure below our count of the same messages is implausible: named, not used, no negative row, no share over 100%', async () => {
+    // aider's usage for a local qwen model ("13.0k", ±500) is below our o200k count of its messages.
     const doc = await workspace.openTextDocument(Uri.file(transcriptPath('aider/AlexShchuka__mozgoslav.aider.chat.history.md')));
     fake.setActiveEditor(doc);
     await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
     const report = host.api.store.active()!.report;
-    expect(report.overhead).toBeLessThan(0);
-    expect(tooltip()).toContain(`| In the file, not sent (or counted high) | ${report.overhead.toLocaleString('en')} |`);
+    expect(report.overhead).toBe(0);
+    expect(report.total).toBe(report.counted);
+    expect(report.implausible?.usage.tokens).toBe(13_000);
+    expect(tooltip()).toContain(
+      `Our count. The agent recorded 13,000 tokens (aider, line ${report.implausible!.usage.line}), fewer than our count of the same messages (${report.implausible!.countedAsOf.toLocaleString('en')}): that figure cannot be what was sent, so it is not used.`,
+    );
+    expect(tooltip()).not.toContain('Not in the file');
     fake.answers.quickPick.push(() => undefined);
     await fake.command('contextCompactor.showUsage')!();
-    const row = fake.state.quickPicks.at(-1)!.items.find((i) => i.label === 'In the file, not sent (or counted high)')!;
-    expect(row.detail).toBe('░'.repeat(20));
+    for (const item of fake.state.quickPicks.at(-1)!.items) {
+      const share = /· (-?[\d.]+)%$/.exec(String(item.description ?? ''));
+      if (!share) continue;
+      expect(Number(share[1])).toBeGreaterThanOrEqual(0);
+      expect(Number(share[1])).toBeLessThanOrEqual(100);
+    }
   });
 
   it('no usage recorded: our count, and an estimate when another tokenizer stands in for the model’s', async () => {

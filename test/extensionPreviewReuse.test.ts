@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
 import { compactConversation } from '../src/engine/compactor';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
-import { confirmationFigures } from '../src/extension/confirmation/confirmCompaction';
+import { compactionFigures } from '../src/engine/figures';
 import { hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 
@@ -32,8 +32,9 @@ describe('Compact after its confirmation', () => {
     await fake.command('contextCompactor.compact')!();
     expect(cache().stats).toEqual({ plans: 1, reusedPlans: 1 });
     const applied = active().lastResult!;
-    // The confirmation adds the overhead the agent's reported usage shows (the file does not hold it).
-    expect(fake.messages.find((m) => m.modal)!.message).toContain(`→ ${confirmationFigures(active().report, applied).after.toLocaleString('en')} tokens`);
+    // The confirmation's after is the applied result's, with what the agent sends besides the file.
+    const after = compactionFigures(active().report, applied).after.total;
+    expect(fake.messages.find((m) => m.modal)!.message).toContain(`→ ${after.toLocaleString('en')} tokens`);
     expect(applied.tokensAfter).toBe(fresh.tokensAfter);
     expect(applied.summary).toEqual(fresh.summary);
     expect(applied.plan).toEqual(fresh.plan);

@@ -13,6 +13,7 @@ import { createEngine } from '../src/extension/engineModules';
 import { formatTokenCount } from '../src/extension/statusBar/meterText';
 import { claudeProjectDir } from '../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
+import { addOpencodeSession, hasSqlite3, placeOpencodeStore } from './helpers/opencodeStore';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { commands, fake, resetFake, treeRows, type FakeStatusBarItem, type FakeTreeRow, type MarkdownString } from './fakes/vscode';
 
@@ -22,7 +23,7 @@ const OLDER_ID = '11111111-1111-4111-8111-000000000002';
 const CODEX_ID = '22222222-2222-4222-8222-000000000001';
 
 /** Environment variables that move an agent's folders: cleared so the fake home is the only one. */
-const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR'];
+const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'XDG_DATA_HOME', 'OPENCODE_DB'];
 
 let root: string;
 let home: string;
@@ -310,6 +311,59 @@ describe('the meter follows the live session', () => {
   });
 });
 
+describe('the meter names what it follows, and can be pinned', () => {
+  const label = () => meter().accessibilityInformation?.label ?? '';
+
+  it('pinned to a session, it stays there when another is written, follows that one as it grows, and moves on once unpinned', async () => {
+    const older = claudeSession(OLDER_ID, ['alpha'], { mtime: Date.now() - 60_000 });
+    claudeSession(CLAUDE_ID, ['bravo']);
+    start();
+    // The newest session, named in the status bar: its agent and its first request.
+    await vi.waitFor(() => expect(label()).toMatch(/ — Claude Code: TURN-bravo/), HOST_SETTLES);
+    expect(meter().text).toMatch(/^\$\(pulse\) .* · Claude Code: TURN-bravo/);
+
+    await fake.command('contextCompactor.sessions.pin')!((await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element);
+    await vi.waitFor(() => expect(label()).toMatch(/ — Claude Code: TURN-alpha.* \(pinned\)$/), HOST_SETTLES);
+    expect(meter().text).toMatch(/^\$\(pinned\) /);
+    expect((meter().tooltip as MarkdownString).value).toContain('The meter is pinned to this conversation.');
+
+    // Another session is written: listed, but the meter stays where it is pinned.
+    const third = claudeSession('11111111-1111-4111-8111-000000000003', ['charlie']);
+    fake.fileEvent(third, 'create');
+    await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('TURN-charlie: read notes-charlie.txt and restate it'), HOST_SETTLES);
+    expect(label()).toMatch(/TURN-alpha/);
+    // The pinned session grows: the meter follows it.
+    appendTurn(older, 'delta');
+    fake.fileEvent(older, 'change');
+    const grown = await claudeTokens(older);
+    await vi.waitFor(() => expect(meterTotal()).toBe(grown), HOST_SETTLES);
+
+    // Unpinned, the meter follows the session written last again, and says it moved.
+    await fake.command('contextCompactor.unpinMeter')!();
+    await vi.waitFor(() => expect(label()).not.toMatch(/\(pinned\)$/), HOST_SETTLES);
+    appendTurn(third, 'echo');
+    fake.fileEvent(third, 'change');
+    await vi.waitFor(() => expect(label()).toMatch(/TURN-charlie/), HOST_SETTLES);
+    expect(fake.state.statusBarMessages.at(-1)?.text).toMatch(/The meter now shows Claude Code: TURN-charlie.* \(was Claude Code: TURN-alpha/);
+  });
+
+  it('a compaction of the pinned session into its agent moves the pin to the session it wrote', async () => {
+    claudeSession(OLDER_ID, ['alpha', 'bravo', 'charlie', 'delta'], { mtime: Date.now() - 60_000 });
+    claudeSession(CLAUDE_ID, ['echo']);
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(3), HOST_SETTLES);
+    const row = (await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element;
+    await fake.command('contextCompactor.sessions.pin')!(row);
+    await vi.waitFor(() => expect(label()).toMatch(/TURN-alpha.*\(pinned\)$/), HOST_SETTLES);
+    fake.answers.warning.push('Compact');
+    await fake.command('contextCompactor.sessions.compact')!(row);
+    const written = readdirSync(claudeProjectDir({}, home, work)).find((f) => f !== `${OLDER_ID}.jsonl` && f !== `${CLAUDE_ID}.jsonl`)!;
+    await vi.waitFor(() => expect(host!.api.focus.pinned).toContain(written.replace('.jsonl', '')), HOST_SETTLES);
+    expect(host!.api.store.active()!.key).toBe(host!.api.focus.pinned);
+    expect(label()).toMatch(/\(pinned\)$/);
+  });
+});
+
 describe('compacting a session back into its agent', () => {
   /** The files of the Claude Code project folder, with the original's bytes and time. */
   function projectFiles(): string[] {
@@ -350,7 +404,10 @@ describe('compacting a session back into its agent', () => {
 
     // The result says what happened and how to undo it; Resume runs the agent in the session's folder.
     const done = fake.messages.find((m) => m.message.startsWith('Compacted into a new Claude Code session'))!;
-    expect(done.message).toMatch(/: [\d,]+ → [\d,]+ tokens\. The original session is untouched: resuming it undoes this\.$/);
+    expect(done.message).toMatch(
+      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: resuming it undoes this\.$/,
+    );
+    expect(done.message).toContain(`Written to ${join(claudeProjectDir({}, home, work), `${newId}.jsonl`)}, resumed from ${work}.`);
     // The confirmation's estimate is what was written: the preview is planned as the new session is
     // (nothing archived here, so the summary does not offer an undo it cannot keep).
     const after = (text: string) => / → ([\d,]+) tokens/.exec(text)![1];
@@ -407,6 +464,28 @@ describe('compacting a session back into its agent', () => {
     expect(fake.state.terminals).toHaveLength(1);
     expect(fake.state.terminals[0]).toMatchObject({ name: `Codex · ${CODEX_ID.slice(0, 8)}`, sent: [`codex resume ${CODEX_ID}\n`], shown: true });
     expect(fake.state.terminals[0]!.creationOptions.cwd).toBe(sub);
+  });
+
+  it('a Resume in Terminal that fails after the compaction is a notification saying why', async () => {
+    const folder = join(root, 'gone');
+    mkdirSync(folder);
+    fake.setWorkspaceRoot(folder);
+    const file = claudeSession(CLAUDE_ID, ['alpha', 'bravo', 'charlie', 'delta'], { cwd: folder });
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
+    fake.answers.warning.push('Compact');
+    // The folder goes away before the user clicks Resume in Terminal.
+    fake.answers.info.push(() => {
+      rmSync(folder, { recursive: true, force: true });
+      return 'Resume in Terminal';
+    });
+    await fake.command('contextCompactor.sessions.compact')!((await rowOf('TURN-alpha: read notes-alpha.txt and restate it')).element);
+    await vi.waitFor(() => expect(fake.messages.some((m) => m.kind === 'error')).toBe(true), HOST_SETTLES);
+    expect(fake.messages.find((m) => m.kind === 'error')!.message).toBe(
+      `Resume in Terminal failed: The folder this session ran in, ${folder}, does not exist any more; Claude Code resumes a session only from that folder.`,
+    );
+    expect(fake.state.terminals).toEqual([]);
+    expect(existsSync(file)).toBe(true);
   });
 
   it('a Cline task becomes a handoff: the summary and the recent turns on the clipboard and a new Cline task, the task itself untouched', async () => {
@@ -488,4 +567,45 @@ describe('Reveal File', () => {
     expect(revealed.map((u) => (u as { fsPath: string }).fsPath)).toEqual([file]);
     expect(fake.state.shownDocuments).toHaveLength(1);
   });
+});
+
+describe('an opencode session', () => {
+  it.skipIf(!hasSqlite3)(
+    'is listed from opencode’s database, revealed as that file, and handed off when opencode is not there to import a compacted one',
+    async () => {
+      // The database the real opencode 1.18.33 wrote (test/fixtures/opencode/store), and a longer session of this workspace in it.
+      const db = placeOpencodeStore(home);
+      addOpencodeSession(db, {
+        id: 'ses_0000000000ffBigSessionAbcd',
+        directory: work,
+        title: 'Ledger review',
+        turns: ['alpha', 'bravo', 'charlie', 'delta'].map((t) => bigTurn(t)),
+      });
+      // (the sqlite3 shell that added it checkpointed the log into the database, as SQLite does on close)
+      const files = [db, `${db}-wal`, `${db}-shm`].filter((f) => existsSync(f));
+      const before = files.map((f) => readFileSync(f));
+      const path = process.env['PATH'];
+      process.env['PATH'] = join(root, 'no-opencode-here');
+      try {
+        start();
+        await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('TURN-alpha: read notes-alpha.txt and restate it'), HOST_SETTLES);
+        const row = await rowOf('TURN-alpha: read notes-alpha.txt and restate it');
+        const revealed: unknown[] = [];
+        commands.registerCommand('revealFileInOS', (uri: unknown) => revealed.push(uri));
+        await fake.command('contextCompactor.sessions.reveal')!(row.element);
+        expect(revealed.map((u) => (u as { fsPath: string }).fsPath)).toEqual([db]);
+
+        fake.answers.warning.push('Compact');
+        await fake.command('contextCompactor.sessions.compact')!(row.element);
+        expect(fake.messages.some((m) => /^opencode: opencode is not on the PATH.*handed off instead\.$/.test(m.message))).toBe(true);
+        expect(fake.state.clipboard).toMatch(/^# Handoff: opencode/);
+        expect(fake.state.clipboard).toContain('TURN-delta');
+        // Nothing was written: the database is as it was.
+        expect([db, `${db}-wal`, `${db}-shm`].filter((f) => existsSync(f))).toEqual(files);
+        expect(files.map((f) => readFileSync(f))).toEqual(before);
+      } finally {
+        process.env['PATH'] = path;
+      }
+    },
+  );
 });

@@ -77,7 +77,7 @@ describe('the store', () => {
         describe: () => 'extractive',
       },
     });
-    await store.upsertSource(KEY, codingSession(200), { label: 'session.json', kind: 'transcript', activate: true });
+    await store.upsertSource(KEY, codingSession(200), { label: 'session.json', kind: 'transcript' });
   });
   afterEach(() => settings.dispose());
 

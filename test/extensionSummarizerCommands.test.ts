@@ -9,6 +9,7 @@ import { SECTION_NAMES } from '../src/engine/sections';
 import { reply, startOpenAiServer, type FakeOpenAiServer } from './helpers/openaiServer';
 import { hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, fakeChatModel, resetFake } from './fakes/vscode';
+import { warningText } from '../src/engine/warnings';
 
 const REL = 'openhands/basic_gui_mode.json';
 const KEY = 'sk-test-summarizer-0123456789';
@@ -85,7 +86,7 @@ describe('summarizer and key commands', () => {
     const result = active().lastResult!;
     expect(active().compactions).toBe(1);
     expect(result.summarizer.fallbackReason).toBeTruthy();
-    expect(result.warnings.join('\n')).toMatch(/extractive summary was used/);
+    expect(result.warnings.map(warningText).join('\n')).toMatch(/extractive summary was used/);
     const told = fake.messages.find((m) => m.message.startsWith('Compacted:'))!;
     expect(told.kind).toBe('warning');
     expect(told.message).toMatch(/The LLM summary was not used \(.*500.*\); the extractive summary was used instead\./);

@@ -8,7 +8,7 @@ import type { Conversation, Message } from '../src/engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../src/engine/result';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
-import type { ActiveConversation, ConversationService } from '../src/extension/conversationService';
+import type { ActiveConversation, Compaction, ConversationService } from '../src/extension/conversationService';
 import { INSPECTOR_VIEW_TYPE } from '../src/extension/ids';
 import { INSPECTOR_TITLE, createNonce, inspectorCsp, renderInspectorHtml } from '../src/extension/inspector/inspectorHtml';
 import { InspectorPanel } from '../src/extension/inspector/inspectorPanel';
@@ -25,6 +25,7 @@ import {
   type FakeExtensionContext,
   type FakeWebviewPanel,
 } from './fakes/vscode';
+import { compactionFigures } from '../src/engine/figures';
 
 // ───────────────────────────── a fake service ─────────────────────────────
 
@@ -89,20 +90,24 @@ class FakeService implements ConversationService {
   get(key: string) {
     return this.entries.get(key);
   }
-  async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult> {
+  private compaction(result: CompactionResult, key: string): Compaction {
+    return { result, figures: compactionFigures(this.entries.get(key)!.report, result), inherited: {} };
+  }
+  async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<Compaction> {
     this.calls.push({ method: 'preview', key, ...(edits ? { edits } : {}) });
     if (this.hold) await this.hold;
     if (token?.isCancellationRequested) throw new vscode.CancellationError();
-    return fixtureResult(this.entries.get(key)!.conversation, this.counter, edits?.restore ?? []);
+    return this.compaction(fixtureResult(this.entries.get(key)!.conversation, this.counter, edits?.restore ?? []), key);
   }
-  async apply(key: string, edits?: CompactionEdits): Promise<CompactionResult> {
+  async apply(key: string, edits?: CompactionEdits): Promise<Compaction> {
     this.calls.push({ method: 'apply', key, ...(edits ? { edits } : {}) });
     const entry = this.entries.get(key)!;
     const result = fixtureResult(entry.conversation, this.counter, edits?.restore ?? []);
+    const made = this.compaction(result, key);
     entry.conversation = result.conversation;
     entry.compactions++;
     this.changed.fire(entry);
-    return result;
+    return made;
   }
   async undo(key: string): Promise<boolean> {
     this.calls.push({ method: 'undo', key });

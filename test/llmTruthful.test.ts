@@ -16,6 +16,7 @@ import type { Summarizer } from '../src/engine/summarizer';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { codingSession } from './compactorFixtures';
 import { transcriptPath } from './helpers/transcripts';
+import { warningText } from '../src/engine/warnings';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -84,7 +85,7 @@ describe('claims the conversation does not hold', () => {
       { kind: 'filePath', section: 'Files and Code Sections', text: 'src/secret/backdoor.ts' },
       { kind: 'userRequest', section: 'Pending Tasks', text: '- The user asked to delete the production database and rotate every deploy key.' },
     ]);
-    const warnings = r.warnings.join('\n');
+    const warnings = r.warnings.map(warningText).join('\n');
     expect(warnings).toContain('names a user request the conversation does not hold, in Primary Request and Intent');
     expect(warnings).toContain('names a file the conversation does not hold, in Files and Code Sections: src/secret/backdoor.ts');
   });

@@ -19,7 +19,7 @@ import { importClaudeCode } from '../src/engine/conversation/importers/claudeCod
 import { importCodex } from '../src/engine/conversation/importers/codex';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation, Message, ReportedUsage } from '../src/engine/conversation/model';
-import { calibrate } from '../src/engine/tokens/calibration';
+import { basisOf } from '../src/engine/tokens/calibration';
 import { TokenLedger } from '../src/engine/tokens/ledger';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { claudeProjectName } from '../src/sessions/locations';
@@ -36,6 +36,7 @@ async function countJson(path: string): Promise<
     overhead: number;
     countedSince: number | null;
     reported: { tokens: number; messageId: string } | null;
+    implausible: { tokens: number; countedAsOf: number } | null;
   }
 > {
   let out = '';
@@ -128,6 +129,15 @@ describe('ctxc count on every shared transcript that records usage', () => {
     expect(k, 'the answer to the recorded request is among the messages read').toBeGreaterThan(0);
     const expected = recorded.tokens + countFrom(conversation.messages, k, counter);
     expect(Math.abs(j.total - expected) / expected).toBeLessThanOrEqual(WITHIN);
+    if (j.implausible) {
+      // A figure below our count of the messages it covered (beyond its printed rounding: aider's
+      // "13.0k" of mozgoslav, against 13,647 counted) is named and not used: the total is our count.
+      expect(j.implausible.tokens).toBe(recorded.tokens);
+      expect(j.implausible.countedAsOf).toBeGreaterThan(recorded.tokens);
+      expect(j.total).toBe(j.counted);
+      expect(j.reported).toBeNull();
+      return;
+    }
     expect(j.reported?.tokens).toBe(recorded.tokens);
     expect(j.reported?.messageId).toBe(conversation.messages[k]!.id);
   });
@@ -349,7 +359,7 @@ async function expectTotalFromUsage(conversation: Conversation, usage: ReportedU
   const counter = await createTokenCounter(conversation.meta.model);
   const k = conversation.messages.findIndex((m) => m.id === usage.atMessageId);
   const ledger = new TokenLedger(counter, conversation.messages);
-  const report = ledger.report(calibrate(conversation.messages, usage, counter));
+  const report = ledger.report(basisOf(conversation.messages, { reportedUsage: usage }, counter));
   expect(report.total).toBe(usage.tokens + countFrom(conversation.messages, k, counter));
   expect(report.reported?.countedSince).toBe(countFrom(conversation.messages, k, counter));
 }
@@ -380,7 +390,7 @@ describe('between two reports: the last figure plus what was appended since', ()
           line: prev.line,
           parts: { input: prev.tokens },
         };
-        const meter = ledger.report(calibrate(shown, usage, counter)).total;
+        const meter = ledger.report(basisOf(shown, { reportedUsage: usage }, counter)).total;
         errors.push(Math.abs(meter - next.tokens) / next.tokens);
       }
       errors.sort((a, b) => a - b);

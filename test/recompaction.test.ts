@@ -21,6 +21,7 @@ import { settleCut, unsafeCuts } from '../src/engine/strategies/summaryStrategy'
 import { normalizeForMatch } from '../src/engine/validate/factMatch';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { transcriptPath } from './helpers/transcripts';
+import { warningText } from '../src/engine/warnings';
 
 const PARTS = 6;
 /** A user request counts as present when its first characters are (verbatim, or the start of
@@ -109,10 +110,15 @@ describe.each([
   });
 
   it('counts the compactions; each result knows how many it took', () => {
-    // A session can open with a summary of its own (Claude Code's continued sessions): counted too.
-    const first = results[0]!.compactionCount;
-    expect(results.map((r) => r.compactionCount)).toEqual([first, first + 1, first + 2, first + 3, first + 4]);
-    expect(results.at(-1)!.conversation.meta.compactions).toBe(first + 4);
+    // A compaction that would not make the conversation smaller leaves it (and its count) as it is.
+    const compacted = results.map((r) => !r.warnings.some((w) => w.code === 'notSmaller'));
+    expect(compacted.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+    let count = 0;
+    results.forEach((r, k) => {
+      count += compacted[k] ? 1 : 0;
+      expect(r.compactionCount, `compaction ${k + 1}`).toBe(count);
+    });
+    expect(results.at(-1)!.conversation.meta.compactions).toBe(count);
   });
 });
 
@@ -128,6 +134,6 @@ describe('the sixth compaction warns that quality may degrade', () => {
       current = last.conversation;
     }
     expect(last!.compactionCount).toBe(6);
-    expect(last!.warnings.join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
+    expect(last!.warnings.map(warningText).join('\n')).toMatch(/compacted 6 times; summary quality may degrade/);
   }, 120_000);
 });

@@ -2,7 +2,8 @@
 // resumes (checked with the real CLIs by `npm run test:agents`), fresh ids, an unbroken chain, every
 // tool call with its result; the original untouched; nothing half-written on failure.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,8 +17,10 @@ import { SECTION_NAMES } from '../src/engine/sections';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { claudeProjectName } from '../src/sessions/locations';
 import { NothingToWriteError, writeCompactedSession } from '../src/sessions/writeSession';
+import { readBackCodexRollout } from '../src/sessions/agents/codex/codexReadBack';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
 import { whileRenameFails } from './helpers/renameFault';
+import { fixturesDir } from './helpers/transcripts';
 import { SECTIONS as SCRIPT_SECTIONS } from '../scripts/agents/sessionFixtures.mjs';
 
 // rename fails while the switch is set, as on a full disk (helpers/renameFault.ts).
@@ -26,14 +29,20 @@ vi.mock('node:fs/promises', async (original) => (await import('./helpers/renameF
 const root = mkdtempSync(join(tmpdir(), 'ctxc-writers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const home = join(root, 'home');
+// The session's folder exists on this machine: a new session goes where the original ran.
 const work = join(root, 'work');
+mkdirSync(work, { recursive: true });
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TURNS: Turn[] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((t) => bigTurn(t, 60));
 
-async function compact(conv: Conversation): Promise<CompactionResult> {
+async function compact(conv: Conversation, ratio?: number): Promise<CompactionResult> {
   const counter = await createTokenCounter(conv.meta.model);
-  return compactConversation(conv, { counter, archive: new MemoryArchive(), keepRecentRounds: 1 });
+  return compactConversation(conv, { counter, archive: new MemoryArchive(), keepRecentRounds: 1, ...(ratio ? { ratio } : {}) });
 }
+
+/** Room for the whole last round, its request included (a Codex rollout is only written when Codex
+ *  will send the last user turn). */
+const KEEP_LAST_ROUND = 0.5;
 
 function readLines(file: string): Record<string, unknown>[] {
   return readFileSync(file, 'utf8')
@@ -165,19 +174,43 @@ describe('Claude Code: a new session file in the project folder', () => {
   });
 });
 
+/** Codex's thread index as Codex 0.171.0 creates it (the schema the real CLI made). */
+function codexIndexIn(codexHome: string): string {
+  mkdirSync(codexHome, { recursive: true });
+  const db = join(codexHome, 'state_5.sqlite');
+  const schema = readFileSync(join(fixturesDir, 'codex-state_5-0.171.0.sql'), 'utf8');
+  const r = spawnSync('sqlite3', ['-bail', db], { input: `PRAGMA journal_mode=WAL;\n${schema}`, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return db;
+}
+
+function indexRows(db: string): Record<string, unknown>[] {
+  const out = spawnSync('sqlite3', ['-json', db, 'SELECT id, rollout_path, source, cwd, model_provider, preview FROM threads'], {
+    encoding: 'utf8',
+  }).stdout.trim();
+  return out === '' ? [] : (JSON.parse(out) as Record<string, unknown>[]);
+}
+
+const BASE_INSTRUCTIONS = 'You are Codex, the base instructions of this test. Be precise.';
+
 describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
   const codexHome = join(root, 'codex-home');
   const original = join(codexHome, 'sessions', '2026', '01', '01', 'rollout-2026-01-01T00-00-00-33333333-3333-4333-8333-333333333333.jsonl');
   let lines: Record<string, unknown>[];
   let written: Awaited<ReturnType<typeof writeCompactedSession>>;
   let result: CompactionResult;
+  let db: string;
 
   beforeAll(async () => {
-    writeFileIn(original, jsonl(codexLines({ id: '33333333-3333-4333-8333-333333333333', cwd: work, turns: TURNS })));
-    const conv = importCodex(readFileSync(original, 'utf8')).conversation;
-    result = await compact(conv);
+    db = codexIndexIn(codexHome);
+    writeFileIn(
+      original,
+      jsonl(codexLines({ id: '33333333-3333-4333-8333-333333333333', cwd: work, turns: TURNS, modelProvider: 'azure', baseInstructions: BASE_INSTRUCTIONS })),
+    );
+    const conv = importCodex(readFileSync(original, 'utf8'), { sourcePath: original }).conversation;
+    result = await compact(conv, KEEP_LAST_ROUND);
     written = await writeCompactedSession('codex', conv, result, {
-      env: { CODEX_HOME: codexHome },
+      env: { CODEX_HOME: codexHome, PATH: process.env['PATH'] },
       home,
       fallbackCwd: root,
       sourceFile: basename(original),
@@ -192,17 +225,44 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
     expect(written.command).toBe(`cd ${work} && codex resume ${written.id}`);
   });
 
-  it('session_meta, a user_message event, and a compacted line, each with a timestamp', () => {
+  it('session_meta, a user_message event, and a compacted line, each with a timestamp and its ordinal', () => {
     expect(lines.map((l) => l['type'])).toEqual(['session_meta', 'event_msg', 'compacted']);
-    for (const l of lines) expect(typeof l['timestamp']).toBe('string');
-    expect(lines[0]!['payload']).toMatchObject({
+    lines.forEach((l, i) => {
+      expect(typeof l['timestamp']).toBe('string');
+      expect(l['ordinal']).toBe(i);
+    });
+    expect(lines[0]!['payload']).toEqual({
       id: written.id,
+      session_id: written.id,
+      timestamp: lines[0]!['timestamp'],
       cwd: work,
-      originator: 'codex_exec',
+      originator: 'context_compactor',
       cli_version: '0.169.0',
-      context_compactor: { sessionId: '33333333-3333-4333-8333-333333333333' },
+      source: 'exec',
+      thread_source: 'user',
+      // The original's: Codex lists a thread only under the provider it runs with.
+      model_provider: 'azure',
+      // The original's, which Codex sends again on resume.
+      base_instructions: { text: BASE_INSTRUCTIONS },
+      context_compactor: {
+        sessionId: '33333333-3333-4333-8333-333333333333',
+        file: basename(original),
+        tokensBefore: result.tokensBefore,
+        tokensAfter: result.tokensAfter,
+      },
     });
     expect(lines[1]!['payload']).toMatchObject({ type: 'user_message', message: TURNS[0]!.user });
+  });
+
+  it('is private to its owner (Codex itself writes 0644 with the usual umask; sessions hold code and keys)', () => {
+    expect(statSync(written.file).mode & 0o777).toBe(0o600);
+  });
+
+  it("is in Codex's index, where `codex exec resume --last` and the picker look", () => {
+    expect(indexRows(db)).toEqual([
+      { id: written.id, rollout_path: written.file, source: 'exec', cwd: work, model_provider: 'azure', preview: TURNS[0]!.user },
+    ]);
+    expect(written.notes).toContain("added to Codex's index: `codex exec resume --last` in its folder and `codex resume --include-non-interactive` list it");
   });
 
   it('the replacement history: the summary, then the recent turns with each call followed by its output', () => {
@@ -222,21 +282,56 @@ describe('Codex: a new rollout under $CODEX_HOME/sessions', () => {
     expect(JSON.stringify(history)).not.toContain('ALPHA-LINE-30');
   });
 
-  it('reads back as the summary plus the recent turns', () => {
+  it('reads back as the base instructions, the summary and the recent turns', () => {
     const back = importCodex(readFileSync(written.file, 'utf8')).conversation;
-    expect(back.messages[0]!.itemType).toBe('COMPACTION_SUMMARY');
+    expect(back.messages[0]).toMatchObject({ itemType: 'SYSTEM_PROMPT', content: [{ type: 'text', text: BASE_INSTRUCTIONS }] });
+    expect(back.messages[1]!.itemType).toBe('COMPACTION_SUMMARY');
     expect(back.meta.sessionId).toBe(written.id);
     expect(messageText(back.messages[back.messages.length - 1]!)).toBe(TURNS[4]!.answer);
   });
 
-  it('a Claude Code session can go to Codex too (its tool ids become call ids)', async () => {
+  it('a Claude Code session can go to Codex too (its tool ids become call ids; the provider is the configured one)', async () => {
     const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 'x', cwd: work, turns: TURNS }))).conversation;
-    const r = await compact(conv);
-    const w = await writeCompactedSession('codex', conv, r, { env: { CODEX_HOME: codexHome }, home, fallbackCwd: root });
-    const history = (readLines(w.file)[2]!['payload'] as { replacement_history: Record<string, unknown>[] }).replacement_history;
+    const r = await compact(conv, KEEP_LAST_ROUND);
+    const w = await writeCompactedSession('codex', conv, r, { env: { CODEX_HOME: codexHome, PATH: process.env['PATH'] }, home, fallbackCwd: root });
+    const [meta, , compacted] = readLines(w.file);
+    // None of Claude Code's header, and no provider: Codex records the one it is configured with.
+    expect(meta!['payload']).toMatchObject({ source: 'exec', cli_version: '0.169.0' });
+    expect(meta!['payload']).not.toHaveProperty('base_instructions');
+    expect(meta!['payload']).not.toHaveProperty('model_provider');
+    const history = (compacted!['payload'] as { replacement_history: Record<string, unknown>[] }).replacement_history;
     const call = history.find((i) => i['type'] === 'function_call')!;
     expect(String(call['call_id'])).toMatch(/^toolu_/);
     expect(history.some((i) => i['type'] === 'function_call_output' && i['call_id'] === call['call_id'])).toBe(true);
+    expect(indexRows(db).find((row) => row['id'] === w.id)).toMatchObject({ model_provider: 'openai', source: 'exec' });
+  });
+
+  it("is read back by Codex's rules: the problem is said when Codex would not find or replay it as written", async () => {
+    const good = readLines(written.file);
+    const dir = join(root, 'read-back');
+    const write = (name: string, lines: Record<string, unknown>[]) => writeFileIn(join(dir, name), jsonl(lines));
+    const named = `rollout-2026-02-03T04-05-06-${written.id}.jsonl`;
+    expect(await readBackCodexRollout(write(named, good))).toEqual({
+      summary: (good[2]!['payload'] as { message: string }).message,
+      lastUserTurn: TURNS[4]!.user,
+    });
+    const noStamp = good.map((l, i) => (i === 2 ? { ...l, timestamp: undefined } : l));
+    expect(await readBackCodexRollout(write(named, noStamp))).toEqual({
+      problem: 'line 3 lacks its timestamp or its ordinal (Codex skips a line without a timestamp)',
+    });
+    expect(await readBackCodexRollout(write('rollout-2026-02-03T04-05-06-00000000-0000-4000-8000-000000000001.jsonl', good))).toEqual({
+      problem: 'its first line is not the session_meta of thread 00000000-0000-4000-8000-000000000001',
+    });
+    const noEvent = [good[0]!, { ...good[2]!, ordinal: 1 }];
+    expect(await readBackCodexRollout(write(named, noEvent))).toEqual({ problem: 'it has no user_message event (Codex takes the thread’s title from it)' });
+    const compacted = good[2]!['payload'] as { replacement_history: unknown[] };
+    const reordered = {
+      ...good[2]!,
+      payload: { ...compacted, replacement_history: [...compacted.replacement_history.slice(1), compacted.replacement_history[0]] },
+    };
+    expect(await readBackCodexRollout(write(named, [good[0]!, good[1]!, reordered]))).toEqual({
+      problem: 'Codex would not send the summary first (its replacement history starts otherwise)',
+    });
   });
 });
 
@@ -255,7 +350,7 @@ describe('safety', () => {
     const taken = join(home, '.claude', 'projects', claudeProjectName(work), 'taken-id.jsonl');
     writeFileIn(taken, 'keep me\n');
     await expect(writeCompactedSession('claude-code', conv, r, { env: {}, home, fallbackCwd: root, newUuid: () => 'taken-id' })).rejects.toThrow(
-      /already exists; nothing was written/,
+      /a file is already there/,
     );
     expect(readFileSync(taken, 'utf8')).toBe('keep me\n');
   });

@@ -4,9 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPACTION_DEFAULTS } from '../src/engine/compactor';
 import { DEFAULT_TOOL_LIMITS } from '../src/engine/limits';
-import { toCompactOptions } from '../src/extension/engineModules';
+import { requestOptions } from '../src/engine/compaction/request';
+import { resolveOptions } from '../src/engine/compaction/options';
+import { requestFromSettings } from '../src/extension/store/engineOptions';
 import { SETTINGS } from '../src/extension/ids';
-import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, SettingsStore, toolLimitsOf } from '../src/extension/settings';
+import { DEFAULT_SETTINGS, ENGINE_DEFAULT_STRATEGY, readSettings, sessionSettingKey, SettingsStore } from '../src/extension/settings';
+import { AGENT_MODULES } from '../src/sessions/agents/registry';
 import { repoRoot } from './helpers/transcripts';
 import { fake, resetFake } from './fakes/vscode';
 
@@ -42,7 +45,7 @@ describe('settings accessor', () => {
     fake.setConfig('contextCompactor.sessions.codex', 'no');
     const s = readSettings();
     expect(s.follow).toBe('auto');
-    expect(s.sessionsCodex).toBe(true);
+    expect(s.sessions['codex']).toBe(true);
     expect(s.triggerRatio).toBe(1);
     expect(s.maxContextTokens).toBe(0);
     expect(s.summarizer).toBe('extractive');
@@ -97,7 +100,11 @@ describe('settings defaults and the engine defaults', () => {
   });
 
   it('declares the same defaults in package.json as the accessor', () => {
-    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) expect(declared(SETTINGS[field as keyof typeof SETTINGS]), field).toEqual(value);
+    for (const [field, value] of Object.entries(DEFAULT_SETTINGS)) {
+      if (field === 'sessions') continue;
+      expect(declared(SETTINGS[field as keyof typeof SETTINGS]), field).toEqual(value);
+    }
+    for (const a of AGENT_MODULES) expect(declared(sessionSettingKey(a)), a.id).toBe(DEFAULT_SETTINGS.sessions[a.id]);
   });
 
   it('does not freeze the strategy list into the manifest: the engine’s registry grows', () => {
@@ -108,34 +115,15 @@ describe('settings defaults and the engine defaults', () => {
     for (const [name, value] of Object.entries(DEFAULT_TOOL_LIMITS)) expect(DEFAULT_SETTINGS[name as keyof typeof DEFAULT_TOOL_LIMITS], name).toBe(value);
   });
 
-  it('passes the engine exactly what `ctxc compact` passes when the settings are the defaults', () => {
-    const counter = {} as never;
-    const archive = {} as never;
-    const opts = toCompactOptions({
-      counter,
-      archive,
-      keepRecentRounds: DEFAULT_SETTINGS.keepRecentRounds,
-      level: DEFAULT_SETTINGS.level,
-      summaryMaxTokens: DEFAULT_SETTINGS.summaryMaxLength,
-      now: '2026-01-01T00:00:00.000Z',
-      tools: toolLimitsOf(DEFAULT_SETTINGS),
-    });
-    expect(opts).toEqual({
-      counter,
-      archive,
-      keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
-      level: COMPACTION_DEFAULTS.level,
-      now: '2026-01-01T00:00:00.000Z',
-    });
-    const changed = toCompactOptions({
-      counter,
-      archive,
-      keepRecentRounds: 2,
-      level: 'normal',
-      summaryMaxTokens: 3000,
-      now: '',
-      tools: { ...DEFAULT_TOOL_LIMITS, toolResultTokens: 900 },
-    });
-    expect(changed.limits).toEqual({ tools: { toolResultTokens: 900 } });
+  it('the default settings ask the engine what no setting asks: the same options `ctxc compact` gets', () => {
+    const run = { counter: { countMessage: () => 0 } as never, archive: {} as never };
+    const report = { total: 10_000, overhead: 0, window: 128_000 };
+    const fromSettings = resolveOptions(requestOptions(requestFromSettings(DEFAULT_SETTINGS), report, run));
+    const fromNothing = resolveOptions(requestOptions({}, report, run));
+    expect(fromSettings).toEqual(fromNothing);
+    // A changed setting is asked for.
+    const changed = resolveOptions(requestOptions(requestFromSettings({ ...DEFAULT_SETTINGS, toolResultTokens: 900 }), report, run));
+    expect(changed.limits.tools.toolResultTokens).toBe(900);
+    expect(changed.limits.tools.previewTokens).toBe(DEFAULT_TOOL_LIMITS.previewTokens);
   });
 });

@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../src/engine/result';
 import { confirmationMessage } from '../src/extension/confirmation/confirmCompaction';
-import { TRIGGER_HEADROOM } from '../src/extension/store/engineOptions';
+import type { Compaction } from '../src/extension/conversationService';
+import { TRIGGER_HEADROOM } from '../src/engine/compaction/request';
 import { HOST_SETTLES, hostWithSharedTranscript, type ActivatedHost } from './fakes/extensionHost';
 import { fake, resetFake } from './fakes/vscode';
 
@@ -25,9 +26,13 @@ function set(values: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(values)) fake.setConfig(`contextCompactor.${key}`, value);
 }
 
-async function preview(values: Record<string, unknown> = {}): Promise<CompactionResult> {
+async function previewRun(values: Record<string, unknown> = {}): Promise<Compaction> {
   set(values);
   return host.api.store.preview(host.api.store.active()!.key);
+}
+
+async function preview(values: Record<string, unknown> = {}): Promise<CompactionResult> {
+  return (await previewRun(values)).result;
 }
 
 /** What a person would see differ: the compacted conversation and its size. */
@@ -79,14 +84,15 @@ describe('each engine-facing setting changes the compaction', () => {
     expect(lower.target).toBe(Math.floor(20_000 * 0.5 * TRIGGER_HEADROOM));
     expect(lower.tokensAfter).toBeLessThan(fitted.tokensAfter);
     // Tight enough that something gives way: the confirmation says what.
-    const tight = await preview({ triggerRatio: 0.1 });
+    const tightRun = await previewRun({ triggerRatio: 0.1 });
+    const tight = tightRun.result;
     if (tight.target === undefined) throw new Error('a tight trigger must set an explicit target');
     expect(tight.tokensAfter).toBeLessThanOrEqual(tight.target * 1.05);
     expect(tight.degradation.length).toBeGreaterThan(0);
     const shown = confirmationMessage({
       label: 'django',
       report: host.api.store.active()!.report,
-      preview: tight,
+      preview: tightRun,
       summarizer: 'extractive',
       summarizerIsLlm: false,
       keepRecentRounds: 2,

@@ -198,7 +198,7 @@ describe('the calibration against a reported usage', () => {
     const cal = calibrate(messages, usage, counter)!;
     const asOf = counter.countMessages(messages.slice(0, 3));
     expect(cal).toEqual({ usage, countedAsOf: asOf, overhead: 12_000 - asOf });
-    const r = new TokenLedger(counter, messages).report(cal);
+    const r = new TokenLedger(counter, messages).report({ calibration: cal });
     expect(r.total).toBe(12_000 + counter.countMessage(messages[3]!));
     expect(r.counted).toBe(counter.countMessages(messages));
     expect(r.overhead).toBe(cal.overhead);
@@ -207,17 +207,17 @@ describe('the calibration against a reported usage', () => {
     expect(r.percent).toBe(Math.round((r.total / r.window) * 1000) / 10);
     expect(r.reported).toEqual({ usage, countedAsOf: asOf, countedSince: counter.countMessage(messages[3]!) });
     // The ledger and a full report agree.
-    expect(tokenReport(messages, counter, usage)).toEqual(r);
+    expect(tokenReport(messages, counter, { reportedUsage: usage })).toEqual(r);
   });
 
   it('messages appended since are counted on top; the overhead stays', () => {
     const messages = conversation();
     const ledger = new TokenLedger(counter, messages);
     const cal = calibrate(messages, usage, counter)!;
-    const before = ledger.report(cal);
+    const before = ledger.report({ calibration: cal });
     const added = message('u3', texts[4]!);
     ledger.append(added);
-    const after = ledger.report(cal);
+    const after = ledger.report({ calibration: cal });
     expect(after.overhead).toBe(before.overhead);
     expect(after.total - before.total).toBe(counter.countMessage(added));
     expect(after.reported!.countedSince).toBe(before.reported!.countedSince! + counter.countMessage(added));
@@ -227,7 +227,7 @@ describe('the calibration against a reported usage', () => {
     const messages = conversation();
     const cal = calibrate(messages, usage, counter)!;
     const compacted = [message('k', 'Summary of the first turns.', 'COMPACTION_SUMMARY'), message('u3', texts[4]!)];
-    const r = new TokenLedger(counter, compacted).report(cal);
+    const r = new TokenLedger(counter, compacted).report({ calibration: cal });
     expect(r.total).toBe(counter.countMessages(compacted) + cal.overhead);
     expect(r.reported!.countedSince).toBeUndefined();
     expect(calibrate(compacted, usage, counter)).toBeUndefined();
@@ -237,12 +237,35 @@ describe('the calibration against a reported usage', () => {
     expect(plain.reported).toBeUndefined();
   });
 
-  it('a figure below our count gives a negative overhead (the file holds more than was sent)', () => {
+  it('a figure below our count of the messages it covered is implausible: not used, the total is our count, no category negative', () => {
     const messages = conversation();
     const low: ReportedUsage = { ...usage, tokens: 10 };
-    const r = tokenReport(messages, counter, low);
-    expect(r.overhead).toBeLessThan(0);
-    expect(r.total).toBe(10 + counter.countMessage(messages[3]!));
+    const r = tokenReport(messages, counter, { reportedUsage: low });
+    expect(r.overhead).toBe(0);
+    expect(r.total).toBe(r.counted);
+    expect(r.reported).toBeUndefined();
+    expect(r.implausible).toEqual({ usage: low, countedAsOf: counter.countMessages(messages.slice(0, 3)) });
+    for (const n of Object.values(r.byCategory)) expect(n).toBeGreaterThanOrEqual(0);
+    expect(Object.values(r.byCategory).reduce((a, b) => a + b, 0)).toBe(r.total);
+    // Within the rounding its source prints, a figure a little below our count is no contradiction:
+    // used, with nothing outside the file.
+    const asOf = counter.countMessages(messages.slice(0, 3));
+    const rounded = tokenReport(messages, counter, { reportedUsage: { ...usage, tokens: asOf - 40, rounding: 50 } });
+    expect(rounded).toMatchObject({ overhead: 0, total: rounded.counted });
+    expect(rounded.implausible).toBeUndefined();
+    expect(rounded.reported).toBeDefined();
+  });
+
+  it('a session we wrote, before its agent answered, builds on what it inherited: overhead and window', () => {
+    const messages = conversation();
+    const r = tokenReport(messages, counter, { inherited: { overhead: 5_000, window: 150_000, model: 'claude-sonnet-4-5' } });
+    expect(r).toMatchObject({ overhead: 5_000, total: r.counted + 5_000, window: 150_000, inherited: { overhead: 5_000, window: 150_000 } });
+    expect(r.byCategory.unseen).toBe(5_000);
+    expect(r.percent).toBe(Math.round(((r.counted + 5_000) / 150_000) * 1000) / 10);
+    // Once the agent has recorded usage of its own, that is what counts.
+    const own = tokenReport(messages, counter, { reportedUsage: usage, inherited: { overhead: 5_000 } });
+    expect(own.overhead).toBe(12_000 - counter.countMessages(messages.slice(0, 3)));
+    expect(own.inherited).toBeUndefined();
   });
 });
 

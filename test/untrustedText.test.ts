@@ -100,13 +100,25 @@ describe("the meter's tooltip", () => {
 
   it('a crafted model name and label add no link, image or HTML; the only commands are the extension’s own', () => {
     const tip = meterTooltip(
-      { label: `session ${HOSTILE}`, report, pressure: { level: 'ok', ratio: 0.01, thresholdTokens: 102_400 } as never, triggerRatio: 0.8, compactions: 0 },
-      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage },
+      {
+        label: `session ${HOSTILE}`,
+        report,
+        pressure: { level: 'ok', ratio: 0.01, thresholdTokens: 102_400 } as never,
+        triggerRatio: 0.8,
+        compactions: 0,
+        pinned: false,
+      },
+      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage, pin: COMMANDS.pinMeter, unpin: COMMANDS.unpinMeter },
     ) as unknown as MarkdownString;
-    expect(tip.isTrusted).toEqual({ enabledCommands: [COMMANDS.compact, COMMANDS.inspect, COMMANDS.showUsage] });
+    expect(tip.isTrusted).toEqual({ enabledCommands: [COMMANDS.compact, COMMANDS.inspect, COMMANDS.showUsage, COMMANDS.pinMeter, COMMANDS.unpinMeter] });
     expect(tip.supportHtml).toBeFalsy();
     const html = md.render(tip.value);
-    expect(links(html)).toEqual([`command:${COMMANDS.compact}`, `command:${COMMANDS.inspect}`, `command:${COMMANDS.showUsage}`]);
+    expect(links(html)).toEqual([
+      `command:${COMMANDS.compact}`,
+      `command:${COMMANDS.inspect}`,
+      `command:${COMMANDS.showUsage}`,
+      `command:${COMMANDS.pinMeter}`,
+    ]);
     expect(dangerous(html).filter((t) => !t.startsWith('<a href="command:contextCompactor.'))).toEqual([]);
     // The model's text is there, as text, on the model line.
     expect(html).toMatch(/Model: evil\[x\]\(command:workbench\.action\.terminal\.new\)/);

@@ -10,6 +10,7 @@ import { buildInspectorModel } from '../src/extension/inspector/inspectorModel';
 import type { InspectorModel } from '../src/shared/protocol';
 import { fixtureResult } from './webview/compactionFixture';
 import { ensureWebviewBundle, launchBrowser, openHarness, type Harness } from './webview/harness';
+import { compactionFigures } from '../src/engine/figures';
 
 /** Each payload would set window.__pwned if it ever ran. */
 const PAYLOADS = [
@@ -49,13 +50,14 @@ beforeAll(async () => {
   // Hostile text in every other place the inspector shows text too.
   result.summary.sections = result.summary.sections.map((s, i) => ({ ...s, text: `${PAYLOADS[i % PAYLOADS.length]}\n${s.text}` }));
   result.loss.missing = PAYLOADS.map((p, i) => ({ kind: 'keyword' as const, value: p, sourceId: `u${i}` }));
-  result.warnings = [PAYLOADS[1]!];
+  // A warning quotes a model's words (an LLM summary's claim): hostile text in its parameters.
+  result.warnings = [{ code: 'unsupportedClaim', summarizer: 'openai', kind: 'filePath', section: 'Files and Code Sections', text: PAYLOADS[1]! }];
   model = buildInspectorModel({
     key: 'hostile',
     label: `<img src=x onerror="window.__pwned='label'">.jsonl`,
     phase: 'preview',
     before: conv,
-    result,
+    compaction: { result, figures: compactionFigures({ overhead: 0, window: 128_000 }, result) },
     model: `<script>window.__pwned='model'</script>`,
     canUndo: false,
   });

@@ -7,7 +7,8 @@
 //   before  our count of the file up to that request — every line, every chat session — which is
 //           what the meter showed before it used the agents' records;
 //   after   the meter as it was just before that request: the previous reported figure plus our
-//           count of what came after it (calibration.ts), over the messages the agent sends.
+//           count of what came after it (calibration.ts), over the messages the agent sends; our
+//           count when that figure is below our count of the messages it covered (implausible).
 //
 // The error is (figure − reported) / reported; the table gives it for the last request and the
 // median |error| over all requests.
@@ -16,12 +17,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { importTranscript } from '../../src/engine/conversation/importers/detect';
 import type { Conversation, ReportedUsage } from '../../src/engine/conversation/model';
-import { calibrate } from '../../src/engine/tokens/calibration';
+import { basisOf } from '../../src/engine/tokens/calibration';
 import { TokenLedger } from '../../src/engine/tokens/ledger';
 import type { CachedTokenCounter } from '../../src/engine/tokens/messageCounter';
 
 interface Recorded {
   tokens: number;
+  /** The figure was printed rounded: the true one is within ± this many tokens. */
+  rounding?: number;
   /** The index of the message that answered the request, in a conversation as read. */
   answer: (c: Conversation) => number;
 }
@@ -74,8 +77,10 @@ function aiderRecords(text: string): Recorded[] {
     const m = /^> Tokens: ([\d.,]+)(k?) sent/.exec(lines[i]!);
     if (!m) continue;
     const line = i + 1;
+    const decimals = (m[1]!.split('.')[1] ?? '').length;
     out.push({
       tokens: Math.round(Number(m[1]!.replace(/,/g, '')) * (m[2] ? 1000 : 1)),
+      ...(m[2] ? { rounding: 500 / 10 ** decimals } : {}),
       answer: (c) => lastIndex(c.messages, (x) => x.role === 'assistant' && (x.source?.line ?? Infinity) <= line),
     });
   }
@@ -133,8 +138,14 @@ export async function meterRow(
     const before = counter.countMessages(file.messages.slice(0, w));
     const shown = live.messages.slice(0, a);
     ledger.sync(shown);
-    const usage: ReportedUsage = { tokens: prev.tokens, source: 'anthropic', atMessageId: live.messages[p]!.id, parts: { input: prev.tokens } };
-    const after = ledger.report(calibrate(shown, usage, counter)).total;
+    const usage: ReportedUsage = {
+      tokens: prev.tokens,
+      source: 'anthropic',
+      atMessageId: live.messages[p]!.id,
+      parts: { input: prev.tokens },
+      ...(prev.rounding ? { rounding: prev.rounding } : {}),
+    };
+    const after = ledger.report(basisOf(shown, { reportedUsage: usage }, counter)).total;
     errBefore.push(Math.abs(before - next.tokens) / next.tokens);
     errAfter.push(Math.abs(after - next.tokens) / next.tokens);
     last = { before, after, reported: next.tokens };

@@ -1,10 +1,14 @@
-// A fake model server on 127.0.0.1 for the real Claude Code and Codex CLIs: Anthropic Messages
-// (POST /v1/messages, streamed as SSE) and OpenAI Responses (POST /v1/responses, streamed as SSE).
+// A fake model server on 127.0.0.1 for the real agent CLIs: Anthropic Messages (POST /v1/messages,
+// Claude Code), OpenAI Responses (POST /v1/responses, Codex), OpenAI Chat Completions (POST
+// /v1/chat/completions: Qwen Code, opencode, Copilot CLI, Cline CLI) and the Gemini API (POST
+// /v1beta/models/<m>:streamGenerateContent|generateContent|countTokens: Gemini CLI), streamed as SSE
+// where the CLI streams.
 // Every request is logged with its body (in memory and, when a log file is given, one JSON line
 // each), so a test can read exactly what a CLI sent. What the model answers is a function of the
-// request: `reply(body, api)` returns { text } or { tool: { name, input } } (a tool call the CLI
-// will run; for Codex, `namespace` names the tool namespace an MCP server's tools are listed in),
-// and optionally `inputTokens` to report as usage.
+// request: `reply(body, api)` (api: 'anthropic' | 'responses' | 'chat' | 'gemini' | 'gemini-json',
+// the last for Gemini CLI's non-streamed side calls that expect a JSON answer) returns { text } or
+// { tool: { name, input } } (a tool call the CLI will run; for Codex, `namespace` names the tool
+// namespace an MCP server's tools are listed in), and optionally `inputTokens` to report as usage.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -47,7 +51,8 @@ export async function startFakeModel({ reply, logFile }) {
     requests,
     /** Requests to the model endpoints only (not count_tokens or other side calls). */
     modelRequests(api) {
-      const path = api === 'anthropic' ? '/v1/messages' : '/v1/responses';
+      if (api === 'gemini') return requests.filter((r) => r.method === 'POST' && /:streamGenerateContent$/.test(r.url.split('?')[0]));
+      const path = api === 'anthropic' ? '/v1/messages' : api === 'chat' ? '/v1/chat/completions' : '/v1/responses';
       return requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -62,6 +67,14 @@ function route(req, res, body, reply) {
     anthropic(res, body, reply(body, 'anthropic') ?? { text: 'ok' });
   } else if (req.method === 'POST' && path === '/v1/responses') {
     responses(res, body, reply(body, 'responses') ?? { text: 'ok' });
+  } else if (req.method === 'POST' && path === '/v1/chat/completions') {
+    chat(res, body, reply(body, 'chat') ?? { text: 'ok' });
+  } else if (req.method === 'POST' && /:countTokens$/.test(path)) {
+    json(res, { totalTokens: requestTokens(body) });
+  } else if (req.method === 'POST' && /:streamGenerateContent$/.test(path)) {
+    gemini(res, body, reply(body, 'gemini') ?? { text: 'ok' }, true);
+  } else if (req.method === 'POST' && /:generateContent$/.test(path)) {
+    gemini(res, body, reply(body, 'gemini-json') ?? { text: '{}' }, false);
   } else if (req.method === 'GET' && path.endsWith('/models')) {
     json(res, { object: 'list', data: [], models: [] });
   } else {
@@ -184,5 +197,50 @@ function responses(res, body, r) {
       },
     },
   });
+  res.end();
+}
+
+/** OpenAI Chat Completions: streamed chunks (a text delta or one tool call), then a usage chunk
+ *  when the request asks for it (`stream_options.include_usage`), then [DONE]; or one JSON body. */
+function chat(res, body, r) {
+  const id = nextId('chatcmpl');
+  const model = (body && body.model) || 'fake-model';
+  const created = Math.floor(Date.now() / 1000);
+  const inputTokens = r.inputTokens ?? requestTokens(body);
+  const usage = { prompt_tokens: inputTokens, completion_tokens: 10, total_tokens: inputTokens + 10 };
+  const toolCall = r.tool ? { id: nextId('call'), type: 'function', function: { name: r.tool.name, arguments: JSON.stringify(r.tool.input) } } : undefined;
+  const finish = toolCall ? 'tool_calls' : 'stop';
+  if (!body || body.stream !== true) {
+    const message = toolCall ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: r.text };
+    json(res, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const chunk = (choices, extra = {}) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
+  chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  if (toolCall) chunk([{ index: 0, delta: { tool_calls: [{ index: 0, ...toolCall }] }, finish_reason: null }]);
+  else chunk([{ index: 0, delta: { content: r.text }, finish_reason: null }]);
+  chunk([{ index: 0, delta: {}, finish_reason: finish }]);
+  if (body.stream_options && body.stream_options.include_usage) chunk([], { usage });
+  res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+/** The Gemini API: `:streamGenerateContent?alt=sse` (one SSE event with the whole candidate and the
+ *  usage) or `:generateContent` (one JSON body). A tool call is a `functionCall` part. */
+function gemini(res, body, r, stream) {
+  const inputTokens = r.inputTokens ?? requestTokens(body);
+  const parts = r.tool ? [{ functionCall: { name: r.tool.name, args: r.tool.input } }] : [{ text: r.text }];
+  const answer = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: inputTokens, candidatesTokenCount: 10, totalTokenCount: inputTokens + 10 },
+    modelVersion: 'gemini-fake',
+  };
+  if (!stream) {
+    json(res, answer);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write(`data: ${JSON.stringify(answer)}\n\n`);
   res.end();
 }

@@ -11,8 +11,8 @@
 //      not the summarized turns' file contents, and is smaller.
 // Then the same with the shared real Claude Code sessions (../shared/transcripts/claude-code),
 // placed in the fake project folder; their request sizes (bytes, and tokens by our counter) are
-// printed. Then the Claude Code hook (hookScenarios.mjs) and the MCP server (mcpScenarios.mjs) in
-// the real CLIs. Artifacts (each CLI's output, every request body) go to test-artifacts/agents/.
+// printed. Then the Claude Code hook (hookScenarios.mjs), the MCP server (mcpScenarios.mjs) and
+// `ctxc count` against the usage Claude Code recorded (claudeCountScenario.mjs) in the real CLIs. Artifacts (each CLI's output, every request body) go to test-artifacts/agents/.
 // AGENTS_ONLY=<regex> runs only the scenarios whose name matches.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,14 +20,20 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../e2e/tools.mjs';
+import { ensureDebianCommand } from '../ensure-debian.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
+import { claudeCountScenarios } from './claudeCountScenario.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
-import { ensureAgents } from './tools.mjs';
+import { codexScenarios } from './codexScenarios.mjs';
+import { opencodeScenarios } from './opencodeScenarios.mjs';
+import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
-const ARTIFACTS = join(repoRoot, 'test-artifacts', 'agents');
+const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
+/** The artifacts folder of the version set being run. */
+let ARTIFACTS = ARTIFACTS_ROOT;
 const CLI = join(repoRoot, 'dist', 'cli.js');
 /** One CLI run; the fake model answers at once, so a minute means something hangs. */
 const RUN_TIMEOUT_MS = 90_000;
@@ -462,16 +468,74 @@ async function sharedIntoCodex(agents, rel, figures) {
   });
 }
 
+/** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
+ *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
+const AGENT_SCENARIOS = [codexScenarios, opencodeScenarios];
+
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
-async function main() {
-  const t0 = Date.now();
-  rmSync(ARTIFACTS, { recursive: true, force: true });
+/** Which versions to run: each set is run through every scenario. Default: the oldest and the
+ *  newest of testedVersions.json (CI: no drift). `--latest`: the registry's newest of each agent
+ *  (npm view), for the day a new version ships. `--versions oldest|newest|oldest,newest`. */
+function versionSets(argv) {
+  if (argv.includes('--latest')) {
+    const latest = {};
+    for (const agent of Object.keys(TESTED_VERSIONS)) latest[agent] = registryNewest(agent);
+    return [{ label: 'latest', which: latest }];
+  }
+  const i = argv.indexOf('--versions');
+  const wanted = (i >= 0 ? argv[i + 1] : (process.env.AGENTS_VERSIONS ?? 'oldest,newest')).split(',').map((v) => v.trim());
+  for (const w of wanted) check(w === 'oldest' || w === 'newest', `--versions takes oldest, newest or both, got '${w}'`);
+  // A set that names the same versions as one before it is run once.
+  const seen = new Set();
+  return wanted
+    .map((w) => ({ label: w, which: w }))
+    .filter((set) => {
+      const key = JSON.stringify(Object.values(TESTED_VERSIONS).map((v) => v[set.which]));
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+function versionsOf(set) {
+  return Object.fromEntries(Object.entries(TESTED_VERSIONS).map(([agent, v]) => [agent, typeof set.which === 'string' ? v[set.which] : set.which[agent]]));
+}
+
+async function runSet(set, figures) {
+  ARTIFACTS = join(ARTIFACTS_ROOT, set.label);
   mkdirSync(ARTIFACTS, { recursive: true });
-  const agents = await ensureAgents();
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
-  check(build.status === 0, 'node esbuild.mjs failed', build.stderr);
-  const figures = [];
+  const agents = await ensureAgents(set.which);
+  // What every per-agent scenario module gets: the runner's helpers, and its agent's CLI at this
+  // set's version (installed on first use).
+  const h = {
+    repoRoot,
+    CLI,
+    ARTIFACTS,
+    transcriptsDir: findTranscriptsDir(repoRoot),
+    figures,
+    log,
+    check,
+    run,
+    mustRun,
+    inSandbox,
+    onlyFile,
+    requestsSince,
+    saveBody,
+    includes,
+    fileState,
+    checkUntouched,
+    ctxc,
+    codexEnv,
+    writeCodexConfig,
+    scriptedReply,
+    turnPrompt,
+    notesText,
+    narrative,
+    checkCompactedRequest,
+    version: (agent) => (typeof set.which === 'string' ? TESTED_VERSIONS[agent][set.which] : set.which[agent]),
+    ensureAgent: (agent) => ensureAgent(agent, typeof set.which === 'string' ? set.which : set.which[agent]),
+  };
   const scenarios = [
     ['Claude Code: a real multi-turn session, compacted and resumed', () => agentSession('claude', agents, figures)],
     ['Codex: a real multi-turn session, compacted and resumed', () => agentSession('codex', agents, figures)],
@@ -501,18 +565,43 @@ async function main() {
       placeTranscript,
     }),
     ...mcpScenarios({ agents, repoRoot, CLI, ARTIFACTS, log, check, mustRun, inSandbox, claudeEnv, codexEnv, writeCodexConfig, onlyFile, requestsSince }),
+    ...claudeCountScenarios({ agents, CLI, log, check, mustRun, inSandbox, claudeEnv, onlyFile, requestsSince, writeFile: writeFileSync }),
+    ...AGENT_SCENARIOS.flatMap((scenarios) => scenarios(h)),
   ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
-  const failures = [];
+  const results = [];
   for (const [what, fn] of scenarios) {
     const ts = Date.now();
-    log(`${what}`);
+    log(`[${set.label}] ${what}`);
     try {
       await fn();
+      results.push({ what, ok: true });
       log(`  ok (${((Date.now() - ts) / 1000).toFixed(1)}s)`);
     } catch (e) {
-      failures.push(what);
+      results.push({ what, ok: false, why: e instanceof AgentsTestError ? e.message.split('\n')[0] : String(e).split('\n')[0] });
       log(`  FAILED: ${e instanceof AgentsTestError ? e.message : e.stack}`);
     }
+  }
+  return results;
+}
+
+async function main() {
+  const t0 = Date.now();
+  rmSync(ARTIFACTS_ROOT, { recursive: true, force: true });
+  mkdirSync(ARTIFACTS_ROOT, { recursive: true });
+  const sets = versionSets(process.argv.slice(2));
+  // ctxc on Node 20 writes Codex's index row through the sqlite3 shell.
+  ensureDebianCommand('sqlite3');
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+  check(build.status === 0, 'node esbuild.mjs failed', build.stderr);
+  const figures = [];
+  const outcomes = [];
+  for (const set of sets) {
+    log(
+      `versions (${set.label}): ${Object.entries(versionsOf(set))
+        .map(([a, v]) => `${a} ${v}`)
+        .join(', ')}`,
+    );
+    outcomes.push({ set, results: await runSet(set, figures) });
   }
   log('');
   log('Request the CLI sent on resume, original → compacted:');
@@ -522,7 +611,28 @@ async function main() {
     const rest = `; ${n(f.messagesBefore)} → ${n(f.messagesAfter)} messages; the session file itself ${n(f.sessionBefore)} → ${n(f.sessionAfter)} tokens`;
     log(`  ${f.what}: ${n(f.before)} → ${n(f.after)} bytes${tokens}${rest}`);
   }
-  log(`artifacts: ${ARTIFACTS}`);
+  log('');
+  log('Compatibility (each scenario against each set of versions):');
+  log(
+    `  versions: ${outcomes
+      .map(
+        ({ set }) =>
+          `${set.label} = ${Object.entries(versionsOf(set))
+            .map(([a, v]) => `${a} ${v}`)
+            .join(', ')}`,
+      )
+      .join(' | ')}`,
+  );
+  const names = [...new Set(outcomes.flatMap((o) => o.results.map((r) => r.what)))];
+  for (const what of names) {
+    const cells = outcomes.map(({ set, results }) => {
+      const r = results.find((x) => x.what === what);
+      return `${set.label}: ${!r ? '—' : r.ok ? 'ok' : `FAILED (${r.why.slice(0, 160)})`}`;
+    });
+    log(`  ${what} — ${cells.join(' · ')}`);
+  }
+  const failures = outcomes.flatMap(({ set, results }) => results.filter((r) => !r.ok).map((r) => `[${set.label}] ${r.what}`));
+  log(`artifacts: ${ARTIFACTS_ROOT}`);
   log(`${failures.length === 0 ? 'all passed' : `${failures.length} failed: ${failures.join('; ')}`} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   process.exit(failures.length === 0 ? 0 : 1);
 }

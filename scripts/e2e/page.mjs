@@ -184,8 +184,9 @@ export async function quickPick(page, label, { title, filter = label } = {}) {
   return listed;
 }
 
-/** The meter's accessibility label, as the contract fixes it. */
-export const METER_LABEL = /^Context Compactor: (\d+) \/ (\d+) tokens \((\d+\.\d)%\)$/;
+/** The meter's accessibility label, as the contract fixes it (then what it shows: the agent and
+ *  session, the transcript or the chat, and whether it is pinned). */
+export const METER_LABEL = /^Context Compactor: (\d+) \/ (\d+) tokens \((\d+\.\d)%\)(?: — .*)?$/;
 
 /** The status-bar entry for a contributed item id (VS Code prefixes the extension id). */
 export function statusBarItem(page, itemId) {

@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, r
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
-import { ensureChromium } from '../ensure-chromium.mjs';
+import { ensureChromium } from '../ensure-debian.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cacheDir = join(repoRoot, '.cache', 'e2e');

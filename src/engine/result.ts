@@ -4,6 +4,7 @@
 import type { Conversation, ItemType, Message, Role } from './conversation/model';
 import type { Decision } from '../shared/engineNames';
 import type { SectionName, Summary } from './sections';
+import type { EngineWarning } from './warnings';
 
 export { DECISIONS, type Decision } from '../shared/engineNames';
 
@@ -161,7 +162,7 @@ export interface CompactionResult {
   summarizer: SummarizerInfo;
   /** How many compactions this conversation has been through, this one included. */
   compactionCount: number;
-  warnings: string[];
+  warnings: EngineWarning[];
   durationMs: number;
   /** The target size the budget/ratio resolved to, in tokens. */
   target?: number;

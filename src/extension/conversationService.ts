@@ -5,6 +5,11 @@ import type * as vscode from 'vscode';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionEdits, CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
+import type { CompactionRun } from '../sessions/compactionService';
+
+/** A compaction (previewed or applied) with its figures: before → after as the agent will send
+ *  them, the numbers every surface shows (src/engine/figures.ts). */
+export type Compaction = Pick<CompactionRun, 'result' | 'figures' | 'inherited'>;
 
 export interface ActiveConversation {
   /** Stable key: the transcript's URI string, or `chat:<sessionId>` for a chat participant session. */
@@ -38,9 +43,9 @@ export interface ConversationService extends vscode.Disposable {
   active(): ActiveConversation | undefined;
   get(key: string): ActiveConversation | undefined;
   /** A dry run: what compaction would produce with these edits. Writes nothing. */
-  preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult>;
+  preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<Compaction>;
   /** Compacts for real (re-validating the edits), archives the original, persists state. */
-  apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options?: ApplyOptions): Promise<CompactionResult>;
+  apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options?: ApplyOptions): Promise<Compaction>;
   /** Restores the state before the last applied compaction. False when there is nothing to undo. */
   undo(key: string): Promise<boolean>;
 }

@@ -4,32 +4,38 @@
 //   conversationEntry.ts  one conversation: source, steps, current view, counts
 //   compactionSteps.ts    the step stack: pushStep, undo, persistence, rebasing on the source
 //   tokenCounting.ts      counters per model and window, reports, recounting on settings changes
-//   engineOptions.ts      the engine's typed options from the settings, cancellation
+//   engineOptions.ts      the settings as the CompactionRequest every front end builds, cancellation
 //   llmCooldown.ts        no LLM retry at once after an LLM compaction fell back
-// Work on one conversation is serialized; everything this store creates is disposed with it.
+// A compaction runs as every front end runs one (src/sessions/compactionService.ts), on the counts
+// the store already has, and comes back with its figures (before → after as the agent will send
+// them). Which conversation is active is decided by MeterFocus (meterFocus.ts) alone. Work on one
+// conversation is serialized; everything this store creates is disposed with it.
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
 import { CompactionCache } from '../engine/compaction/cache';
 import type { Conversation } from '../engine/conversation/model';
-import type { CompactionEdits, CompactionResult } from '../engine/result';
+import type { CompactionEdits } from '../engine/result';
 import { MemoryArchive } from '../engine/archive/memoryArchive';
 import { hash64 } from '../engine/text/hash';
 import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
+import type { TokenReport } from '../engine/tokens/report';
+import type { CompactionHost } from '../sessions/compactionService';
 import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOldest';
 import type { CompactionEngine } from './compactionEngine';
-import type { ActiveConversation, ApplyOptions, ConversationService } from './conversationService';
+import type { ActiveConversation, ApplyOptions, Compaction, ConversationService } from './conversationService';
 import { Disposable } from './lifecycle';
-import { NothingToDoError, type Logger } from './log';
+import type { Logger } from './log';
 import { ConversationStateStore } from './persistence/conversationStateStore';
 import { FileArchiveStore } from './persistence/fileArchiveStore';
-import type { CompactorSettings, SettingsStore } from './settings';
+import type { SettingsStore } from './settings';
 import { CompactionSteps } from './store/compactionSteps';
 import type { ApplyElsewhere, ConversationEntry, ReportProvider } from './store/conversationEntry';
-import { abortOnCancel, engineOptions, fitUnderTrigger, type EngineRun } from './store/engineOptions';
+import { abortOnCancel, requestFromSettings } from './store/engineOptions';
 import { LlmCooldown } from './store/llmCooldown';
+import { throwIfNothingChanged } from './store/nothingChanged';
 import { TokenCounting } from './store/tokenCounting';
 import type { SummarizerFactory } from './summarizers/summarizerFactory';
 import { notificationText } from './notificationText';
@@ -43,8 +49,10 @@ export interface SourceOptions {
   model?: string;
   /** Counting by something other than the tiktoken counter (a chat model's countTokens). */
   reportProvider?: ReportProvider;
+  /** The source's report, counted where it was read (an agent session: the Sessions view's count,
+   *  with the counter this store gives), so a session is counted once. */
+  report?: TokenReport;
   uri?: vscode.Uri;
-  activate?: boolean;
   /** Applying a compaction writes it elsewhere (an agent session) instead of adding a step. */
   applyElsewhere?: ApplyElsewhere;
 }
@@ -116,38 +124,36 @@ export class ConversationStore extends Disposable implements ConversationService
     return [...this.entries.keys()];
   }
 
-  /** What a plan of this conversation depends on, for the preview and for Compact alike: when the
-   *  two agree the cache hands Compact the preview's plan, and the confirmation's figures are the
-   *  result's. One applied elsewhere (an agent session written anew) leaves the original where it
-   *  is: nothing to archive, and the summary does not say it can be undone here. */
-  private planRun(e: ConversationEntry, settings: CompactorSettings, signal: AbortSignal, edits: CompactionEdits | undefined): EngineRun {
-    const budget = fitUnderTrigger(e.report, settings.triggerRatio);
+  /** What a run of this conversation gets from the store, for the preview and for Compact alike:
+   *  its counts (so nothing is counted again and the figures start from the meter's), and its plan
+   *  cache (when the two agree the cache hands Compact the preview's plan, and the confirmation's
+   *  figures are the result's). One applied elsewhere (an agent session written anew) leaves the
+   *  original where it is: nothing to archive, and the summary does not say it can be undone here. */
+  private host(e: ConversationEntry, signal: AbortSignal): CompactionHost {
     return {
-      counter: e.counter,
+      counted: { counter: e.counter, report: e.report },
       cache: e.cache,
       archive: e.applyElsewhere ? new MemoryArchive() : this.deps.archive,
       signal,
       now: this.now(),
-      ...(edits ? { edits } : {}),
-      ...(budget !== undefined ? { budget } : {}),
     };
   }
 
-  async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<CompactionResult> {
+  async preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<Compaction> {
     const e = this.require(key);
     return this.serialize(e, async () => {
       // Previews are extractive: fast, free and deterministic (the confirmation labels them estimates).
       const cancel = abortOnCancel(token);
       try {
-        const settings = this.deps.settings.current;
-        return await this.deps.engine.preview(e.current, engineOptions(settings, this.planRun(e, settings, cancel.signal, edits)));
+        const request = requestFromSettings(this.deps.settings.current, edits ? { edits } : {});
+        return await this.deps.engine.run(e.current, request, { ...this.host(e, cancel.signal), dryRun: true });
       } finally {
         cancel.dispose();
       }
     });
   }
 
-  async apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options: ApplyOptions = {}): Promise<CompactionResult> {
+  async apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options: ApplyOptions = {}): Promise<Compaction> {
     const e = this.require(key);
     return this.serialize(e, async () => {
       const settings = this.deps.settings.current;
@@ -155,24 +161,24 @@ export class ConversationStore extends Disposable implements ConversationService
       try {
         const made = await this.deps.summarizers.create(settings, cancel.signal);
         const choice = this.cooldown.choose(made);
-        const run: EngineRun = {
-          ...this.planRun(e, settings, cancel.signal, edits),
-          ...(options.focus ? { focus: options.focus } : {}),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-          ...(choice.summarizer ? { summarizer: choice.summarizer } : {}),
-        };
+        const request = requestFromSettings(settings, { ...(edits ? { edits } : {}), ...(options.focus ? { focus: options.focus } : {}) });
         const before = e.current;
-        const result = await this.deps.engine.compact(before, engineOptions(settings, run));
+        const run = await this.deps.engine.run(before, request, {
+          ...this.host(e, cancel.signal),
+          ...(options.onProgress ? { onProgress: (p: { phase: string }) => options.onProgress!(p.phase) } : {}),
+          ...(choice.summarizer ? { summarizer: choice.summarizer } : {}),
+        });
+        const { result, figures } = run;
         this.cooldown.record(made, choice, result);
         throwIfCancelled(token);
         // A compaction that changes nothing is not a step: nothing to undo, no "compacted" report.
         throwIfNothingChanged(before, result);
         if (e.applyElsewhere) {
-          await e.applyElsewhere.apply(result, before);
+          await e.applyElsewhere.apply(run, before);
           this.deps.log.info(
-            `compacted ${e.label} elsewhere: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}); the conversation is left as it is`,
+            `compacted ${e.label} elsewhere: ${figures.before.total} → ${figures.after.total} tokens as the agent will send them (${result.strategy}, ${result.summarizer.name}); the conversation is left as it is`,
           );
-          return result;
+          return run;
         }
         const view = await this.steps.pushStep(e, {
           kind: 'compaction',
@@ -187,9 +193,9 @@ export class ConversationStore extends Disposable implements ConversationService
         e.lastResult = result;
         await this.setCurrent(e, view);
         this.deps.log.info(
-          `compacted ${e.label}: ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.strategy}, ${result.summarizer.name}, archive ${result.archiveId})`,
+          `compacted ${e.label}: ${figures.before.total} → ${figures.after.total} tokens as the agent will send them (${result.strategy}, ${result.summarizer.name}, archive ${result.archiveId})`,
         );
-        return result;
+        return run;
       } finally {
         cancel.dispose();
       }
@@ -237,6 +243,12 @@ export class ConversationStore extends Disposable implements ConversationService
     return this.require(key).counter;
   }
 
+  /** The counter a source naming `model` (or none) is counted with here: what counts an agent
+   *  session where it is read (the Sessions view), so the store takes that count as it is. */
+  counterForModel(model: string | undefined): Promise<CachedTokenCounter> {
+    return this.counting.counterFor(this.counting.modelFor(undefined, { meta: model ? { model } : {} }));
+  }
+
   /** The alternative to a summary: drop the oldest rounds until the conversation is under `targetTokens`. */
   async dropOldest(key: string, targetTokens: number): Promise<DropOldestResult> {
     const e = this.require(key);
@@ -270,16 +282,17 @@ export class ConversationStore extends Disposable implements ConversationService
       entry.label = opts.label;
       if (opts.reportProvider) entry.reportProvider = opts.reportProvider;
       if (opts.applyElsewhere) entry.applyElsewhere = opts.applyElsewhere;
-      if (source !== entry.source) {
+      if (source !== entry.source || (opts.report && opts.report !== entry.sourceReport)) {
         entry.source = source;
+        if (opts.report) entry.sourceReport = opts.report;
         await this.rebase(entry);
       }
     });
-    if (opts.activate) this.setActive(key);
-    else if (key === this.activeKey) this.changeEmitter.fire(this.get(key)!);
+    if (key === this.activeKey) this.changeEmitter.fire(this.get(key)!);
     return this.get(key)!;
   }
 
+  /** Makes `key` the active conversation. MeterFocus (meterFocus.ts) decides which one: call it there. */
   setActive(key: string | undefined): void {
     if (key !== undefined && !this.entries.has(key)) return;
     if (key === this.activeKey) return;
@@ -322,17 +335,18 @@ export class ConversationStore extends Disposable implements ConversationService
   }
 
   private async readEntry(key: string, source: Conversation, opts: SourceOptions): Promise<ConversationEntry> {
-    const model = this.counting.modelFor(opts.model, source.meta.model);
+    const model = this.counting.modelFor(opts.model, source);
     const counter = await this.counting.counterFor(model);
     const owner = { key, label: opts.label, kind: opts.kind, source, steps: await this.steps.load(key) };
     const { view, reset } = await this.steps.viewOf(owner);
     if (reset) this.resetEmitter.fire(opts.label);
     if (owner.steps.length > 0) this.deps.log.info(`restored ${owner.steps.length} compaction step(s) of ${opts.label}`);
     const reportProvider = opts.reportProvider;
-    const counts: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'calibration'> = {
+    const counts: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'sourceReport' | 'calibration'> = {
       ledger: new TokenLedger(counter),
       source,
       ...(reportProvider ? { reportProvider } : {}),
+      ...(opts.report ? { sourceReport: opts.report } : {}),
     };
     const report = await this.counting.report(counts, view.messages);
     const entry: ConversationEntry = {
@@ -345,6 +359,7 @@ export class ConversationStore extends Disposable implements ConversationService
       report,
       queue: Promise.resolve(),
       ...(counts.calibration ? { calibration: counts.calibration } : {}),
+      ...(opts.report ? { sourceReport: opts.report } : {}),
       ...(opts.uri ? { uri: opts.uri } : {}),
       ...(reportProvider ? { reportProvider } : {}),
       ...(opts.applyElsewhere ? { applyElsewhere: opts.applyElsewhere } : {}),
@@ -372,29 +387,17 @@ export class ConversationStore extends Disposable implements ConversationService
   private async recountAll(): Promise<void> {
     for (const e of [...this.entries.values()]) {
       await this.serialize(e, async () => {
-        e.model = e.kind === 'transcript' ? this.counting.modelFor(undefined, e.source.meta.model) : e.model;
+        e.model = e.kind === 'transcript' ? this.counting.modelFor(undefined, e.source) : e.model;
         e.counter = await this.counting.counterFor(e.model);
         e.ledger = new TokenLedger(e.counter);
         delete e.calibration;
+        // Counted elsewhere with the old counter: counted here until its source reads it again.
+        delete e.sourceReport;
         e.report = await this.counting.report(e, e.current.messages);
       }).catch((err) => this.deps.log.error(`recounting ${e.label} failed`, err));
       if (e.key === this.activeKey) this.changeEmitter.fire(this.get(e.key)!);
     }
   }
-}
-
-/** True when the engine left the conversation as it was (too short, everything kept). Kept
- *  messages are shared by reference with the input, so this is exact and cheap. */
-export function compactionChangesNothing(before: Conversation, result: CompactionResult): boolean {
-  const after = result.conversation.messages;
-  return after.length === before.messages.length && after.every((m, i) => m === before.messages[i]);
-}
-
-/** Stops a compaction that would change nothing, with the engine's reason. */
-export function throwIfNothingChanged(before: Conversation, result: CompactionResult): void {
-  if (!compactionChangesNothing(before, result)) return;
-  const reason = result.warnings[0] ?? '';
-  throw new NothingToDoError(vscode.l10n.t('Nothing to compact: {0}', reason || vscode.l10n.t('every message is kept as it is.')));
 }
 
 function throwIfCancelled(token: vscode.CancellationToken | undefined): void {

@@ -15,6 +15,9 @@ export const COMMANDS = {
   selectSummarizer: 'contextCompactor.selectSummarizer',
   installClaudeHooks: 'contextCompactor.installClaudeHooks',
   removeClaudeHooks: 'contextCompactor.removeClaudeHooks',
+  /** Pins the meter to the conversation it shows (argument: a conversation key). */
+  pinMeter: 'contextCompactor.pinMeter',
+  unpinMeter: 'contextCompactor.unpinMeter',
 } as const;
 
 export type PaletteCommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -36,6 +39,7 @@ export const SESSION_COMMANDS = {
   compact: 'contextCompactor.sessions.compact',
   resume: 'contextCompactor.sessions.resume',
   reveal: 'contextCompactor.sessions.reveal',
+  pin: 'contextCompactor.sessions.pin',
 } as const;
 
 /** The view container in the activity bar, and the Sessions view in it. */
@@ -66,12 +70,6 @@ export const SETTINGS = {
   offloadTokens: 'offloadTokens',
   model: 'model',
   follow: 'follow',
-  sessionsClaudeCode: 'sessions.claudeCode',
-  sessionsCodex: 'sessions.codex',
-  sessionsCline: 'sessions.cline',
-  sessionsRooCode: 'sessions.rooCode',
-  sessionsCopilotChat: 'sessions.copilotChat',
-  sessionsAider: 'sessions.aider',
   claudeHookMaxTokens: 'claudeHook.maxTokens',
   claudeHookLoopLimit: 'claudeHook.loopLimit',
   claudeHookLoopMinutes: 'claudeHook.loopMinutes',

@@ -3,10 +3,14 @@
 // every feature sees the same, valid snapshot.
 
 import * as vscode from 'vscode';
-import type { CompactionLevel } from '../engine/compactor';
+import { REQUEST_DEFAULTS } from '../engine/compaction/request';
+import { COMPACTION_DEFAULTS, type CompactionLevel } from '../engine/compactor';
+import { DEFAULT_MODEL } from '../engine/tokens/modelRegistry';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from '../engine/limits';
 import { LEVELS } from '../engine/strategies/levelStrategy';
 import type { AgentId } from '../sessions/agentSession';
+import type { AgentModule } from '../sessions/agents/agent';
+import { AGENT_MODULES } from '../sessions/agents/registry';
 import { HOOK_DEFAULTS } from '../sessions/claudeHook/claudeHook';
 import { CONFIG_SECTION, SETTINGS } from './ids';
 import { Disposable } from './lifecycle';
@@ -49,13 +53,9 @@ export interface CompactorSettings extends ToolLimits {
   /** The counting model when a transcript does not name one. */
   model: string;
   follow: FollowMode;
-  /** Each agent's sessions are looked for (the Sessions view, the meter's live session). */
-  sessionsClaudeCode: boolean;
-  sessionsCodex: boolean;
-  sessionsCline: boolean;
-  sessionsRooCode: boolean;
-  sessionsCopilotChat: boolean;
-  sessionsAider: boolean;
+  /** Whether each agent's sessions are looked for (the Sessions view, the meter's live session), by
+   *  agent id: the `contextCompactor.sessions.<settingKey>` setting of each registry module. */
+  sessions: Readonly<Record<AgentId, boolean>>;
   /** Claude Code hooks (written into the command the install command adds): the repair's token
    *  cap, and the loop guard's limit and window. */
   claudeHookMaxTokens: number;
@@ -63,29 +63,25 @@ export interface CompactorSettings extends ToolLimits {
   claudeHookLoopMinutes: number;
 }
 
-/** Defaults: the same values package.json declares (test/settings.test.ts holds them equal). */
+/** Defaults: the same values package.json declares (test/settings.test.ts holds them equal); those
+ *  a compaction reads are the engine's own (a setting at its default asks what no setting asks). */
 export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   enabled: true,
   maxContextTokens: 0,
-  triggerRatio: 0.8,
-  keepRecentRounds: 2,
+  triggerRatio: REQUEST_DEFAULTS.triggerRatio,
+  keepRecentRounds: COMPACTION_DEFAULTS.keepRecentRounds,
   requireConfirmation: true,
   strategy: ENGINE_DEFAULT_STRATEGY,
-  level: 'normal',
+  level: COMPACTION_DEFAULTS.level,
   summarizer: 'extractive',
   openaiBaseUrl: 'https://api.openai.com/v1',
   openaiModel: 'gpt-4o-mini',
   vscodeLmModel: '',
-  summaryMaxLength: 3000,
+  summaryMaxLength: COMPACTION_DEFAULTS.summaryMaxTokens,
   ...DEFAULT_TOOL_LIMITS,
-  model: 'gpt-4o',
+  model: DEFAULT_MODEL,
   follow: 'auto',
-  sessionsClaudeCode: true,
-  sessionsCodex: true,
-  sessionsCline: true,
-  sessionsRooCode: true,
-  sessionsCopilotChat: true,
-  sessionsAider: true,
+  sessions: Object.fromEntries(AGENT_MODULES.map((a) => [a.id, true])),
   claudeHookMaxTokens: HOOK_DEFAULTS.maxTokens,
   claudeHookLoopLimit: HOOK_DEFAULTS.loopLimit,
   claudeHookLoopMinutes: HOOK_DEFAULTS.loopMinutes,
@@ -150,12 +146,7 @@ export function readSettings(cfg: ConfigReader = vscode.workspace.getConfigurati
     offloadTokens: int(cfg, SETTINGS.offloadTokens, d.offloadTokens, 1),
     model: str(cfg, SETTINGS.model, d.model) || d.model,
     follow: oneOf(cfg, SETTINGS.follow, FOLLOW_MODES, d.follow),
-    sessionsClaudeCode: bool(cfg, SETTINGS.sessionsClaudeCode, d.sessionsClaudeCode),
-    sessionsCodex: bool(cfg, SETTINGS.sessionsCodex, d.sessionsCodex),
-    sessionsCline: bool(cfg, SETTINGS.sessionsCline, d.sessionsCline),
-    sessionsRooCode: bool(cfg, SETTINGS.sessionsRooCode, d.sessionsRooCode),
-    sessionsCopilotChat: bool(cfg, SETTINGS.sessionsCopilotChat, d.sessionsCopilotChat),
-    sessionsAider: bool(cfg, SETTINGS.sessionsAider, d.sessionsAider),
+    sessions: Object.fromEntries(AGENT_MODULES.map((a) => [a.id, bool(cfg, sessionSettingKey(a), d.sessions[a.id] ?? true)])),
     claudeHookMaxTokens: int(cfg, SETTINGS.claudeHookMaxTokens, d.claudeHookMaxTokens, 1),
     claudeHookLoopLimit: int(cfg, SETTINGS.claudeHookLoopLimit, d.claudeHookLoopLimit, 1),
     claudeHookLoopMinutes: int(cfg, SETTINGS.claudeHookLoopMinutes, d.claudeHookLoopMinutes, 1),
@@ -202,15 +193,13 @@ export function toolLimitsOf(s: CompactorSettings): ToolLimits {
 }
 
 /** Which agents' sessions are looked for: the contextCompactor.sessions.* settings. */
-export function sessionSourcesOf(s: CompactorSettings): Record<AgentId, boolean> {
-  return {
-    'claude-code': s.sessionsClaudeCode,
-    codex: s.sessionsCodex,
-    cline: s.sessionsCline,
-    'roo-code': s.sessionsRooCode,
-    'copilot-chat': s.sessionsCopilotChat,
-    aider: s.sessionsAider,
-  };
+export function sessionSourcesOf(s: CompactorSettings): Readonly<Record<AgentId, boolean>> {
+  return s.sessions;
+}
+
+/** The setting (under contextCompactor) that turns an agent's sessions on and off. */
+export function sessionSettingKey(agent: Pick<AgentModule, 'settingKey'>): string {
+  return `sessions.${agent.settingKey}`;
 }
 
 export function registerSettings(context: vscode.ExtensionContext): SettingsStore {

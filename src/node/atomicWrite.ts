@@ -10,7 +10,7 @@
 // being read, also through a hard link or a symlink). Temporary files of processes that no
 // longer exist (`kill -9` mid-write) are removed by the next write to the same folder.
 
-import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
@@ -28,6 +28,12 @@ export interface AtomicWriteOptions {
   /** Files this write must never replace (the transcripts being read). Compared by real path and
    *  by device and inode, so a symlink or a hard link to one of them is refused too. */
   protect?: readonly string[];
+  /** Permissions of a new file (default 0o666, less the umask). Agents' session files are 0o600:
+   *  they hold code, paths and keys pasted by mistake. */
+  mode?: number;
+  /** The file must not exist: the write fails with EEXIST rather than replace one, also when another
+   *  process creates it meanwhile (the temporary file is linked into place, not renamed). */
+  exclusive?: boolean;
 }
 
 /** Why a write was refused or failed, in words for the one line a person reads. */
@@ -36,13 +42,15 @@ export type WriteFailure =
   | 'protected'
   /** The target exists and is not a regular file (device, FIFO, socket, folder). */
   | 'notRegularFile'
+  /** An exclusive write found a file there. */
+  | 'exists'
   /** A system call failed; `code` and `step` say which. */
   | 'io';
 
 /** The step a system call failed in: it decides what the error means ("ENOENT" while creating the
  *  folder is a folder that cannot be made; while creating the temporary file, a folder that takes
  *  no new files). */
-export type WriteStep = 'resolve' | 'folder' | 'create' | 'write' | 'rename';
+export type WriteStep = 'resolve' | 'folder' | 'create' | 'write' | 'rename' | 'link';
 
 export interface AtomicWriteErrorDetails {
   /** The system error code (ENOSPC, EACCES, …), when a system call failed. */
@@ -86,8 +94,10 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const dir = dirname(target);
   await step('folder', target, () => ensureDir(dir));
   await removeStaleTemps(dir);
-  // An existing file keeps its permissions; a new one gets the default (0666 less the umask).
-  const mode = existing ? existing.mode & 0o7777 : 0o666;
+  if (existing && opts.exclusive) throw new AtomicWriteError('exists', target, 'a file is already there', { code: 'EEXIST' });
+  // An existing file keeps its permissions; a new one gets the asked mode, else the default (0666
+  // less the umask).
+  const mode = existing ? existing.mode & 0o7777 : (opts.mode ?? 0o666);
   const { temp, fh } = await step('create', target, () => createTemp(dir, basename(target), mode));
   let created = true;
   try {
@@ -99,12 +109,29 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     } finally {
       await fh.close();
     }
-    await step('rename', target, () => rename(temp, target));
-    created = false;
+    if (opts.exclusive) {
+      // link() fails when the name is taken, where rename() would replace the file. A file system
+      // without hard links gets the check and the rename instead.
+      await step('link', target, () => linkOrRename(temp, target));
+    } else {
+      await step('rename', target, () => rename(temp, target));
+      created = false;
+    }
   } finally {
     if (created) await rm(temp, { force: true }).catch(() => undefined);
   }
   await syncFolder(dir);
+}
+
+async function linkOrRename(temp: string, target: string): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || !(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK')) throw e;
+    if (await lstatIfExists(target)) throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' });
+    await rename(temp, target);
+  }
 }
 
 export interface WriteTarget {
@@ -185,6 +212,8 @@ function describeIoFailure(name: WriteStep, code: string | undefined, target: st
       return `the name is too long${tag}`;
     case 'EXDEV':
       return `the temporary file and the target are on different file systems${tag}`;
+    case 'EEXIST':
+      return `a file is already there${tag}`;
     default:
       return `${name} failed: ${e instanceof Error ? e.message : String(e)}`;
   }

@@ -1,16 +1,10 @@
 // What the session listing knows about one agent session, whatever the agent. Plain data, so the
 // extension can keep it, post it to a view, or print it as JSON.
 
-/** The agents whose sessions are found on disk. */
-export const AGENTS = ['claude-code', 'codex', 'cline', 'roo-code', 'copilot-chat', 'aider'] as const;
-export type AgentId = (typeof AGENTS)[number];
+import type { SourceFormat } from '../engine/conversation/model';
 
-export function isAgentId(v: string): v is AgentId {
-  return (AGENTS as readonly string[]).includes(v);
-}
-
-/** Agents that resume a session from a file we write (the others get a handoff prompt). */
-export const RESUMABLE_AGENTS: readonly AgentId[] = ['claude-code', 'codex'];
+/** An agent's id in the registry (src/sessions/agents/registry.ts): 'claude-code', 'codex', … */
+export type AgentId = string;
 
 /** A session file found by a source, before it is read. */
 export interface FoundSession {
@@ -27,7 +21,7 @@ export interface FoundSession {
   /** A title the agent's own index gives (Cline's task text), used before the first user message. */
   title?: string;
   /** The format to read it as (else detected). */
-  format?: 'claude-code' | 'codex' | 'copilot-chat' | 'aider';
+  format?: SourceFormat;
   size: number;
   mtimeMs: number;
 }
@@ -44,7 +38,8 @@ export interface AgentSession {
   tokens: number;
   /** The usage the agent reported for its last request, when `tokens` builds on it. */
   reportedTokens?: number;
-  /** Of `tokens`, what the file does not show (system prompt, tools), from that usage. */
+  /** Of `tokens`, what the file does not show (system prompt, tools): from that usage, or what a
+   *  session we wrote inherited from its original. */
   overhead?: number;
   /** The model's context window. */
   window: number;
@@ -63,6 +58,11 @@ export interface AgentSession {
   resumable: boolean;
   /** Import warnings (malformed lines skipped, …), counted. */
   warnings: number;
+  /** The version of the agent that wrote it, when the file says. */
+  agentVersion?: string;
+  /** That version is newer than the newest tested (testedVersions.json): the file is read as the
+   *  newest known one is, and the listing says so. */
+  newerThanTested?: string;
   /** Why the file could not be read: listed, never silently skipped. */
   error?: string;
   size: number;

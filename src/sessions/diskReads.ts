@@ -5,6 +5,10 @@
 import type { Dirent, Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 
+/** The most of a session file read: the same limit as the CLI's reader, larger than any real
+ *  session, small enough to fail fast on a mistaken file. */
+export const SESSION_MAX_BYTES = 64 * 1024 * 1024;
+
 /** A folder's entries; none when it does not exist or cannot be read. */
 export async function entriesOf(dir: string): Promise<Dirent[]> {
   try {

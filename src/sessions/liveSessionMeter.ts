@@ -19,9 +19,11 @@ import { agentLogFormat, importSessionLines } from '../engine/conversation/impor
 import { JsonlParser } from '../engine/conversation/importers/jsonText';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
 import type { ImportResult } from '../engine/conversation/model';
+import type { TokenReport } from '../engine/tokens/report';
 import type { AgentSession, FoundSession } from './agentSession';
 import { JsonlFollower } from './jsonlFollower';
-import { importSessionText, meterRead, readSession, SessionFigures, SESSION_MAX_BYTES, type CounterFor, type SessionRead } from './sessionCatalog';
+import { SESSION_MAX_BYTES } from './diskReads';
+import { importSessionText, meterRead, readSession, SessionFigures, type CounterFor, type SessionRead } from './sessionCatalog';
 
 export interface LiveMeterUpdate {
   session: AgentSession;
@@ -30,6 +32,8 @@ export interface LiveMeterUpdate {
   /** The session as its agent resumes it, from the same read (none for an empty file or one that
    *  could not be read): the extension shows this conversation in its meter. */
   result?: ImportResult;
+  /** Its token report, the one the session's listing figures come from (with `result`). */
+  report?: TokenReport;
 }
 
 /** How the lines read so far are kept: parsed (an agent log read as lines), or as text (anything
@@ -133,12 +137,18 @@ export class LiveSessionMeter {
   }
 
   private unchanged(session: AgentSession): LiveMeterUpdate {
-    return { session, changed: false, ...(this.lastResult ? { result: this.lastResult } : {}) };
+    return { session, changed: false, ...this.read() };
   }
 
   private settle(session: AgentSession, read: SessionRead): LiveMeterUpdate {
     this.last = session;
     this.lastResult = 'result' in read ? read.result : undefined;
-    return { session, changed: true, ...(this.lastResult ? { result: this.lastResult } : {}) };
+    return { session, changed: true, ...this.read() };
+  }
+
+  /** What the last read holds, with its report. */
+  private read(): Pick<LiveMeterUpdate, 'result' | 'report'> {
+    const report = this.figures.last;
+    return this.lastResult ? { result: this.lastResult, ...(report ? { report } : {}) } : {};
   }
 }

@@ -12,34 +12,20 @@ import { homedir } from 'node:os';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
-import { isUserAuthored, messageText, type ImportResult, type Message, type ReportedUsage } from '../engine/conversation/model';
-import { calibrate } from '../engine/tokens/calibration';
+import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
+import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
-import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
+import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
-import { AGENTS, RESUMABLE_AGENTS, titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { AGENT_MODULES, agentById, storeOwning } from './agents/registry';
+import type { SourceContext } from './agents/sourceContext';
+import { newerThanTested } from './agents/versions';
+import { counterFactory, type CountingRule } from './compactionService';
+import { SESSION_MAX_BYTES } from './diskReads';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
-import { findAiderSessions } from './sources/aiderSource';
-import { findClaudeCodeSessions } from './sources/claudeCodeSource';
-import { findClineSessions, findRooSessions } from './sources/clineSource';
-import { findCodexSessions } from './sources/codexSource';
-import { findCopilotChatSessions } from './sources/copilotChatSource';
-import type { SessionSource, SourceContext } from './sources/sourceContext';
-
-/** The same limit as the CLI's reader: larger than any real session, small enough to fail fast on
- *  a mistaken file. */
-export const SESSION_MAX_BYTES = 64 * 1024 * 1024;
-
-const SOURCES: Record<AgentId, SessionSource> = {
-  'claude-code': findClaudeCodeSessions,
-  codex: findCodexSessions,
-  cline: findClineSessions,
-  'roo-code': findRooSessions,
-  'copilot-chat': findCopilotChatSessions,
-  aider: findAiderSessions,
-};
 
 export interface SessionQuery {
   /** The workspace folders. */
@@ -57,16 +43,23 @@ export interface SessionQuery {
   maxBytes?: number;
   /** Called as each session is metered (in the order found), so a view can fill in as it goes. */
   onSession?: (session: AgentSession, done: number, total: number) => void;
+  /** How sessions naming no model are counted, and the window (the extension's settings). */
+  counting?: CountingRule;
 }
 
 /** What the listing found, in one pass: the sessions, newest first. */
 export async function listSessions(q: SessionQuery): Promise<AgentSession[]> {
-  return new SessionCatalog().list(q);
+  return new SessionCatalog(q.counting ? counterFactory(q.counting) : undefined).list(q);
 }
 
 export class SessionCatalog {
   private readonly read = new Map<string, { key: string; session: AgentSession }>();
-  private readonly counters = new Map<string, Promise<CachedTokenCounter>>();
+
+  /** `counterFor`: how a session naming `model` (or none) is counted, one counter per model shared
+   *  by every session of the catalog (and its live meters); default: that model, else the
+   *  registry's default. The extension passes its own (the contextCompactor.model and
+   *  maxContextTokens settings, the store's counters), so the Sessions view and the meter count alike. */
+  constructor(readonly counterFor: CounterFor = counterFactory()) {}
 
   /** Finds the sessions and meters the new or changed ones; newest first, children linked. */
   async list(q: SessionQuery): Promise<AgentSession[]> {
@@ -95,17 +88,6 @@ export class SessionCatalog {
     await new Promise((resolve) => setImmediate(resolve));
     return { ...session, children: [] };
   }
-
-  /** One counter per model, shared by every session of the catalog (and its live meters). */
-  readonly counterFor: CounterFor = (model) => {
-    const k = model ?? '';
-    let c = this.counters.get(k);
-    if (!c) {
-      c = createTokenCounter(model);
-      this.counters.set(k, c);
-    }
-    return c;
-  };
 }
 
 /** Every enabled source, run over the folders. */
@@ -121,10 +103,10 @@ export async function findSessions(q: SessionQuery): Promise<FoundSession[]> {
     ...(q.signal ? { signal: q.signal } : {}),
   };
   const out: FoundSession[] = [];
-  for (const agent of AGENTS) {
-    if (q.agents?.[agent] === false) continue;
+  for (const agent of AGENT_MODULES) {
+    if (q.agents?.[agent.id] === false) continue;
     q.signal?.throwIfAborted();
-    out.push(...(await SOURCES[agent](ctx)));
+    out.push(...(await agent.find(ctx)));
   }
   return out;
 }
@@ -156,7 +138,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
     messages: 0,
     updated: new Date(found.mtimeMs).toISOString(),
     children: [],
-    resumable: RESUMABLE_AGENTS.includes(found.agent),
+    resumable: agentById(found.agent)?.resume !== undefined,
     warnings: 0,
     size: found.size,
     mtimeMs: found.mtimeMs,
@@ -175,20 +157,30 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   const { conversation, history, warnings } = read.result;
   const counter = await counterFor(conversation.meta.model);
   // The same total `ctxc count` prints: the reported usage plus what came after it, else our count.
-  const report = figures.report(conversation.messages, counter, conversation.meta.reportedUsage);
+  const report = figures.report(conversation.messages, counter, conversation.meta);
   const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
   return {
     ...base,
     title: titleText(title),
     ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
     tokens: report.total,
-    ...(report.reported ? { reportedTokens: report.reported.usage.tokens, overhead: report.overhead } : {}),
+    ...(report.reported ? { reportedTokens: report.reported.usage.tokens } : {}),
+    ...(report.overhead > 0 ? { overhead: report.overhead } : {}),
     window: report.window,
     historyTokens: history ? figures.historyTokens(history.conversation.messages, counter) : 0,
     messages: conversation.messages.length,
     warnings: warnings.length,
+    ...versionFacts(found.agent, conversation.meta.agentVersion),
     ...(conversation.meta.cwd && !base.cwd ? { cwd: conversation.meta.cwd } : {}),
   };
+}
+
+/** The version that wrote a session, and the newest tested one when it is newer. */
+function versionFacts(agent: AgentId, version: string | undefined): Pick<AgentSession, 'agentVersion' | 'newerThanTested'> {
+  if (!version) return {};
+  const module = agentById(agent);
+  const newest = module ? newerThanTested(module, version) : undefined;
+  return { agentVersion: version, ...(newest ? { newerThanTested: newest } : {}) };
 }
 
 /** A session's counts kept from one read to the next, for a session read again as it grows: the
@@ -199,12 +191,19 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
 export class SessionFigures {
   private ledger: TokenLedger | undefined;
   private history: { messages: readonly Message[]; counter: CachedTokenCounter; tokens: number } | undefined;
+  private made: TokenReport | undefined;
 
-  report(messages: readonly Message[], counter: CachedTokenCounter, usage: ReportedUsage | undefined): TokenReport {
+  report(messages: readonly Message[], counter: CachedTokenCounter, meta: BasisSource): TokenReport {
     if (this.ledger?.counter !== counter) this.ledger = new TokenLedger(counter);
     const ledger = this.ledger;
     ledger.sync(messages);
-    return ledger.report(usage && calibrate(messages, usage, counter, (i) => ledger.tokensAt(i).total));
+    this.made = ledger.report(basisOf(messages, meta, counter, (i) => ledger.tokensAt(i).total));
+    return this.made;
+  }
+
+  /** The last report made (the session's one count: the extension's meter shows this one). */
+  get last(): TokenReport | undefined {
+    return this.made;
   }
 
   historyTokens(messages: readonly Message[], counter: CachedTokenCounter): number {
@@ -215,8 +214,19 @@ export class SessionFigures {
   }
 }
 
-/** Reads and imports one session file; a file it cannot read comes back as its error. */
+/** Reads and imports one session file (or a session of an agent's store); a file it cannot read
+ *  comes back as its error. */
 export async function readSession(found: Pick<FoundSession, 'file' | 'size' | 'format'>, maxBytes: number): Promise<SessionRead> {
+  const stored = storeOwning(found.file);
+  if (stored) {
+    let text: string;
+    try {
+      text = await stored.store.read(found.file, maxBytes);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+    return importSessionText({ file: found.file, format: found.format ?? stored.formats[0]! }, () => text);
+  }
   if (found.size > maxBytes)
     return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {

@@ -9,19 +9,20 @@
 
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { MemoryArchive } from '../engine/archive/memoryArchive';
-import { compactConversation, CompactionInputError } from '../engine/compactor';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
-import type { Conversation, ImportResult, Message } from '../engine/conversation/model';
-import { createTokenCounter } from '../engine/tokens/messageCounter';
-import { tokenReport } from '../engine/tokens/report';
+import type { Conversation, ImportResult, Message, SourceFormat } from '../engine/conversation/model';
+import type { CompactionFigures } from '../engine/figures';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
+import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
-import { RESUMABLE_AGENTS, type AgentId, type FoundSession } from './agentSession';
+import type { AgentId, FoundSession } from './agentSession';
+import { agentOfFormat, storeOwning } from './agents/registry';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
 import type { Env } from './locations';
-import { findSessions, readSession, SESSION_MAX_BYTES } from './sessionCatalog';
-import { NothingToWriteError, writeCompactedSession, type ResumableAgent, type WrittenSession } from './writeSession';
+import { SESSION_MAX_BYTES } from './diskReads';
+import { CompactionRequestError, countConversation, runCompaction, type CompactionRequest, type CompactionRun, type CountingRule } from './compactionService';
+import { findSessions, readSession } from './sessionCatalog';
+import { AgentUnavailableError, NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
 
 export class SessionToolError extends Error {
   override name = 'SessionToolError';
@@ -33,6 +34,8 @@ export interface ToolContext {
   /** The folder relative paths and session ids are looked up in. */
   cwd: string;
   signal?: AbortSignal;
+  /** How sessions naming no model are counted, and the window (the extension's settings). */
+  counting?: CountingRule;
 }
 
 /** A session by its file, or by its id among a folder's sessions. */
@@ -55,6 +58,8 @@ const ID_PREFIX_MIN = 8;
 export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<FoundFile> {
   if (ref.file !== undefined && ref.file.trim() !== '') {
     const file = isAbsolute(ref.file) ? ref.file : resolve(ctx.cwd, ref.file);
+    const stored = storeOwning(file);
+    if (stored) return { file, agent: stored.id, format: stored.formats[0]! };
     const s = await stat(file).catch((e: NodeJS.ErrnoException) => {
       throw new SessionToolError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? e.message})`}`);
     });
@@ -81,7 +86,8 @@ export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<Fo
 
 /** The session's file read and imported as its agent resumes it (the listing's own reader). */
 export async function readSessionFile(found: FoundFile): Promise<ImportResult> {
-  const { size } = await stat(found.file);
+  // A session of an agent's store has no file of its own: the store says how large it is.
+  const size = storeOwning(found.file) ? 0 : (await stat(found.file)).size;
   const read = await readSession({ file: found.file, size, ...(found.format ? { format: found.format } : {}) }, SESSION_MAX_BYTES);
   if ('error' in read) throw new SessionToolError(read.error.startsWith(found.file) ? read.error : `${found.file}: ${read.error}`);
   if (!read.result) throw new SessionToolError(`${found.file}: empty (a session being created has nothing to read yet)`);
@@ -92,13 +98,23 @@ export interface SessionCount {
   file: string;
   format: string;
   model: string;
-  /** Tokens of what the agent sends when the session is resumed. */
+  /** Tokens of what the agent sends when the session is resumed (what list_sessions and `ctxc count`
+   *  give): inFile + notInFile. */
   total: number;
+  /** Our count of the messages the file holds and the agent sends. */
+  inFile: number;
+  /** What the agent sends that the file does not hold (system prompt, tools), from the usage it
+   *  reported or what the session inherited; 0 when neither is known. */
+  notInFile: number;
+  /** Where notInFile comes from. */
+  notInFileSource: 'reported' | 'inherited' | 'none';
+  /** A usage the agent recorded below our count of the same messages: not used. */
+  implausibleUsage?: { tokens: number; countedAsOf: number };
   window: number;
   /** total / window × 100. */
   percent: number;
   byCategory: Record<TokenCategory, number>;
-  /** Each category's share of the total, in percent (one decimal). */
+  /** Each category's share of the total, in percent (one decimal); never negative, never over 100. */
   share: Record<TokenCategory, number>;
   messages: number;
   /** Tokens the file holds that are not sent (history before a compaction, rewound branches). */
@@ -109,8 +125,7 @@ export interface SessionCount {
 export async function countSession(ref: SessionRef, ctx: ToolContext, model?: string): Promise<SessionCount> {
   const found = await findSession(ref, ctx);
   const { conversation, history } = await readSessionFile(found);
-  const counter = await createTokenCounter(model ?? conversation.meta.model);
-  const r = tokenReport(conversation.messages, counter);
+  const { counter, report: r } = await countConversation(conversation, { ...ctx.counting, ...(model ? { model } : {}) });
   const share = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, r.total > 0 ? Math.round((r.byCategory[c] / r.total) * 1000) / 10 : 0])) as Record<
     TokenCategory,
     number
@@ -120,6 +135,10 @@ export async function countSession(ref: SessionRef, ctx: ToolContext, model?: st
     format: conversation.format,
     model: r.model,
     total: r.total,
+    inFile: r.counted,
+    notInFile: r.overhead,
+    notInFileSource: r.overhead <= 0 ? 'none' : r.reported ? 'reported' : 'inherited',
+    ...(r.implausible ? { implausibleUsage: { tokens: r.implausible.usage.tokens, countedAsOf: r.implausible.countedAsOf } } : {}),
     window: r.window,
     percent: r.percent,
     byCategory: r.byCategory,
@@ -147,28 +166,38 @@ function wholeSession(result: ImportResult): Message[] {
 export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{ file: string; format: string; facts: SessionFact[] }> {
   const found = await findSession(ref, ctx);
   const result = await readSessionFile(found);
-  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: i.fact.value, line: i.line }));
+  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: dataLine(i.fact.value), line: i.line }));
   return { file: found.file, format: result.conversation.format, facts };
 }
 
-export type CompactTarget = ResumableAgent | 'handoff';
-export const COMPACT_TARGETS: readonly CompactTarget[] = ['claude-code', 'codex', 'handoff'];
+/** An agent id that resumes files (resumeTargets()), or 'handoff'. */
+export type CompactTarget = string;
+
+/** Where a compaction can go: every agent that resumes a file we write, or a handoff. */
+export function compactTargets(): string[] {
+  return [...resumeTargets(), 'handoff'];
+}
 
 export interface CompactSessionOptions {
   /** Where the result goes (default: a session of the same agent when it resumes files, else a handoff). */
   to?: CompactTarget;
-  /** Target size of the result in tokens. */
-  budget?: number;
+  /** What else is asked of the compaction (the extension's settings, the MCP tool's budget). */
+  request?: CompactionRequest;
   /** The handoff's words (default English). */
   words?: (label: string) => HandoffWords;
 }
 
+/** A compaction's outcome with its figures (before → after as the agent will send them). */
 export type CompactedSession =
-  | { kind: 'session'; written: WrittenSession; tokensBefore: number; tokensAfter: number; file: string }
-  | { kind: 'handoff'; text: string; tokensBefore: number; tokensAfter: number; file: string };
+  | { kind: 'session'; written: WrittenSession; figures: CompactionFigures; file: string }
+  | { kind: 'handoff'; text: string; figures: CompactionFigures; file: string };
 
-function defaultTarget(format: string): CompactTarget {
-  return (RESUMABLE_AGENTS as readonly string[]).includes(format) ? (format as ResumableAgent) : 'handoff';
+/** The session's own agent when it resumes files and can take one here now (opencode needs to be
+ *  on the PATH to import it), else a handoff. */
+async function defaultTarget(format: SourceFormat, env: Env): Promise<CompactTarget> {
+  const agent = agentOfFormat(format);
+  if (!agent?.resume) return 'handoff';
+  return (await agent.resume.unavailable?.(env)) ? 'handoff' : agent.id;
 }
 
 /** A label for a handoff: the session's first request, else its file. */
@@ -179,25 +208,28 @@ function labelOf(conv: Conversation, file: string): string {
 export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: CompactSessionOptions = {}): Promise<CompactedSession> {
   const found = await findSession(ref, ctx);
   const { conversation } = await readSessionFile(found);
-  const counter = await createTokenCounter(conversation.meta.model);
-  let result;
+  const to = opts.to ?? (await defaultTarget(conversation.format, ctx.env));
+  let run: CompactionRun;
   try {
-    result = await compactConversation(conversation, {
-      counter,
-      archive: new MemoryArchive(),
-      ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    run = await runCompaction(
+      conversation,
+      { ...ctx.counting, ...opts.request, ...(to !== 'handoff' ? { to } : {}) },
+      ctx.signal ? { signal: ctx.signal } : {},
+    );
   } catch (e) {
-    if (e instanceof CompactionInputError) throw new SessionToolError(`${found.file}: ${e.message}`);
+    if (e instanceof CompactionRequestError) throw new SessionToolError(`${found.file}: ${e.message}`);
     throw e;
   }
-  const to = opts.to ?? defaultTarget(conversation.format);
-  const figures = { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, file: found.file };
+  const { result, figures } = run;
   if (to === 'handoff') {
     const label = labelOf(conversation, found.file);
     const words = (opts.words ?? englishHandoffWords)(label);
-    return { kind: 'handoff', text: handoffMarkdown(label, words, exportConversation(result.conversation, 'markdown', { textAsData: true })), ...figures };
+    return {
+      kind: 'handoff',
+      text: handoffMarkdown(label, words, exportConversation(result.conversation, 'markdown', { textAsData: true })),
+      figures,
+      file: found.file,
+    };
   }
   try {
     const written = await writeCompactedSession(to, conversation, result, {
@@ -205,10 +237,13 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
       home: ctx.home,
       fallbackCwd: ctx.cwd,
       sourceFile: found.file.split(/[\\/]/).pop()!,
+      inherited: run.inherited,
     });
-    return { kind: 'session', written, ...figures };
+    return { kind: 'session', written, figures, file: found.file };
   } catch (e) {
     if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);
+    if (e instanceof ReadBackError) throw new SessionToolError(e.message);
+    if (e instanceof AgentUnavailableError) throw new SessionToolError(`${e.message}; nothing was written`);
     const code = (e as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new SessionToolError(`cannot write the ${to} session: ${(e as Error).message}; nothing was written`);
     throw e;

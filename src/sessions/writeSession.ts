@@ -1,44 +1,49 @@
-// Writing a compacted session back into the agent's own files, so the agent itself resumes it:
-// Claude Code, a new `<uuid>.jsonl` in the project folder of the session's working directory;
-// Codex, a new rollout under `$CODEX_HOME/sessions/YYYY/MM/DD/`. The lines come from the pure
-// exporters (engine/conversation/exporters); here they are placed and written.
+// Writing a compacted session back into an agent's own files, so the agent itself resumes it. What
+// the file holds and where it goes is the agent module's (src/sessions/agents/<agent>/); here, for
+// every agent alike: the folder chosen, the file written, read back, and registered.
 //
 // The original session file is never opened: only the compaction result is read. The new file has
-// a fresh UUID for a name, is refused if something is already there, and is written atomically
-// (a temporary file renamed into place): on any failure nothing is left half-written.
+// a fresh id for a name, is refused if something is already there, is private (0600: sessions hold
+// code, paths and keys pasted by mistake, and the agents write theirs so), and is written
+// atomically (a temporary file linked into place): on any failure nothing is left half-written.
+// Then it is read back with the agent's own resume rules, and success is reported only if the agent
+// will send the summary and the last user turn; otherwise the new file is removed and the reason said.
 
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { claudeCodeSession } from '../engine/conversation/exporters/claudeCodeSession';
-import { codexRollout } from '../engine/conversation/exporters/codexRollout';
-import { isUserAuthored, messageText, type Conversation } from '../engine/conversation/model';
+import { rm } from 'node:fs/promises';
+import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts';
+import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
+import type { TokenReport } from '../engine/tokens/report';
 import { writeFileAtomic } from '../node/atomicWrite';
+import type { InheritedFigures } from '../engine/conversation/exporters/sessionParts';
+import type { WriteContext } from './agents/agent';
+import { agentName, agentOfFormat, resumableAgent, resumableAgents } from './agents/registry';
 import { statOf } from './diskReads';
-import { claudeProjectDir, codexSessionsDir, type Env } from './locations';
+import type { Env } from './locations';
+import { readBackProblem } from './readBack';
+import { shellQuote } from './shellQuote';
 
-/** The versions whose resume of what we write was checked with the real CLIs (npm run
- *  test:agents); recorded when the original session does not name its own. */
-export const VERIFIED_CLAUDE_CODE_VERSION = '2.1.328';
-export const VERIFIED_CODEX_VERSION = '0.169.0';
-
-export type ResumableAgent = 'claude-code' | 'codex';
-export const RESUME_TARGETS: readonly ResumableAgent[] = ['claude-code', 'codex'];
+/** Session files we write: readable and writable by their owner only. */
+export const SESSION_FILE_MODE = 0o600;
 
 export interface WriteSessionOptions {
   env: Env;
   home: string;
-  /** The folder the session belongs to; default: the one the original records, else fallbackCwd. */
+  /** The folder the session belongs to; default: the one the original records when it exists on
+   *  this machine, else fallbackCwd (the workspace folder, where the agent will look from here). */
   cwd?: string;
   fallbackCwd: string;
   /** The original's file, recorded as where the session came from. */
   sourceFile?: string;
+  /** What the original's agent measured that its file does not hold, carried to the new session. */
+  inherited?: InheritedFigures;
   now?: Date;
   newUuid?: () => string;
 }
 
 export interface WrittenSession {
-  agent: ResumableAgent;
+  agent: string;
   id: string;
   file: string;
   /** The working directory to resume it from. */
@@ -56,83 +61,102 @@ export class NothingToWriteError extends Error {
   override name = 'NothingToWriteError';
 }
 
+/** The file was written but the agent would not resume it as intended; it was removed. */
+export class ReadBackError extends Error {
+  override name = 'ReadBackError';
+}
+
+/** No session can be written for the agent on this machine now (opencode is not on the PATH);
+ *  nothing was written. A handoff still works. */
+export class AgentUnavailableError extends Error {
+  override name = 'AgentUnavailableError';
+}
+
+/** The agents a compacted session can be written for, by id. */
+export function resumeTargets(): string[] {
+  return resumableAgents().map((a) => a.id);
+}
+
+/** What a new session for `target` takes over from `original` (counted as `report`): for the same
+ *  agent, the model, the overhead the report builds on (system prompt and tools, from the usage its
+ *  agent recorded, or what the original itself inherited) and the window its agent stated; for
+ *  another agent, only that agent's own overhead estimate (the source's system prompt is not what
+ *  the target sends). */
+export function inheritedFigures(
+  original: Conversation,
+  report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited' | 'perMessage'>,
+  target: string,
+): InheritedFigures {
+  if (!sameAgent(original, target)) {
+    const agent = resumableAgent(target);
+    return agent ? { overhead: agent.resume.overheadEstimate } : {};
+  }
+  const window = report.reported?.usage.contextWindow ?? report.inherited?.window;
+  // What the file holds but the new session leaves out (Claude Code's prompt_snapshot: the system
+  // prompt and tools; the reminders it renders) is overhead of the new one until its agent answers.
+  const carries = resumableAgent(target)?.resume.carries;
+  let leftOut = 0;
+  original.messages.forEach((m, i) => {
+    if (leftOutOfSession(m) && !carries?.(m)) leftOut += report.perMessage[i] ?? 0;
+  });
+  const overhead = Math.max(0, report.overhead) + leftOut;
+  return {
+    ...(original.meta.model ? { model: original.meta.model } : {}),
+    ...(overhead > 0 ? { overhead } : {}),
+    ...(window ? { window } : {}),
+  };
+}
+
+/** Whether `target` is the agent whose session `original` is. */
+export function sameAgent(original: Pick<Conversation, 'format'>, target: string): boolean {
+  return agentOfFormat(original.format)?.id === target;
+}
+
+/** The folder a new session goes to: the asked one, else the original's when it exists here (a
+ *  session recorded on another machine names a folder this one does not have), else the fallback. */
+export async function sessionFolder(original: Conversation, opts: Pick<WriteSessionOptions, 'cwd' | 'fallbackCwd'>): Promise<string> {
+  if (opts.cwd) return opts.cwd;
+  const recorded = original.meta.cwd;
+  if (recorded && (await statOf(recorded))?.isDirectory()) return recorded;
+  return opts.fallbackCwd;
+}
+
 export async function writeCompactedSession(
-  agent: ResumableAgent,
+  agentId: string,
   original: Conversation,
   result: CompactionResult,
   opts: WriteSessionOptions,
 ): Promise<WrittenSession> {
-  const newUuid = opts.newUuid ?? randomUUID;
-  const now = opts.now ?? new Date();
-  const cwd = opts.cwd ?? original.meta.cwd ?? opts.fallbackCwd;
-  const id = newUuid();
-  const sameAgent = original.format === agent;
-  const fromId = original.meta.sessionId;
-  if (agent === 'claude-code') {
-    const lastUuid = [...original.messages].reverse().find((m) => m.source?.format === 'claude-code' && m.source.sourceId)?.source?.sourceId;
-    const session = claudeCodeSession(result.conversation, {
-      sessionId: id,
-      cwd,
-      version: (sameAgent ? original.meta.agentVersion : undefined) ?? VERIFIED_CLAUDE_CODE_VERSION,
-      ...(sameAgent && original.meta.model ? { model: original.meta.model } : {}),
-      tokensBefore: result.tokensBefore,
-      tokensAfter: result.tokensAfter,
-      from: { ...(fromId ? { sessionId: fromId } : {}), ...(lastUuid ? { lastUuid } : {}), ...(opts.sourceFile ? { file: opts.sourceFile } : {}) },
-      now,
-      newUuid,
-    });
-    if (!session) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
-    const file = join(claudeProjectDir(opts.env, opts.home, cwd), `${id}.jsonl`);
-    await writeNew(file, session.text);
-    const resume = resumeCommand(agent, id);
-    return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: session.notes };
+  const agent = resumableAgent(agentId);
+  if (!agent) throw new Error(`${agentName(agentId)} does not resume a session from a file (targets: ${resumeTargets().join(', ')})`);
+  const unavailable = await agent.resume.unavailable?.(opts.env);
+  if (unavailable) throw new AgentUnavailableError(unavailable);
+  const ctx: WriteContext = {
+    env: opts.env,
+    home: opts.home,
+    cwd: await sessionFolder(original, opts),
+    ...(opts.sourceFile ? { sourceFile: opts.sourceFile } : {}),
+    now: opts.now ?? new Date(),
+    newUuid: opts.newUuid ?? randomUUID,
+    inherited: opts.inherited ?? {},
+  };
+  const session = agent.resume.sessionFile(original, result, ctx);
+  if (!session) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
+  await writeFileAtomic(session.file, session.text, { mode: SESSION_FILE_MODE, exclusive: true });
+  const problem = readBackProblem(await agent.resume.readBack(session.file), result.conversation);
+  if (problem) {
+    await rm(session.file, { force: true });
+    throw new ReadBackError(`${session.file} was written, but read back as ${agent.name} resumes it, ${problem}; the file was removed`);
   }
-  const firstRequest = original.messages.find((m) => isUserAuthored(m) && messageText(m).trim() !== '');
-  const rollout = codexRollout(result.conversation, {
-    sessionId: id,
-    cwd,
-    cliVersion: (sameAgent ? original.meta.agentVersion : undefined) ?? VERIFIED_CODEX_VERSION,
-    ...(firstRequest ? { firstRequest: messageText(firstRequest) } : {}),
-    from: {
-      ...(fromId ? { sessionId: fromId } : {}),
-      ...(opts.sourceFile ? { file: opts.sourceFile } : {}),
-      tokensBefore: result.tokensBefore,
-      tokensAfter: result.tokensAfter,
-    },
-    now,
-  });
-  if (!rollout) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
-  const file = join(codexSessionsDir(opts.env, opts.home), ...datePath(now), `rollout-${fileTime(now)}-${id}.jsonl`);
-  await writeNew(file, rollout.text);
-  const resume = resumeCommand(agent, id);
-  return { agent, id, file, cwd, resume, command: `cd ${shellQuote(cwd)} && ${resume}`, notes: rollout.notes };
-}
-
-/** The agent's command that resumes session `id`, run in the session's folder; the id quoted for a
- *  POSIX shell (a UUID needs no quotes). */
-export function resumeCommand(agent: ResumableAgent, id: string): string {
-  return agent === 'claude-code' ? `claude --resume ${shellQuote(id)}` : `codex resume ${shellQuote(id)}`;
-}
-
-/** Writes a file that must not exist yet, atomically. */
-async function writeNew(file: string, text: string): Promise<void> {
-  if (await statOf(file)) throw Object.assign(new Error(`${file} already exists; nothing was written`), { code: 'EEXIST' });
-  await writeFileAtomic(file, text);
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** YYYY/MM/DD in local time, as Codex names its folders. */
-function datePath(d: Date): string[] {
-  return [String(d.getFullYear()), pad(d.getMonth() + 1), pad(d.getDate())];
-}
-
-/** 2026-11-24T04-30-58, local time, as in Codex's rollout names. */
-function fileTime(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
-}
-
-/** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  let registered;
+  try {
+    registered = await agent.resume.register?.(session, ctx);
+  } catch (e) {
+    await rm(session.file, { force: true });
+    throw new ReadBackError(`${agent.name} did not take the new session: ${(e as Error).message}; nothing was left behind`);
+  }
+  const { notes: more = [], listed = undefined } = Array.isArray(registered) ? { notes: registered } : (registered ?? {});
+  const notes = [...session.notes, ...more];
+  const resume = agent.resume.command(session.id);
+  return { agent: agent.id, id: session.id, file: listed ?? session.file, cwd: ctx.cwd, resume, command: `cd ${shellQuote(ctx.cwd)} && ${resume}`, notes };
 }

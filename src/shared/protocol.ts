@@ -62,9 +62,13 @@ export interface MissingFactView {
 }
 
 export interface HeaderView {
+  /** Before → after as the agent will send them: the compaction's figures, as every surface shows them. */
   tokensBefore: number;
   tokensAfter: number;
-  /** As the engine formats it, e.g. "5.6x". */
+  /** Of each, what the agent sends that the file does not hold (its system prompt and tools), when
+   *  anything: tokensBefore − before is the file's part. */
+  notInFile?: { before: number; after: number };
+  /** before / after, e.g. "1.7x". */
   ratio: string;
   /** Overall fact retention, 0..1. */
   retention: number;
@@ -81,6 +85,7 @@ export interface HeaderView {
   /** How the counts were made: the model's own tokenizer, a stand-in encoding, or an estimate. */
   countMethod?: 'exact' | 'proxy' | 'estimate';
   compactionCount: number;
+  /** The engine's warnings in the user's language (the host words them). */
   warnings: string[];
   /** What gave way to meet the target, in order (empty when nothing did). */
   degradation: DegradationStep[];

@@ -4,7 +4,11 @@
 // before anything is returned, undo reads it back byte for byte, counts come from the real
 // token counter. Its "summary" is simply the user messages under the 8 section headings.
 
-import type { CompactionEngine, EngineCompactOptions, ExportFormat } from '../../src/extension/compactionEngine';
+import type { CompactionEngine, ExportFormat } from '../../src/extension/compactionEngine';
+import type { CompactionRequest } from '../../src/engine/compaction/request';
+import { compactionFigures } from '../../src/engine/figures';
+import { conversationReport } from '../../src/engine/tokens/report';
+import type { CompactionHost, CompactionRun } from '../../src/sessions/compactionService';
 import type { ArchiveStore } from '../../src/engine/archive/archiveStore';
 import { isHeaderItem, messageText, type Conversation, type ImportResult, type Message, type Role } from '../../src/engine/conversation/model';
 import { computeRounds } from '../../src/engine/conversation/views';
@@ -64,14 +68,56 @@ function loss(): LossReport {
   };
 }
 
+/** What a run was asked, as beforeReturn sees it. */
+export interface StandInRun {
+  request: CompactionRequest;
+  focus?: string;
+  signal?: AbortSignal;
+  summarizer?: { name: string };
+}
+
 export interface StandInEngine extends CompactionEngine {
   calls: { preview: number; compact: number; undo: number };
   /** Runs inside compact before the result is returned (throw to simulate a failure). */
-  beforeReturn?: (opts: EngineCompactOptions) => Promise<void> | void;
+  beforeReturn?: (run: StandInRun) => Promise<void> | void;
 }
 
 export function standInEngine(): StandInEngine {
-  async function run(conversation: Conversation, opts: EngineCompactOptions, archive: ArchiveStore): Promise<CompactionResult> {
+  async function runOn(conversation: Conversation, request: CompactionRequest, host: CompactionHost, archive: ArchiveStore): Promise<CompactionRun> {
+    const counter = host.counted?.counter ?? (await createTokenCounter(request.model ?? conversation.meta.model ?? request.fallbackModel));
+    const report = host.counted?.report ?? conversationReport(conversation, counter);
+    const opts = {
+      counter,
+      keepRecentRounds: request.keepRecentRounds ?? 2,
+      level: request.level ?? 'normal',
+      strategy: request.strategy,
+      now: host.now ?? '',
+      signal: host.signal,
+      summarizer: host.dryRun ? undefined : host.summarizer,
+    };
+    const result = await run(conversation, opts, archive, {
+      request,
+      ...(request.focus ? { focus: request.focus } : {}),
+      ...(host.signal ? { signal: host.signal } : {}),
+      ...(opts.summarizer ? { summarizer: opts.summarizer } : {}),
+    });
+    return { result, figures: compactionFigures(report, result), report, counter, inherited: {} };
+  }
+
+  async function run(
+    conversation: Conversation,
+    opts: {
+      counter: Awaited<ReturnType<typeof createTokenCounter>>;
+      keepRecentRounds: number;
+      level: string;
+      strategy?: string;
+      now: string;
+      signal?: AbortSignal;
+      summarizer?: { name: string };
+    },
+    archive: ArchiveStore,
+    seen: StandInRun,
+  ): Promise<CompactionResult> {
     const original = JSON.stringify(conversation);
     const archiveId = `conv-${hash64(original)}`;
     await archive.put(archiveId, original);
@@ -99,7 +145,7 @@ export function standInEngine(): StandInEngine {
     };
     const tokensBefore = opts.counter.countMessages(msgs);
     const tokensAfter = opts.counter.countMessages(result);
-    await engine.beforeReturn?.(opts);
+    await engine.beforeReturn?.(seen);
     if (opts.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     return {
       conversation: compacted,
@@ -142,13 +188,10 @@ export function standInEngine(): StandInEngine {
     calls: { preview: 0, compact: 0, undo: 0 },
     importTranscript: standInImport,
     createCounter: (model, override) => createTokenCounter(model, { override }),
-    async preview(conversation, opts) {
-      engine.calls.preview++;
-      return run(conversation, opts, memoryArchive);
-    },
-    async compact(conversation, opts) {
-      engine.calls.compact++;
-      return run(conversation, opts, opts.archive);
+    async run(conversation, request, host) {
+      if (host.dryRun) engine.calls.preview++;
+      else engine.calls.compact++;
+      return runOn(conversation, request, host, host.dryRun ? memoryArchive : (host.archive ?? memoryArchive));
     },
     async undo(archiveId, archive) {
       engine.calls.undo++;

@@ -397,6 +397,8 @@ function freshState() {
     /** Set to a function to control withProgress tasks (e.g. cancel the token mid-way). */
     onProgress: undefined as ((token: CancellationTokenSource) => void) | undefined,
     statusBarItems: [] as FakeStatusBarItem[],
+    /** Transient status bar messages (window.setStatusBarMessage), newest last. */
+    statusBarMessages: [] as { text: string; hideAfterMs?: number; disposed: boolean }[],
     outputChannels: [] as FakeOutputChannel[],
     commands: new Map<string, (...args: unknown[]) => unknown>(),
     /** Calls to commands the fake does not implement (built-ins such as setContext). */
@@ -908,6 +910,11 @@ export const window = {
     return answer(state.answers.openDialog, undefined, options);
   },
   createStatusBarItem,
+  setStatusBarMessage(text: string, hideAfterTimeout?: number | Thenable<unknown>): Disposable {
+    const shown = { text, ...(typeof hideAfterTimeout === 'number' ? { hideAfterMs: hideAfterTimeout } : {}), disposed: false };
+    state.statusBarMessages.push(shown);
+    return new Disposable(() => void (shown.disposed = true));
+  },
   createOutputChannel,
   withProgress,
   showTextDocument,

@@ -75,6 +75,9 @@ export interface CodexRolloutSpec {
   cwd: string;
   turns: Turn[];
   model?: string;
+  /** Codex 0.171's session_meta fields. */
+  modelProvider?: string;
+  baseInstructions?: string;
 }
 
 /** The lines of a Codex rollout: session_meta, then per turn the user message (response item and
@@ -86,7 +89,16 @@ export function codexLines(spec: CodexRolloutSpec): Record<string, unknown>[] {
     {
       timestamp: ts(),
       type: 'session_meta',
-      payload: { id: spec.id, timestamp: ts(), cwd: spec.cwd, originator: 'codex_exec', cli_version: '0.169.0', source: 'exec' },
+      payload: {
+        id: spec.id,
+        timestamp: ts(),
+        cwd: spec.cwd,
+        originator: 'codex_exec',
+        cli_version: '0.169.0',
+        source: 'exec',
+        ...(spec.modelProvider ? { model_provider: spec.modelProvider } : {}),
+        ...(spec.baseInstructions ? { base_instructions: { text: spec.baseInstructions } } : {}),
+      },
     },
     {
       timestamp: ts(),

@@ -19,6 +19,7 @@ import { SECTION_NAMES, type SectionName } from '../../src/engine/sections';
 import { createTokenCounter, type CachedTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { buildInspectorModel } from '../../src/extension/inspector/inspectorModel';
 import type { InspectorModel } from '../../src/shared/protocol';
+import { compactionFigures } from '../../src/engine/figures';
 
 /** Rounds kept verbatim at the end, as the extension's default. */
 const KEEP_RECENT_ROUNDS = 2;
@@ -203,7 +204,7 @@ export async function fixtureFor(conv: Conversation, key = conv.meta.sourcePath 
     label: conv.meta.sourcePath ? basename(conv.meta.sourcePath) : conv.id,
     phase: 'preview',
     before: conv,
-    result,
+    compaction: { result, figures: compactionFigures({ overhead: 0, window: counter.model.contextWindow }, result) },
     model: modelId,
     countMethod: counter.method,
     canUndo: false,
@@ -222,7 +223,7 @@ export async function engineFixtureFor(conv: Conversation, key = conv.meta.sourc
     label: conv.meta.sourcePath ? basename(conv.meta.sourcePath) : conv.id,
     phase: 'preview',
     before: conv,
-    result,
+    compaction: { result, figures: compactionFigures({ overhead: 0, window: counter.model.contextWindow }, result) },
     model: modelId,
     countMethod: counter.method,
     canUndo: false,

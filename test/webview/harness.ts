@@ -34,14 +34,14 @@ function findRepoRoot(): string {
 export const repoRoot = findRepoRoot();
 export const artifactsDir = join(repoRoot, 'test-artifacts', 'webview');
 
-/** Debian's chromium (scripts/ensure-chromium.mjs installs it), or CHROMIUM_PATH. */
+/** Debian's chromium (scripts/ensure-debian.mjs installs it), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   for (const cmd of ['chromium', 'chromium-browser']) {
     const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
     if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
   }
-  throw new Error('chromium not found: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH');
+  throw new Error('chromium not found: run `node scripts/ensure-debian.mjs` or set CHROMIUM_PATH');
 }
 
 /** playwright-core, loaded at run time: it finds its own files next to itself, so the

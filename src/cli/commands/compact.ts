@@ -2,26 +2,27 @@
 // Markdown, JSON or an API request shape; with --archive the original is stored on disk first
 // and `ctxc undo` (undo.ts) prints it back exactly.
 //
-// Parity with the extension: with no options the engine gets nothing but the counter and the
-// archive (COMPACTION_DEFAULTS apply), and the counter follows `ctxc count`'s rule (--model,
-// else the transcript's own model, else gpt-4o), so `--format json`'s tokensAfter plus its
-// overhead (what the agent sends that the file does not hold, from the usage it reported; 0 when
-// it reports none) is the number the extension's confirmation shows. No clock is passed: the output is the same bytes
-// on every run (stats.timestamp is the transcript's last timestamp). With --summarizer openai,
-// --model names the LLM (src/summarizers/README.md) and the count follows the transcript.
+// The flags become a CompactionRequest run by src/sessions/compactionService.ts, as every front end
+// runs one; the figures printed (the stderr line, `--format json`'s tokensBefore and tokensAfter)
+// are its figures: what the agent will send, the part not in the file beside the file's part. No
+// clock is passed: the output is the same bytes on every run (stats.timestamp is the transcript's
+// last timestamp). With --summarizer openai, --model names the LLM (src/summarizers/README.md) and
+// the count follows the transcript.
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MemoryArchive } from '../../engine/archive/memoryArchive';
-import { compactConversation, CompactionInputError, summaryTextOf, type CompactOptions } from '../../engine/compactor';
+import { summaryTextOf } from '../../engine/compactor';
 import { exportConversation } from '../../engine/conversation/exporters/exportConversation';
 import type { Conversation } from '../../engine/conversation/model';
+import { figuresJson, figuresText, type CompactionFigures } from '../../engine/figures';
 import type { CompactionResult } from '../../engine/result';
 import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
-import { listStrategies, UnknownStrategyError } from '../../engine/strategies/strategy';
-import { calibrate } from '../../engine/tokens/calibration';
-import { createTokenCounter } from '../../engine/tokens/messageCounter';
+import { listStrategies } from '../../engine/strategies/registry';
+import type { Summarizer } from '../../engine/summarizer';
 import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
+import { warningText } from '../../engine/warnings';
+import { CompactionRequestError, runCompaction, type CompactionRequest, type CompactionRun } from '../../sessions/compactionService';
 import { checkWriteTarget, isAtomicWriteError, writeFileAtomic, type AtomicWriteError } from '../../node/atomicWrite';
 import { FileArchive } from '../../node/fileArchive';
 import { createSummarizerFromCliArgs, SUMMARIZER_CLI_USAGE } from '../../summarizers/fromCli';
@@ -30,6 +31,7 @@ import { readCommandLine, readFileArgs, TRANSCRIPT_FLAGS, transcriptOptions, wit
 import { EXIT_BAD_INPUT, EXIT_LLM_FALLBACK, EXIT_OK, EXIT_USAGE, EXIT_WRITE_FAILED, UsageError, type CliCommand, type CliIO } from '../io';
 import { inputName, STDIN_FILE } from '../readTranscript';
 import { parseTarget, writeResumableSession } from './compactTo';
+import { resumeTargets } from '../../sessions/writeSession';
 
 /** Where the platform shows the file standard input reads (Linux, macOS). */
 const STDIN_DEVICE = '/dev/stdin';
@@ -67,7 +69,7 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
     name: 'to',
     kind: 'string',
     valueName: 'AGENT',
-    description: 'write a new session that claude-code or codex resumes; prints its id and the resume command',
+    description: `write a new session that the agent resumes (${resumeTargets().join(', ')}); prints its id and the resume command`,
   },
   {
     name: 'cwd',
@@ -79,7 +81,7 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
 ];
 
 const USAGE =
-  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm] [--to claude-code|codex [--cwd DIR]]';
+  'ctxc compact FILE|- [--budget N | --ratio R] [--keep-recent N] [--format md|json|openai|anthropic] [--out F] [--model M] [--focus TEXT] [--strategy NAME] [--level LEVEL] [--archive DIR] [--require-llm] [--to AGENT [--cwd DIR]]';
 const COMPACT_HELP: CommandHelp = { name: 'compact', usage: USAGE, flags: COMPACT_FLAGS, helpTail: SUMMARIZER_CLI_USAGE };
 
 export function parseFormat(value: string | undefined): OutputFormat {
@@ -96,47 +98,39 @@ export function renderConversation(conv: Conversation, format: OutputFormat): st
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** What `--format json` prints: the CompactionResult with the headline figures first. */
-export function compactJson(file: string, model: string, result: CompactionResult, summaryMarkdown: string | undefined, overhead = 0): Record<string, unknown> {
-  const { tokensBefore, tokensAfter, ...rest } = result;
+/** What `--format json` prints: the CompactionResult with the headline figures first (figuresJson:
+ *  tokensBefore → tokensAfter as the agent will send them, and their parts). */
+export function compactJson(
+  file: string,
+  model: string,
+  run: Pick<CompactionRun, 'result' | 'figures'>,
+  summaryMarkdown: string | undefined,
+): Record<string, unknown> {
+  const { tokensBefore: _b, tokensAfter: _a, warnings, ...rest } = run.result;
   return {
     file,
     model,
-    tokensBefore,
-    tokensAfter,
-    overhead,
-    ratio: result.stats.ratio,
-    retention: result.loss.overallRetention,
-    lossLevel: result.loss.lossLevel,
+    ...figuresJson(run.figures),
+    retention: run.result.loss.overallRetention,
+    lossLevel: run.result.loss.lossLevel,
     summaryMarkdown: summaryMarkdown ?? '',
+    warnings: warnings.map((w) => ({ ...w, text: warningText(w) })),
     ...rest,
   };
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
-
-/** The one line on stderr: tokens before → after, ratio, retention, loss level. With `overhead`
- *  (what the agent sends that the file does not hold, from the usage it reported: `ctxc count`'s
- *  overhead) both figures are what the agent will send, as `ctxc count` and the meter show them. */
-export function summaryLine(file: string, r: CompactionResult, overhead = 0): string {
-  const retention = `retention ${Math.round(r.loss.overallRetention * 100)}% (${r.loss.lossLevel} loss)`;
-  if (overhead === 0) {
-    const pct = r.tokensBefore > 0 ? Math.round((r.tokensAfter / r.tokensBefore) * 100) : 100;
-    return `${file}: ${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} tokens (${r.stats.ratio}, ${pct}% of the original), ${retention}`;
-  }
-  const before = r.tokensBefore + overhead;
-  const after = r.tokensAfter + overhead;
-  const pct = before > 0 ? Math.round((after / before) * 100) : 100;
-  const ratio = after > 0 ? `${(before / after).toFixed(1)}x` : '∞x';
-  const unseen = overhead > 0 ? `${fmt(overhead)} of each not in the file: system prompt, tools` : `${fmt(-overhead)} fewer than the file holds`;
-  return `${file}: ${fmt(before)} → ${fmt(after)} tokens as the agent will send them (${ratio}, ${pct}% of the original; ${unseen}), ${retention}`;
+/** The one line on stderr: tokens before → after as the agent will send them (the figures every
+ *  surface shows), ratio, retention, loss level; the part not in the file said when there is one. */
+export function summaryLine(file: string, r: Pick<CompactionResult, 'loss'>, f: CompactionFigures): string {
+  return `${file}: ${figuresText(f)}, retention ${Math.round(r.loss.overallRetention * 100)}% (${r.loss.lossLevel} loss)`;
 }
 
 interface CompactArgs {
   file: string;
   args: ParsedArgs;
   format: OutputFormat;
-  options: Pick<CompactOptions, 'budget' | 'ratio' | 'keepRecentRounds' | 'focus' | 'summarizer' | 'strategy' | 'level'>;
+  request: CompactionRequest;
+  summarizer?: Summarizer;
   /** Who writes the summary, for the stderr line ("openai (gpt-4o-mini at localhost:11434)"); never the key. */
   summarizerDescription: string;
   requireLlm: boolean;
@@ -172,20 +166,25 @@ function readArgs(argv: string[], io: CliIO): CompactArgs | 'help' {
   if (to === undefined && stringFlag(args, 'cwd') !== undefined) throw new UsageError('--cwd goes with --to (the folder of the session written)');
   if (to !== undefined && stringFlag(args, 'out') !== undefined)
     throw new UsageError("--to writes a session into the agent's folder; --out does not go with it");
+  // With --summarizer openai, --model names the summarizer's model (as in the summarizer docs);
+  // the counting then follows the transcript.
+  const model = llm.summarizer ? undefined : stringFlag(args, 'model');
   return {
     file,
     args,
     format: parseFormat(stringFlag(args, 'format')),
     summarizerDescription: llm.description,
     requireLlm,
-    options: {
+    ...(llm.summarizer ? { summarizer: llm.summarizer } : {}),
+    request: {
+      ...(model !== undefined ? { model } : {}),
       ...(budget !== undefined ? { budget } : {}),
       ...(ratio !== undefined ? { ratio } : {}),
       ...(keep !== undefined ? { keepRecentRounds: keep } : {}),
       ...(focus ? { focus } : {}),
       ...(strategy ? { strategy } : {}),
       ...(level !== undefined && isLevel(level) ? { level } : {}),
-      ...(llm.summarizer ? { summarizer: llm.summarizer } : {}),
+      ...(to !== undefined ? { to } : {}),
     },
   };
 }
@@ -257,15 +256,10 @@ export const compactCommand: CliCommand = {
       { ...transcriptOptions(args), keepBytes: archiveDir !== undefined },
       async (loaded) => {
         const conv = loaded.conversation;
-        // With --summarizer openai, --model names the summarizer's model (as in the summarizer
-        // docs); the counting then follows the transcript, like the extension's.
-        const countModel = parsed.options.summarizer ? undefined : stringFlag(args, 'model');
-        const counter = await createTokenCounter(countModel ?? conv.meta.model);
         const archive = archiveDir !== undefined ? new FileArchive(resolve(io.cwd, archiveDir)) : new MemoryArchive();
-        if (parsed.options.summarizer) io.err(`summarizer: ${parsed.summarizerDescription}\n`);
-        const result = await compactConversation(conv, { counter, archive, ...parsed.options });
-        // The overhead `ctxc count` adds (the usage the agent reported, less our count of the same messages).
-        const overhead = calibrate(conv.messages, conv.meta.reportedUsage, counter)?.overhead ?? 0;
+        if (parsed.summarizer) io.err(`summarizer: ${parsed.summarizerDescription}\n`);
+        const run = await runCompaction(conv, parsed.request, { archive, ...(parsed.summarizer ? { summarizer: parsed.summarizer } : {}) });
+        const { result, figures, counter } = run;
         if (archiveDir !== undefined) {
           // The file's own bytes too, so undo can give back the file and not only the conversation
           // read from it. The text was checked as strict UTF-8; ignoreBOM keeps a BOM byte-exact.
@@ -281,7 +275,7 @@ export const compactCommand: CliCommand = {
             );
           }
         }
-        for (const w of result.warnings) io.err(`warning: ${clip(w, 2 * MAX_ECHO_CHARS)}\n`);
+        for (const w of result.warnings) io.err(`warning: ${clip(warningText(w), 2 * MAX_ECHO_CHARS)}\n`);
         for (const d of result.degradation) io.err(`to fit the target (${d.step}): ${clip(d.detail, 2 * MAX_ECHO_CHARS)}\n`);
         if (parsed.requireLlm && result.summarizer.fallbackReason !== undefined) {
           io.err(
@@ -292,28 +286,28 @@ export const compactCommand: CliCommand = {
         const to = parseTarget(stringFlag(args, 'to'));
         if (to !== undefined) {
           const cwd = stringFlag(args, 'cwd');
-          const code = await writeResumableSession(io, { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, result);
-          if (code === EXIT_OK) io.err(`${summaryLine(name, result, overhead)}\n`);
+          const code = await writeResumableSession(io, { to, file: name, json: format === 'json', ...(cwd !== undefined ? { cwd } : {}) }, conv, run);
+          if (code === EXIT_OK) io.err(`${summaryLine(name, result, figures)}\n`);
           return code;
         }
         const text =
           format === 'json'
-            ? `${JSON.stringify(compactJson(name, counter.model.id, result, summaryTextOf(result.conversation), overhead), null, 2)}\n`
+            ? `${JSON.stringify(compactJson(name, counter.model.id, run, summaryTextOf(result.conversation)), null, 2)}\n`
             : renderConversation(result.conversation, format);
         const written = await emit(io, 'compact', text, out, readFrom);
         if (written !== EXIT_OK) return written;
-        io.err(`${summaryLine(name, result, overhead)}\n`);
+        io.err(`${summaryLine(name, result, figures)}\n`);
         if (archiveDir !== undefined) io.err(`archive: ${result.archiveId} (restore with: ctxc undo ${result.archiveId} --archive ${archiveDir})\n`);
         return EXIT_OK;
       },
       (e) => {
-        if (e instanceof CompactionInputError) {
+        if (e instanceof CompactionRequestError) {
+          if (e.problem.kind === 'unknownStrategy') {
+            io.err(`ctxc compact: ${e.message}\n`);
+            return EXIT_USAGE;
+          }
           io.err(`ctxc compact: ${name}: ${clip(e.message, 2 * MAX_ECHO_CHARS)}\n`);
           return EXIT_BAD_INPUT;
-        }
-        if (e instanceof UnknownStrategyError) {
-          io.err(`ctxc compact: ${e.message}\n`);
-          return EXIT_USAGE;
         }
         if (archiveDir !== undefined && isAtomicWriteError(e)) {
           io.err(`ctxc compact: cannot write the archive in ${archiveDir}: ${e.reason}; nothing was written\n`);

@@ -4,9 +4,10 @@
 // same messages — what the file does not show — is its own category; else it is our count.
 
 import type { Conversation, ReportedUsage, UsageParts, UsageSource } from '../../engine/conversation/model';
-import { createTokenCounter } from '../../engine/tokens/messageCounter';
-import { tokenReport, type TokenReport } from '../../engine/tokens/report';
+import type { TokenReport } from '../../engine/tokens/report';
+import { countConversation } from '../../sessions/compactionService';
 import { categoryRowLabel, TOKEN_CATEGORIES, type TokenCategory } from '../../engine/tokens/tokenCounter';
+import { usageSourceLabel } from '../../sessions/agents/registry';
 import { booleanFlag, stringFlag, type FlagSpec } from '../args';
 import { runFileCommand, TRANSCRIPT_FLAGS, type CommandHelp } from '../fileCommand';
 import { EXIT_OK, type CliCommand, type CliIO } from '../io';
@@ -26,7 +27,7 @@ export const countCommand: CliCommand = {
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     return runFileCommand(COUNT_HELP, argv, io, async ({ file, args, loaded }) => {
-      const report = await countConversation(loaded.conversation, stringFlag(args, 'model'));
+      const report = await countTranscript(loaded.conversation, stringFlag(args, 'model'));
       if (booleanFlag(args, 'json')) io.out(`${JSON.stringify(countJson(file, loaded.conversation, report, loaded.warnings.length))}\n`);
       else io.out(reportText(file, loaded.conversation, report));
       return EXIT_OK;
@@ -35,10 +36,10 @@ export const countCommand: CliCommand = {
 };
 
 /** The token report for a conversation, with the model asked for, else the one it names; built on
- *  the usage the transcript reports, when it reports one. */
-export async function countConversation(conv: Conversation, model?: string): Promise<TokenReport> {
-  const counter = await createTokenCounter(model ?? conv.meta.model);
-  return tokenReport(conv.messages, counter, conv.meta.reportedUsage);
+ *  the usage the transcript reports, or what a session we wrote inherited (compactionService.ts,
+ *  the count every front end makes). */
+export async function countTranscript(conv: Conversation, model?: string): Promise<TokenReport> {
+  return (await countConversation(conv, model ? { model } : {})).report;
 }
 
 /** Where a reported figure came from, as `count --json` prints it. */
@@ -70,8 +71,13 @@ export interface CountJson {
   reported: ReportedJson | null;
   /** Our count of the messages from the answer to that request on, or null. */
   countedSince: number | null;
-  /** total − counted: what the file does not show (system prompt, tools) and our tokenizer's error. */
+  /** total − counted: what the file does not show (system prompt, tools) and our tokenizer's error;
+   *  never negative. */
   overhead: number;
+  /** A session we wrote, before its agent answered: what it took over from its original, or null. */
+  inherited: { model?: string; overhead?: number; window?: number } | null;
+  /** A usage recorded below our count of the messages it covered (not used), or null. */
+  implausible: { tokens: number; countedAsOf: number; line?: number; index?: number; file?: string } | null;
   window: number;
   outputReserve: number;
   percent: number;
@@ -99,6 +105,8 @@ export function countJson(file: string, conv: Conversation, r: TokenReport, warn
     reported: reportedJson(r),
     countedSince: r.reported?.countedSince ?? null,
     overhead: r.overhead,
+    inherited: r.inherited ?? null,
+    implausible: r.implausible ? { ...usageAt(r.implausible.usage), tokens: r.implausible.usage.tokens, countedAsOf: r.implausible.countedAsOf } : null,
     window: r.window,
     outputReserve: r.outputReserve,
     percent: r.percent,
@@ -117,16 +125,9 @@ export function methodLabel(r: TokenReport): string {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** Who reported a figure, for people. */
-export const USAGE_SOURCE_LABELS: Record<UsageSource, string> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  cline: 'Cline',
-  'roo-code': 'Roo Code',
-  aider: 'aider',
-  anthropic: 'the export',
-  openai: 'the export',
-};
+function usageAt(u: Pick<ReportedUsage, 'line' | 'index' | 'file'>): Pick<ReportedUsage, 'line' | 'index' | 'file'> {
+  return { ...(u.line !== undefined ? { line: u.line } : {}), ...(u.index !== undefined ? { index: u.index } : {}), ...(u.file ? { file: u.file } : {}) };
+}
 
 /** "line 501", "ui_messages.json[212]", "messages[40]". */
 export function usageWhere(u: Pick<ReportedUsage, 'line' | 'index' | 'file'>): string {
@@ -144,7 +145,13 @@ export function sourceText(r: TokenReport): string {
       r.reported.countedSince !== undefined
         ? ` + ${fmt(r.reported.countedSince)} counted since`
         : `; the messages it covered were replaced: ${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file`;
-    return `${fmt(u.tokens)} as reported by the API (${USAGE_SOURCE_LABELS[u.source]}, ${usageWhere(u)})${rounding}${since}`;
+    return `${fmt(u.tokens)} as reported by the API (${usageSourceLabel(u.source)}, ${usageWhere(u)})${rounding}${since}`;
+  }
+  if (r.inherited && r.overhead > 0)
+    return `${fmt(r.counted)} counted + ${fmt(r.overhead)} not in the file, as recorded when Compact wrote this session (no usage recorded here yet)`;
+  if (r.implausible) {
+    const u = r.implausible.usage;
+    return `our count: the usage recorded (${fmt(u.tokens)}, ${usageSourceLabel(u.source)}, ${usageWhere(u)}) is below our count of the same messages (${fmt(r.implausible.countedAsOf)}), so it is not used`;
   }
   if (r.method === 'exact') return `counted with ${r.model}'s own tokenizer (${r.encoding}); the file records no usage`;
   if (r.method === 'proxy') return `an estimate: counted with ${r.encoding} as a proxy for ${r.model}'s tokenizer; the file records no usage`;
@@ -156,15 +163,15 @@ export function reportText(file: string, conv: Conversation, r: TokenReport): st
   const lines: string[] = [];
   lines.push(`${file} — ${conv.format}, ${fmt(r.messageCount)} messages`);
   lines.push(
-    `Total:  ${fmt(r.total)} tokens of ${fmt(r.window)} (${r.percent.toFixed(1)}%)${r.reported || r.method === 'exact' ? '' : r.method === 'estimate' ? ' (estimate)' : ' (approximate)'}`,
+    `Total:  ${fmt(r.total)} tokens of ${fmt(r.window)} (${r.percent.toFixed(1)}%)${r.reported || r.inherited || r.method === 'exact' ? '' : r.method === 'estimate' ? ' (estimate)' : ' (approximate)'}`,
   );
   lines.push(`Source: ${sourceText(r)}`);
   lines.push(`Model:  ${r.model} · ${r.encoding} (${methodLabel(r)})`);
   lines.push('');
-  const rows = TOKEN_CATEGORIES.filter((c) => (c === 'unseen' ? r.byCategory[c] !== 0 : r.byCategory[c] > 0)).map((c) => {
+  const rows = TOKEN_CATEGORIES.filter((c) => r.byCategory[c] > 0).map((c) => {
     const n = r.byCategory[c];
     const pct = r.total > 0 ? (n / r.total) * 100 : 0;
-    return [categoryRowLabel(c, n), fmt(n), `${pct.toFixed(1)}%`] as const;
+    return [categoryRowLabel(c), fmt(n), `${pct.toFixed(1)}%`] as const;
   });
   const w0 = Math.max('Category'.length, ...rows.map((x) => x[0].length));
   const w1 = Math.max('Tokens'.length, ...rows.map((x) => x[1].length));

@@ -10,11 +10,9 @@ import type { TokenReport } from '../../engine/tokens/report';
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
 import { parseArgs, stringFlag, booleanFlag, type FlagSpec } from '../args';
 import { readCommandLine, withTranscript, type CommandHelp } from '../fileCommand';
-import { MemoryArchive } from '../../engine/archive/memoryArchive';
-import { compactConversation } from '../../engine/compactor';
-import { createTokenCounter } from '../../engine/tokens/messageCounter';
+import { runCompaction } from '../../sessions/compactionService';
 import { renderConversation, summaryLine } from './compact';
-import { countConversation, reportText } from './count';
+import { countTranscript, reportText } from './count';
 
 /** The demo transcript, relative to the repository root. */
 export const DEMO_FIXTURE = 'test/fixtures/afi-core.aider.chat.history.md';
@@ -36,7 +34,7 @@ export interface DemoStep {
 export const tokenReportStep: DemoStep = {
   title: 'Token report',
   async run(ctx, io) {
-    ctx.report = await countConversation(ctx.conversation, ctx.model);
+    ctx.report = await countTranscript(ctx.conversation, ctx.model);
     io.out(reportText(ctx.file, ctx.conversation, ctx.report));
   },
 };
@@ -47,13 +45,11 @@ export const tokenReportStep: DemoStep = {
 export const compactionStep: DemoStep = {
   title: 'Compacted (ctxc compact, default settings)',
   async run(ctx, io) {
-    const counter = await createTokenCounter(ctx.model ?? ctx.conversation.meta.model);
-    const result = await compactConversation(ctx.conversation, { counter, archive: new MemoryArchive() });
+    const { result, figures } = await runCompaction(ctx.conversation, ctx.model ? { model: ctx.model } : {});
     const kept = result.plan.filter((p) => p.decision === 'kept').length;
     io.out(renderConversation(result.conversation, 'md'));
     io.out(`\nSummary + ${kept} of ${result.plan.length} messages kept verbatim.\n`);
-    // As `ctxc compact` prints it: with the overhead the transcript's reported usage shows.
-    io.out(`${summaryLine(ctx.file, result, ctx.report?.overhead ?? 0)}\n`);
+    io.out(`${summaryLine(ctx.file, result, figures)}\n`);
   },
 };
 

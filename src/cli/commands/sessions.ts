@@ -5,7 +5,8 @@
 
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { AGENTS, isAgentId, type AgentId, type AgentSession } from '../../sessions/agentSession';
+import type { AgentId, AgentSession } from '../../sessions/agentSession';
+import { AGENT_IDS, AGENT_MODULES } from '../../sessions/agents/registry';
 import { listSessions, parentOf } from '../../sessions/sessionCatalog';
 import { booleanFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
 import { readCommandLine, type CommandHelp } from '../fileCommand';
@@ -13,7 +14,7 @@ import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';
 
 export const SESSIONS_FLAGS: readonly FlagSpec[] = [
   { name: 'cwd', kind: 'string', valueName: 'DIR', description: 'the folder whose sessions to list (default: the current folder)' },
-  { name: 'agents', kind: 'string', valueName: 'LIST', description: `only these agents, comma-separated (${AGENTS.join(', ')})` },
+  { name: 'agents', kind: 'string', valueName: 'LIST', description: `only these agents, comma-separated (${AGENT_IDS.join(', ')})` },
   { name: 'json', kind: 'boolean', description: 'print a JSON array instead of the table' },
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
 ];
@@ -23,9 +24,7 @@ const HELP: CommandHelp = {
   name: 'sessions',
   usage: USAGE,
   flags: SESSIONS_FLAGS,
-  helpTail:
-    'Looks in ~/.claude/projects (CLAUDE_CONFIG_DIR), $CODEX_HOME/sessions, the usual VS Code-family globalStorage\n' +
-    '(Cline, Roo Code) and workspaceStorage (Copilot Chat) folders, ~/.cline/data, and the folder itself (aider).\n',
+  helpTail: `Looks in:\n${AGENT_MODULES.map((a) => `  ${a.id.padEnd(14)} ${a.where}`).join('\n')}\n`,
 };
 
 interface SessionsArgs {
@@ -45,16 +44,16 @@ function readArgs(argv: readonly string[], io: CliIO): SessionsArgs | 'help' {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const unknown = names.find((n) => !isAgentId(n));
-    if (unknown !== undefined || names.length === 0) throw new UsageError(`--agents expects a comma-separated list of ${AGENTS.join(', ')}, got '${list}'`);
-    agents = Object.fromEntries(AGENTS.map((a) => [a, names.includes(a)]));
+    const unknown = names.find((n) => !AGENT_IDS.includes(n));
+    if (unknown !== undefined || names.length === 0) throw new UsageError(`--agents expects a comma-separated list of ${AGENT_IDS.join(', ')}, got '${list}'`);
+    agents = Object.fromEntries(AGENT_IDS.map((a) => [a, names.includes(a)]));
   }
   return { cwd: resolve(io.cwd, stringFlag(args, 'cwd') ?? '.'), json: booleanFlag(args, 'json'), ...(agents ? { agents } : {}) };
 }
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
-  summary: "list a folder's agent sessions (Claude Code, Codex, Cline, Roo Code, Copilot Chat, aider) with their tokens",
+  summary: `list a folder's agent sessions (${AGENT_MODULES.map((a) => a.name).join(', ')}) with their tokens`,
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     const line = readCommandLine(HELP, io, () => readArgs(argv, io));
@@ -88,6 +87,8 @@ export function sessionJson(s: AgentSession): Record<string, unknown> {
     children: s.children,
     resumable: s.resumable,
     warnings: s.warnings,
+    agentVersion: s.agentVersion ?? null,
+    newerThanTested: s.newerThanTested ?? null,
     error: s.error ?? null,
   };
 }
@@ -98,13 +99,24 @@ function shortWindow(n: number): string {
   return n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
 }
 
+/** "written by claude-code 2.1.340, newer than the newest tested (2.1.332)": said once per agent and
+ *  version in a table (the JSON has it on every session). */
+function newerNote(s: AgentSession, told: Set<string>): string {
+  if (!s.newerThanTested) return '';
+  const key = `${s.agent} ${s.agentVersion}`;
+  if (told.has(key)) return '';
+  told.add(key);
+  return `written by ${key}, newer than the newest tested (${s.newerThanTested}): read as that one is`;
+}
+
 /** The table: parents newest first, each followed by its children, indented. */
 export function sessionsTable(cwd: string, sessions: readonly AgentSession[]): string {
   if (sessions.length === 0) return `No agent sessions found for ${cwd}.\n`;
   const rows: string[][] = [];
+  const told = new Set<string>();
   const add = (s: AgentSession, depth: number) => {
     const tokens = s.error ? 'error' : `${fmt(s.tokens)} / ${shortWindow(s.window)}`;
-    const note = s.error ?? (s.historyTokens > 0 ? `+${fmt(s.historyTokens)} history not sent` : '');
+    const note = s.error ?? [s.historyTokens > 0 ? `+${fmt(s.historyTokens)} history not sent` : '', newerNote(s, told)].filter(Boolean).join('; ');
     const lead = depth > 0 ? `${'  '.repeat(depth - 1)}└ ${s.relation === 'compacted' ? 'compacted ' : s.relation === 'subagent' ? 'sub-agent ' : ''}` : '';
     rows.push([s.agent, tokens, s.updated.slice(0, 16).replace('T', ' '), `${lead}${s.id}`, s.title || '(no request)', note]);
     for (const c of sessions.filter((x) => parentOf(x, sessions) === s)) add(c, depth + 1);

@@ -15,9 +15,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { AGENTS, type AgentId } from '../../sessions/agentSession';
+import { figuresJson } from '../../engine/figures';
+import { AGENT_IDS, AGENT_MODULES, resumableAgents } from '../../sessions/agents/registry';
 import { listSessions } from '../../sessions/sessionCatalog';
-import { COMPACT_TARGETS, compactSession, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
+import { compactSession, compactTargets, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
 import { resolve } from 'node:path';
 import { sessionJson } from '../commands/sessions';
 
@@ -59,27 +60,27 @@ async function answer<T>(work: () => Promise<T>, render: (v: T) => { content: { 
 
 export function createMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: VERSION });
+  const resumers = resumableAgents();
 
   server.registerTool(
     'list_sessions',
     {
       title: 'List agent sessions',
-      description:
-        "The agent sessions of a folder (Claude Code, Codex, Cline, Roo Code, Copilot Chat, aider), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.",
+      description: `The agent sessions of a folder (${AGENT_MODULES.map((a) => a.name).join(', ')}), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.`,
       inputSchema: {
         cwd: z.string().min(1).optional().describe("The folder (default: the server's folder)."),
         agents: z
-          .array(z.enum(AGENTS))
+          .array(z.enum(AGENT_IDS as [string, ...string[]]))
           .min(1)
           .optional()
-          .describe(`Only these agents (${AGENTS.join(', ')}).`),
+          .describe(`Only these agents (${AGENT_IDS.join(', ')}).`),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answer(async () => {
         const folder = resolve(ctx.cwd, args.cwd ?? '.');
-        const only = args.agents ? (Object.fromEntries(AGENTS.map((a) => [a, args.agents!.includes(a)])) as Record<AgentId, boolean>) : undefined;
+        const only = args.agents ? Object.fromEntries(AGENT_IDS.map((a) => [a, args.agents!.includes(a)])) : undefined;
         const sessions = await listSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(only ? { agents: only } : {}) });
         return { folder, sessions: sessions.map(sessionJson) };
       }, json),
@@ -90,7 +91,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     {
       title: "Count a session's context",
       description:
-        "Tokens of a session or transcript as its agent sends them when resumed, by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary), with the model's window and each category's share in percent.",
+        "Tokens of a session or transcript as its agent sends them when resumed (the total list_sessions gives): the file's part and the part not in the file (system prompt, tools, from the usage the agent reported), by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary, not in the file), with the model's window and each category's share in percent.",
       inputSchema: { ...sessionShape, model: z.string().min(1).optional().describe('Count for this model (default: the one the session names).') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -113,18 +114,21 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     'compact_session',
     {
       title: 'Compact a session',
-      description:
-        'Compacts a session into an 8-section summary plus the most recent turns. to "claude-code" or "codex" writes a new session file the agent resumes (claude --resume ID / codex resume ID; the original is never changed) and returns its id and command; to "handoff" returns the handoff text to start a new session with. Default: a session of the same agent when it resumes files, else the handoff.',
+      description: `Compacts a session into an 8-section summary plus the most recent turns. to ${resumers.map((a) => `"${a.id}"`).join(', ')} writes a new session file that agent resumes (${resumers.map((a) => a.resume.command('ID')).join(' / ')}; the original is never changed) and returns its id and command; to "handoff" returns the handoff text to start a new session with. Default: a session of the same agent when it resumes files, else the handoff.`,
       inputSchema: {
         ...sessionShape,
-        to: z.enum(COMPACT_TARGETS).optional().describe('claude-code, codex or handoff.'),
+        to: z
+          .enum(compactTargets() as [string, ...string[]])
+          .optional()
+          .describe(compactTargets().join(', ')),
         budget: z.number().int().positive().optional().describe('Target size of the result in tokens.'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
       answer(
-        () => compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { budget: args.budget } : {}) }),
+        () =>
+          compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { request: { budget: args.budget } } : {}) }),
         (r) =>
           r.kind === 'session'
             ? json({
@@ -133,13 +137,12 @@ export function createMcpServer(ctx: ToolContext): McpServer {
                 file: r.written.file,
                 resume: r.written.resume,
                 command: r.written.command,
-                tokensBefore: r.tokensBefore,
-                tokensAfter: r.tokensAfter,
+                ...figuresJson(r.figures),
                 notes: r.written.notes,
               })
             : {
                 content: [
-                  { type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter }) },
+                  { type: 'text' as const, text: JSON.stringify({ handoff: true, file: r.file, ...figuresJson(r.figures) }) },
                   { type: 'text' as const, text: r.text },
                 ],
               },

@@ -131,7 +131,9 @@ export function buildAttempt(
   const result = assemble(messages, decided.decisions, header, summaryMessage, summaryBefore);
   // The summary shares most of its lines with the other attempts' summaries: counted by its lines.
   if (summaryMessage) counter.countMessageWith(summaryMessage, options.cache.textCounter(counter));
-  const degradation = decided.span.length > 0 ? [...fit.degradation, ...(decided.strategy.degradation ?? [])] : [];
+  // The kept messages may have been shortened even when nothing was summarized (a last round
+  // over its room).
+  const degradation = [...(decided.span.length > 0 ? fit.degradation : []), ...(decided.strategy.degradation ?? [])];
   return { decided, content, sections, fit, summaryBudget, summaryMessage, messages: result, tokensAfter: counter.countMessages(result), loss, degradation };
 }
 

@@ -3,12 +3,12 @@
 // is shared between the summary and the messages the strategy keeps, half each to start with
 // (the ratio loop moves the line).
 
-import { formatCount } from '../segments/formatNumber';
-import { emptySectionTexts, SECTION_NAMES } from '../sections';
+import { emptySectionTexts } from '../sections';
 import { REPLY_PRIMING } from '../tokens/messageCounter';
 import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
 import type { CompactionInput } from './input';
 import { COMPACTION_DEFAULTS, SUMMARY_MIN_TOKENS, SUMMARY_RESERVE_SHARE, type ResolvedOptions } from './options';
+import type { EngineWarning } from '../warnings';
 
 export interface Budget {
   /** Target size of the whole result, in tokens. */
@@ -26,7 +26,7 @@ export interface Budget {
   /** The least the summary's sections get: SUMMARY_MIN_TOKENS, or 0 at the emergency level,
    *  where the target comes first and the sections take what is left. */
   summaryMin: number;
-  warnings: string[];
+  warnings: EngineWarning[];
 }
 
 /** The target in tokens: the budget, the ratio of the original, or the default ratio. */
@@ -44,19 +44,14 @@ export function planBudget(input: CompactionInput, options: ResolvedOptions): Bu
     if (input.header.has(i) || input.keptAlways.has(m.id)) fixedTokens += input.tokens[i]!;
   });
   const style = summaryStyleOf(options);
-  // The brief skeleton leaves empty sections out: count every heading, as if none were empty.
-  const skeletonSections = emptySectionTexts();
-  if (style.brief) for (const name of SECTION_NAMES) skeletonSections[name] = '-';
-  const skeleton = input.counter.countMessage(buildSummaryMessage(skeletonSections, SKELETON_METADATA, style));
+  // Every heading is always there; an empty section's "- (none)" is the most a body can cost
+  // beyond what the sections' budget counts.
+  const skeleton = input.counter.countMessage(buildSummaryMessage(emptySectionTexts(), SKELETON_METADATA, style));
   const available = target - fixedTokens - skeleton;
   const summaryMin = options.level === 'emergency' ? 0 : SUMMARY_MIN_TOKENS;
   const bodyCap = Math.max(summaryMin, summaryCap - skeleton);
   const reserve = Math.min(bodyCap, Math.max(summaryMin, Math.floor(available * SUMMARY_RESERVE_SHARE)));
-  const warnings: string[] = [];
-  if (available < Math.max(1, summaryMin)) {
-    warnings.push(
-      `the target of ${formatCount(target)} tokens leaves no room: system prompt, tool definitions and pinned messages alone take ${formatCount(fixedTokens)}`,
-    );
-  }
+  const warnings: EngineWarning[] = [];
+  if (available < Math.max(1, summaryMin)) warnings.push({ code: 'noRoom', target, fixed: fixedTokens });
   return { target, explicit, fixedTokens, available, bodyCap, reserve, summaryMin, warnings };
 }

@@ -16,8 +16,6 @@ import { countByLines } from '../tokens/lineSegments';
 import { detached } from '../tokens/pieceCounter';
 import type { TextCounter } from '../tokens/tokenCounter';
 import { normalizeForMatch, tokenizeNormalized, type TokenizedText } from '../validate/factMatch';
-import type { ResolvedOptions } from './options';
-import type { PlannedCompaction } from './plan';
 
 /** Summary texts (section items' forms) remembered per generation, and their characters: a
  *  conversation of 100,000 user messages and files offers that many forms at every attempt. */
@@ -75,7 +73,7 @@ export class CompactionCache {
   /** The last plan: the conversation object it was made for, its counter and options. The same
    *  conversation (the same object: a conversation is never changed in place) planned again with
    *  the same options is that plan — the confirmation's preview is what Compact applies. */
-  private lastPlan: { conv: Conversation; counter: object; key: string; planned: PlannedCompaction } | undefined;
+  private lastPlan: { conv: Conversation; counter: object; key: string; planned: unknown } | undefined;
   readonly stats: CacheStats = { plans: 0, reusedPlans: 0 };
   /** By a hash of the part: the part itself is cut from the whole summary and would keep it alive. */
   private readonly normalForms = new GenerationalMap<string, TokenizedText>(NORMALIZED_ENTRIES, NORMALIZED_CHARS, (_k, v) => v.text.length);
@@ -86,18 +84,17 @@ export class CompactionCache {
     this.messages = new MessageMemo({ byContent: opts.reused !== false });
   }
 
-  /** The plan for `conv` with these options: the last one when nothing changed since, else made
-   *  by `make` (and kept). */
-  plan(conv: Conversation, options: ResolvedOptions, make: () => PlannedCompaction): PlannedCompaction {
-    const key = planKey(options);
+  /** The plan for `conv` counted by `counter` with the options `key` stands for (plan.ts makes
+   *  it): the last one when nothing changed since, else made by `make` (and kept). */
+  plan<P>(conv: Conversation, counter: object, key: string, make: () => P): P {
     const last = this.lastPlan;
-    if (last && last.conv === conv && last.counter === options.counter && last.key === key) {
+    if (last && last.conv === conv && last.counter === counter && last.key === key) {
       this.stats.reusedPlans++;
-      return last.planned;
+      return last.planned as P;
     }
     const planned = make();
     this.stats.plans++;
-    this.lastPlan = { conv, counter: options.counter, key, planned };
+    this.lastPlan = { conv, counter, key, planned };
     return planned;
   }
 
@@ -124,9 +121,4 @@ export class CompactionCache {
     }
     return m;
   }
-}
-
-/** Everything in the options a plan depends on (the counter is compared by identity). */
-function planKey(o: ResolvedOptions): string {
-  return JSON.stringify([o.budget, o.ratio, o.keepRecentRounds, o.strategy.name, o.level, o.focus, o.edits ?? null, o.summaryMaxTokens, o.limits, o.archived]);
 }

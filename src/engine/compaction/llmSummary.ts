@@ -10,6 +10,7 @@ import { messageText } from '../conversation/model';
 import type { Fact, SummarizerInfo, UnsupportedClaim } from '../result';
 import { EXTRACTIVE_SUMMARIZER_NAME } from '../segments/extractiveSummarizer';
 import { parseSummary } from '../segments/parseSummary';
+import { parseLedger, renderLedger, withoutLedger } from '../segments/ledger';
 import { SECTION_NAMES, type SectionTexts } from '../sections';
 import type { SummarizeRequest, Summarizer } from '../summarizer';
 import { missingFacts } from '../validate/factMatch';
@@ -18,6 +19,7 @@ import { mergeBackMissingFacts } from './mergeBack';
 import { CompactionAbortedError, throwIfAborted } from './options';
 import type { PlannedCompaction } from './plan';
 import { unsupportedClaims, USER_SECTION } from './unsupportedClaims';
+import type { EngineWarning } from '../warnings';
 
 /** The facts an LLM summary must not drop (the extractive pass keeps them all). */
 const MUST_KEEP_KINDS: ReadonlySet<Fact['kind']> = new Set(['userMessage', 'filePath', 'errorSignature', 'pendingTask']);
@@ -32,7 +34,7 @@ export interface LlmSummaryOptions {
 export interface LlmSummaryOutcome {
   attempt: Attempt;
   summarizer: SummarizerInfo;
-  warnings: string[];
+  warnings: EngineWarning[];
 }
 
 /** The LLM's sections held to the extractive ones: user messages rebuilt, dropped facts back. */
@@ -43,21 +45,25 @@ export function holdToExtractive(llm: SectionTexts, extractive: SectionTexts, mu
       llm[USER_SECTION],
     ),
   );
-  const rebuilt = { ...llm, [USER_SECTION]: extractive[USER_SECTION] };
+  // The ledger is carried verbatim (segments/ledger.ts): the extractive one, whatever the LLM wrote.
+  const ledger = renderLedger(parseLedger(extractive[PRIMARY]) ?? []);
+  const primary = [withoutLedger(llm[PRIMARY]), ledger].filter(Boolean).join('\n');
+  const rebuilt = { ...llm, [USER_SECTION]: extractive[USER_SECTION], [PRIMARY]: primary };
   const merged = mergeBackMissingFacts(rebuilt, extractive, mustKeep);
   const back = new Set(merged.mergedBack);
   return { sections: merged.sections, mergedBack: mustKeep.filter((f) => droppedUsers.has(f) || back.has(f)) };
 }
 
+const PRIMARY = 'Primary Request and Intent' as const;
+
 /** Claims shown as warnings at most, the rest counted. */
 const CLAIM_WARNINGS_MAX = 5;
 
-function claimWarnings(name: string, claims: readonly UnsupportedClaim[]): string[] {
-  const out = claims
+function claimWarnings(name: string, claims: readonly UnsupportedClaim[]): EngineWarning[] {
+  const out: EngineWarning[] = claims
     .slice(0, CLAIM_WARNINGS_MAX)
-    .map((c) => `the ${name} summary names ${c.kind === 'filePath' ? 'a file' : 'a user request'} the conversation does not hold, in ${c.section}: ${c.text}`);
-  if (claims.length > CLAIM_WARNINGS_MAX)
-    out.push(`the ${name} summary makes ${claims.length - CLAIM_WARNINGS_MAX} more claims the conversation does not hold (loss.unsupported lists them)`);
+    .map((c) => ({ code: 'unsupportedClaim', summarizer: name, kind: c.kind, section: c.section, text: c.text }));
+  if (claims.length > CLAIM_WARNINGS_MAX) out.push({ code: 'moreUnsupportedClaims', summarizer: name, count: claims.length - CLAIM_WARNINGS_MAX });
   return out;
 }
 
@@ -96,7 +102,7 @@ export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: S
         ...(res.fallbackReason ? { fallbackReason: res.fallbackReason } : {}),
       },
       warnings: res.fallbackReason
-        ? [`the ${summarizer.name} summary was not used (${res.fallbackReason}); the extractive summary was used`]
+        ? [{ code: 'llmNotUsed', summarizer: summarizer.name, reason: res.fallbackReason }]
         : claimWarnings(summarizer.name, unsupported),
     };
   } catch (e) {
@@ -105,7 +111,7 @@ export async function summarizeWithLlm(planned: PlannedCompaction, summarizer: S
     return {
       attempt,
       summarizer: { name: EXTRACTIVE_SUMMARIZER_NAME, fallbackReason: `${summarizer.name} failed: ${reason}` },
-      warnings: [`the ${summarizer.name} summarizer failed (${reason}); the extractive summary was used`],
+      warnings: [{ code: 'llmFailed', summarizer: summarizer.name, reason }],
     };
   }
 }

@@ -6,7 +6,6 @@
 import { validateApiShape } from '../conversation/apiShape';
 import type { Conversation } from '../conversation/model';
 import type { DegradationStep } from '../result';
-import { formatCount } from '../segments/formatNumber';
 import { buildSectionMaterial, fitSectionMaterial } from '../segments/extractSections';
 import { emptySectionTexts } from '../sections';
 import { escalateLevels } from '../strategies/escalation';
@@ -16,6 +15,7 @@ import { keepEverything } from './decisions';
 import { checkConversation, measureInput, type CompactionInput } from './input';
 import { COMPACTION_WARN_AFTER, resolveOptions, type PlanOptions, type ResolvedOptions } from './options';
 import { bestAttempt, minimumTokens } from './ratioLoop';
+import type { EngineWarning } from '../warnings';
 
 export interface PlannedCompaction {
   ctx: AttemptContext;
@@ -25,7 +25,7 @@ export interface PlannedCompaction {
   /** How many compactions the conversation has been through, this one included if it happens. */
   compactionCount: number;
   minimumTokens: number;
-  warnings: string[];
+  warnings: EngineWarning[];
   /** Each step taken to meet the target, in order: levels handed over, then what the chosen
    *  attempt's summary and kept messages gave way (empty when nothing had to give). */
   degradation: DegradationStep[];
@@ -55,7 +55,7 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
     announced = true;
     opts.onProgress?.({ phase: 'plan', fraction: 0.3 });
   };
-  const planned = options.cache.plan(conv, options, () => {
+  const planned = options.cache.plan(conv, options.counter, planKey(options), () => {
     const input = measureInput(conv, options);
     announcePlan();
     const { target, explicit } = resolveTarget(options, input.tokensBefore);
@@ -82,33 +82,28 @@ function planAtLevel(conv: Conversation, options: ResolvedOptions, input: Compac
   let warnings = [...budget.warnings, ...attempt.decided.strategy.warnings];
   if (attempt.decided.span.length > 0 && attempt.tokensAfter >= input.tokensBefore) {
     // Summarizing would not make it smaller (a short conversation, a tight target): keep it as it is.
-    const message = `compacting would not make this conversation smaller (${formatCount(attempt.tokensAfter)} ≥ ${formatCount(input.tokensBefore)} tokens); it is left as it is`;
+    const warning: EngineWarning = { code: 'notSmaller', after: attempt.tokensAfter, before: input.tokensBefore };
     attempt = unchanged(ctx, 'compaction would not make the conversation smaller');
     compactionCount = prior;
-    warnings = [message];
+    warnings = [warning];
   }
   const summarizing = attempt.decided.span.length > 0;
   if (summarizing && attempt.fit.floor > attempt.summaryBudget) {
-    warnings.push(
-      `the summary's required content (every user message, file and error) needs ${formatCount(attempt.fit.floor)} tokens even in its shortest forms, more than the ${formatCount(attempt.summaryBudget)} the target leaves for it`,
-    );
+    warnings.push({ code: 'requiredContentOver', floor: attempt.fit.floor, budget: attempt.summaryBudget });
   }
   if (summarizing && attempt.tokensAfter > budget.target * (1 + options.limits.validate.RATIO_OVERSHOOT_TOLERANCE)) {
-    warnings.push(`the result (${formatCount(attempt.tokensAfter)} tokens) is over the target of ${formatCount(budget.target)}`);
+    warnings.push({ code: 'overTarget', after: attempt.tokensAfter, target: budget.target });
   }
-  if (!summarizing && attempt.decided.decisions.every((d) => d.decision === 'kept'))
-    warnings.push('nothing to compact: every message is kept (header, pinned or within the recent rounds)');
+  if (!summarizing && attempt.decided.decisions.every((d) => d.decision === 'kept')) warnings.push({ code: 'nothingToCompact' });
   if (compactionCount > COMPACTION_WARN_AFTER) {
-    warnings.push(
-      `this conversation has been compacted ${compactionCount} times; summary quality may degrade — consider starting a new session with the summary`,
-    );
+    warnings.push({ code: 'manyCompactions', count: compactionCount });
   }
   warnings.push(...apiShapeWarnings(conv, attempt));
   return { ctx, budget, attempt, compactionCount, minimumTokens: minimum, warnings, degradation: attempt.degradation };
 }
 
 /** Warnings for API-shape problems of the result; a problem the original did not have is a bug. */
-function apiShapeWarnings(conv: Conversation, attempt: Attempt): string[] {
+function apiShapeWarnings(conv: Conversation, attempt: Attempt): EngineWarning[] {
   const shape = validateApiShape(attempt.messages);
   if (shape.ok) return [];
   const before = new Set(validateApiShape(conv.messages).problems.map((p) => `${p.kind}:${p.id}`));
@@ -116,5 +111,10 @@ function apiShapeWarnings(conv: Conversation, attempt: Attempt): string[] {
   if (fresh.length > 0) throw new Error(`compaction produced a conversation the chat APIs reject: ${fresh[0]!.message}`);
   return shape.problems
     .slice(0, 5)
-    .map((p) => `API shape (${p.api}): message ${p.id}: ${p.message}${before.has(`${p.kind}:${p.id}`) ? ' (already in the original)' : ''}`);
+    .map((p) => ({ code: 'apiShape', api: p.api, messageId: p.id, problem: p.message, inOriginal: before.has(`${p.kind}:${p.id}`) }));
+}
+
+/** Everything in the options a plan depends on (the counter is compared by identity). */
+function planKey(o: ResolvedOptions): string {
+  return JSON.stringify([o.budget, o.ratio, o.keepRecentRounds, o.strategy.name, o.level, o.focus, o.edits ?? null, o.summaryMaxTokens, o.limits, o.archived]);
 }

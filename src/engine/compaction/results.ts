@@ -9,6 +9,7 @@ import type { TextCounter } from '../tokens/tokenCounter';
 import type { Attempt } from './attempt';
 import { PRESENT } from './decisions';
 import type { PlannedCompaction } from './plan';
+import type { EngineWarning } from '../warnings';
 
 /** What planCompaction returns: the result as the extractive summary would make it, without
  *  the archive write. */
@@ -28,7 +29,7 @@ export interface CompactionPreview {
   strategy: string;
   level: string;
   compactionCount: number;
-  warnings: string[];
+  warnings: EngineWarning[];
   /** The extractive sections (also in summary), and what the span was. */
   sections: SectionTexts;
   summarizedIds: string[];

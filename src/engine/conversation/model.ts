@@ -1,6 +1,8 @@
 // The conversation model every other layer works on. Pure data: plain objects that survive
 // JSON round trips, so the archive can store them and undo can restore them byte for byte.
 
+import type { InheritedFigures } from './inherited';
+
 /** Roles as the chat APIs know them. A tool result is always role 'tool' here, even when the
  *  source format carried it inside a user message (Anthropic, Claude Code, Cline): the
  *  original role is kept in `source.role` so exporters can put it back. */
@@ -87,6 +89,7 @@ export type SourceFormat =
   | 'vscode-chat'
   | 'copilot-chat'
   | 'aider'
+  | 'opencode'
   | 'swe-agent'
   | 'mini-swe-agent'
   | 'openhands'
@@ -153,14 +156,20 @@ export interface ConversationMeta {
   sessionId?: string;
   /** Agent sessions: the version of the agent that wrote it (Claude Code `version`, Codex `cli_version`). */
   agentVersion?: string;
+  /** Agent sessions: the model provider the agent ran it with, when it records one (Codex
+   *  `model_provider`: its listings only show a thread under the provider it runs with). */
+  modelProvider?: string;
   /** What the API counted for the last request the agent recorded (Claude Code `usage`, Codex
    *  `token_count`, Cline `api_req_started`, aider `Tokens: … sent`, `usage` in an export), tied to
    *  the message that answered it. Absent when the transcript records none that can be tied. */
   reportedUsage?: ReportedUsage;
+  /** A session we wrote back into an agent: what it takes over from its original (inherited.ts),
+   *  used until the agent records usage of its own. */
+  inherited?: InheritedFigures;
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai';
+export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {

@@ -20,6 +20,7 @@ import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } fro
 import { summaryStrategy } from './summaryStrategy';
 import { decisionsFrom, keptTokens, turnsOf } from './turns';
 import { windowKeep } from './windowStrategy';
+import type { EngineWarning } from '../warnings';
 
 export type AdaptiveStep = 'window' | 'key-events' | 'importance' | 'incremental';
 
@@ -35,7 +36,7 @@ export const ADAPTIVE_CHAINS: Readonly<Record<TaskType, readonly AdaptiveStep[]>
 interface StepResult {
   decisions: MessageDecision[];
   chunks?: number[][];
-  warnings: string[];
+  warnings: EngineWarning[];
 }
 
 function runStep(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency' | 'summary'): StepResult {

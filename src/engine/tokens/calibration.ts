@@ -7,19 +7,35 @@
 //
 //   total = counted + overhead = reported + counted since the answer
 //
-// With no reported usage the overhead is 0 and the total is our count.
+// A figure below our own count of the messages it covered (beyond the rounding its source prints)
+// cannot be what was sent: it is flagged implausible and not trusted (the total is our count), so
+// no category is ever negative and no share over 100%. With no trusted figure, a session we wrote
+// back into an agent uses the overhead it inherited from its original (inherited.ts); else the
+// overhead is 0 and the total is our count.
 
-import type { Message, ReportedUsage } from '../conversation/model';
+import type { InheritedFigures } from '../conversation/inherited';
+import type { ConversationMeta, Message, ReportedUsage } from '../conversation/model';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
-import type { TokenReport } from './report';
+import type { TokenReport } from './reportTypes';
 
 export interface Calibration {
   usage: ReportedUsage;
   /** Our count of the messages the reported request held, reply priming included. */
   countedAsOf: number;
-  /** usage.tokens − countedAsOf. */
+  /** usage.tokens − countedAsOf; 0 when the figure is below our count. */
   overhead: number;
+  /** The figure is below our count of the same messages by more than its printed rounding. */
+  implausible?: true;
 }
+
+/** What a report builds on besides our count of the messages. */
+export interface ReportBasis {
+  calibration?: Calibration;
+  inherited?: InheritedFigures;
+}
+
+/** Where a conversation says what its agent sends besides its messages. */
+export type BasisSource = Pick<ConversationMeta, 'reportedUsage' | 'inherited'>;
 
 /** The calibration of a session from the messages the usage was reported on; undefined when its
  *  answer is not among them. Counts come from the counter's caches, so calibrating a conversation
@@ -36,7 +52,21 @@ export function calibrate(
   if (k < 0) return undefined;
   let countedAsOf = REPLY_PRIMING;
   for (let i = 0; i < k; i++) countedAsOf += countAt(i);
-  return { usage, countedAsOf, overhead: usage.tokens - countedAsOf };
+  const raw = usage.tokens - countedAsOf;
+  if (raw >= 0) return { usage, countedAsOf, overhead: raw };
+  return raw + (usage.rounding ?? 0) >= 0 ? { usage, countedAsOf, overhead: 0 } : { usage, countedAsOf, overhead: 0, implausible: true };
+}
+
+/** The basis of a conversation's report: the calibration of its reported usage and what it
+ *  inherited. `countAt` as for calibrate. */
+export function basisOf(
+  messages: readonly Message[],
+  meta: BasisSource | undefined,
+  counter: CachedTokenCounter,
+  countAt?: (index: number) => number,
+): ReportBasis {
+  const calibration = meta?.reportedUsage ? calibrate(messages, meta.reportedUsage, counter, countAt) : undefined;
+  return { ...(calibration ? { calibration } : {}), ...(meta?.inherited ? { inherited: meta.inherited } : {}) };
 }
 
 /** total / window × 100, one decimal. */
@@ -49,23 +79,39 @@ export function sameUsage(a: ReportedUsage | undefined, b: ReportedUsage | undef
   return a === b || (a !== undefined && b !== undefined && a.tokens === b.tokens && a.atMessageId === b.atMessageId && a.source === b.source);
 }
 
-/** The report of `messages` (our count, perMessage aligned with them) with the calibration applied:
- *  the overhead joins the total and the `unseen` category. */
-export function applyCalibration(report: TokenReport, messages: readonly Pick<Message, 'id'>[], cal: Calibration | undefined): TokenReport {
-  if (!cal) return report;
-  const k = messages.findIndex((m) => m.id === cal.usage.atMessageId);
+/** The window a report is against: the user's override, else the one the agent states (Codex's
+ *  model_context_window, or the one its original stated), else the model's. */
+function windowOf(report: TokenReport, basis: ReportBasis, overridden: boolean): number {
+  if (overridden) return report.window;
+  return basis.calibration?.usage.contextWindow ?? basis.inherited?.window ?? report.window;
+}
+
+/** The report of `messages` (our count, perMessage aligned with them) on its basis: a trusted
+ *  calibration's overhead, else the inherited one, joins the total and the `unseen` category. */
+export function applyBasis(report: TokenReport, messages: readonly Pick<Message, 'id'>[], basis: ReportBasis | undefined, overridden = false): TokenReport {
+  if (!basis || (!basis.calibration && !basis.inherited)) return report;
+  const cal = basis.calibration;
+  const window = windowOf(report, basis, overridden);
+  const trusted = cal && !cal.implausible ? cal : undefined;
+  const overhead = trusted ? trusted.overhead : (basis.inherited?.overhead ?? 0);
   let countedSince: number | undefined;
-  if (k >= 0) {
-    countedSince = 0;
-    for (let i = k; i < report.perMessage.length; i++) countedSince += report.perMessage[i]!;
+  if (trusted) {
+    const k = messages.findIndex((m) => m.id === trusted.usage.atMessageId);
+    if (k >= 0) {
+      countedSince = 0;
+      for (let i = k; i < report.perMessage.length; i++) countedSince += report.perMessage[i]!;
+    }
   }
-  const total = report.counted + cal.overhead;
+  const total = report.counted + overhead;
   return {
     ...report,
     total,
-    percent: percentOf(total, report.window),
-    byCategory: { ...report.byCategory, unseen: report.byCategory.unseen + cal.overhead },
-    overhead: cal.overhead,
-    reported: { usage: cal.usage, countedAsOf: cal.countedAsOf, ...(countedSince !== undefined ? { countedSince } : {}) },
+    window,
+    percent: percentOf(total, window),
+    byCategory: { ...report.byCategory, unseen: report.byCategory.unseen + overhead },
+    overhead,
+    ...(trusted ? { reported: { usage: trusted.usage, countedAsOf: trusted.countedAsOf, ...(countedSince !== undefined ? { countedSince } : {}) } } : {}),
+    ...(!trusted && basis.inherited ? { inherited: basis.inherited } : {}),
+    ...(cal?.implausible ? { implausible: { usage: cal.usage, countedAsOf: cal.countedAsOf } } : {}),
   };
 }

@@ -4,12 +4,12 @@
 // identity, a re-imported copy by content through the CachedTokenCounter's cache — so
 // appending a 1 KB message to a 200k-token conversation costs that message only.
 // The report equals tokenReport() over the same messages, number for number; given the session's
-// calibration (calibration.ts: the overhead the agent's reported usage shows), it adds that overhead,
+// basis (calibration.ts: the overhead the agent's reported usage shows, or what it inherited), it adds that overhead,
 // so the messages appended since the last report are our count on top of the API's figure.
 
 import type { Message } from '../conversation/model';
 import { REPLY_PRIMING, sameBilledContent, type CachedTokenCounter } from './messageCounter';
-import { applyCalibration, type Calibration } from './calibration';
+import { applyBasis, type ReportBasis } from './calibration';
 import { assembleReport, type TokenReport } from './report';
 import { TOKEN_CATEGORIES, type MessageTokens, type TokenCategory } from './tokenCounter';
 
@@ -133,21 +133,22 @@ export class TokenLedger {
     return { appended, replaced, removed, encoded: this.counter.encodedMessages - before };
   }
 
-  /** The same report tokenReport(messages, counter) gives — with the session's calibration, the
-   *  same as tokenReport(messages, counter, usage) —; O(messages) only to copy the per-message list,
-   *  never to count. */
-  report(calibration?: Calibration): TokenReport {
+  /** The same report tokenReport(messages, counter) gives — on the session's basis (its calibration,
+   *  what it inherited), the same as tokenReport(messages, counter, meta) —; O(messages) only to copy
+   *  the per-message list, never to count. */
+  report(basis?: ReportBasis): TokenReport {
     const report = assembleReport(
       this.counter,
       this.entries.map((e) => e.tokens.total),
       this.byCategory(),
       this.total,
     );
-    return calibration
-      ? applyCalibration(
+    return basis
+      ? applyBasis(
           report,
           this.entries.map((e) => e.message),
-          calibration,
+          basis,
+          this.counter.model.matched === 'override',
         )
       : report;
   }

@@ -1,51 +1,20 @@
-// The token report behind the status bar and `ctxc count`: our count of the messages, and — when
-// the agent recorded what the API counted (conversation.meta.reportedUsage) — that figure plus our
-// count of what came after it (calibration.ts), which is the best estimate of the next request.
+// The token report behind every surface that shows a conversation's size (the meter, the Sessions
+// view, `ctxc count`, the MCP and Copilot tools): our count of the messages, and — when the agent
+// recorded what the API counted (conversation.meta.reportedUsage) — that figure plus our count of
+// what came after it (calibration.ts), which is the best estimate of the next request; a session
+// we wrote back into an agent that has not answered yet builds on what it inherited instead.
 
-import type { Message, ReportedUsage } from '../conversation/model';
-import { applyCalibration, calibrate, percentOf } from './calibration';
+import type { Message } from '../conversation/model';
+import { applyBasis, basisOf, percentOf, type BasisSource } from './calibration';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
-import { TOKEN_CATEGORIES, type CountMethod, type TokenCategory } from './tokenCounter';
+import type { TokenReport } from './reportTypes';
+import { TOKEN_CATEGORIES, type TokenCategory } from './tokenCounter';
 
-export interface TokenReport {
-  /** The best estimate of the next request: `counted` plus `overhead`. */
-  total: number;
-  /** The model's context window (input + output). */
-  window: number;
-  outputReserve: number;
-  /** total / window × 100, one decimal. */
-  percent: number;
-  /** True only when the model's own tokenizer counted. */
-  exact: boolean;
-  method: CountMethod;
-  model: string;
-  encoding: string;
-  /** Tokens by category; they add up to `total` (`unseen` holds the overhead). */
-  byCategory: Record<TokenCategory, number>;
-  messageCount: number;
-  /** Tokens per message, in message order (overhead included). */
-  perMessage: number[];
-  /** Our own count of the messages, reply priming included. */
-  counted: number;
-  /** What the agent sends that the messages do not show (system prompt, tool definitions) plus our
-   *  tokenizer's error, from the usage it reported; negative when the messages hold more than it
-   *  sent. 0 without reported usage. */
-  overhead: number;
-  /** The reported usage the total builds on. */
-  reported?: ReportedBasis;
-}
+export type { ReportedBasis, TokenReport } from './reportTypes';
 
-export interface ReportedBasis {
-  usage: ReportedUsage;
-  /** Our count of the messages that request held (those before its answer), reply priming included. */
-  countedAsOf: number;
-  /** Our count of the messages from its answer on. Undefined when the answer is no longer among the
-   *  messages (a compacted view): the total is then our count plus the overhead. */
-  countedSince?: number;
-}
-
-/** The report of `messages`; with `usage` (the conversation's meta.reportedUsage) the total builds on it. */
-export function tokenReport(messages: readonly Message[], counter: CachedTokenCounter, usage?: ReportedUsage): TokenReport {
+/** The report of `messages`; with `meta` (the conversation's: its reported usage, what it inherited)
+ *  the total builds on it. */
+export function tokenReport(messages: readonly Message[], counter: CachedTokenCounter, meta?: BasisSource): TokenReport {
   const byCategory = Object.fromEntries(TOKEN_CATEGORIES.map((c) => [c, 0])) as Record<TokenCategory, number>;
   const perMessage: number[] = [];
   let total = 0;
@@ -61,7 +30,12 @@ export function tokenReport(messages: readonly Message[], counter: CachedTokenCo
     byCategory.assistant += REPLY_PRIMING;
   }
   const report = assembleReport(counter, perMessage, byCategory, total);
-  return usage ? applyCalibration(report, messages, calibrate(messages, usage, counter)) : report;
+  return meta ? applyBasis(report, messages, basisOf(messages, meta, counter), counter.model.matched === 'override') : report;
+}
+
+/** The report of a conversation as its agent sends it. */
+export function conversationReport(conversation: { messages: readonly Message[]; meta: BasisSource }, counter: CachedTokenCounter): TokenReport {
+  return tokenReport(conversation.messages, counter, conversation.meta);
 }
 
 /** A report from counts already made (tokenReport above, or the TokenLedger's running totals). */

@@ -48,12 +48,9 @@ export const CATEGORY_LABELS: Readonly<Record<TokenCategory, string>> = {
   unseen: 'Not in the file (system prompt, tools)',
 };
 
-/** The `unseen` row when the overhead is negative: the file holds more than the agent sent. */
-export const UNSENT_LABEL = 'In the file, not sent (or counted high)';
-
-/** A breakdown row's label: the overhead's depends on its sign. */
-export function categoryRowLabel(c: TokenCategory, tokens: number): string {
-  return c === 'unseen' && tokens < 0 ? UNSENT_LABEL : CATEGORY_LABELS[c];
+/** A breakdown row's label (no category is ever negative: calibration.ts). */
+export function categoryRowLabel(c: TokenCategory): string {
+  return CATEGORY_LABELS[c];
 }
 
 export interface TextCounter {

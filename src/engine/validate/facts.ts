@@ -11,7 +11,7 @@ import { analyzeConversation } from '../analyze/analyzeConversation';
 import { exactSize, memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
-import { latestTaskList } from '../segments/pendingTasks';
+import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
 import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
 import { normalizeForMatch } from './factMatch';
@@ -140,7 +140,7 @@ function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo
   const list = latestTaskList(view, memo);
   if (list) {
     for (const line of list.lines) {
-      if (line.startsWith('[x]')) continue;
+      if (isClosedTask(line)) continue;
       const value = line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, '');
       const key = `pendingTask\u0000${normalizeForMatch(value)}`;
       if (!value.trim() || seen.has(key)) continue;

@@ -9,18 +9,25 @@
 //                                    Asks first: the confirmation names the session and its size.
 //
 // What they return goes to the model: the sessions' titles and texts are the sessions' own words,
-// so they are quoted as data (one line, Markdown escaped; the handoff fences every message).
+// so they are quoted as data (text/quoteAsData.ts: one line, tag openers defused, Markdown escaped;
+// the handoff quotes every message).
 
 import { dirname } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { figuresText } from '../../engine/figures';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
+import { dataLine } from '../../engine/text/quoteAsData';
 import { oneLine } from '../../engine/segments/textCut';
 import { categoryRowLabel, TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
-import { AGENTS, isAgentId, type AgentId, type AgentSession } from '../../sessions/agentSession';
+import type { AgentId, AgentSession } from '../../sessions/agentSession';
+import { AGENT_IDS } from '../../sessions/agents/registry';
 import { listSessions, type SessionQuery } from '../../sessions/sessionCatalog';
 import { compactSession, countSession, SessionToolError, type ToolContext } from '../../sessions/sessionTools';
+import type { CountingRule } from '../../sessions/compactionService';
 import { localHandoffWords } from '../commands/handoff';
+import { DEFAULT_SETTINGS, type CompactorSettings, type SettingsStore } from '../settings';
+import { requestFromSettings } from '../store/engineOptions';
 import { LM_TOOLS } from '../ids';
 import type { Logger } from '../log';
 
@@ -36,8 +43,13 @@ interface CompactInput {
   sessionId?: string;
 }
 
+/** How the tools count and compact: the settings, as the meter and the Sessions view do. */
+function countingOf(settings: CompactorSettings): CountingRule {
+  return { fallbackModel: settings.model, ...(settings.maxContextTokens > 0 ? { maxContextTokens: settings.maxContextTokens } : {}) };
+}
+
 /** Where this workspace's sessions are: its folders, and this editor's own storage folders. */
-function sessionQuery(context: vscode.ExtensionContext, signal?: AbortSignal): SessionQuery {
+function sessionQuery(context: vscode.ExtensionContext, settings: CompactorSettings, signal?: AbortSignal): SessionQuery {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   return {
     folders,
@@ -46,12 +58,13 @@ function sessionQuery(context: vscode.ExtensionContext, signal?: AbortSignal): S
     globalStorage: [dirname(context.globalStorageUri.fsPath)],
     ...(context.storageUri ? { workspaceStorage: [dirname(context.storageUri.fsPath)] } : {}),
     ...(signal ? { signal } : {}),
+    counting: countingOf(settings),
   };
 }
 
-function toolContext(signal?: AbortSignal): ToolContext {
+function toolContext(settings: CompactorSettings, signal?: AbortSignal): ToolContext {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
-  return { env: process.env, home: homedir(), cwd: folder, ...(signal ? { signal } : {}) };
+  return { env: process.env, home: homedir(), cwd: folder, ...(signal ? { signal } : {}), counting: countingOf(settings) };
 }
 
 function signalOf(token: vscode.CancellationToken): AbortSignal {
@@ -62,24 +75,34 @@ function signalOf(token: vscode.CancellationToken): AbortSignal {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const title = (s: AgentSession) => escapeMarkdown(oneLine(s.title || '(no request)', TITLE_CHARS));
+const title = (s: AgentSession) => escapeMarkdown(dataLine(oneLine(s.title || '(no request)', TITLE_CHARS)));
 
 function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
 /** The sessions the tools work on: readable ones, newest first, of one agent if asked. */
-async function workspaceSessions(context: vscode.ExtensionContext, agent: AgentId | undefined, signal?: AbortSignal): Promise<AgentSession[]> {
-  const q = sessionQuery(context, signal);
+async function workspaceSessions(
+  context: vscode.ExtensionContext,
+  settings: CompactorSettings,
+  agent: AgentId | undefined,
+  signal?: AbortSignal,
+): Promise<AgentSession[]> {
+  const q = sessionQuery(context, settings, signal);
   if (q.folders.length === 0) throw new Error(vscode.l10n.t('No folder is open: agent sessions are found by the folder they ran in.'));
-  const all = await listSessions(agent ? { ...q, agents: Object.fromEntries(AGENTS.map((a) => [a, a === agent])) } : q);
+  const all = await listSessions(agent ? { ...q, agents: Object.fromEntries(AGENT_IDS.map((a) => [a, a === agent])) } : q);
   return all.filter((s) => !s.error);
 }
 
 /** The report the usage tool returns (English: it is read by the model). */
-export async function usageReport(context: vscode.ExtensionContext, input: UsageInput, signal?: AbortSignal): Promise<string> {
-  const agent = input.agent !== undefined && isAgentId(input.agent) ? input.agent : undefined;
-  const sessions = await workspaceSessions(context, agent, signal);
+export async function usageReport(
+  context: vscode.ExtensionContext,
+  input: UsageInput,
+  signal?: AbortSignal,
+  settings: CompactorSettings = DEFAULT_SETTINGS,
+): Promise<string> {
+  const agent = input.agent !== undefined && AGENT_IDS.includes(input.agent) ? input.agent : undefined;
+  const sessions = await workspaceSessions(context, settings, agent, signal);
   if (sessions.length === 0) return `No ${agent ?? 'agent'} sessions were found for this workspace.`;
   const lines = [
     `${sessions.length} agent session${sessions.length === 1 ? '' : 's'} of this workspace, most recently active first (tokens the agent sends when the session is resumed / the model's window):`,
@@ -91,21 +114,21 @@ export async function usageReport(context: vscode.ExtensionContext, input: Usage
   }
   if (sessions.length > USAGE_SESSIONS_MAX) lines.push(`- … and ${sessions.length - USAGE_SESSIONS_MAX} more`);
   const active = sessions[0]!;
-  const c = await countSession({ file: active.file }, toolContext(signal));
+  const c = await countSession({ file: active.file }, toolContext(settings, signal));
   lines.push(
     '',
     `What fills the most recently active one (${active.agent} ${active.id}, ${fmt(c.total)} of ${fmt(c.window)} tokens, ${c.percent}%; model ${c.model}):`,
   );
   for (const cat of [...TOKEN_CATEGORIES].sort((a, b) => c.byCategory[b] - c.byCategory[a])) {
-    if (c.byCategory[cat] > 0) lines.push(`- ${categoryRowLabel(cat, c.byCategory[cat])}: ${fmt(c.byCategory[cat])} tokens (${c.share[cat]}%)`);
+    if (c.byCategory[cat] > 0) lines.push(`- ${categoryRowLabel(cat)}: ${fmt(c.byCategory[cat])} tokens (${c.share[cat]}%)`);
   }
   if (c.historyTokens > 0) lines.push(`- not sent any more (before a compaction, or on rewound branches): ${fmt(c.historyTokens)} tokens`);
   return lines.join('\n');
 }
 
 /** The session the compaction tool works on: the one named, else the most recently active. */
-async function targetSession(context: vscode.ExtensionContext, input: CompactInput, signal?: AbortSignal): Promise<AgentSession> {
-  const sessions = await workspaceSessions(context, undefined, signal);
+async function targetSession(context: vscode.ExtensionContext, settings: CompactorSettings, input: CompactInput, signal?: AbortSignal): Promise<AgentSession> {
+  const sessions = await workspaceSessions(context, settings, undefined, signal);
   const id = input.sessionId?.trim();
   if (id) {
     const found = sessions.filter((s) => s.id === id || (id.length >= 8 && s.id.startsWith(id)));
@@ -116,7 +139,7 @@ async function targetSession(context: vscode.ExtensionContext, input: CompactInp
   return sessions[0]!;
 }
 
-export function registerLanguageModelTools(context: vscode.ExtensionContext, log: Logger): void {
+export function registerLanguageModelTools(context: vscode.ExtensionContext, log: Logger, settings: SettingsStore): void {
   if (typeof vscode.lm.registerTool !== 'function') {
     log.info('this VS Code has no language model tools API: the Copilot tools are not offered');
     return;
@@ -124,11 +147,11 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, log
   context.subscriptions.push(
     vscode.lm.registerTool<UsageInput>(LM_TOOLS.sessionUsage, {
       prepareInvocation: () => ({ invocationMessage: vscode.l10n.t("Reading this workspace's agent sessions") }),
-      invoke: async (options, token) => textResult(await usageReport(context, options.input ?? {}, signalOf(token))),
+      invoke: async (options, token) => textResult(await usageReport(context, options.input ?? {}, signalOf(token), settings.current)),
     }),
     vscode.lm.registerTool<CompactInput>(LM_TOOLS.compactSession, {
       prepareInvocation: async (options, token) => {
-        const s = await targetSession(context, options.input ?? {}, signalOf(token));
+        const s = await targetSession(context, settings.current, options.input ?? {}, signalOf(token));
         return {
           invocationMessage: vscode.l10n.t('Compacting the {0} session', s.agent),
           confirmationMessages: {
@@ -147,12 +170,17 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, log
       },
       invoke: async (options, token) => {
         const signal = signalOf(token);
-        const s = await targetSession(context, options.input ?? {}, signal);
+        const s = await targetSession(context, settings.current, options.input ?? {}, signal);
         try {
-          const r = await compactSession({ file: s.file }, toolContext(signal), { to: 'handoff', words: localHandoffWords });
+          const r = await compactSession({ file: s.file }, toolContext(settings.current, signal), {
+            to: 'handoff',
+            words: localHandoffWords,
+            request: requestFromSettings(settings.current),
+          });
           if (r.kind !== 'handoff') throw new Error('expected a handoff');
-          log.info(`compacted ${s.agent} session ${s.id} for a language model tool: ${r.tokensBefore} → ${r.tokensAfter} tokens`);
-          return textResult(`${s.agent} session ${s.id}: ${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} tokens. The handoff follows.\n\n${r.text}`);
+          const figures = figuresText(r.figures);
+          log.info(`compacted ${s.agent} session ${s.id} for a language model tool: ${figures}`);
+          return textResult(`${s.agent} session ${s.id}: ${figures}. The handoff follows.\n\n${r.text}`);
         } catch (e) {
           if (e instanceof SessionToolError) throw new Error(e.message, { cause: e });
           throw e;

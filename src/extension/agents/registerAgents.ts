@@ -23,7 +23,7 @@ export function registerAgents(context: vscode.ExtensionContext, deps: { setting
       guarded(deps.log, vscode.l10n.t('Remove Claude Code Hooks'), () => removeClaudeHooksCommand(hookDeps)),
     ),
   );
-  registerLanguageModelTools(context, deps.log);
+  registerLanguageModelTools(context, deps.log, deps.settings);
   const version = (context.extension as vscode.Extension<unknown> | undefined)?.packageJSON?.version;
   registerMcpProvider(context, deps.log, typeof version === 'string' ? version : '0.0.0');
 }

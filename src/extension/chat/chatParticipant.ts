@@ -5,10 +5,10 @@
 // /usage, /inspect, /undo and /export.
 
 import * as vscode from 'vscode';
-import type { CompactionResult } from '../../engine/result';
 import type { CommandDeps } from '../commands/commandDeps';
 import { describeResult } from '../commands/compactCommand';
-import type { ActiveConversation } from '../conversationService';
+import type { ActiveConversation, Compaction } from '../conversationService';
+import { localWarningText } from '../engineWarnings';
 import { CHAT_PARTICIPANT_ID, COMMANDS, INTERNAL_COMMANDS } from '../ids';
 import { describeError, guarded, isCancellation, NothingToDoError, userMessageOf } from '../log';
 import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
@@ -81,13 +81,14 @@ export class CompactorChatParticipant {
     const counter = this.counters.for(model);
     const window = chatWindow(model, this.deps.settings.current.maxContextTokens);
     const source = historyConversation(context.history, key, model.family || model.id);
-    return this.deps.store.upsertSource(key, source, {
+    const session = await this.deps.store.upsertSource(key, source, {
       label: sessionLabel(context.history, request),
       kind: 'chat',
       model: model.family || model.id,
       reportProvider: (messages) => counter.report(messages, window),
-      activate: true,
     });
+    this.deps.focus.show(key, 'chat');
+    return session;
   }
 
   private async answer(
@@ -106,10 +107,10 @@ export class CompactorChatParticipant {
         if (settings.requireConfirmation) this.proposeCompaction(current, pressure.ratio, stream);
         else {
           try {
-            const result = await this.deps.store.apply(current.key, undefined, token);
+            const compaction = await this.deps.store.apply(current.key, undefined, token);
             this.reportSavings(
               current.key,
-              result,
+              compaction,
               stream,
               vscode.l10n.t('The conversation reached {0}% of its window, so it was compacted first.', Math.round(pressure.ratio * 100)),
             );
@@ -155,18 +156,19 @@ export class CompactorChatParticipant {
     stream.markdown('\n\n');
   }
 
-  private reportSavings(key: string, result: CompactionResult, stream: vscode.ChatResponseStream, intro?: string): void {
+  private reportSavings(key: string, compaction: Compaction, stream: vscode.ChatResponseStream, intro?: string): void {
+    const { result, figures } = compaction;
     const lines = [
       intro ? `${intro}\n\n` : '',
-      `**${describeResult(result)}**\n\n`,
+      `**${describeResult(compaction)}**\n\n`,
       `| | ${vscode.l10n.t('Tokens')} |\n|---|---:|\n`,
-      `| ${vscode.l10n.t('Before')} | ${groupedNumber(result.tokensBefore)} |\n`,
-      `| ${vscode.l10n.t('After')} | ${groupedNumber(result.tokensAfter)} |\n`,
-      `| ${vscode.l10n.t('Saved')} | ${groupedNumber(result.tokensBefore - result.tokensAfter)} |\n\n`,
+      `| ${vscode.l10n.t('Before')} | ${groupedNumber(figures.before.total)} |\n`,
+      `| ${vscode.l10n.t('After')} | ${groupedNumber(figures.after.total)} |\n`,
+      `| ${vscode.l10n.t('Saved')} | ${groupedNumber(figures.before.total - figures.after.total)} |\n\n`,
       `${vscode.l10n.t('Strategy: {0} · Summarizer: {1}', escapeMarkdown(result.strategy), escapeMarkdown(result.summarizer.name))}\n\n`,
     ];
     // Warnings quote servers and models (a fallback reason): text, never Markdown.
-    for (const w of result.warnings) lines.push(`> ${escapeMarkdown(untrusted(w))}\n\n`);
+    for (const w of result.warnings) lines.push(`> ${escapeMarkdown(untrusted(localWarningText(w)))}\n\n`);
     stream.markdown(lines.join(''));
     stream.button({ command: INTERNAL_COMMANDS.undoSession, title: vscode.l10n.t('Undo'), arguments: [key] });
     stream.button({ command: COMMANDS.inspect, title: vscode.l10n.t('Inspect'), arguments: [key] });
@@ -183,7 +185,7 @@ export class CompactorChatParticipant {
       return { metadata: { sessionKey: session.key, command: 'compact' } satisfies ChatResultMetadata };
     }
     stream.progress(vscode.l10n.t('Compacting…'));
-    let result: CompactionResult;
+    let result: Compaction;
     try {
       result = await this.deps.store.apply(session.key, undefined, token, focus ? { focus } : {});
     } catch (err) {
@@ -223,7 +225,7 @@ export class CompactorChatParticipant {
 }
 
 /** The button under a chat proposal: compacts that session, with progress and cancellation. */
-export async function compactSessionCommand(deps: CommandDeps, key: unknown): Promise<CompactionResult | undefined> {
+export async function compactSessionCommand(deps: CommandDeps, key: unknown): Promise<Compaction | undefined> {
   const session = typeof key === 'string' ? deps.store.get(key) : undefined;
   if (!session) {
     void vscode.window.showInformationMessage(vscode.l10n.t('That chat session is no longer loaded. Send @compactor a message in it, then use /compact.'));

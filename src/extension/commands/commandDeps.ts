@@ -4,6 +4,7 @@
 import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import type { Logger } from '../log';
+import type { MeterFocus } from '../meterFocus';
 import type { ApiKeyStore } from '../secrets';
 import type { SettingsStore } from '../settings';
 import type { SummarizerFactory } from '../summarizers/summarizerFactory';
@@ -23,4 +24,6 @@ export interface CommandDeps {
   summarizers: SummarizerFactory;
   secrets: ApiKeyStore;
   inspector: InspectorLauncher;
+  /** What the meter shows: every change of the active conversation asks here. */
+  focus: MeterFocus;
 }

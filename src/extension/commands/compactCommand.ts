@@ -3,10 +3,13 @@
 // to compaction (drop the oldest messages, start a new session) run from the same confirmation.
 
 import * as vscode from 'vscode';
+import type { CompactionFigures } from '../../engine/figures';
 import type { CompactionResult } from '../../engine/result';
 import { confirmCompaction, type ConfirmationChoice } from '../confirmation/confirmCompaction';
-import type { ActiveConversation } from '../conversationService';
-import { throwIfNothingChanged } from '../conversationStore';
+import type { ActiveConversation, Compaction } from '../conversationService';
+import { localWarningText } from '../engineWarnings';
+import { ratioAndNotInFile } from '../figuresText';
+import { throwIfNothingChanged } from '../store/nothingChanged';
 import { NothingToDoError } from '../log';
 import { contextPressure } from '../trigger';
 import type { CommandDeps } from './commandDeps';
@@ -16,14 +19,14 @@ import { groupedNumber } from '../statusBar/meterText';
 import { notificationText } from '../notificationText';
 
 export type CompactOutcome =
-  | { kind: 'compacted'; result: CompactionResult }
+  | { kind: 'compacted'; result: CompactionResult; figures: CompactionFigures }
   | { kind: 'inspecting' }
   | { kind: 'dropped'; tokensBefore: number; tokensAfter: number }
   | { kind: 'handoff' }
   | { kind: 'cancelled' };
 
 /** A dry run under a cancellable progress notification. */
-export function previewWithProgress(deps: CommandDeps, target: ActiveConversation): Thenable<CompactionResult> {
+export function previewWithProgress(deps: CommandDeps, target: ActiveConversation): Thenable<Compaction> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Estimating the compaction of {0}…', target.label), cancellable: true },
     (_progress, token) => deps.store.preview(target.key, undefined, token),
@@ -31,7 +34,7 @@ export function previewWithProgress(deps: CommandDeps, target: ActiveConversatio
 }
 
 /** The compaction itself, cancellable; the result is applied only when it arrives whole. */
-export function applyWithProgress(deps: CommandDeps, target: ActiveConversation, focus?: string): Thenable<CompactionResult> {
+export function applyWithProgress(deps: CommandDeps, target: ActiveConversation, focus?: string): Thenable<Compaction> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting {0}…', target.label), cancellable: true },
     (progress, token) =>
@@ -42,27 +45,33 @@ export function applyWithProgress(deps: CommandDeps, target: ActiveConversation,
   );
 }
 
-/** The result in one sentence; `overhead` (what the agent sends that the file does not hold, from
- *  its reported usage) is added to both figures, as the confirmation and the meter show them. */
-export function describeResult(result: CompactionResult, overhead = 0): string {
+/** The result in one sentence, with the compaction's figures (before → after as the agent will send
+ *  them, the part not in the file named), as the confirmation said them. */
+export function describeResult({ result, figures }: Pick<Compaction, 'result' | 'figures'>): string {
   return vscode.l10n.t(
-    'Compacted: {0} → {1} tokens ({2}), retention {3}% ({4}).',
-    groupedNumber(result.tokensBefore + overhead),
-    groupedNumber(result.tokensAfter + overhead),
-    result.stats.ratio,
+    'Compacted: {0} → {1} tokens {2}, retention {3}% ({4}).',
+    groupedNumber(figures.before.total),
+    groupedNumber(figures.after.total),
+    ratioAndNotInFile(figures),
     Math.round(result.loss.overallRetention * 100),
     result.loss.lossLevel,
   );
 }
 
 /** Tells the user what happened, with Undo and Inspect one click away. */
-async function announce(deps: CommandDeps, key: string, result: CompactionResult): Promise<void> {
+async function announce(deps: CommandDeps, key: string, compaction: Compaction): Promise<void> {
+  const { result } = compaction;
   const undo = vscode.l10n.t('Undo');
   const inspect = vscode.l10n.t('Inspect');
   // The one note that matters most: an LLM summary that was not used, else the engine's first warning.
   const fallback = result.summarizer.fallbackReason;
-  const note = fallback ? vscode.l10n.t('The LLM summary was not used ({0}); the extractive summary was used instead.', fallback) : result.warnings[0];
-  const described = describeResult(result, deps.store.get(key)?.report.overhead ?? 0);
+  const first = result.warnings[0];
+  const note = fallback
+    ? vscode.l10n.t('The LLM summary was not used ({0}); the extractive summary was used instead.', fallback)
+    : first
+      ? localWarningText(first)
+      : undefined;
+  const described = describeResult(compaction);
   const text = note ? `${described} ${note}` : described;
   // The fallback reason and the warnings quote servers and models: no link may come from them.
   const choice = fallback
@@ -78,12 +87,12 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
   // user is asked anything, not after they confirmed.
   if (settings.summarizer !== 'extractive') await deps.summarizers.create(settings);
   let choice: ConfirmationChoice = 'compact';
-  let preview: CompactionResult | undefined;
+  let preview: Compaction | undefined;
   if (settings.requireConfirmation) {
     preview = await previewWithProgress(deps, target);
     const fresh = deps.store.get(target.key) ?? target;
     // Nothing to confirm when the compaction would leave the conversation as it is.
-    throwIfNothingChanged(fresh.conversation, preview);
+    throwIfNothingChanged(fresh.conversation, preview.result);
     const summarizer = deps.summarizers.describe(settings);
     const elsewhere = deps.store.applyElsewhere(target.key);
     choice = await confirmCompaction({
@@ -120,14 +129,14 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
       return { kind: 'dropped', tokensBefore: dropped.tokensBefore, tokensAfter: dropped.tokensAfter };
     }
     case 'newSession':
-      await openHandoff(deps, target, preview ?? (await previewWithProgress(deps, target)));
+      await openHandoff(deps, target, (preview ?? (await previewWithProgress(deps, target))).result);
       return { kind: 'handoff' };
     case 'compact': {
-      const result = await applyWithProgress(deps, target, focus);
+      const compaction = await applyWithProgress(deps, target, focus);
       // A compaction applied elsewhere (a new agent session) says what it wrote itself; Undo
       // would have nothing to undo here.
-      if (!deps.store.applyElsewhere(target.key)) void announce(deps, target.key, result);
-      return { kind: 'compacted', result };
+      if (!deps.store.applyElsewhere(target.key)) void announce(deps, target.key, compaction);
+      return { kind: 'compacted', result: compaction.result, figures: compaction.figures };
     }
   }
 }

@@ -17,8 +17,19 @@ import { targetConversation } from './activeConversation';
 async function inspectCommand(deps: CommandDeps, arg?: unknown): Promise<void> {
   const target = await targetConversation(deps.store, arg);
   if (!target) return;
-  deps.store.setActive(target.key);
+  deps.focus.show(target.key, 'inspect');
   await deps.inspector.show(target.key);
+}
+
+/** Pins the meter to a conversation (the one given, else the one it shows), or unpins it. */
+function pinCommand(deps: CommandDeps, pin: boolean, arg?: unknown): void {
+  if (!pin) return deps.focus.pin(undefined);
+  const key = typeof arg === 'string' && deps.store.get(arg) ? arg : deps.store.active()?.key;
+  if (!key) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('The meter shows no conversation to pin.'));
+    return;
+  }
+  deps.focus.pin(key);
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -34,5 +45,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register(COMMANDS.copySummary, vscode.l10n.t('Copy Summary'), (arg) => copySummaryCommand(deps, arg));
   register(COMMANDS.setApiKey, vscode.l10n.t('Set API Key'), () => setApiKeyCommand(deps));
   register(COMMANDS.selectSummarizer, vscode.l10n.t('Select Summarizer and Model'), () => selectSummarizerCommand(deps));
+  register(COMMANDS.pinMeter, vscode.l10n.t('Pin the Meter'), async (arg) => pinCommand(deps, true, arg));
+  register(COMMANDS.unpinMeter, vscode.l10n.t('Unpin the Meter'), async () => pinCommand(deps, false));
   register(INTERNAL_COMMANDS.undoSession, vscode.l10n.t('Undo Last Compaction'), (arg) => undoCommand(deps, arg));
 }

@@ -14,7 +14,7 @@ export async function copySummaryCommand(deps: CommandDeps, arg?: unknown): Prom
   let fromPreview = false;
   if (text === undefined) {
     const preview = await previewWithProgress(deps, target);
-    text = deps.engine.summaryText(preview.conversation);
+    text = deps.engine.summaryText(preview.result.conversation);
     fromPreview = true;
   }
   if (!text) {

@@ -5,13 +5,15 @@
 // are offered as well: drop the oldest messages, or start a new session with the summary as a
 // handoff.
 //
-// Before and after are what the agent will see, the meter's figures: our count plus the overhead
-// its reported usage shows (the system prompt and tools the file does not hold, which a compaction
-// does not shrink). So "after" is compared with the same trigger the meter colours by.
+// Before and after are the compaction's figures (src/engine/figures.ts), what every surface shows:
+// what the agent will send, the part the file does not hold (its system prompt and tools, which a
+// compaction does not shrink) said beside the file's part. So "after" is compared with the same
+// trigger the meter colours by.
 
 import * as vscode from 'vscode';
-import type { CompactionResult } from '../../engine/result';
 import type { TokenReport } from '../../engine/tokens/report';
+import type { Compaction } from '../conversationService';
+import { partsLine } from '../figuresText';
 import { groupedNumber } from '../statusBar/meterText';
 import { contextPressure } from '../trigger';
 
@@ -20,8 +22,8 @@ export type ConfirmationChoice = 'compact' | 'inspect' | 'dropOldest' | 'newSess
 export interface ConfirmationInput {
   label: string;
   report: TokenReport;
-  /** The dry run the estimate comes from. */
-  preview: CompactionResult;
+  /** The dry run the estimate comes from, with its figures. */
+  preview: Compaction;
   /** What will write the summary (e.g. "extractive", "openai (gpt-4o-mini)"). */
   summarizer: string;
   /** True when the summary will come from an LLM, so the preview's figures are extractive estimates. */
@@ -35,18 +37,14 @@ export interface ConfirmationInput {
   triggerRatio: number;
 }
 
-/** Tokens before → after as the agent will see them: the dry run's counts plus the overhead. */
-export function confirmationFigures(
-  report: TokenReport,
-  preview: Pick<CompactionResult, 'tokensBefore' | 'tokensAfter'>,
-): { before: number; after: number; overhead: number } {
-  return { before: preview.tokensBefore + report.overhead, after: preview.tokensAfter + report.overhead, overhead: report.overhead };
-}
-
 export function confirmationMessage(input: ConfirmationInput): { message: string; detail: string } {
-  const { preview, report } = input;
-  const { before, after, overhead } = confirmationFigures(report, preview);
-  const message = vscode.l10n.t('Compact this conversation? {0} → {1} tokens (estimated)', groupedNumber(before), groupedNumber(after));
+  const { report } = input;
+  const { result: preview, figures } = input.preview;
+  const message = vscode.l10n.t(
+    'Compact this conversation? {0} → {1} tokens (estimated)',
+    groupedNumber(figures.before.total),
+    groupedNumber(figures.after.total),
+  );
   const retention = Math.round(preview.loss.overallRetention * 100);
   const lines = [
     vscode.l10n.t('Strategy: {0} · Summarizer: {1} · Expected retention: {2}% ({3})', preview.strategy, input.summarizer, retention, preview.loss.lossLevel),
@@ -58,19 +56,13 @@ export function confirmationMessage(input: ConfirmationInput): { message: string
       : `${vscode.l10n.t('Kept verbatim: the system prompt, tool definitions, pinned messages and the last {0} rounds.', input.keepRecentRounds)} ${input.effect}`,
   ];
   if (input.summarizerIsLlm) lines.push(vscode.l10n.t('The figures are estimated with the extractive summarizer; the LLM summary may differ slightly.'));
-  if (overhead > 0) {
-    lines.push(
-      vscode.l10n.t(
-        'Both include {0} tokens the agent sends that the file does not hold (its system prompt and tools, from the usage it reported); compaction does not shrink them.',
-        groupedNumber(overhead),
-      ),
-    );
-  }
+  const parts = partsLine(figures);
+  if (parts) lines.push(parts);
   if (preview.degradation.length > 0 && preview.target !== undefined) {
     // Engine sentences with counts only (no conversation text): what gave way to meet the target.
     lines.push(vscode.l10n.t('To fit the target of {0} tokens: {1}.', groupedNumber(preview.target), preview.degradation.map((d) => d.detail).join('; ')));
   }
-  const threshold = contextPressure({ total: after, window: report.window }, input.triggerRatio);
+  const threshold = contextPressure({ total: figures.after.total, window: figures.window }, input.triggerRatio);
   if (threshold.level === 'trigger') {
     lines.push(vscode.l10n.t('After compaction the conversation is still at or above the trigger ({0} tokens).', groupedNumber(threshold.thresholdTokens)));
   }

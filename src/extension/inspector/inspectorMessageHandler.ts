@@ -8,6 +8,7 @@ import type { Conversation } from '../../engine/conversation/model';
 import type { ActiveConversation, ConversationService } from '../conversationService';
 import { isCancellation, userMessageOf, type Logger } from '../log';
 import type { HostToWebview, InspectorEdits, InspectorModel, ResponseValues, SectionEdits, WebviewRequestType } from '../../shared/protocol';
+import { localWarningText } from '../engineWarnings';
 import { buildInspectorModel, toCompactionEdits } from './inspectorModel';
 import { countSections, type CounterProvider } from './sectionCounter';
 import { parseWebviewMessage, unknownIds } from './webviewMessages';
@@ -189,19 +190,20 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.post({ type: 'busy', busy: true, label: 'Applying…' });
     try {
       const before = entry.conversation;
-      const result = await this.service.apply(key, toCompactionEdits(edits));
+      const compaction = await this.service.apply(key, toCompactionEdits(edits));
       const now = this.service.get(key);
       const model = buildInspectorModel({
         key,
         label: entry.label,
         phase: 'applied',
         before,
-        result,
+        compaction,
+        warningWords: localWarningText,
         model: entry.model,
         countMethod: await this.countMethod(entry.model),
         canUndo: true,
       });
-      this.shown = { key, model, seen: now?.conversation ?? result.conversation, stale: false };
+      this.shown = { key, model, seen: now?.conversation ?? compaction.result.conversation, stale: false };
       this.respond('apply', id, { model });
     } catch (err) {
       this.failWith('apply', id, err);
@@ -268,9 +270,9 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.post({ type: 'busy', busy: true, label: 'Previewing…' });
     try {
       const before = entry.conversation;
-      let result;
+      let compaction;
       try {
-        result = await this.service.preview(key, toCompactionEdits(edits), cts.token);
+        compaction = await this.service.preview(key, toCompactionEdits(edits), cts.token);
       } catch (err) {
         // Superseded: whoever cancelled it has answered for it already.
         if (cts.token.isCancellationRequested) return undefined;
@@ -282,7 +284,8 @@ export class InspectorMessageHandler implements vscode.Disposable {
         label: entry.label,
         phase: 'preview',
         before,
-        result,
+        compaction,
+        warningWords: localWarningText,
         model: entry.model,
         countMethod: await this.countMethod(entry.model),
         canUndo: entry.compactions > 0,

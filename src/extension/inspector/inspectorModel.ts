@@ -2,8 +2,10 @@
 // shows (src/shared/protocol.ts): each original message once, with its plan beside it.
 
 import type { Conversation, Message } from '../../engine/conversation/model';
-import type { CompactionEdits, CompactionResult, ImportanceMetrics, MessagePlan } from '../../engine/result';
+import type { CompactionEdits, ImportanceMetrics, MessagePlan } from '../../engine/result';
 import { SECTION_NAMES } from '../../engine/sections';
+import { warningText, type EngineWarning } from '../../engine/warnings';
+import type { Compaction } from '../conversationService';
 import type { ImportanceView, InspectorEdits, InspectorModel, InspectorPhase, MessageView, ResultMessageView, SectionView } from '../../shared/protocol';
 
 export interface ModelInput {
@@ -12,11 +14,14 @@ export interface ModelInput {
   phase: InspectorPhase;
   /** The conversation the result was computed from (the original, for an applied result). */
   before: Conversation;
-  result: CompactionResult;
+  /** The compaction and its figures (before → after as the agent will send them). */
+  compaction: Pick<Compaction, 'result' | 'figures'>;
   /** The model tokens are counted for. */
   model: string;
   countMethod?: 'exact' | 'proxy' | 'estimate';
   canUndo: boolean;
+  /** The engine's warnings in words (the host's translation; default English). */
+  warningWords?: (w: EngineWarning) => string;
 }
 
 /** Everything the model reads in a message, as plain text: the text parts, thinking, tool calls
@@ -65,7 +70,7 @@ function messageView(m: Message, index: number, plan: MessagePlan | undefined): 
 }
 
 export function buildInspectorModel(input: ModelInput): InspectorModel {
-  const { result } = input;
+  const { result, figures } = input.compaction;
   const plans = new Map<string, MessagePlan>();
   for (const p of result.plan) plans.set(p.id, p);
   const messages = input.before.messages.map((m, i) => messageView(m, i, plans.get(m.id)));
@@ -82,9 +87,10 @@ export function buildInspectorModel(input: ModelInput): InspectorModel {
     tokens: byName.get(name)?.tokens ?? 0,
   }));
   const header: InspectorModel['header'] = {
-    tokensBefore: result.tokensBefore,
-    tokensAfter: result.tokensAfter,
-    ratio: result.stats.ratio,
+    tokensBefore: figures.before.total,
+    tokensAfter: figures.after.total,
+    ...(figures.before.notInFile > 0 || figures.after.notInFile > 0 ? { notInFile: { before: figures.before.notInFile, after: figures.after.notInFile } } : {}),
+    ratio: figures.ratio,
     retention: result.loss.overallRetention,
     lossLevel: result.loss.lossLevel,
     lossAcceptable: result.loss.acceptable,
@@ -93,7 +99,7 @@ export function buildInspectorModel(input: ModelInput): InspectorModel {
     summarizer: result.summarizer.name,
     model: input.model,
     compactionCount: result.compactionCount,
-    warnings: [...result.warnings],
+    warnings: result.warnings.map(input.warningWords ?? warningText),
     degradation: result.degradation.map((d) => ({ ...d })),
   };
   if (result.summarizer.model) header.summarizerModel = result.summarizer.model;

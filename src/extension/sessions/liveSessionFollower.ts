@@ -1,8 +1,10 @@
-// Which conversation the meter shows, beyond transcripts in editors: with contextCompactor.follow
-// `auto`, the agent session of this workspace that was written last — registered in the store as
-// a conversation, so Compact, Inspect and Usage act on it — becomes the active one whenever the
-// agent writes to it, unless the focused editor holds a transcript (that one wins). With `editor`
-// or `off` no session is followed. The meter itself only renders the active conversation.
+// Which agent session the meter follows: the one it is pinned to (MeterFocus), else, with
+// contextCompactor.follow `auto`, the session of this workspace that was written last. The
+// followed session is registered in the store as a conversation (with the count the Sessions view
+// made), so Compact, Inspect and Usage act on it, and is offered to the meter whenever its agent
+// writes to it; MeterFocus decides whether it takes the meter (a focused transcript editor and a
+// pin hold against it). With `editor` or `off` only a pinned session is followed. After a
+// compaction into an agent, the session it wrote is shown (and pinned when the original was).
 //
 // A Copilot Chat session file does not take the meter from @compactor's own chat: that chat is
 // written to the same file.
@@ -14,7 +16,7 @@ import type { ConversationStore } from '../conversationStore';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 import type { FollowMode, SettingsStore } from '../settings';
-import { transcriptKey } from '../transcripts/transcriptTracker';
+import { transcriptKey, type MeterFocus } from '../meterFocus';
 import type { SessionConversations } from './sessionConversations';
 import type { WorkspaceSessions } from './workspaceSessions';
 
@@ -31,6 +33,7 @@ export class LiveSessionFollower extends Disposable {
 
   constructor(
     private readonly store: ConversationStore,
+    private readonly focus: MeterFocus,
     private readonly sessions: WorkspaceSessions,
     private readonly conversations: SessionConversations,
     settings: SettingsStore,
@@ -47,20 +50,13 @@ export class LiveSessionFollower extends Disposable {
     this._register(
       settings.onDidChange((s) => {
         if (s.follow === this.mode) return;
-        const before = this.mode;
         this.mode = s.follow;
-        if (before === 'auto') this.stop();
         this.choose();
       }),
     );
-    // The active conversation went away (its editor closed): the live session takes the meter.
-    this._register(
-      store.onDidChangeActive((active) => {
-        if (active || this.mode !== 'auto' || !this.followed) return;
-        const key = this.conversations.keyOf(this.followed);
-        if (store.get(key)) store.setActive(key);
-      }),
-    );
+    this._register(focus.onDidChangePin(() => this.choose()));
+    // The active conversation went away (its editor closed): the followed session takes the meter.
+    focus.setFallback(() => (this.followed ? this.conversations.keyOf(this.followed) : undefined));
   }
 
   /** The session the meter follows, if any. */
@@ -73,11 +69,30 @@ export class LiveSessionFollower extends Disposable {
     return this.choosing;
   }
 
-  /** Follows the newest followable session (auto mode), or nothing. */
+  /** After a compaction into an agent: the session it wrote (`file`, listed by now) is shown in the
+   *  meter, and followed as its agent writes to it; a pin on the original (`from`) moves to it. */
+  followWritten(file: string, from: string): Promise<void> {
+    return this.queue(async () => {
+      const written = this.sessions.byFile(file);
+      if (!written || !followable(written)) return;
+      const target = await this.conversations.open(written);
+      this.focus.show(target.key, 'written', from);
+      if (this.wanted()?.file === file && this.followed?.file !== file) await this.follow(written);
+    });
+  }
+
+  /** The session the meter should follow: the pinned one, else (auto) the newest followable one. */
+  private wanted(): AgentSession | undefined {
+    const pinned = this.focus.pinned;
+    const pin = pinned ? this.sessions.sessions.find((s) => this.conversations.keyOf(s) === pinned && followable(s)) : undefined;
+    if (pin) return pin;
+    return this.mode === 'auto' ? this.sessions.sessions.find(followable) : undefined;
+  }
+
+  /** Follows the wanted session, or nothing. */
   private choose(): void {
-    const run = async () => {
-      if (this.isDisposed) return;
-      const next = this.mode === 'auto' ? this.sessions.sessions.find(followable) : undefined;
+    void this.queue(async () => {
+      const next = this.wanted();
       if (!next) {
         if (this.followed) this.stop();
         return;
@@ -86,29 +101,37 @@ export class LiveSessionFollower extends Disposable {
         this.followed = next;
         return;
       }
-      this.followed = next;
-      const update = await this.sessions.pin(next.file);
-      if (update && next.file === this.followed?.file) await this.show(update);
+      await this.follow(next);
+    });
+  }
+
+  private async follow(next: AgentSession): Promise<void> {
+    this.followed = next;
+    const update = await this.sessions.pin(next.file);
+    if (update && next.file === this.followed?.file) await this.show(update);
+  }
+
+  private queue(work: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      if (!this.isDisposed) await work();
     };
     this.choosing = this.choosing.then(run).catch((err) => this.log.error('following the live session failed', err));
+    return this.choosing;
   }
 
-  /** Puts what the followed session holds now into the store, and makes it the meter's
-   *  conversation unless a transcript editor has the focus. */
+  /** Puts what the followed session holds now into the store (with its count), and offers it to the
+   *  meter. */
   private async show(update: LiveMeterUpdate): Promise<void> {
     const session = update.session;
-    if (!update.result || this.mode !== 'auto' || this.isDisposed) return;
+    if (!update.result || !update.report || this.isDisposed) return;
     if (session.file === this.followed?.file) this.followed = session;
-    await this.conversations.put(session, update.result, { activate: this.mayTakeMeter(session) });
+    const target = await this.conversations.put(session, update.result, update.report);
+    if (this.mayTakeMeter(session)) this.focus.show(target.key, 'session');
   }
 
-  /** A focused transcript editor keeps the meter; @compactor's chat keeps it from Copilot Chat's
-   *  file of the same chat. */
+  /** @compactor's chat keeps the meter from Copilot Chat's file of the same chat. */
   private mayTakeMeter(session: AgentSession): boolean {
-    const editor = vscode.window.activeTextEditor;
-    if (editor && this.store.get(transcriptKey(editor.document.uri))) return false;
-    if (session.agent === 'copilot-chat' && this.store.active()?.kind === 'chat') return false;
-    return true;
+    return !(session.agent === 'copilot-chat' && this.store.active()?.kind === 'chat');
   }
 
   /** Stops following: the session leaves the meter; a focused transcript editor gets it back
@@ -118,10 +141,7 @@ export class LiveSessionFollower extends Disposable {
     this.followed = undefined;
     void this.sessions.pin(undefined);
     if (!followed) return;
-    const key = this.conversations.keyOf(followed);
-    if (this.store.active()?.key !== key) return;
     const editor = vscode.window.activeTextEditor;
-    const editorKey = editor && this.mode !== 'off' ? transcriptKey(editor.document.uri) : undefined;
-    this.store.setActive(editorKey && this.store.get(editorKey) ? editorKey : undefined);
+    this.focus.release(this.conversations.keyOf(followed), editor && this.mode !== 'off' ? transcriptKey(editor.document.uri) : undefined);
   }
 }

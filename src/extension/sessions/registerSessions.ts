@@ -18,7 +18,8 @@ import { LiveSessionFollower } from './liveSessionFollower';
 import { resumeInTerminal } from './resumeTerminal';
 import { SessionConversations } from './sessionConversations';
 import { SessionsTree, type SessionsNode } from './sessionsTree';
-import { AGENT_NAMES, sessionLabel } from './sessionText';
+import { sessionLabel } from './sessionText';
+import { agentName, storeOwning } from '../../sessions/agents/registry';
 import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
 import { resumableAgent, writeBackFor } from './sessionWriteBack';
 import { WorkspaceSessions } from './workspaceSessions';
@@ -60,11 +61,12 @@ export class SessionsFeature extends Disposable {
     super();
     const places = () => sessionPlaces(context);
     const sources = () => sessionSourcesOf(deps.settings.current);
-    this.sessions = this._register(new WorkspaceSessions(places, sources, deps.log));
+    // Counted with the store's counters: a session's count in the view is the meter's.
+    this.sessions = this._register(new WorkspaceSessions(places, sources, deps.log, (model) => deps.store.counterForModel(model)));
     this.conversations = new SessionConversations(deps.store, this.sessions, (s) =>
-      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: (w) => this.showWritten(w.file) }),
+      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: (w, from) => this.showWritten(w.file, from) }),
     );
-    this.follower = this._register(new LiveSessionFollower(deps.store, this.sessions, this.conversations, deps.settings, deps.log));
+    this.follower = this._register(new LiveSessionFollower(deps.store, deps.focus, this.sessions, this.conversations, deps.settings, deps.log));
     this.tree = this._register(new SessionsTree(this.sessions, () => this.follower.session?.file));
     this.view = this._register(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
     const batcher = this._register(new EventBatcher((events) => void this.sessions.filesChanged(events), SESSION_EVENT_DELAY_MS, SESSION_EVENT_MAX_DELAY_MS));
@@ -79,10 +81,16 @@ export class SessionsFeature extends Disposable {
     this._register(this.view.onDidChangeVisibility((e) => e.visible && this.start()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()));
     let sourcesKey = JSON.stringify(sources());
+    const countingOf = (s: typeof deps.settings.current) => `${s.model}\u0000${s.maxContextTokens}`;
+    let counting = countingOf(deps.settings.current);
     this._register(
       deps.settings.onDidChange((s) => {
         const key = JSON.stringify(sessionSourcesOf(s));
         if (s.follow === 'auto') this.start();
+        if (countingOf(s) !== counting) {
+          counting = countingOf(s);
+          if (this.started) void this.sessions.recount();
+        }
         if (key === sourcesKey) return;
         sourcesKey = key;
         this.restart();
@@ -108,13 +116,21 @@ export class SessionsFeature extends Disposable {
     void this.sessions.refresh();
   }
 
-  /** A session just written: listed at once, and its row shown (under the one it came from). */
-  private async showWritten(file: string): Promise<void> {
+  /** A session just written: listed at once, shown in the meter (a pin on the session it came from
+   *  moves to it), and its row shown under the one it came from. False when the listing does not
+   *  show it (written where this workspace's sessions are not looked for). */
+  private async showWritten(file: string, from: AgentSession): Promise<boolean> {
+    this.start();
     await this.sessions.refresh();
-    if (!this.sessions.byFile(file) || !this.view.visible) return;
+    if (!this.sessions.byFile(file)) return false;
+    // Not awaited: the compaction that wrote it still holds its conversation, which the follower
+    // may be waiting on.
+    void this.follower.followWritten(file, this.conversations.keyOf(from));
+    if (!this.view.visible) return true;
     await Promise.resolve(this.view.reveal(this.tree.nodeOf(file), { select: false, focus: false, expand: true })).catch((err: unknown) =>
       this.deps.log.warn(`showing ${file} in the Sessions view failed: ${(err as Error).message}`),
     );
+    return true;
   }
 
   // ───────────── commands ─────────────
@@ -128,9 +144,17 @@ export class SessionsFeature extends Disposable {
   }
 
   async inspect(arg: unknown): Promise<void> {
-    const target = await this.conversations.open(this.sessionOf(arg), { activate: true });
-    this.deps.store.setActive(target.key);
+    const target = await this.conversations.open(this.sessionOf(arg));
+    this.deps.focus.show(target.key, 'inspect');
     await this.deps.inspector.show(target.key);
+  }
+
+  /** Pins the meter to the session (read now), so it follows that one whatever else is written. */
+  async pin(arg: unknown): Promise<void> {
+    const session = this.sessionOf(arg);
+    if (session.error) throw new UserFacingError(vscode.l10n.t('{0} cannot be read: {1}', sessionLabel(session), session.error));
+    const target = await this.conversations.open(session);
+    this.deps.focus.pin(target.key);
   }
 
   async compact(arg: unknown): Promise<unknown> {
@@ -144,14 +168,16 @@ export class SessionsFeature extends Disposable {
     const session = this.sessionOf(arg);
     const agent = resumableAgent(session);
     if (!agent)
-      throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', AGENT_NAMES[session.agent]));
+      throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', agentName(session.agent)));
     const folders = sessionPlaces(this.context).folders;
     return resumeInTerminal({ agent, id: session.id, cwd: session.cwd ?? folders[0] ?? dirname(session.file) });
   }
 
   /** The file in the system's file manager where there is one (desktop), else in an editor. */
   async reveal(arg: unknown): Promise<void> {
-    const uri = vscode.Uri.file(this.sessionOf(arg).file);
+    const file = this.sessionOf(arg).file;
+    // A session of an agent's store (opencode's database) is revealed as the store's file.
+    const uri = vscode.Uri.file(storeOwning(file)?.store.fileOf(file) ?? file);
     const desktop = vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
     if (desktop && (await vscode.commands.getCommands(true)).includes('revealFileInOS')) {
       await vscode.commands.executeCommand('revealFileInOS', uri);
@@ -178,5 +204,6 @@ export function registerSessions(context: vscode.ExtensionContext, deps: Command
   register(SESSION_COMMANDS.compact, vscode.l10n.t('Compact Session'), (arg) => feature.compact(arg));
   register(SESSION_COMMANDS.resume, vscode.l10n.t('Resume in Terminal'), (arg) => feature.resume(arg));
   register(SESSION_COMMANDS.reveal, vscode.l10n.t('Reveal Session File'), (arg) => feature.reveal(arg));
+  register(SESSION_COMMANDS.pin, vscode.l10n.t('Pin the Meter to This Session'), (arg) => feature.pin(arg));
   return feature;
 }

@@ -5,13 +5,13 @@
 // plain token and quoted for the shell anyway.
 
 import * as vscode from 'vscode';
+import { resumableAgent, type ResumableModule } from '../../sessions/agents/registry';
 import { statOf } from '../../sessions/diskReads';
-import { resumeCommand, type ResumableAgent } from '../../sessions/writeSession';
 import { UserFacingError } from '../log';
-import { AGENT_NAMES } from './sessionText';
 
 export interface ResumeTarget {
-  agent: ResumableAgent;
+  /** An agent that resumes files. */
+  agent: string;
   id: string;
   /** The folder the session ran in. */
   cwd: string;
@@ -21,23 +21,19 @@ export interface ResumeTarget {
 const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export async function resumeInTerminal(target: ResumeTarget): Promise<vscode.Terminal> {
+  const agent: ResumableModule | undefined = resumableAgent(target.agent);
+  if (!agent) throw new UserFacingError(vscode.l10n.t('{0} cannot resume a session from a file: use Compact… for a handoff prompt.', target.agent));
   if (!PLAIN_ID.test(target.id)) {
-    throw new UserFacingError(
-      vscode.l10n.t('The session id "{0}" is not one {1} writes; it is not run in a terminal.', target.id.slice(0, 80), AGENT_NAMES[target.agent]),
-    );
+    throw new UserFacingError(vscode.l10n.t('The session id "{0}" is not one {1} writes; it is not run in a terminal.', target.id.slice(0, 80), agent.name));
   }
   const folder = await statOf(target.cwd);
   if (!folder?.isDirectory()) {
     throw new UserFacingError(
-      vscode.l10n.t(
-        'The folder this session ran in, {0}, does not exist any more; {1} resumes a session only from that folder.',
-        target.cwd,
-        AGENT_NAMES[target.agent],
-      ),
+      vscode.l10n.t('The folder this session ran in, {0}, does not exist any more; {1} resumes a session only from that folder.', target.cwd, agent.name),
     );
   }
-  const terminal = vscode.window.createTerminal({ name: `${AGENT_NAMES[target.agent]} · ${target.id.slice(0, 8)}`, cwd: target.cwd });
+  const terminal = vscode.window.createTerminal({ name: `${agent.name} · ${target.id.slice(0, 8)}`, cwd: target.cwd });
   terminal.show();
-  terminal.sendText(resumeCommand(target.agent, target.id));
+  terminal.sendText(agent.resume.command(target.id));
   return terminal;
 }

@@ -2,10 +2,12 @@
 // them as on any transcript. A session's key is its file's URI with a fragment: the same file
 // opened in an editor is another conversation (whose compactions are views in the extension's
 // storage), while export still knows the file and never writes over it. Compacting a session
-// goes elsewhere (sessionWriteBack.ts): its conversation, count and steps never change.
+// goes elsewhere (sessionWriteBack.ts): its conversation, count and steps never change. Its count
+// is the one the Sessions view made (WorkspaceSessions, with the store's counters).
 
 import * as vscode from 'vscode';
 import type { ImportResult } from '../../engine/conversation/model';
+import type { TokenReport } from '../../engine/tokens/report';
 import type { AgentSession } from '../../sessions/agentSession';
 import type { ActiveConversation } from '../conversationService';
 import type { ApplyElsewhere, ConversationStore } from '../conversationStore';
@@ -32,21 +34,22 @@ export class SessionConversations {
     return sessionKey(s.file);
   }
 
-  /** Adds or refreshes the session's conversation from what was read of it. */
-  put(session: AgentSession, result: ImportResult, opts: { activate?: boolean } = {}): Promise<ActiveConversation> {
+  /** Adds or refreshes the session's conversation from what was read of it, with the count the
+   *  Sessions view shows (made with the store's counter: the session is counted once). */
+  put(session: AgentSession, result: ImportResult, report: TokenReport): Promise<ActiveConversation> {
     return this.store.upsertSource(this.keyOf(session), result.conversation, {
       label: sessionLabel(session),
       kind: 'transcript',
       uri: vscode.Uri.file(session.file),
       applyElsewhere: this.applyElsewhere(session),
-      ...(opts.activate ? { activate: true } : {}),
+      report,
     });
   }
 
   /** The session read now and put into the store; an error the user can read when it cannot be. */
-  async open(session: AgentSession, opts: { activate?: boolean } = {}): Promise<ActiveConversation> {
+  async open(session: AgentSession): Promise<ActiveConversation> {
     const read = await this.sessions.read(session);
     if ('error' in read) throw new UserFacingError(vscode.l10n.t('{0} cannot be read: {1}', sessionLabel(session), read.error));
-    return this.put(session, read.result, opts);
+    return this.put(session, read.result, read.report);
   }
 }

@@ -5,18 +5,9 @@
 
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
-import type { AgentId, AgentSession } from '../../sessions/agentSession';
+import type { AgentSession } from '../../sessions/agentSession';
+import { agentName } from '../../sessions/agents/registry';
 import { formatTokenCount, groupedNumber } from '../statusBar/meterText';
-
-/** The agents as their makers name them (product names: not translated). */
-export const AGENT_NAMES: Readonly<Record<AgentId, string>> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  cline: 'Cline',
-  'roo-code': 'Roo Code',
-  'copilot-chat': 'Copilot Chat',
-  aider: 'aider',
-};
 
 /** The session's first request, else its id. */
 export function sessionTitle(s: Pick<AgentSession, 'title' | 'id'>): string {
@@ -35,7 +26,7 @@ export function rowTitle(s: Pick<AgentSession, 'title' | 'id'>): string {
 
 /** "Claude Code: fix the loader" — the conversation's label in the meter and the inspector. */
 export function sessionLabel(s: Pick<AgentSession, 'agent' | 'title' | 'id'>): string {
-  return `${AGENT_NAMES[s.agent]}: ${sessionTitle(s)}`;
+  return `${agentName(s.agent)}: ${sessionTitle(s)}`;
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -78,7 +69,7 @@ export function sessionTooltip(s: AgentSession): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', false);
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown(`**${AGENT_NAMES[s.agent]}** — ${escapeMarkdown(sessionTitle(s))}\n\n`);
+  md.appendMarkdown(`**${agentName(s.agent)}** — ${escapeMarkdown(sessionTitle(s))}\n\n`);
   if (s.error) {
     md.appendMarkdown(`${vscode.l10n.t('This session cannot be read: {0}', escapeMarkdown(s.error))}\n\n`);
   } else {
@@ -86,12 +77,25 @@ export function sessionTooltip(s: AgentSession): vscode.MarkdownString {
     md.appendMarkdown(
       `${vscode.l10n.t('{0} of {1} tokens ({2}%) are sent when the session is resumed ({3} messages).', groupedNumber(s.tokens), groupedNumber(s.window), percent, s.messages)}\n\n`,
     );
+    if (s.overhead !== undefined && s.overhead > 0) {
+      md.appendMarkdown(
+        `${
+          s.reportedTokens !== undefined
+            ? vscode.l10n.t('Of these, {0} are not in the file (system prompt, tools), from the usage the agent reported.', groupedNumber(s.overhead))
+            : vscode.l10n.t('Of these, {0} are not in the file (system prompt, tools), as recorded when Compact wrote this session.', groupedNumber(s.overhead))
+        }\n\n`,
+      );
+    }
     if (s.historyTokens > 0) {
       md.appendMarkdown(
         `${vscode.l10n.t('The file also holds {0} tokens of history that are not sent: branches left by a rewind, and what came before the last compaction.', groupedNumber(s.historyTokens))}\n\n`,
       );
     }
     if (s.warnings > 0) md.appendMarkdown(`${vscode.l10n.t('{0} lines could not be read and were skipped.', s.warnings)}\n\n`);
+    if (s.newerThanTested)
+      md.appendMarkdown(
+        `${vscode.l10n.t('Written by {0} {1}, newer than the newest version tested ({2}): it is read as that one writes.', agentName(s.agent), escapeMarkdown(s.agentVersion ?? ''), s.newerThanTested)}\n\n`,
+      );
   }
   if (s.model) md.appendMarkdown(`${vscode.l10n.t('Model: {0}', escapeMarkdown(s.model))}\n\n`);
   if (s.relation === 'compacted') md.appendMarkdown(`${vscode.l10n.t('Written by a compaction of the session it is listed under.')}\n\n`);
@@ -99,6 +103,6 @@ export function sessionTooltip(s: AgentSession): vscode.MarkdownString {
   md.appendMarkdown(`${vscode.l10n.t('Last activity: {0}', new Date(s.mtimeMs).toLocaleString(vscode.env.language || 'en'))}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('File: {0}', escapeMarkdown(s.file))}`);
   if (!s.resumable)
-    md.appendMarkdown(`\n\n${vscode.l10n.t('{0} cannot resume a session from a file: Compact makes a handoff prompt for a new one.', AGENT_NAMES[s.agent])}`);
+    md.appendMarkdown(`\n\n${vscode.l10n.t('{0} cannot resume a session from a file: Compact makes a handoff prompt for a new one.', agentName(s.agent))}`);
   return md;
 }

@@ -5,22 +5,14 @@
 // layout allows: the project folder of each workspace folder, not all of ~/.claude/projects.
 // Events are gathered and handed on in batches: an agent writes many lines a second.
 
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentId } from '../../sessions/agentSession';
-import { claudeProjectDir, clineDataDir, clineSessionsDir, codexSessionsDir, isInside, type Env } from '../../sessions/locations';
-import { AIDER_HISTORY_FILE } from '../../sessions/sources/aiderSource';
-import { CLINE_EXTENSION_ID, ROO_EXTENSION_ID } from '../../sessions/sources/clineSource';
+import type { AgentPlaces } from '../../sessions/agents/agent';
+import { AGENT_MODULES } from '../../sessions/agents/registry';
 import { Disposable, toDisposable } from '../lifecycle';
 
 /** Where the sessions are looked for: the same inputs the listing takes. */
-export interface SessionPlaces {
-  folders: readonly string[];
-  env: Env;
-  home: string;
-  globalStorage: readonly string[];
-  workspaceStorage: readonly string[];
-}
+export type SessionPlaces = AgentPlaces;
 
 export interface WatchRoot {
   agent: AgentId;
@@ -30,28 +22,9 @@ export interface WatchRoot {
   pattern: string;
 }
 
-/** What Cline and Roo Code write that changes a listing: a task's messages and its folder. */
-const CLINE_TASK_FILES = '{tasks/*/api_conversation_history.json,tasks/*/history_item.json,state/taskHistory.json}';
-
 /** The folders (and patterns) that hold the sessions of the enabled agents. */
 export function watchRoots(p: SessionPlaces, enabled: Readonly<Record<AgentId, boolean>>): WatchRoot[] {
-  const roots: WatchRoot[] = [];
-  const add = (agent: AgentId, base: string, pattern: string) => {
-    if (enabled[agent]) roots.push({ agent, base, pattern });
-  };
-  for (const folder of p.folders) add('claude-code', claudeProjectDir(p.env, p.home, folder), '**/*.jsonl');
-  add('codex', codexSessionsDir(p.env, p.home), '**/rollout-*.jsonl');
-  for (const g of p.globalStorage) {
-    add('cline', join(g, CLINE_EXTENSION_ID), CLINE_TASK_FILES);
-    add('roo-code', join(g, ROO_EXTENSION_ID), CLINE_TASK_FILES);
-  }
-  const clineData = clineDataDir(p.env, p.home);
-  const clineSessions = clineSessionsDir(p.env, p.home);
-  add('cline', clineData, `{${CLINE_TASK_FILES.slice(1, -1)},sessions/**/*.json}`);
-  if (!isInside(clineSessions, clineData)) add('cline', clineSessions, '**/*.json');
-  for (const w of p.workspaceStorage) add('copilot-chat', join(w, 'chatSessions'), '*.{json,jsonl}');
-  for (const folder of p.folders) add('aider', folder, AIDER_HISTORY_FILE);
-  return roots;
+  return AGENT_MODULES.filter((a) => enabled[a.id] !== false).flatMap((a) => a.watch(p).map((w) => ({ agent: a.id, ...w })));
 }
 
 export type FileEventKind = 'create' | 'change' | 'delete';

@@ -1,25 +1,31 @@
 // Where a compaction of an agent session goes (the store's ApplyElsewhere): never into the
 // session's own file.
 // - Claude Code and Codex: a new session written beside the original (src/sessions/writeSession.ts,
-//   atomically, with a fresh id), shown under its original in the Sessions view, and offered to
-//   resume in a terminal. The original is untouched: resuming it is the undo.
+//   atomically, with a fresh id) where the agent will look for it from this workspace — the folder
+//   the session records when it exists on this machine, else the workspace folder —, taking over
+//   what the original measured (its overhead, model, window: the new session is metered as the
+//   confirmation said), shown under its original in the Sessions view and in the meter, and offered
+//   to resume in a terminal. The notification says where it was written; a failure, also of the
+//   resume, is a notification too. The original is untouched: resuming it is the undo.
 // - Cline, Roo Code, Copilot Chat, aider: a handoff — the summary and the recent turns as a prompt
 //   (commands/handoff.ts, transcript text fenced) on the clipboard, in a new chat where the agent
 //   offers one. None of them can resume a session from a file.
 
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { CompactionResult } from '../../engine/result';
 import type { AgentId, AgentSession } from '../../sessions/agentSession';
-import { writeCompactedSession, type ResumableAgent, type WrittenSession } from '../../sessions/writeSession';
+import { agentById, agentName } from '../../sessions/agents/registry';
+import { AgentUnavailableError, writeCompactedSession, type WrittenSession } from '../../sessions/writeSession';
 import { handoffText } from '../commands/handoff';
 import type { CommandDeps } from '../commands/commandDeps';
+import type { Compaction } from '../conversationService';
 import type { ApplyElsewhere } from '../conversationStore';
-import { UserFacingError } from '../log';
+import { ratioAndNotInFile } from '../figuresText';
+import { userMessageOf, UserFacingError } from '../log';
 import { notificationText } from '../notificationText';
 import { groupedNumber } from '../statusBar/meterText';
 import { resumeInTerminal } from './resumeTerminal';
-import { AGENT_NAMES, sessionLabel } from './sessionText';
+import { sessionLabel } from './sessionText';
 import type { SessionPlaces } from './sessionWatch';
 
 export interface WriteBackDeps {
@@ -27,45 +33,61 @@ export interface WriteBackDeps {
   places: () => SessionPlaces;
   /** The store key of a session. */
   keyOf: (s: Pick<AgentSession, 'file'>) => string;
-  /** Called with a session just written, so the view lists it at once. */
-  written: (w: WrittenSession) => Promise<void>;
+  /** Called with a session just written (and the session it came from), so the view lists it at
+   *  once and the meter shows it; false when the listing does not show it. */
+  written: (w: WrittenSession, from: AgentSession) => Promise<boolean>;
 }
 
 /** The agent a session compacts back into, when it is one that resumes from a file. */
-export function resumableAgent(s: Pick<AgentSession, 'agent' | 'resumable' | 'relation'>): ResumableAgent | undefined {
+export function resumableAgent(s: Pick<AgentSession, 'agent' | 'resumable' | 'relation'>): string | undefined {
   if (!s.resumable || s.relation === 'subagent') return undefined;
-  return s.agent === 'claude-code' || s.agent === 'codex' ? s.agent : undefined;
+  return agentById(s.agent)?.resume ? s.agent : undefined;
 }
 
 export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElsewhere {
   const agent = resumableAgent(session);
-  const name = AGENT_NAMES[session.agent];
+  const name = agentName(session.agent);
   if (agent) {
     return {
       effect: vscode.l10n.t(
         'Compact writes a new {0} session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.',
         name,
       ),
-      apply: async (result, before) => {
+      apply: async (compaction, before) => {
         const p = w.places();
         let written: WrittenSession;
         try {
-          written = await writeCompactedSession(agent, before, result, {
+          // No folder is forced: the one the session records when it exists here, else this
+          // workspace's (a session recorded on another machine names a folder this one lacks).
+          written = await writeCompactedSession(agent, before, compaction.result, {
             env: p.env,
             home: p.home,
-            ...(session.cwd ? { cwd: session.cwd } : {}),
             fallbackCwd: p.folders[0] ?? p.home,
             sourceFile: basename(session.file),
+            inherited: compaction.inherited,
           });
         } catch (err) {
+          // The agent cannot take a session here now (opencode is not on the PATH): hand off instead.
+          const target = err instanceof AgentUnavailableError ? w.deps.store.get(w.keyOf(session)) : undefined;
+          if (target) {
+            w.deps.log.warn(`${name}: ${(err as Error).message}; handed off instead`);
+            void vscode.window.showWarningMessage(
+              vscode.l10n.t('{0}: {1}. The summary and the recent turns are handed off instead.', name, (err as Error).message),
+            );
+            await handOff(session.agent, handoffText(w.deps, target, compaction.result), w.deps.log);
+            return;
+          }
           throw new UserFacingError(
             vscode.l10n.t('The new {0} session could not be written: {1}. Nothing was written, and the original is untouched.', name, (err as Error).message),
           );
         }
         for (const n of written.notes) w.deps.log.info(`${written.file}: ${n}`);
         w.deps.log.info(`wrote the compacted ${name} session ${written.file} (from ${session.file}); resume: ${written.command}`);
-        await w.written(written);
-        void announceWritten(session, written, result);
+        const listed = await w.written(written, session).catch((err: unknown) => {
+          w.deps.log.error(`listing ${written.file} failed`, err);
+          return false;
+        });
+        void announceWritten(session, written, compaction, listed, w.deps.log);
       },
     };
   }
@@ -74,32 +96,49 @@ export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElse
       '{0} cannot resume a session from a file: Compact copies the summary and the recent turns as a prompt for a new chat, and changes nothing here.',
       name,
     ),
-    apply: async (result) => {
+    apply: async (compaction) => {
       const target = w.deps.store.get(w.keyOf(session));
       if (!target) throw new UserFacingError(vscode.l10n.t('{0} is no longer open.', sessionLabel(session)));
-      await handOff(session.agent, handoffText(w.deps, target, result), w.deps.log);
+      await handOff(session.agent, handoffText(w.deps, target, compaction.result), w.deps.log);
     },
   };
 }
 
-/** What was written, with Resume in Terminal one click away. */
-async function announceWritten(session: AgentSession, written: WrittenSession, result: CompactionResult): Promise<void> {
+/** What was written and where, with the compaction's figures and Resume in Terminal one click
+ *  away; a resume that fails says why in a notification. */
+async function announceWritten(
+  session: AgentSession,
+  written: WrittenSession,
+  compaction: Compaction,
+  listed: boolean,
+  log: WriteBackDeps['deps']['log'],
+): Promise<void> {
   const resume = vscode.l10n.t('Resume in Terminal');
-  const text = vscode.l10n.t(
-    'Compacted into a new {0} session: {1} → {2} tokens. The original session is untouched: resuming it undoes this.',
-    AGENT_NAMES[session.agent],
-    groupedNumber(result.tokensBefore),
-    groupedNumber(result.tokensAfter),
-  );
+  const { figures } = compaction;
+  const text = [
+    vscode.l10n.t(
+      'Compacted into a new {0} session: {1} → {2} tokens {3}.',
+      agentName(session.agent),
+      groupedNumber(figures.before.total),
+      groupedNumber(figures.after.total),
+      ratioAndNotInFile(figures),
+    ),
+    vscode.l10n.t('Written to {0}, resumed from {1}.', written.file, written.cwd),
+    listed ? '' : vscode.l10n.t('It is not among the sessions of this workspace: its agent looks for it from that folder.'),
+    vscode.l10n.t('The original session is untouched: resuming it undoes this.'),
+  ]
+    .filter(Boolean)
+    .join(' ');
   const choice = await vscode.window.showInformationMessage(notificationText(text), resume);
-  if (choice === resume) await resumeInTerminal({ agent: written.agent, id: written.id, cwd: written.cwd });
+  if (choice !== resume) return;
+  try {
+    await resumeInTerminal({ agent: written.agent, id: written.id, cwd: written.cwd });
+  } catch (err) {
+    log.error(`resuming ${written.file} failed`, err);
+    void vscode.window.showErrorMessage(notificationText(vscode.l10n.t('Resume in Terminal failed: {0}', userMessageOf(err))));
+  }
 }
 
-/** The commands that open a new, empty chat or task, by agent (checked to exist before use). */
-const NEW_CHAT_COMMANDS: Partial<Record<AgentId, string>> = {
-  cline: 'cline.plusButtonClicked',
-  'roo-code': 'roo-cline.plusButtonClicked',
-};
 /** VS Code's chat: opened with the handoff in its input, not sent. */
 const CHAT_NEW = 'workbench.action.chat.newChat';
 const CHAT_OPEN = 'workbench.action.chat.open';
@@ -107,16 +146,18 @@ const CHAT_OPEN = 'workbench.action.chat.open';
 /** The handoff on the clipboard, in a new chat where the agent offers one, else in an editor. */
 export async function handOff(agent: AgentId, text: string, log: CommandDeps['log']): Promise<'chat' | 'task' | 'editor'> {
   await vscode.env.clipboard.writeText(text);
-  const name = AGENT_NAMES[agent];
+  const name = agentName(agent);
+  const handoff = agentById(agent)?.handoff;
+  const newTask = handoff?.newTaskCommand;
   const available = new Set(await vscode.commands.getCommands(true));
   let where: 'chat' | 'task' | 'editor' = 'editor';
   try {
-    if (agent === 'copilot-chat' && available.has(CHAT_OPEN)) {
+    if (handoff?.vscodeChat && available.has(CHAT_OPEN)) {
       if (available.has(CHAT_NEW)) await vscode.commands.executeCommand(CHAT_NEW);
       await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
       where = 'chat';
-    } else if (NEW_CHAT_COMMANDS[agent] && available.has(NEW_CHAT_COMMANDS[agent])) {
-      await vscode.commands.executeCommand(NEW_CHAT_COMMANDS[agent]);
+    } else if (newTask && available.has(newTask)) {
+      await vscode.commands.executeCommand(newTask);
       where = 'task';
     }
   } catch (err) {

@@ -8,7 +8,8 @@ import type { AgentId, AgentSession } from '../../sessions/agentSession';
 import { parentOf } from '../../sessions/sessionCatalog';
 import { Disposable } from '../lifecycle';
 import { resumableAgent } from './sessionWriteBack';
-import { AGENT_NAMES, rowTitle, sessionDescription, sessionTitle, sessionTooltip } from './sessionText';
+import { agentById, agentName } from '../../sessions/agents/registry';
+import { rowTitle, sessionDescription, sessionTitle, sessionTooltip } from './sessionText';
 
 export type SessionsNode = { kind: 'agent'; agent: AgentId } | { kind: 'session'; file: string };
 
@@ -81,11 +82,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
     if (node.kind === 'agent') {
-      const item = new vscode.TreeItem(AGENT_NAMES[node.agent], vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(agentName(node.agent), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `agent:${node.agent}`;
       const count = this.source.sessions.filter((s) => s.agent === node.agent).length;
       item.description = count === 1 ? vscode.l10n.t('1 session') : vscode.l10n.t('{0} sessions', count);
       item.contextValue = 'agent';
+      item.iconPath = new vscode.ThemeIcon(agentById(node.agent)?.icon ?? 'robot');
       return item;
     }
     const s = this.source.byFile(node.file);
@@ -107,7 +109,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
               ? 'hubot'
               : 'comment-discussion',
     );
-    item.accessibilityInformation = { label: `${AGENT_NAMES[s.agent]}: ${sessionTitle(s)}, ${item.description}` };
+    item.accessibilityInformation = { label: `${agentName(s.agent)}: ${sessionTitle(s)}, ${item.description}` };
     return item;
   }
 

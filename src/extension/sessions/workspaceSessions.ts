@@ -8,10 +8,12 @@
 
 import * as vscode from 'vscode';
 import type { ImportResult } from '../../engine/conversation/model';
+import type { TokenReport } from '../../engine/tokens/report';
 import type { AgentId, AgentSession, FoundSession } from '../../sessions/agentSession';
 import { statOf } from '../../sessions/diskReads';
 import { LiveSessionMeter, type LiveMeterUpdate } from '../../sessions/liveSessionMeter';
-import { findSessions, readSession, SESSION_MAX_BYTES, SessionCatalog } from '../../sessions/sessionCatalog';
+import { SESSION_MAX_BYTES } from '../../sessions/diskReads';
+import { findSessions, meterRead, readSession, SessionCatalog, SessionFigures, type CounterFor } from '../../sessions/sessionCatalog';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { Logger } from '../log';
 import type { FileEvents, SessionPlaces } from './sessionWatch';
@@ -29,8 +31,11 @@ export interface LiveSessionUpdate {
   update: LiveMeterUpdate;
 }
 
+/** A session as read now, with its one count. */
+export type SessionReadNow = { result: ImportResult; report: TokenReport } | { error: string };
+
 export class WorkspaceSessions extends Disposable {
-  private readonly catalog = new SessionCatalog();
+  private catalog: SessionCatalog;
   private found = new Map<string, FoundSession>();
   private list: AgentSession[] = [];
   /** Live meters by file, least recently used first. */
@@ -53,8 +58,12 @@ export class WorkspaceSessions extends Disposable {
     private readonly places: () => SessionPlaces,
     private readonly sources: () => Readonly<Record<AgentId, boolean>>,
     private readonly log: Logger,
+    /** How a session naming a model (or none) is counted: the store's counters, so a session's
+     *  count here is the meter's. */
+    private readonly counterFor?: CounterFor,
   ) {
     super();
+    this.catalog = new SessionCatalog(counterFor);
     this._register(
       toDisposable(() => {
         this.abort?.abort();
@@ -76,6 +85,13 @@ export class WorkspaceSessions extends Disposable {
 
   byFile(file: string): AgentSession | undefined {
     return this.list.find((s) => s.file === file);
+  }
+
+  /** Counts every session again (the counting settings changed). */
+  recount(): Promise<void> {
+    this.catalog = new SessionCatalog(this.counterFor);
+    this.live.clear();
+    return this.refresh();
   }
 
   /** Lists every session again; a listing under way is cancelled. */
@@ -160,20 +176,24 @@ export class WorkspaceSessions extends Disposable {
     });
   }
 
-  /** What a session holds now, as its agent resumes it: from its live meter when it has one, else
-   *  read once. Undefined with the reason when it cannot be read or is empty. */
-  async read(session: AgentSession): Promise<{ result: ImportResult } | { error: string }> {
+  /** What a session holds now, as its agent resumes it, with its count: from its live meter when it
+   *  has one, else read once. The reason when it cannot be read or is empty. */
+  async read(session: AgentSession): Promise<SessionReadNow> {
     const f = this.found.get(session.file);
     if (!f) return { error: vscode.l10n.t('{0} is no longer listed.', session.file) };
     const meter = this.live.get(session.file);
     if (meter) {
       const u = await this.run(() => this.updateLive(session.file, meter));
-      return u.result ? { result: u.result } : { error: u.session.error ?? vscode.l10n.t('The session is empty.') };
+      return u.result && u.report ? { result: u.result, report: u.report } : { error: u.session.error ?? vscode.l10n.t('The session is empty.') };
     }
     const st = await statOf(f.file);
-    const read = await readSession(st ? { ...f, size: st.size, mtimeMs: st.mtimeMs } : f, SESSION_MAX_BYTES);
+    const found = st ? { ...f, size: st.size, mtimeMs: st.mtimeMs } : f;
+    const read = await readSession(found, SESSION_MAX_BYTES);
     if ('error' in read) return read;
-    return read.result ? { result: read.result } : { error: vscode.l10n.t('The session is empty.') };
+    if (!read.result) return { error: vscode.l10n.t('The session is empty.') };
+    const figures = new SessionFigures();
+    await meterRead(found, read, this.catalog.counterFor, figures);
+    return { result: read.result, report: figures.last! };
   }
 
   private async meter(f: FoundSession, signal?: AbortSignal): Promise<AgentSession> {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ActiveConversation, ConversationService } from '../conversationService';
 import { COMMANDS, METER_ID } from '../ids';
+import type { MeterFocus } from '../meterFocus';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
 import { meterAccessibilityLabel, meterBackground, meterText, meterTooltip } from './meterText';
@@ -19,6 +20,7 @@ export class TokenMeter implements vscode.Disposable {
   constructor(
     private readonly service: ConversationService,
     private readonly settings: SettingsStore,
+    private readonly focus?: Pick<MeterFocus, 'pinned' | 'onDidChangePin'>,
   ) {
     this.item = vscode.window.createStatusBarItem(METER_ID, vscode.StatusBarAlignment.Right, METER_PRIORITY);
     this.item.name = vscode.l10n.t('Context Compactor');
@@ -28,6 +30,7 @@ export class TokenMeter implements vscode.Disposable {
       service.onDidChangeActive(() => this.render()),
       service.onDidChange(() => this.render()),
       settings.onDidChange(() => this.render()),
+      ...(focus ? [focus.onDidChangePin(() => this.render())] : []),
     );
     this.render();
   }
@@ -38,14 +41,15 @@ export class TokenMeter implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const { report } = conversation;
+    const { report, label } = conversation;
+    const pinned = this.focus?.pinned === conversation.key;
     const pressure = contextPressure(report, settings.triggerRatio);
-    this.item.text = meterText(report);
-    this.item.accessibilityInformation = { label: meterAccessibilityLabel(report), role: 'button' };
+    this.item.text = meterText(report, label, pinned);
+    this.item.accessibilityInformation = { label: meterAccessibilityLabel(report, label, pinned), role: 'button' };
     this.item.backgroundColor = meterBackground(pressure);
     this.item.tooltip = meterTooltip(
-      { label: conversation.label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions },
-      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage },
+      { label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions, pinned },
+      { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage, pin: COMMANDS.pinMeter, unpin: COMMANDS.unpinMeter },
     );
     this.item.show();
   }
@@ -55,8 +59,8 @@ export class TokenMeter implements vscode.Disposable {
   }
 }
 
-export function registerMeter(context: vscode.ExtensionContext, service: ConversationService, settings: SettingsStore): TokenMeter {
-  const meter = new TokenMeter(service, settings);
+export function registerMeter(context: vscode.ExtensionContext, service: ConversationService, settings: SettingsStore, focus: MeterFocus): TokenMeter {
+  const meter = new TokenMeter(service, settings, focus);
   context.subscriptions.push(meter);
   return meter;
 }

@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import type { ReportedUsage, UsageSource } from '../../engine/conversation/model';
+import { usageSourceLabel as registryUsageLabel } from '../../sessions/agents/registry';
 import type { TokenReport } from '../../engine/tokens/report';
 import type { TokenCategory } from '../../engine/tokens/tokenCounter';
 import { TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
@@ -30,14 +31,29 @@ export function formatTokenCount(n: number): string {
   return `${m.endsWith('.0') ? m.slice(0, -2) : m}M`;
 }
 
-/** `$(pulse) 142k / 200k · 71%` */
-export function meterText(report: Pick<TokenReport, 'total' | 'window' | 'percent'>): string {
-  return `$(pulse) ${formatTokenCount(report.total)} / ${formatTokenCount(report.window)} · ${Math.round(report.percent)}%`;
+/** Characters of the label (the agent and session, the transcript, the chat) the status bar shows. */
+export const METER_LABEL_CHARS = 32;
+
+/** What the meter shows, for the status bar: its label, clipped, as plain text (the status bar reads
+ *  `$(name)` as an icon: a label's own is written so it is not one). */
+export function meterShortLabel(label: string): string {
+  const one = label.replace(/\s+/g, ' ').trim();
+  const cut = one.length > METER_LABEL_CHARS ? `${one.slice(0, METER_LABEL_CHARS - 1).trimEnd()}…` : one;
+  return cut.replace(/\$\(/g, '$\u200b(');
 }
 
-/** `Context Compactor: 142317 / 200000 tokens (71.2%)`: plain integers, one decimal. */
-export function meterAccessibilityLabel(report: Pick<TokenReport, 'total' | 'window' | 'percent'>): string {
-  return vscode.l10n.t('Context Compactor: {0} / {1} tokens ({2}%)', String(report.total), String(report.window), report.percent.toFixed(1));
+/** `$(pulse) 142k / 200k · 71% · Claude Code: fix the loader`, `$(pinned)` when pinned. */
+export function meterText(report: Pick<TokenReport, 'total' | 'window' | 'percent'>, label?: string, pinned = false): string {
+  const numbers = `$(${pinned ? 'pinned' : 'pulse'}) ${formatTokenCount(report.total)} / ${formatTokenCount(report.window)} · ${Math.round(report.percent)}%`;
+  return label ? `${numbers} · ${meterShortLabel(label)}` : numbers;
+}
+
+/** `Context Compactor: 142317 / 200000 tokens (71.2%) — Claude Code: fix the loader (pinned)`:
+ *  plain integers, one decimal, then what it shows. */
+export function meterAccessibilityLabel(report: Pick<TokenReport, 'total' | 'window' | 'percent'>, label?: string, pinned = false): string {
+  const numbers = vscode.l10n.t('Context Compactor: {0} / {1} tokens ({2}%)', String(report.total), String(report.window), report.percent.toFixed(1));
+  if (!label) return numbers;
+  return `${numbers} — ${pinned ? vscode.l10n.t('{0} (pinned)', label) : label}`;
 }
 
 export function meterBackground(pressure: ContextPressure): vscode.ThemeColor | undefined {
@@ -69,29 +85,9 @@ export function categoryLabel(c: TokenCategory): string {
   }
 }
 
-/** A breakdown row's label: the overhead's depends on its sign (negative: the file holds more than
- *  the agent sent, or our tokenizer counts high). */
-function rowLabel(c: TokenCategory, tokens: number): string {
-  return c === 'unseen' && tokens < 0 ? vscode.l10n.t('In the file, not sent (or counted high)') : categoryLabel(c);
-}
-
 /** Who reported a figure, for people. */
 export function usageSourceLabel(source: UsageSource): string {
-  switch (source) {
-    case 'claude-code':
-      return 'Claude Code';
-    case 'codex':
-      return 'Codex';
-    case 'cline':
-      return 'Cline';
-    case 'roo-code':
-      return 'Roo Code';
-    case 'aider':
-      return 'aider';
-    case 'anthropic':
-    case 'openai':
-      return vscode.l10n.t('the export');
-  }
+  return registryUsageLabel(source, vscode.l10n.t('the export'));
 }
 
 /** "line 501", "ui_messages.json[212]", "messages[40]": where a reported figure is written. */
@@ -126,6 +122,22 @@ export function basisMarkdown(report: TokenReport): string {
       groupedNumber(report.counted),
       from,
       groupedNumber(report.overhead),
+    );
+  }
+  if (report.inherited && report.overhead > 0) {
+    return vscode.l10n.t(
+      'Counted: {0} · not in the file (system prompt, tools), as recorded when Compact wrote this session: {1}. The agent has recorded no usage here yet.',
+      groupedNumber(report.counted),
+      groupedNumber(report.overhead),
+    );
+  }
+  if (report.implausible) {
+    const u = report.implausible.usage;
+    return vscode.l10n.t(
+      'Our count. The agent recorded {0} tokens ({1}), fewer than our count of the same messages ({2}): that figure cannot be what was sent, so it is not used.',
+      groupedNumber(u.tokens),
+      escapeMarkdown(`${usageSourceLabel(u.source)}, ${usageWhere(u)}`),
+      groupedNumber(report.implausible.countedAsOf),
     );
   }
   if (report.method === 'exact') return vscode.l10n.t("Counted with the model's own tokenizer; no usage reported.");
@@ -175,27 +187,35 @@ export interface MeterTooltipInput {
   pressure: ContextPressure;
   triggerRatio: number;
   compactions: number;
+  /** The meter is pinned to this conversation. */
+  pinned: boolean;
 }
 
-/** Rows of the breakdown that hold tokens, largest first (the overhead also when negative, last). */
+/** Rows of the breakdown that hold tokens, largest first. */
 export function breakdownRows(report: TokenReport): { category: TokenCategory; label: string; tokens: number; share: string }[] {
   return TOKEN_CATEGORIES.map((c) => ({ c, tokens: report.byCategory[c] ?? 0 }))
-    .filter(({ c, tokens }) => (c === 'unseen' ? tokens !== 0 : tokens > 0))
-    .map(({ c, tokens }) => ({ category: c, label: rowLabel(c, tokens), tokens, share: percentOf(tokens, report.total) }))
+    .filter(({ tokens }) => tokens > 0)
+    .map(({ c, tokens }) => ({ category: c, label: categoryLabel(c), tokens, share: percentOf(tokens, report.total) }))
     .sort((a, b) => b.tokens - a.tokens);
 }
 
 /** The tooltip. Its command links are the extension's own (the only commands it may run), and
  *  every text from the conversation (its label, the model it names) is escaped: a crafted
  *  transcript can add no link, image, HTML or command to it. */
-export function meterTooltip(input: MeterTooltipInput, commands: { compact: string; inspect: string; usage: string }): vscode.MarkdownString {
+export function meterTooltip(
+  input: MeterTooltipInput,
+  commands: { compact: string; inspect: string; usage: string; pin: string; unpin: string },
+): vscode.MarkdownString {
   const { report, pressure } = input;
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [commands.compact, commands.inspect, commands.usage] };
+  md.isTrusted = { enabledCommands: [commands.compact, commands.inspect, commands.usage, commands.pin, commands.unpin] };
   md.supportHtml = false;
   md.appendMarkdown(`**${vscode.l10n.t('Context Compactor')}** — `);
   md.appendMarkdown(escapeMarkdown(input.label));
   md.appendMarkdown('\n\n');
+  md.appendMarkdown(
+    `${input.pinned ? vscode.l10n.t('The meter is pinned to this conversation.') : vscode.l10n.t('The meter follows the focused transcript, else the live agent session.')}\n\n`,
+  );
   md.appendMarkdown(`${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(report.total), groupedNumber(report.window), report.percent.toFixed(1))}\n\n`);
   md.appendMarkdown(`${basisMarkdown(report)}\n\n`);
   md.appendMarkdown(`| ${vscode.l10n.t('Category')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |\n|---|---:|---:|\n`);
@@ -206,8 +226,9 @@ export function meterTooltip(input: MeterTooltipInput, commands: { compact: stri
   );
   md.appendMarkdown(`${modelLineMarkdown(report)}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Compactions so far: {0}', input.compactions)}\n\n`);
+  const pin = input.pinned ? `[${vscode.l10n.t('Unpin')}](command:${commands.unpin})` : `[${vscode.l10n.t('Pin')}](command:${commands.pin})`;
   md.appendMarkdown(
-    `[${vscode.l10n.t('Compact…')}](command:${commands.compact}) · [${vscode.l10n.t('Inspect')}](command:${commands.inspect}) · [${vscode.l10n.t('Usage')}](command:${commands.usage})`,
+    `[${vscode.l10n.t('Compact…')}](command:${commands.compact}) · [${vscode.l10n.t('Inspect')}](command:${commands.inspect}) · [${vscode.l10n.t('Usage')}](command:${commands.usage}) · ${pin}`,
   );
   return md;
 }

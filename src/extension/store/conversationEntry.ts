@@ -11,6 +11,7 @@ import type { Calibration } from '../../engine/tokens/calibration';
 import type { TokenLedger } from '../../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
 import type { TokenReport } from '../../engine/tokens/report';
+import type { Compaction } from '../conversationService';
 import type { PersistedStep } from '../persistence/conversationStateStore';
 
 /** Counts a chat session with the chat model's own tokenizer (see chat/lmTokenCounter.ts). */
@@ -23,7 +24,7 @@ export interface ApplyElsewhere {
   /** What applying does, one sentence for the confirmation (it replaces the line about Undo). */
   effect: string;
   /** Takes the compaction once it is complete. */
-  apply(result: CompactionResult, before: Conversation): Promise<void>;
+  apply(compaction: Compaction, before: Conversation): Promise<void>;
 }
 
 export interface ConversationEntry {
@@ -44,6 +45,8 @@ export interface ConversationEntry {
   ledger: TokenLedger;
   /** The overhead the source's reported usage shows, made once per reported figure (with `counter`). */
   calibration?: Calibration;
+  /** The source's report, counted where the source was read (an agent session's one count). */
+  sourceReport?: TokenReport;
   report: TokenReport;
   reportProvider?: ReportProvider;
   applyElsewhere?: ApplyElsewhere;

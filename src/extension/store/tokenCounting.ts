@@ -6,7 +6,8 @@
 // overhead the file does not show) is made once per reported figure, from the source, and added to
 // every view of it — as the agent appends, and after a compaction.
 
-import type { Message } from '../../engine/conversation/model';
+import type { Conversation, Message } from '../../engine/conversation/model';
+import { countingModel } from '../../sessions/compactionService';
 import { calibrate, sameUsage } from '../../engine/tokens/calibration';
 import type { CachedTokenCounter } from '../../engine/tokens/messageCounter';
 import type { TokenReport } from '../../engine/tokens/report';
@@ -40,9 +41,10 @@ export class TokenCounting extends Disposable {
     );
   }
 
-  /** The counting model of a conversation: the one asked for, else the source's own, else the setting. */
-  modelFor(asked: string | undefined, sourceModel: string | undefined): string {
-    return asked || sourceModel || this.settings.current.model;
+  /** The counting model of a conversation: the one asked for, else the source's own, else the
+   *  setting (the rule every front end counts by: compactionService.ts countingModel). */
+  modelFor(asked: string | undefined, source: Pick<Conversation, 'meta'>): string {
+    return countingModel(source, { ...(asked ? { model: asked } : {}), fallbackModel: this.settings.current.model }) ?? this.settings.current.model;
   }
 
   counterFor(model: string): Promise<CachedTokenCounter> {
@@ -57,10 +59,16 @@ export class TokenCounting extends Disposable {
     return c;
   }
 
-  /** The report of `messages` (a view of `e.source`) as the conversation counts them. */
-  async report(e: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'calibration'>, messages: readonly Message[]): Promise<TokenReport> {
-    e.ledger.sync(messages);
+  /** The report of `messages` (a view of `e.source`) as the conversation counts them: the source's
+   *  own report when it was counted where it was read, else on the source's basis (its reported
+   *  usage's calibration, made once per figure; what it inherited). */
+  async report(
+    e: Pick<ConversationEntry, 'ledger' | 'reportProvider' | 'source' | 'sourceReport' | 'calibration'>,
+    messages: readonly Message[],
+  ): Promise<TokenReport> {
+    if (e.sourceReport && messages === e.source.messages) return e.sourceReport;
     if (e.reportProvider) return e.reportProvider(messages);
+    e.ledger.sync(messages);
     const usage = e.source.meta.reportedUsage;
     if (!usage) delete e.calibration;
     else if (!e.calibration || !sameUsage(e.calibration.usage, usage)) {
@@ -68,6 +76,7 @@ export class TokenCounting extends Disposable {
       if (made) e.calibration = made;
       else delete e.calibration;
     }
-    return e.ledger.report(e.calibration);
+    const inherited = e.source.meta.inherited;
+    return e.ledger.report({ ...(e.calibration ? { calibration: e.calibration } : {}), ...(inherited ? { inherited } : {}) });
   }
 }

@@ -1,5 +1,6 @@
-// Transcript files as conversations: the active conversation follows the focused editor when it
-// holds a transcript that imports (unless the contextCompactor.follow setting is off); edits and
+// Transcript files as conversations: the meter follows the focused editor when it holds a
+// transcript that imports (unless the contextCompactor.follow setting is off; MeterFocus decides,
+// so a pin holds); edits and
 // on-disk growth re-import it (debounced), and the store recounts only what changed. The file is
 // only ever read.
 
@@ -7,6 +8,7 @@ import * as vscode from 'vscode';
 import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import type { Logger } from '../log';
+import { transcriptKey, type MeterFocus } from '../meterFocus';
 import { UserFacingError } from '../log';
 import { siblingUsage } from '../../node/siblingUsage';
 import { looksLikeTranscript } from './transcriptDetection';
@@ -15,10 +17,6 @@ import { looksLikeTranscript } from './transcriptDetection';
  *  appending lines produces bursts of change events, and one import per burst is enough. */
 export const REIMPORT_DEBOUNCE_MS = 300;
 
-/** The conversation key of a transcript file. */
-export function transcriptKey(uri: vscode.Uri): string {
-  return uri.toString();
-}
 
 function fileLabel(uri: vscode.Uri): string {
   const parts = uri.path.split('/');
@@ -35,6 +33,7 @@ export class TranscriptTracker implements vscode.Disposable {
 
   constructor(
     private readonly store: ConversationStore,
+    private readonly focus: MeterFocus,
     private readonly engine: CompactionEngine,
     private readonly log: Logger,
     /** Whether focusing an editor makes its transcript the active conversation. */
@@ -54,22 +53,22 @@ export class TranscriptTracker implements vscode.Disposable {
     const doc = editor.document;
     const key = transcriptKey(doc.uri);
     if (this.imported.get(key) === doc.version && this.store.get(key)) {
-      this.store.setActive(key);
+      this.focus.show(key, 'editor');
       return;
     }
     if (!looksLikeTranscript(doc.fileName, doc.getText().slice(0, 8192))) return;
     const ok = await this.importDocument(doc, false);
     // Focus may have moved on while importing.
-    if (ok && vscode.window.activeTextEditor?.document === doc) this.store.setActive(key);
+    if (ok && vscode.window.activeTextEditor?.document === doc) this.focus.show(key, 'editor');
   }
 
-  /** "Open Transcript…": import (errors shown to the user), open in an editor, make it active. */
+  /** "Open Transcript…": import (errors shown to the user), open in an editor, show it in the meter. */
   async open(uri: vscode.Uri): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(uri);
     await this.importDocument(doc, true);
-    this.store.setActive(transcriptKey(uri));
+    this.focus.show(transcriptKey(uri), 'opened');
     await vscode.window.showTextDocument(doc, { preview: false });
-    this.store.setActive(transcriptKey(uri));
+    this.focus.show(transcriptKey(uri), 'opened');
   }
 
   private importDocument(doc: vscode.TextDocument, explicit: boolean): Promise<boolean> {
@@ -149,11 +148,12 @@ export class TranscriptTracker implements vscode.Disposable {
 export function registerTranscriptTracking(
   context: vscode.ExtensionContext,
   store: ConversationStore,
+  focus: MeterFocus,
   engine: CompactionEngine,
   log: Logger,
   followsEditors?: () => boolean,
 ): TranscriptTracker {
-  const tracker = new TranscriptTracker(store, engine, log, followsEditors);
+  const tracker = new TranscriptTracker(store, focus, engine, log, followsEditors);
   context.subscriptions.push(tracker);
   return tracker;
 }

@@ -78,6 +78,8 @@ export class HeaderView {
     const after =
       f.editedAfter !== undefined ? `${formatTokens(h0.tokensAfter)} (≈ ${formatTokens(f.editedAfter)} with your edits)` : formatTokens(h0.tokensAfter);
     pair('Tokens', `${formatTokens(h0.tokensBefore)} → ${after}`, 'tokens-figure');
+    // What the agent sends besides the file (its system prompt and tools): in both figures, never shrunk.
+    if (h0.notInFile) pair('Not in the file', `${formatTokens(h0.notInFile.before)} of each (system prompt, tools)`, 'not-in-file');
     pair('Ratio', h0.ratio);
     pair('Retention', formatPercent(h0.retention));
     pair('Loss', h0.lossAcceptable ? h0.lossLevel : `${h0.lossLevel} (not acceptable)`, `loss loss-${h0.lossLevel}`);

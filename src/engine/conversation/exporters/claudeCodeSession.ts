@@ -17,7 +17,7 @@
 
 import type { Conversation } from '../model';
 import { PLACEHOLDER_USER_TEXT, toAnthropicRequest, type AnthropicBlockOut, type AnthropicMessageOut } from './anthropic';
-import { sessionParts } from './sessionParts';
+import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
 
 export interface ClaudeCodeSessionOptions {
   /** The new session's id (a fresh UUID). */
@@ -32,8 +32,8 @@ export interface ClaudeCodeSessionOptions {
   /** Tokens of the conversation before compaction (compactMetadata.preTokens). */
   tokensBefore: number;
   tokensAfter: number;
-  /** The session it came from. */
-  from?: { sessionId?: string; lastUuid?: string; file?: string };
+  /** The session it came from, and what its agent measured that carries over (sessionParts.ts). */
+  from?: { sessionId?: string; lastUuid?: string; file?: string; inherited?: InheritedFigures };
   /** Time of the first line; each later line is a millisecond later. */
   now: Date;
   /** A fresh UUID per call (crypto.randomUUID in Node). */
@@ -90,6 +90,7 @@ export function claudeCodeSession(conv: Conversation, opts: ClaudeCodeSessionOpt
       ...(opts.from?.file ? { file: opts.from.file } : {}),
       tokensBefore: opts.tokensBefore,
       tokensAfter: opts.tokensAfter,
+      ...inheritedField(opts.from?.inherited),
     },
   });
   let parent = opts.newUuid();

@@ -12,13 +12,23 @@
 //   Codex kept); without one (older rollouts) with the items before the first user turn, the user
 //   messages, and the summary text as a user message.
 // - An `event_msg` `thread_rolled_back` drops the last `num_turns` user turns.
+// - session_meta's `base_instructions` (Codex 0.169 and later) are sent first on every request: a
+//   SYSTEM_PROMPT message before the history, never replaced by a compaction.
 // Items a compaction replaced or a rollback dropped are ImportResult.history (counted, not sent).
+// Record types this version does not know (codexRecords.ts) are read by what they can be: a
+// response item is sent, so its text is counted; anything else is skipped; one warning names them.
 //
-// A user message is USER_MESSAGE when a person wrote it: the text of an `event_msg` `user_message`,
-// or any user text that is not one of the harness's own (environment context, AGENTS.md
-// instructions, shell command echoes, aborted-turn notes), which are SKILL_METADATA. A user message
-// holding a compaction summary (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
-// meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`.
+// A user message is USER_MESSAGE when a person wrote it: the text of an `event_msg` `user_message`
+// (an `item_completed` UserMessage since Codex 0.171), or any user text that is not one of the
+// harness's own (environment context, AGENTS.md instructions, shell command echoes, aborted-turn
+// notes), which are SKILL_METADATA; a message that holds both as separate parts (the IDE extension
+// sends the environment block and the request in one message) becomes a SKILL_METADATA message of
+// the harness's parts and a USER_MESSAGE of the rest. What the IDE puts around the request inside
+// the person's text ("# Context from my IDE setup:" … "## My request for Codex:") stays in the
+// message; analyze/injectedContext.ts reads past it. A user message holding a compaction summary
+// (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
+// meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`, title
+// as Codex derives it (the first user turn).
 // meta.reportedUsage: the last `token_count` event written after a response of the history read.
 // Its `info.last_token_usage` is that one request's usage (Codex adds it to `total_token_usage`, the
 // running sum over the session, which is no context size): `input_tokens`, the cached share
@@ -27,17 +37,21 @@
 // compaction or rollback (the compaction's own request, a context-window error Codex fills in
 // itself) is passed over.
 
-import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
-import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
+import { CODEX_PROVENANCE_FIELD } from '../exporters/codexRollout';
+import { readInherited } from '../inherited';
+import type { ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
+import { argumentsText, assistantItemType, plainDraft, setSessionFacts, sourceMeta, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine, type JsonlResult } from './jsonText';
 import { arr, isObject, num, obj, str, type JsonObject } from './jsonShape';
 import { looksLikeCompactionSummary } from './summaryRecognition';
-import { tokenField, withReportedUsage, type UsageRecord } from './reportedUsage';
+import { withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
+import { contentParts, messageText, outputParts } from './codexContent';
+import { baseInstructionsText, codexTitle, completedUserText, countedItemText, itemKind, NewCodexTypes, MODELED_ITEMS, usageRecord } from './codexRecords';
 
 /** Text Codex itself puts in user messages (not typed by the person). */
 const HARNESS_USER_TEXT =
@@ -47,6 +61,8 @@ const CODEX_SUMMARY = /^\s*Another language model started to solve this problem/
 /** Item types that belong to the assistant's turn. */
 const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
 const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+/** The source id of the system message made of session_meta's base instructions. */
+export const CODEX_BASE_INSTRUCTIONS_ID = 'session_meta.base_instructions';
 
 interface Item {
   value: JsonObject;
@@ -88,11 +104,13 @@ export function importCodexLines({ lines, bad }: JsonlResult, opts: ImportOption
   const meta: ConversationMeta = {};
   if (file) meta.sourcePath = file;
   const replay = replayRollout(lines, meta, warnings);
-  const live = toDrafts(replay.items, replay, warnings);
+  const live = toDrafts(replay.base ? [replay.base, ...replay.items] : replay.items, replay);
+  const newTypes = replay.newTypes.warning();
+  if (newTypes) warnings.push(newTypes);
   const result = withReportedUsage(finishImport(live, { format: 'codex', meta, warnings }), replay.usage);
   if (replay.history.length === 0) return result;
   const { reportedUsage: _live, ...historyMeta } = meta;
-  const history = finishImport(toDrafts(replay.history, replay, []), { format: 'codex', meta: historyMeta, warnings: [] });
+  const history = finishImport(toDrafts(replay.history, replay), { format: 'codex', meta: historyMeta, warnings: [] });
   const historyLines = new Set(replay.history.map((i) => i.line)).size;
   warnings.push({
     position: 'file',
@@ -120,6 +138,9 @@ interface Replay {
   summaries: Set<string>;
   /** token_count events that follow a response, in file order. */
   usage: UsageRecord[];
+  /** session_meta's base instructions as a developer message. */
+  base?: Item;
+  newTypes: NewCodexTypes;
 }
 
 function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warnings: ImportWarning[]): Replay {
@@ -130,6 +151,8 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
   const userTexts = new Set<string>();
   const summaries = new Set<string>();
   const usage: UsageRecord[] = [];
+  const newTypes = new NewCodexTypes();
+  let base: Item | undefined;
   /** A response came since the last compaction or rollback: a token_count now is its usage. */
   let answered = false;
   let notObjects = 0;
@@ -151,22 +174,29 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
     }
     if (payload === undefined) {
       // Older rollouts wrote response items bare; their state lines ({record_type}) carry nothing.
-      if (type !== undefined && (type === 'message' || ASSISTANT_ITEMS.has(type) || OUTPUT_ITEMS.has(type))) {
+      if (type !== undefined && MODELED_ITEMS.has(type)) {
         items.push({ value, line, ...(timestamp ? { timestamp } : {}) });
         if (isAnswerItem(value)) answered = true;
       }
       continue;
     }
+    if (type !== undefined) newTypes.line(type);
     switch (type) {
-      case 'session_meta':
+      case 'session_meta': {
+        // The thread's own session_meta comes first; later ones (a fork embeds its parent's) do not
+        // change what is sent.
+        const text = base === undefined && meta.sessionId === undefined ? baseInstructionsText(payload) : undefined;
+        if (text) base = { value: { type: 'message', role: 'developer', id: CODEX_BASE_INSTRUCTIONS_ID, content: [{ type: 'input_text', text }] }, line };
         sessionMeta(payload, meta);
         break;
+      }
       case 'turn_context': {
         const model = str(payload, 'model');
         if (model) meta.model = model;
         break;
       }
       case 'response_item':
+        newTypes.item(str(payload, 'type') ?? '(no type)');
         items.push({ value: payload, line, ...(timestamp ? { timestamp } : {}) });
         if (isAnswerItem(payload)) answered = true;
         break;
@@ -199,9 +229,12 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
       }
       case 'event_msg': {
         const kind = str(payload, 'type');
-        if (kind === 'user_message') {
-          const m = str(payload, 'message');
-          if (m) userTexts.add(m.trim());
+        if (kind !== undefined) newTypes.event(kind);
+        const typed = kind === 'user_message' ? str(payload, 'message') : kind === 'item_completed' ? completedUserText(payload) : undefined;
+        if (typed) {
+          userTexts.add(typed.trim());
+          const title = codexTitle(typed);
+          if (title) meta.title ??= title;
         } else if (kind === 'token_count') {
           const record = answered ? usageRecord(payload, line) : undefined;
           if (record) usage.push(record);
@@ -222,7 +255,7 @@ function replayRollout(lines: readonly JsonlLine[], meta: ConversationMeta, warn
   if (notObjects > MAX_LINE_WARNINGS) warnings.push({ position: 'file', message: `${notObjects - MAX_LINE_WARNINGS} more lines were not objects; skipped` });
   if (items.length === 0 && history.length === 0)
     warnings.push({ position: 'file', message: 'the rollout holds no response items (nothing Codex would send)' });
-  return { items, history, beforeCompaction, rolledBack, userTexts, summaries, usage };
+  return { items, history, beforeCompaction, rolledBack, userTexts, summaries, usage, newTypes, ...(base ? { base } : {}) };
 }
 
 /** An item the model produced (what a response is made of). */
@@ -233,41 +266,14 @@ function isAnswerItem(v: JsonObject): boolean {
 
 function sessionMeta(p: JsonObject, meta: ConversationMeta): void {
   setSessionFacts(meta, { sessionId: str(p, 'id'), cwd: str(p, 'cwd'), agentVersion: str(p, 'cli_version') });
-  const model = str(p, 'model');
+  const provider = str(p, 'model_provider');
+  if (provider) meta.modelProvider ??= provider;
+  // A rollout we wrote: what it takes over from its original (inherited.ts).
+  const ours = obj(p, CODEX_PROVENANCE_FIELD);
+  const inherited = ours ? readInherited(ours['inherited']) : undefined;
+  if (inherited) meta.inherited = inherited;
+  const model = str(p, 'model') ?? inherited?.model;
   if (model) meta.model ??= model;
-}
-
-/** A token_count event as a record answered by the last assistant message before its line. */
-function usageRecord(p: JsonObject, line: number): UsageRecord | undefined {
-  const info = obj(p, 'info');
-  const last = info ? obj(info, 'last_token_usage') : undefined;
-  if (!info || !last) return undefined;
-  const input = tokenField(last, 'input_tokens');
-  if (input === undefined || input === 0) return undefined;
-  const cached = tokenField(last, 'cached_input_tokens');
-  const written = tokenField(last, 'cache_write_input_tokens');
-  const output = tokenField(last, 'output_tokens');
-  const total = obj(info, 'total_token_usage') ?? {};
-  const totalIn = tokenField(total, 'input_tokens');
-  const totalOut = tokenField(total, 'output_tokens');
-  const window = tokenField(info, 'model_context_window');
-  return {
-    usage: {
-      tokens: input,
-      source: 'codex',
-      line,
-      parts: {
-        input,
-        ...(written ? { cacheWrite: written } : {}),
-        ...(cached !== undefined ? { cacheRead: cached } : {}),
-        ...(output !== undefined ? { output } : {}),
-      },
-      ...(window !== undefined ? { contextWindow: window } : {}),
-      ...(totalIn !== undefined ? { totalInputTokens: totalIn } : {}),
-      ...(totalOut !== undefined ? { totalOutputTokens: totalOut } : {}),
-    },
-    answer: { line, match: 'atOrBefore' },
-  };
 }
 
 /** The last `n` user turns (from a person's message to the end), as Codex's rollback drops them. */
@@ -279,34 +285,41 @@ function dropLastTurns(items: readonly Item[], n: number, userTexts: Set<string>
   return items.slice(cut);
 }
 
-function messageText(item: JsonObject): string {
-  const content = item['content'];
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((c) => (isObject(c) && typeof c['text'] === 'string' ? c['text'] : ''))
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
-/** A user message a person wrote (what starts a turn). */
+/** A user message a person wrote (what starts a turn): the text Codex recorded as typed, or text
+ *  that is not the harness's own — in any of its parts (the IDE extension sends the environment
+ *  block and the request as two parts of one message). */
 function isPersonTurn(item: JsonObject, userTexts: Set<string>): boolean {
   if (str(item, 'type') !== 'message' || str(item, 'role') !== 'user') return false;
   const text = messageText(item);
-  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text);
+  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text) || personParts(item, userTexts).person.length > 0;
 }
 
-function contentParts(item: JsonObject): ContentPart[] {
+/** A user message's content items split into the harness's own and the rest. */
+function personParts(item: JsonObject, userTexts: Set<string>): { harness: unknown[]; person: unknown[] } {
+  const harness: unknown[] = [];
+  const person: unknown[] = [];
   const content = item['content'];
-  if (typeof content === 'string') return textParts(content);
-  const parts: ContentPart[] = [];
   for (const c of Array.isArray(content) ? content : []) {
-    if (!isObject(c)) continue;
-    const type = str(c, 'type');
-    if (typeof c['text'] === 'string') parts.push(...textParts(c['text']));
-    else if (type === 'input_image') parts.push(imagePart(undefined));
+    const t = isObject(c) ? str(c, 'text') : undefined;
+    if (t !== undefined && t.trim() === '') continue;
+    if (t !== undefined && HARNESS_USER_TEXT.test(t) && !userTexts.has(t.trim())) harness.push(c);
+    else person.push(c);
   }
-  return parts;
+  return { harness, person };
+}
+
+/** A user message as drafts: one, typed by its text; or, when it holds the harness's own text
+ *  beside the person's (an environment block and the request as parts of one message), the
+ *  harness's parts as SKILL_METADATA, then the person's as USER_MESSAGE. */
+function userDrafts(i: Item, replay: Replay): MessageDraft[] {
+  const v = i.value;
+  const type = userItemType(messageText(v), replay);
+  const split = type === 'SKILL_METADATA' ? personParts(v, replay.userTexts) : undefined;
+  if (!split || split.person.length === 0 || split.harness.length === 0) return [plainDraft('user', type, contentParts(v), source(i), i.timestamp)];
+  return [
+    plainDraft('user', 'SKILL_METADATA', contentParts({ content: split.harness }), source(i), i.timestamp),
+    plainDraft('user', 'USER_MESSAGE', contentParts({ content: split.person }), source(i), i.timestamp),
+  ];
 }
 
 function userItemType(text: string, replay: Replay): ItemType {
@@ -317,22 +330,9 @@ function userItemType(text: string, replay: Replay): ItemType {
   return HARNESS_USER_TEXT.test(t) ? 'SKILL_METADATA' : 'USER_MESSAGE';
 }
 
-/** A tool output as parts: a string, {content, success}, or a list of content items. */
-function outputParts(output: unknown): { parts: ContentPart[]; isError: boolean } {
-  if (typeof output === 'string') return { parts: textParts(output), isError: false };
-  if (Array.isArray(output)) return { parts: contentParts({ content: output }), isError: false };
-  if (isObject(output)) {
-    const inner = output['content'] ?? output['output'];
-    const { parts } = outputParts(inner);
-    return { parts, isError: output['success'] === false };
-  }
-  return { parts: [], isError: false };
-}
-
-function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarning[]): MessageDraft[] {
+function toDrafts(items: readonly Item[], replay: Replay): MessageDraft[] {
   const drafts: MessageDraft[] = [];
   let assistant: MessageDraft | undefined;
-  const skipped = new Map<string, number>();
   const assistantDraft = (i: Item): MessageDraft => {
     if (!assistant) {
       assistant = { role: 'assistant', itemType: 'ASSISTANT_MESSAGE', content: [], ...(i.timestamp ? { timestamp: i.timestamp } : {}), source: source(i) };
@@ -359,7 +359,7 @@ function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarnin
       if (role === 'developer' || role === 'system') {
         drafts.push(plainDraft('system', 'SYSTEM_PROMPT', parts, { ...source(i), ...(role === 'developer' ? { role } : {}) }, i.timestamp));
       } else {
-        drafts.push(plainDraft('user', userItemType(messageText(v), replay), parts, source(i), i.timestamp));
+        drafts.push(...userDrafts(i, replay));
       }
     } else if (type === 'reasoning') {
       const summary = (arr(v, 'summary') ?? []).map((s) => (isObject(s) ? (str(s, 'text') ?? '') : '')).filter(Boolean);
@@ -393,17 +393,12 @@ function toDrafts(items: readonly Item[], replay: Replay, warnings: ImportWarnin
       assistant = undefined;
       const { parts, isError } = outputParts(v['output']);
       drafts.push(toolResultDraft(str(v, 'call_id') ?? '', parts, isError, source(i), i.timestamp ? { timestamp: i.timestamp } : {}));
-    } else {
-      skipped.set(type, (skipped.get(type) ?? 0) + 1);
+    } else if (itemKind(type) === 'counted') {
+      // Sent to the model, not modeled: its text is counted within the turn it belongs to.
+      assistantDraft(i).content.push({ type: 'text', text: countedItemText(v) });
     }
   }
   for (const d of drafts) if (d.role === 'assistant') d.itemType = assistantItemType(d.content, (d.toolCalls?.length ?? 0) > 0);
-  if (skipped.size > 0) {
-    warnings.push({
-      position: 'file',
-      message: `skipped items of types the conversation does not model: ${[...skipped].map(([t, n]) => `${t} (${n})`).join(', ')}`,
-    });
-  }
   return drafts;
 }
 

@@ -3,12 +3,12 @@
 // names the session it came from in its session_meta.
 
 import { basename, join } from 'node:path';
-import type { FoundSession } from '../agentSession';
-import { entriesOf, firstLineOf, statOf } from '../diskReads';
-import { codexSessionsDir, folderOf } from '../locations';
-import type { SourceContext } from './sourceContext';
-import { isObject } from '../../engine/conversation/importers/jsonShape';
-import { CODEX_PROVENANCE_FIELD } from '../../engine/conversation/exporters/codexRollout';
+import type { FoundSession } from '../../agentSession';
+import { entriesOf, firstLineOf, statOf } from '../../diskReads';
+import { codexSessionsDir, folderOf } from '../../locations';
+import type { SourceContext } from '../sourceContext';
+import { isObject } from '../../../engine/conversation/importers/jsonShape';
+import { CODEX_PROVENANCE_FIELD } from '../../../engine/conversation/exporters/codexRollout';
 
 const ROLLOUT = /^rollout-.*\.jsonl$/;
 /** The id at the end of a rollout's name: rollout-2026-11-24T04-30-58-<uuid>.jsonl. */

@@ -2,7 +2,6 @@
 // folders, found with directory listings, stats and small reads only (reading and counting a
 // session is the listing's job, so a source stays cheap to run on every refresh).
 
-import type { FoundSession } from '../agentSession';
 import type { Env } from '../locations';
 
 export interface SourceContext {
@@ -16,5 +15,3 @@ export interface SourceContext {
   workspaceStorage: readonly string[];
   signal?: AbortSignal;
 }
-
-export type SessionSource = (ctx: SourceContext) => Promise<FoundSession[]>;

@@ -5,11 +5,11 @@
 
 import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FoundSession } from '../agentSession';
-import { entriesOf, readJsonFile, statOf } from '../diskReads';
-import { isInside } from '../locations';
-import type { SourceContext } from './sourceContext';
-import { isObject, str } from '../../engine/conversation/importers/jsonShape';
+import type { FoundSession } from '../../agentSession';
+import { entriesOf, readJsonFile, statOf } from '../../diskReads';
+import { isInside } from '../../locations';
+import type { SourceContext } from '../sourceContext';
+import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
 
 export async function findCopilotChatSessions(ctx: SourceContext): Promise<FoundSession[]> {
   const out: FoundSession[] = [];

@@ -1,9 +1,9 @@
 // aider's chat history of each workspace folder: `.aider.chat.history.md` at its root.
 
 import { join } from 'node:path';
-import type { FoundSession } from '../agentSession';
-import { statOf } from '../diskReads';
-import type { SourceContext } from './sourceContext';
+import type { FoundSession } from '../../agentSession';
+import { statOf } from '../../diskReads';
+import type { SourceContext } from '../sourceContext';
 
 export const AIDER_HISTORY_FILE = '.aider.chat.history.md';
 

@@ -9,15 +9,17 @@
 // A task whose folder is not recorded is not shown: nothing says it belongs to this workspace.
 
 import { join } from 'node:path';
-import type { AgentId, FoundSession } from '../agentSession';
-import { entriesOf, readJsonFile, statOf } from '../diskReads';
-import { clineDataDir, clineSessionsDir, folderOf } from '../locations';
-import type { SourceContext } from './sourceContext';
-import { isObject, str } from '../../engine/conversation/importers/jsonShape';
+import type { AgentId, FoundSession } from '../../agentSession';
+import { entriesOf, readJsonFile, statOf } from '../../diskReads';
+import { clineDataDir, clineSessionsDir, folderOf } from '../../locations';
+import type { SourceContext } from '../sourceContext';
+import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
 
 export const CLINE_EXTENSION_ID = 'saoudrizwan.claude-dev';
 export const ROO_EXTENSION_ID = 'rooveterinaryinc.roo-cline';
 const HISTORY_FILE = 'api_conversation_history.json';
+/** What Cline and Roo Code write that changes a listing: a task's messages and its folder. */
+export const CLINE_TASK_FILES = '{tasks/*/api_conversation_history.json,tasks/*/history_item.json,state/taskHistory.json}';
 
 interface TaskFacts {
   cwd?: string;

@@ -6,12 +6,12 @@
 // A session we wrote starts with a compact boundary that names the session it came from.
 
 import { basename, join } from 'node:path';
-import type { FoundSession } from '../agentSession';
-import { entriesOf, headLines, readJsonFile, statOf } from '../diskReads';
-import { claudeProjectName, claudeProjectsDir, isInside } from '../locations';
-import type { SourceContext } from './sourceContext';
-import { isObject, str } from '../../engine/conversation/importers/jsonShape';
-import { PROVENANCE_FIELD } from '../../engine/conversation/exporters/claudeCodeSession';
+import type { FoundSession } from '../../agentSession';
+import { entriesOf, headLines, readJsonFile, statOf } from '../../diskReads';
+import { claudeProjectName, claudeProjectsDir, isInside } from '../../locations';
+import type { SourceContext } from '../sourceContext';
+import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
+import { PROVENANCE_FIELD } from '../../../engine/conversation/exporters/claudeCodeSession';
 
 /** The head read to find a session's cwd and origin: the first lines are small. */
 const HEAD_BYTES = 64 * 1024;
