@@ -15,6 +15,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['webview', () => import('./sections/webview')],
   ['scale', () => import('./sections/scale')],
   ['hook', () => import('./sections/hook')],
+  ['limits', () => import('./sections/limits')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {

@@ -2,7 +2,7 @@
 // vscode fake, on a fake home: what is listed and how it is grouped, an append reaching the meter
 // through the file watcher, the follow modes, the source settings, Compact writing a new Claude
 // Code session beside an untouched original, Resume in Terminal, and the handoff for a Cline task.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
 import { createEngine } from '../src/extension/engineModules';
 import { formatTokenCount } from '../src/extension/statusBar/meterText';
+import { SESSION_MAX_BYTES } from '../src/sessions/diskReads';
 import { claudeProjectDir } from '../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { addOpencodeSession, hasSqlite3, placeOpencodeStore } from './helpers/opencodeStore';
@@ -230,6 +231,24 @@ describe('the meter follows the live session', () => {
       async () => expect(flat(await rows())[1]!.description).toMatch(new RegExp(`^${formatTokenCount(after).replace('.', '\\.')} / `)),
       HOST_SETTLES,
     );
+  });
+
+  it('its tooltip says how far a session is followed; one grown past that is listed with its size and left', async () => {
+    const file = claudeSession(CLAUDE_ID, ['alpha', 'bravo']);
+    start();
+    fake.treeView(VIEW)!.setVisible(true);
+    await vi.waitFor(() => expect(meterTotal()).toBeGreaterThan(0), HOST_SETTLES);
+    const limit = Math.round(SESSION_MAX_BYTES / 1024 / 1024);
+    expect((meter().tooltip as MarkdownString).value).toContain(
+      `Followed as its agent writes it, up to ${limit} MB: a larger session file is not read (the Sessions view lists it with its size).`,
+    );
+    // The agent writes past the limit (a sparse file: nothing lands on the disk).
+    truncateSync(file, SESSION_MAX_BYTES + 8 * 1024 * 1024);
+    expect(fake.fileEvent(file, 'change')).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect(flat(await rows())[1]!.description).toMatch(/^cannot be read · /), HOST_SETTLES);
+    expect((flat(await rows())[1]!.row.item.tooltip as MarkdownString).value).toContain(`the file is ${limit + 8} MB, more than the ${limit} MB read`);
+    // The meter no longer shows it.
+    await vi.waitFor(() => expect(meter().visible).toBe(false), HOST_SETTLES);
   });
 
   it('a new session of the workspace takes the meter once it is written', async () => {

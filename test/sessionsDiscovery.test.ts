@@ -1,11 +1,13 @@
 // Session discovery on fake home trees, one per agent: what belongs to the workspace is listed with
 // its tokens, what belongs to another workspace is not, and a file that cannot be read is listed
 // with its error (a malformed line is a warning, an empty file has no tokens, a binary file and an
-// unknown shape are errors, a line being written is left for later).
+// unknown shape are errors, a line being written is left for later; a symbolic link or a FIFO is
+// listed with an error saying what it is).
 
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../src/sessions/agentSession';
@@ -316,4 +318,63 @@ describe('refreshing', () => {
     expect(again.tokens).toBeGreaterThan(first.tokens);
     writeFileSync(file, text);
   });
+});
+
+describe('links and pipes where sessions are', () => {
+  // A session file that is a symbolic link or a FIFO is listed with an error naming what it is (a
+  // session is read only from the file itself; a FIFO would hang the read), never skipped unsaid.
+  const base = join(root, 'special');
+  const h = join(base, 'home');
+  const w = join(base, 'work');
+  const gs = join(base, 'Code', 'User', 'globalStorage');
+  const ws = join(base, 'Code', 'User', 'workspaceStorage');
+  const fifo = (path: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    const r = spawnSync('mkfifo', [path]);
+    if (r.status !== 0) throw new Error(`mkfifo ${path}: ${r.stderr}`);
+  };
+  const link = (target: string, path: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    symlinkSync(target, path);
+  };
+
+  beforeAll(() => {
+    const real = writeFileIn(join(base, 'elsewhere', 'real.jsonl'), jsonl(claudeLines({ sessionId: 'real', cwd: w, turns: [bigTurn('linked', 2)] })));
+    const project = join(h, '.claude', 'projects', claudeProjectName(w));
+    writeFileIn(join(project, 'plain.jsonl'), jsonl(claudeLines({ sessionId: 'plain', cwd: w, turns: [bigTurn('plain', 2)] })));
+    link(real, join(project, 'linked.jsonl'));
+    fifo(join(project, 'piped.jsonl'));
+    const rolloutId = '77777777-7777-4777-8777-777777777777';
+    const rollout = writeFileIn(join(base, 'elsewhere', 'rollout.jsonl'), jsonl(codexLines({ id: rolloutId, cwd: w, turns: [bigTurn('cx', 2)] })));
+    link(rollout, join(h, '.codex', 'sessions', '2026', '01', '02', `rollout-2026-01-02T00-00-00-${rolloutId}.jsonl`));
+    const cline = join(gs, 'saoudrizwan.claude-dev');
+    fifo(join(cline, 'tasks', '1700000000009', 'api_conversation_history.json'));
+    writeFileIn(join(cline, 'state', 'taskHistory.json'), JSON.stringify([{ id: '1700000000009', task: 'piped task', ts: 1, cwdOnTaskInitialization: w }]));
+    mkdirSync(w, { recursive: true });
+    link(join(base, 'elsewhere', 'real.jsonl'), join(w, '.aider.chat.history.md'));
+    const mine = join(ws, 'hash-w');
+    writeFileIn(join(mine, 'workspace.json'), JSON.stringify({ folder: pathToFileURL(w).href }));
+    fifo(join(mine, 'chatSessions', 'piped-chat.json'));
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'are listed with an error that says what they are, and the listing never waits on a FIFO',
+    async () => {
+      const list = await listSessions({ folders: [w], env: {}, home: h, globalStorage: [gs], workspaceStorage: [ws] });
+      const errors = Object.fromEntries(list.map((s) => [`${s.agent}:${s.id}`, s.error ?? null]));
+      const LINK = /: a symbolic link, not a regular file: a session is read only from the file itself$/;
+      const FIFO = /: a named pipe \(FIFO\), not a regular file: a session is read only from the file itself$/;
+      expect(errors).toEqual({
+        'claude-code:plain': null,
+        'claude-code:linked': expect.stringMatching(LINK),
+        'claude-code:piped': expect.stringMatching(FIFO),
+        'codex:77777777-7777-4777-8777-777777777777': expect.stringMatching(LINK),
+        'cline:1700000000009': expect.stringMatching(FIFO),
+        [`aider:${join(w, '.aider.chat.history.md')}`]: expect.stringMatching(LINK),
+        'copilot-chat:piped-chat': expect.stringMatching(FIFO),
+      });
+      expect(list.find((s) => s.id === 'linked')!.error!.startsWith(join(h, '.claude', 'projects'))).toBe(true);
+    },
+    20_000,
+  );
 });

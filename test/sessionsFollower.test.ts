@@ -1,10 +1,14 @@
 // Following a session file as an agent writes it: only appended lines come back, a partial last
-// line waits for its newline, and a truncated or replaced file is read again from the start.
+// line waits for its newline, and a truncated or replaced file is read again from the start. The
+// work is linear in what was appended (a long line arriving in pieces included), a file over the
+// listing's limit is not read, and a FIFO or a link is never opened through.
 
-import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { overLimitError, SESSION_MAX_BYTES } from '../src/sessions/diskReads';
 import { JsonlFollower } from '../src/sessions/jsonlFollower';
 import type { FoundSession } from '../src/sessions/agentSession';
 import { LiveSessionMeter } from '../src/sessions/liveSessionMeter';
@@ -142,5 +146,79 @@ describe('LiveSessionMeter', () => {
     await meter.update();
     rmSync(file);
     expect((await meter.update()).session.error).toMatch(/the session file is gone/);
+  });
+});
+
+describe('following within bounds', () => {
+  const found = (file: string): FoundSession => ({ agent: 'claude-code', id: 'live', file, format: 'claude-code', size: 0, mtimeMs: 0 });
+
+  it('a line without a newline, appended in pieces, costs its length: each piece is read and kept once', async () => {
+    const file = fresh();
+    writeFileSync(file, '{"a":1}\n');
+    const f = new JsonlFollower(file);
+    await f.read();
+    const start = f.bytesTouched;
+    const piece = 256 * 1024;
+    const pieces = 64;
+    appendFileSync(file, '{"pad":"');
+    for (let i = 0; i < pieces; i++) {
+      appendFileSync(file, 'x'.repeat(piece));
+      expect((await f.read()).lines).toEqual([]);
+    }
+    appendFileSync(file, '"}\n');
+    const done = await f.read();
+    expect(done.lines).toHaveLength(1);
+    expect(done.lines[0]!.length).toBe(piece * pieces + 10);
+    // Read once, kept once, joined once: about three times the line, whatever the number of pieces
+    // (the pieces joined again at each read would be ~pieces/2 times the line).
+    const appended = piece * pieces + 13;
+    expect(f.bytesTouched - start).toBeLessThanOrEqual(3 * appended + 64);
+  });
+
+  it('a file over the limit is not read, and says so; back within it, it is read from the start', async () => {
+    const file = fresh();
+    writeFileSync(file, '{"a":1}\n{"a":2');
+    const f = new JsonlFollower(file, { maxBytes: 1024 });
+    expect((await f.read()).lines).toEqual(['{"a":1}']);
+    const before = f.bytesTouched;
+    truncateSync(file, 4096);
+    expect(await f.read()).toMatchObject({ lines: [], tooLarge: 4096, offset: 0 });
+    expect(f.bytesTouched).toBe(before);
+    writeFileSync(file, '{"b":1}\n');
+    expect(await f.read()).toMatchObject({ lines: ['{"b":1}'], reset: true });
+  });
+
+  it('the live meter holds to the listing’s limit: past it, the listing’s error and nothing read or kept', async () => {
+    const file = fresh();
+    writeFileSync(file, jsonl(claudeLines({ sessionId: 'live', cwd: '/w', turns: [bigTurn('alpha', 20)] })));
+    const meter = new LiveSessionMeter(found(file), new SessionCatalog().counterFor);
+    const first = await meter.update();
+    expect(first.session.error).toBeUndefined();
+    const touched = meter.bytesTouched;
+    // The agent appends past SESSION_MAX_BYTES (a sparse file: nothing is written to disk).
+    truncateSync(file, SESSION_MAX_BYTES + 1024 * 1024);
+    const over = await meter.update();
+    expect(over).toMatchObject({
+      changed: true,
+      session: { error: overLimitError(SESSION_MAX_BYTES + 1024 * 1024, SESSION_MAX_BYTES), messages: 0, tokens: 0 },
+    });
+    expect(over.result).toBeUndefined();
+    expect(meter.bytesTouched).toBe(touched);
+    expect((await meter.update()).changed).toBe(false);
+    // The same words as the listing for a file that size.
+    const listed = await new SessionCatalog().meter({ ...found(file), size: SESSION_MAX_BYTES + 1024 * 1024, mtimeMs: 1 });
+    expect(listed.error).toBe(over.session.error);
+  });
+
+  it.skipIf(process.platform === 'win32')('a FIFO or a link in its place is not opened through, and the read says what it is', async () => {
+    const pipe = fresh();
+    spawnSync('mkfifo', [pipe]);
+    const meter = new LiveSessionMeter(found(pipe), new SessionCatalog().counterFor);
+    expect((await meter.update()).session.error).toBe(`${pipe}: a named pipe (FIFO), not a regular file: a session is read only from the file itself`);
+    const target = fresh();
+    writeFileSync(target, jsonl(claudeLines({ sessionId: 'live', cwd: '/w', turns: [bigTurn('alpha', 2)] })));
+    const linked = fresh();
+    symlinkSync(target, linked);
+    expect(await new JsonlFollower(linked).read()).toMatchObject({ lines: [], notFile: 'a symbolic link' });
   });
 });

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
 import { compactConversation } from '../src/engine/compactor';
@@ -15,7 +15,7 @@ import { messageText, type Conversation } from '../src/engine/conversation/model
 import type { CompactionResult } from '../src/engine/result';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
-import { claudeProjectName } from '../src/sessions/locations';
+import { claudeProjectName, isInside } from '../src/sessions/locations';
 import { NothingToWriteError, writeCompactedSession } from '../src/sessions/writeSession';
 import { readBackCodexRollout } from '../src/sessions/agents/codex/codexReadBack';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn, type Turn } from './helpers/agentSessions';
@@ -363,6 +363,40 @@ describe('safety', () => {
       whileRenameFails(() => writeCompactedSession('claude-code', conv, r, { env: {}, home: join(root, 'full-disk'), fallbackCwd: root })),
     ).rejects.toThrow(/ENOSPC/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('a hostile recorded cwd', () => {
+  // The transcript's cwd chooses the project folder; whatever it says, the file stays inside the
+  // agent's sessions folder, and a folder that is not an absolute clean path here gives way to this
+  // workspace's.
+  const hostile = [
+    '../../..',
+    '..',
+    '/tmp/../../',
+    'C:\\..\\..\\Windows',
+    `${work}\n../../../etc`,
+    'bad\u0000cwd/../..',
+    '\u001b[2J/../../evil',
+    `/${'a/'.repeat(3000)}`,
+  ];
+  it.each(hostile)('%j never places the file outside the agent’s sessions folder', async (cwd) => {
+    const conv = importClaudeCode(jsonl(claudeLines({ sessionId: 'hostile', cwd, turns: TURNS }))).conversation;
+    expect(conv.meta.cwd).toBe(cwd);
+    const r = await compact(conv);
+    const h = mkdtempSync(join(root, 'hostile-'));
+    const env = { CODEX_HOME: join(h, 'codex') };
+    for (const [agent, folder] of [
+      ['claude-code', join(h, '.claude', 'projects')],
+      ['codex', join(h, 'codex', 'sessions')],
+    ] as const) {
+      const w = await writeCompactedSession(agent, conv, r, { env, home: h, fallbackCwd: work });
+      expect(isInside(w.file, folder), `${agent}: ${w.file}`).toBe(true);
+      expect(isAbsolute(w.cwd)).toBe(true);
+      expect(w.cwd).not.toMatch(/[\u0000-\u001f]/);
+      // Only a folder that exists here is taken; the rest is this workspace.
+      if (!(isAbsolute(cwd) && !/[\u0000-\u001f]/.test(cwd) && existsSync(cwd))) expect(w.cwd).toBe(work);
+    }
   });
 });
 

@@ -3,8 +3,11 @@
 // the conversation service already counted, so an update costs nothing but a few strings.
 
 import * as vscode from 'vscode';
+import { SESSION_MAX_BYTES } from '../../sessions/diskReads';
 import type { ActiveConversation, ConversationService } from '../conversationService';
+import { isSessionKey } from '../sessions/sessionConversations';
 import { COMMANDS, METER_ID } from '../ids';
+import { Disposable } from '../lifecycle';
 import type { MeterFocus } from '../meterFocus';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
@@ -13,25 +16,23 @@ import { meterAccessibilityLabel, meterBackground, meterText, meterTooltip } fro
 /** Right side, left of the language/encoding items that use priorities around 100. */
 const METER_PRIORITY = 110;
 
-export class TokenMeter implements vscode.Disposable {
+export class TokenMeter extends Disposable {
   readonly item: vscode.StatusBarItem;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly service: ConversationService,
     private readonly settings: SettingsStore,
     private readonly focus?: Pick<MeterFocus, 'pinned' | 'onDidChangePin'>,
   ) {
+    super();
     this.item = vscode.window.createStatusBarItem(METER_ID, vscode.StatusBarAlignment.Right, METER_PRIORITY);
     this.item.name = vscode.l10n.t('Context Compactor');
     this.item.command = COMMANDS.showUsage;
-    this.disposables.push(
-      this.item,
-      service.onDidChangeActive(() => this.render()),
-      service.onDidChange(() => this.render()),
-      settings.onDidChange(() => this.render()),
-      ...(focus ? [focus.onDidChangePin(() => this.render())] : []),
-    );
+    this._register(this.item);
+    this._register(service.onDidChangeActive(() => this.render()));
+    this._register(service.onDidChange(() => this.render()));
+    this._register(settings.onDidChange(() => this.render()));
+    if (focus) this._register(focus.onDidChangePin(() => this.render()));
     this.render();
   }
 
@@ -48,14 +49,18 @@ export class TokenMeter implements vscode.Disposable {
     this.item.accessibilityInformation = { label: meterAccessibilityLabel(report, label, pinned), role: 'button' };
     this.item.backgroundColor = meterBackground(pressure);
     this.item.tooltip = meterTooltip(
-      { label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions, pinned },
+      {
+        label,
+        report,
+        pressure,
+        triggerRatio: settings.triggerRatio,
+        compactions: conversation.compactions,
+        pinned,
+        ...(isSessionKey(conversation.key) ? { followLimitBytes: SESSION_MAX_BYTES } : {}),
+      },
       { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage, pin: COMMANDS.pinMeter, unpin: COMMANDS.unpinMeter },
     );
     this.item.show();
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 
