@@ -59,6 +59,8 @@ class MemoCounter implements TextCounter {
  *  sections of the last attempts. */
 const NORMALIZED_ENTRIES = 64;
 const NORMALIZED_CHARS = 4_000_000;
+/** A normal form's size: its text's length (one function for every cache, so two caches made alike are equal). */
+const normalFormChars = (_key: string, form: TokenizedText) => form.text.length;
 
 /** What a cache did, for tests and the bench: plans computed, and plans given again as they were. */
 export interface CacheStats {
@@ -76,7 +78,7 @@ export class CompactionCache {
   private lastPlan: { conv: Conversation; counter: object; key: string; planned: unknown } | undefined;
   readonly stats: CacheStats = { plans: 0, reusedPlans: 0 };
   /** By a hash of the part: the part itself is cut from the whole summary and would keep it alive. */
-  private readonly normalForms = new GenerationalMap<string, TokenizedText>(NORMALIZED_ENTRIES, NORMALIZED_CHARS, (_k, v) => v.text.length);
+  private readonly normalForms = new GenerationalMap<string, TokenizedText>(NORMALIZED_ENTRIES, NORMALIZED_CHARS, normalFormChars);
 
   /** `reused: false` for a cache that serves one compaction only (the default when the caller
    *  gives none): messages are then found by object alone. */
