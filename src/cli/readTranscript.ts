@@ -150,6 +150,13 @@ function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) =
   };
 }
 
+/** The file's text and size, and its bytes only when they are to be kept: nothing else holds
+ *  them once this returns, so a large file's bytes can go while its text is imported. */
+async function readForImport(path: string, opts: ReadOptions, keepBytes: boolean): Promise<{ text: string; bytes: number; raw?: Uint8Array }> {
+  const { text, bytes, raw } = await readTranscriptFile(path, opts);
+  return keepBytes ? { text, bytes, raw } : { text, bytes };
+}
+
 /** Reads and imports a transcript; every expected failure is a TranscriptError. An agent's JSONL
  *  session is read line by line (never whole as text), other files whole; the bytes are kept only
  *  when asked for. */
@@ -179,11 +186,11 @@ export async function loadTranscript(path: string, opts: LoadOptions = {}): Prom
     const streamed = await streamJsonlFile(path, opts.maxBytes ?? DEFAULT_MAX_BYTES, streamedFormat(importOpts.format));
     if (streamed) return { ...importSessionLines(streamed.format, streamed.lines, { ...importOpts, sourcePath }), bytes: streamed.bytes };
   }
-  const read = await readTranscriptFile(path, opts);
+  const { text, bytes, raw } = await readForImport(path, opts, keepBytes === true);
   // Usage kept beside the transcript (Cline's ui_messages.json); standard input has no folder.
   const usage = path === STDIN_FILE ? undefined : await siblingUsage(path);
-  const result = importTranscript(read.text, { ...importOpts, sourcePath, ...(usage ? { usage } : {}) });
-  return { ...result, bytes: read.bytes, ...(keepBytes ? { raw: read.raw } : {}) };
+  const result = importTranscript(text, { ...importOpts, sourcePath, ...(usage ? { usage } : {}) });
+  return { ...result, bytes, ...(raw ? { raw } : {}) };
 }
 
 /** Warnings to stderr, one line each, at most MAX_PRINTED_WARNINGS and then a count. */

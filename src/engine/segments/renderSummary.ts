@@ -40,8 +40,13 @@ export interface SummaryStyle {
   brief: boolean;
 }
 
+/** A line escapeBody changes: one that starts with "#", or with backslashes and then "#". */
+const HEADING_LIKE = /(?:^|\n)\\*#/;
+
 /** Escapes body lines that would read as headings: "#…" → "\#…", "\#…" → "\\#…". */
 export function escapeBody(text: string): string {
+  // Most bodies have no such line: one search instead of a split and a join.
+  if (!HEADING_LIKE.test(text)) return text;
   return text
     .split('\n')
     .map((l) => (/^\\*#/.test(l) ? `\\${l}` : l))
