@@ -7,7 +7,9 @@
 //
 //   total = counted + overhead = reported + counted since the answer
 //
-// A figure below our own count of the messages it covered (beyond the rounding its source prints)
+// A figure below our own count of the messages it covered (beyond the rounding its source prints,
+// and, when our count stands in for another tokenizer, beyond PROXY_TOLERANCE of it: Claude's and
+// Gemini's tokenizers cut the same text into a few percent more or fewer pieces than o200k)
 // cannot be what was sent: it is flagged implausible and not trusted (the total is our count), so
 // no category is ever negative and no share over 100%. With no trusted figure, a session we wrote
 // back into an agent uses the overhead it inherited from its original (inherited.ts); else the
@@ -17,6 +19,10 @@ import type { InheritedFigures } from '../conversation/inherited';
 import type { ConversationMeta, Message, ReportedUsage } from '../conversation/model';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
 import type { TokenReport } from './reportTypes';
+
+/** How far below our count a figure may be when our count is a proxy or an estimate (a share of it):
+ *  a tokenizer difference, not a figure for other messages. */
+export const PROXY_TOLERANCE = 0.05;
 
 export interface Calibration {
   usage: ReportedUsage;
@@ -54,7 +60,8 @@ export function calibrate(
   for (let i = 0; i < k; i++) countedAsOf += countAt(i);
   const raw = usage.tokens - countedAsOf;
   if (raw >= 0) return { usage, countedAsOf, overhead: raw };
-  return raw + (usage.rounding ?? 0) >= 0 ? { usage, countedAsOf, overhead: 0 } : { usage, countedAsOf, overhead: 0, implausible: true };
+  const slack = (usage.rounding ?? 0) + (counter.method === 'exact' ? 0 : Math.ceil(countedAsOf * PROXY_TOLERANCE));
+  return raw + slack >= 0 ? { usage, countedAsOf, overhead: 0 } : { usage, countedAsOf, overhead: 0, implausible: true };
 }
 
 /** The basis of a conversation's report: the calibration of its reported usage and what it

@@ -256,6 +256,24 @@ describe('the calibration against a reported usage', () => {
     expect(rounded.reported).toBeDefined();
   });
 
+  it('a figure a little below a proxy count is a tokenizer difference, not a contradiction: used; far below, implausible', async () => {
+    const messages = conversation();
+    const proxy = await createTokenCounter('claude-sonnet-4-5');
+    expect(proxy.method).toBe('proxy');
+    const asOf = proxy.countMessages(messages.slice(0, 3));
+    const near = tokenReport(messages, proxy, { reportedUsage: { ...usage, tokens: Math.floor(asOf * 0.97) } });
+    expect(near.implausible).toBeUndefined();
+    expect(near).toMatchObject({ overhead: 0, total: near.counted });
+    expect(near.reported).toBeDefined();
+    const far = tokenReport(messages, proxy, { reportedUsage: { ...usage, tokens: Math.floor(asOf * 0.9) } });
+    expect(far.implausible).toBeDefined();
+    // Our own tokenizer for the model: the same 3% short is a contradiction.
+    const exact = await createTokenCounter('gpt-4o');
+    expect(exact.method).toBe('exact');
+    const exactAsOf = exact.countMessages(messages.slice(0, 3));
+    expect(tokenReport(messages, exact, { reportedUsage: { ...usage, tokens: Math.floor(exactAsOf * 0.97) } }).implausible).toBeDefined();
+  });
+
   it('a session we wrote, before its agent answered, builds on what it inherited: overhead and window', () => {
     const messages = conversation();
     const r = tokenReport(messages, counter, { inherited: { overhead: 5_000, window: 150_000, model: 'claude-sonnet-4-5' } });
