@@ -313,6 +313,31 @@ export interface ShownMessage {
   modal: boolean;
   detail?: string;
   items: string[];
+  /** Titles of the progress notifications still on screen when this message was shown. */
+  notificationsOnScreen: string[];
+}
+
+/** One withProgress call: where it shows, and when it started and ended (Date.now()). */
+export interface FakeProgress {
+  title?: string;
+  location: ProgressLocation | { viewId: string };
+  reports: { message?: string; increment?: number }[];
+  cancellable: boolean;
+  startedAt: number;
+  endedAt?: number;
+}
+
+/** VS Code keeps a progress notification on screen at least this long, even when its task ends
+ *  sooner (workbench progressService: "Show progress for at least 800ms"). */
+export const PROGRESS_NOTIFICATION_MIN_MS = 800;
+
+function notificationsOnScreen(): string[] {
+  const now = Date.now();
+  return state.progress
+    .filter(
+      (p) => p.location === ProgressLocation.Notification && (p.endedAt === undefined || now < Math.max(p.endedAt, p.startedAt + PROGRESS_NOTIFICATION_MIN_MS)),
+    )
+    .map((p) => p.title ?? '');
 }
 
 export interface FakeStatusBarItem {
@@ -393,7 +418,7 @@ function freshState() {
     messages: [] as ShownMessage[],
     quickPicks: [] as { items: readonly QuickPickItemLike[]; options: vscode.QuickPickOptions | undefined }[],
     inputBoxes: [] as (vscode.InputBoxOptions | undefined)[],
-    progress: [] as { title?: string; reports: { message?: string; increment?: number }[]; cancellable: boolean }[],
+    progress: [] as FakeProgress[],
     /** Set to a function to control withProgress tasks (e.g. cancel the token mid-way). */
     onProgress: undefined as ((token: CancellationTokenSource) => void) | undefined,
     statusBarItems: [] as FakeStatusBarItem[],
@@ -579,7 +604,7 @@ function showMessage(kind: ShownMessage['kind'], message: string, ...rest: unkno
     options = rest.shift() as { modal?: boolean; detail?: string };
   }
   const items = rest.map((r) => (typeof r === 'string' ? r : (r as { title: string }).title));
-  const shown: ShownMessage = { kind, message, modal: !!options?.modal, items };
+  const shown: ShownMessage = { kind, message, modal: !!options?.modal, items, notificationsOnScreen: notificationsOnScreen() };
   if (options?.detail !== undefined) shown.detail = options.detail;
   state.messages.push(shown);
   return answer(state.answers[kind], undefined, shown);
@@ -670,13 +695,20 @@ async function withProgress<R>(
   options: ProgressOptions,
   task: (progress: { report(v: { message?: string; increment?: number }): void }, token: CancellationToken) => Thenable<R>,
 ): Promise<R> {
-  const record = { title: options.title, reports: [] as { message?: string; increment?: number }[], cancellable: !!options.cancellable };
+  const record: FakeProgress = {
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    location: options.location,
+    reports: [],
+    cancellable: !!options.cancellable,
+    startedAt: Date.now(),
+  };
   state.progress.push(record);
   const source = new CancellationTokenSource();
   state.onProgress?.(source);
   try {
     return await task({ report: (v) => record.reports.push(v) }, source.token);
   } finally {
+    record.endedAt = Date.now();
     source.dispose();
   }
 }
