@@ -2,9 +2,9 @@
 // vscode fake, on a fake home: what is listed and how it is grouped, an append reaching the meter
 // through the file watcher, the follow modes, the source settings, Compact writing a new Claude
 // Code session beside an untouched original, Resume in Terminal, and the handoff for a Cline task.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
@@ -22,7 +22,7 @@ const OLDER_ID = '11111111-1111-4111-8111-000000000002';
 const CODEX_ID = '22222222-2222-4222-8222-000000000001';
 
 /** Environment variables that move an agent's folders: cleared so the fake home is the only one. */
-const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR'];
+const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'PATH'];
 
 let root: string;
 let home: string;
@@ -104,6 +104,11 @@ beforeEach(() => {
   mkdirSync(home, { recursive: true });
   mkdirSync(work, { recursive: true });
   process.env['HOME'] = home;
+  // The agents' programs Resume in Terminal looks for on the PATH: stand-ins that are never run.
+  const bin = join(root, 'bin');
+  for (const program of ['claude', 'codex']) writeFileIn(join(bin, program), '#!/bin/sh\nexit 0\n');
+  for (const program of ['claude', 'codex']) chmodSync(join(bin, program), 0o755);
+  process.env['PATH'] = `${bin}${delimiter}${savedEnv['PATH'] ?? ''}`;
   fake.setWorkspaceRoot(work);
 });
 
@@ -463,6 +468,21 @@ describe('compacting a session back into its agent', () => {
     expect(fake.state.terminals).toHaveLength(1);
     expect(fake.state.terminals[0]).toMatchObject({ name: `Codex · ${CODEX_ID.slice(0, 8)}`, sent: [`codex resume ${CODEX_ID}\n`], shown: true });
     expect(fake.state.terminals[0]!.creationOptions.cwd).toBe(sub);
+  });
+
+  it("Resume in Terminal looks for the agent's program on the PATH first, and says so when it is not there", async () => {
+    writeFileIn(
+      join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`),
+      jsonl(codexLines({ id: CODEX_ID, cwd: work, turns: [bigTurn('delta')] })),
+    );
+    rmSync(join(root, 'bin', 'codex'));
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
+    await fake.command('contextCompactor.sessions.resume')!((await rowOf('TURN-delta: read notes-delta.txt and restate it')).element);
+    expect(fake.state.terminals).toEqual([]);
+    expect(fake.messages.find((m) => m.kind === 'error')!.message).toBe(
+      `\`codex\` (Codex) is not on the PATH VS Code runs with, so no terminal was opened. Install Codex, or run \`codex resume ${CODEX_ID}\` in ${work} from a terminal where it is.`,
+    );
   });
 
   it('a Resume in Terminal that fails after the compaction is a notification saying why', async () => {
