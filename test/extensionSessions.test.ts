@@ -11,6 +11,7 @@ import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
 import { createEngine } from '../src/extension/engineModules';
 import { formatTokenCount } from '../src/extension/statusBar/meterText';
+import { rowTitle } from '../src/extension/sessions/sessionText';
 import { claudeProjectDir } from '../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
@@ -81,7 +82,9 @@ function flat(list: FakeTreeRow[], depth = 0): { depth: number; label: string; d
   ]);
 }
 
-async function rowOf(label: string): Promise<FakeTreeRow> {
+/** The row of the session titled `title` (its label is the title cut to ROW_TITLE_CHARS). */
+async function rowOf(title: string): Promise<FakeTreeRow> {
+  const label = rowTitle({ title, id: title });
   const found = flat(await rows()).find((r) => r.label === label);
   if (!found) throw new Error(`no row "${label}" in ${JSON.stringify(flat(await rows()).map((r) => r.label))}`);
   return found.row;
@@ -151,12 +154,12 @@ describe('the Sessions view', () => {
     const shown = flat(await rows()).map((r) => `${'  '.repeat(r.depth)}${r.label}${r.context ? ` [${r.context}]` : ''}`);
     expect(shown).toEqual([
       'Claude Code [agent]',
-      '  TURN-bravo: read notes-bravo.txt and restate it [session.resumable]',
+      `  ${rowTitle({ title: 'TURN-bravo: read notes-bravo.txt and restate it', id: '' })} [session.resumable]`,
       '    inspect the tables [session.subagent]',
       '  broken [session.error]',
-      '  TURN-alpha: read notes-alpha.txt and restate it [session.resumable]',
+      `  ${rowTitle({ title: 'TURN-alpha: read notes-alpha.txt and restate it', id: '' })} [session.resumable]`,
       'Codex [agent]',
-      '  TURN-delta: read notes-delta.txt and restate it [session.resumable]',
+      `  ${rowTitle({ title: 'TURN-delta: read notes-delta.txt and restate it', id: '' })} [session.resumable]`,
     ]);
 
     const row = flat(await rows()).find((r) => r.label.startsWith('TURN-bravo'))!;
@@ -182,7 +185,8 @@ describe('the Sessions view', () => {
     start();
     await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
     const row = flat(await rows())[1]!;
-    expect(row.label).toBe('see [the docs](command:workbench.action.quit) **now**');
+    // Cut to ROW_TITLE_CHARS so the numbers after it stay in sight; the tooltip has it all.
+    expect(row.label).toBe('see [the docs](command:workbench.ac…');
     const tooltip = row.row.item.tooltip as MarkdownString;
     expect(tooltip.isTrusted).toBe(false);
     expect(tooltip.value).not.toContain('](command:');
@@ -334,7 +338,10 @@ describe('the meter names what it follows, and can be pinned', () => {
     // Another session is written: listed, but the meter stays where it is pinned.
     const third = claudeSession('11111111-1111-4111-8111-000000000003', ['charlie']);
     fake.fileEvent(third, 'create');
-    await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('TURN-charlie: read notes-charlie.txt and restate it'), HOST_SETTLES);
+    await vi.waitFor(
+      async () => expect(flat(await rows()).map((r) => r.label)).toContain(rowTitle({ title: 'TURN-charlie: read notes-charlie.txt and restate it', id: '' })),
+      HOST_SETTLES,
+    );
     expect(label()).toMatch(/TURN-alpha/);
     // The pinned session grows: the meter follows it.
     appendTurn(older, 'delta');
@@ -558,11 +565,16 @@ describe('compacting a session back into its agent', () => {
       response: [{ kind: 'markdownContent', value: { value: bigTurn(t).answer } }],
     }));
     const chat = writeFileIn(join(h.profile.storageDir, 'chatSessions', 'chat-1.json'), JSON.stringify({ version: 3, sessionId: 'chat-1', requests }));
+    // A chat opened and never used: nothing to show but its id, so no row.
+    const emptyId = '5f0e7d4c-1b2a-4c3d-9e8f-0a1b2c3d4e5f';
+    writeFileIn(join(h.profile.storageDir, 'chatSessions', `${emptyId}.json`), JSON.stringify({ version: 3, sessionId: emptyId, requests: [] }));
     const opened: unknown[] = [];
     commands.registerCommand('workbench.action.chat.newChat', () => opened.push('new'));
     commands.registerCommand('workbench.action.chat.open', (arg: unknown) => opened.push(arg));
     fake.fileEvent(chat, 'create');
     await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('Copilot Chat'), HOST_SETTLES);
+    expect(flat(await rows()).map((r) => r.label)).toEqual(['Copilot Chat', bigTurn('alpha').user.slice(0, 35) + '…']);
+    expect(flat(await rows())[0]!.description).toBe('1 session');
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.sessions.compact')!(flat(await rows()).find((r) => r.context === 'session.handoff')!.row.element);
     expect(opened[0]).toBe('new');
