@@ -181,13 +181,13 @@ export const compactorScenario = {
     });
 
     await step('expected compaction from the CLI (ctxc compact --format json)', () => {
-      // As the meter and the confirmation show it: the compacted messages plus the overhead the
-      // session's reported usage shows (its system prompt and tools, which compaction keeps); with
-      // an archive, as the extension always archives: the summary then says undo restores it.
+      // As the meter and the confirmation show it: what the agent will send (tokensBefore → tokensAfter,
+      // the file's part and the part not in the file, src/engine/figures.ts); with an archive, as the
+      // extension always archives: the summary then says undo restores it.
       const archiveDir = mkdtempSync(join(tmpdir(), 'ctxc-e2e-archive-'));
       const compacted = ctxcJson(['compact', files.compacted.path, '--format', 'json', '--archive', archiveDir]);
       const what = `ctxc compact ${files.compacted.rel} --format json`;
-      const after = numberField(compacted, 'tokensAfter', what) + numberField(compacted, 'overhead', what);
+      const after = numberField(compacted, 'tokensAfter', what);
       if (!(after < expected.before)) {
         throw new E2eError('ctxc compact does not shrink the mid-size transcript', {
           expected: `tokensAfter < ${expected.before}`,
