@@ -2,93 +2,37 @@
 // vscode fake, on a fake home: what is listed and how it is grouped, an append reaching the meter
 // through the file watcher, the follow modes, the source settings, Compact writing a new Claude
 // Code session beside an untouched original, Resume in Terminal, and the handoff for a Cline task.
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { importTranscript } from '../src/engine/conversation/importers/detect';
-import { createTokenCounter } from '../src/engine/tokens/messageCounter';
-import { tokenReport } from '../src/engine/tokens/report';
 import { createEngine } from '../src/extension/engineModules';
 import { formatTokenCount } from '../src/extension/statusBar/meterText';
 import { rowTitle } from '../src/extension/sessions/sessionText';
 import { claudeProjectDir } from '../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
-import { commands, fake, resetFake, treeRows, type FakeStatusBarItem, type FakeTreeRow, type MarkdownString } from './fakes/vscode';
-
-const VIEW = 'contextCompactor.sessions';
-const CLAUDE_ID = '11111111-1111-4111-8111-000000000001';
-const OLDER_ID = '11111111-1111-4111-8111-000000000002';
-const CODEX_ID = '22222222-2222-4222-8222-000000000001';
-
-/** Environment variables that move an agent's folders: cleared so the fake home is the only one. */
-const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'PATH'];
+import { commands, fake, type MarkdownString } from './fakes/vscode';
+import {
+  appendTurn,
+  CLAUDE_ID,
+  claudeSession,
+  claudeTokens,
+  CODEX_ID,
+  flat,
+  meter,
+  meterTotal,
+  OLDER_ID,
+  rowOf,
+  rows,
+  setupSessionsWorld,
+  teardownSessionsWorld,
+  VIEW,
+} from './helpers/sessionsHost';
 
 let root: string;
 let home: string;
 let work: string;
 let host: ActivatedHost | undefined;
-const savedEnv: Record<string, string | undefined> = {};
-
-const meter = (): FakeStatusBarItem => fake.statusBarItem('contextCompactor.meter')!;
-const meterTotal = (): number | undefined => {
-  const m = /: (\d+) \/ (\d+) tokens/.exec(meter().visible ? (meter().accessibilityInformation?.label ?? '') : '');
-  return m ? Number(m[1]) : undefined;
-};
-
-/** The tokens the meter should show for a Claude Code session file: the chain the CLI resumes,
- *  counted with the session's own model (the same rule as `ctxc count`). */
-async function claudeTokens(file: string): Promise<number> {
-  const { conversation } = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, format: 'claude-code' });
-  return tokenReport(conversation.messages, await createTokenCounter(conversation.meta.model)).total;
-}
-
-function claudeSession(id: string, turns: string[], opts: { cwd?: string; mtime?: number } = {}): string {
-  const cwd = opts.cwd ?? work;
-  const file = writeFileIn(
-    join(claudeProjectDir({}, home, cwd), `${id}.jsonl`),
-    jsonl(claudeLines({ sessionId: id, cwd, turns: turns.map((t) => bigTurn(t)) })),
-  );
-  if (opts.mtime) utimesSync(file, opts.mtime / 1000, opts.mtime / 1000);
-  return file;
-}
-
-/** Appends one more turn to a Claude Code session, chained to its last line. */
-function appendTurn(file: string, name: string): void {
-  const lines = readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { uuid: string; sessionId: string; cwd: string });
-  const last = lines.at(-1)!;
-  const more = claudeLines({ sessionId: last.sessionId, cwd: last.cwd, turns: [bigTurn(name)], start: 1000 + lines.length, parent: last.uuid });
-  appendFileSync(file, jsonl(more));
-}
-
-async function rows(): Promise<FakeTreeRow[]> {
-  return treeRows(fake.treeView(VIEW)!);
-}
-
-function flat(list: FakeTreeRow[], depth = 0): { depth: number; label: string; description: string; context?: string; row: FakeTreeRow }[] {
-  return list.flatMap((r) => [
-    {
-      depth,
-      label: String(r.item.label),
-      description: String(r.item.description ?? ''),
-      ...(r.item.contextValue ? { context: r.item.contextValue } : {}),
-      row: r,
-    },
-    ...flat(r.children, depth + 1),
-  ]);
-}
-
-/** The row of the session titled `title` (its label is the title cut to ROW_TITLE_CHARS). */
-async function rowOf(title: string): Promise<FakeTreeRow> {
-  const label = rowTitle({ title, id: title });
-  const found = flat(await rows()).find((r) => r.label === label);
-  if (!found) throw new Error(`no row "${label}" in ${JSON.stringify(flat(await rows()).map((r) => r.label))}`);
-  return found.row;
-}
 
 function start(): ActivatedHost {
   host = activateHost(createEngine());
@@ -96,33 +40,13 @@ function start(): ActivatedHost {
 }
 
 beforeEach(() => {
-  resetFake();
-  for (const k of AGENT_ENV) {
-    savedEnv[k] = process.env[k];
-    delete process.env[k];
-  }
-  root = mkdtempSync(join(tmpdir(), 'ctxc-sessions-ui-'));
-  home = join(root, 'home');
-  work = join(root, 'work space');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  process.env['HOME'] = home;
-  // The agents' programs Resume in Terminal looks for on the PATH: stand-ins that are never run.
-  const bin = join(root, 'bin');
-  for (const program of ['claude', 'codex']) writeFileIn(join(bin, program), '#!/bin/sh\nexit 0\n');
-  for (const program of ['claude', 'codex']) chmodSync(join(bin, program), 0o755);
-  process.env['PATH'] = `${bin}${delimiter}${savedEnv['PATH'] ?? ''}`;
-  fake.setWorkspaceRoot(work);
+  ({ root, home, work } = setupSessionsWorld());
 });
 
 afterEach(() => {
   host?.deactivate();
   host = undefined;
-  for (const k of AGENT_ENV) {
-    if (savedEnv[k] === undefined) delete process.env[k];
-    else process.env[k] = savedEnv[k];
-  }
-  rmSync(root, { recursive: true, force: true });
+  teardownSessionsWorld();
 });
 
 describe('the Sessions view', () => {
@@ -398,7 +322,7 @@ describe('compacting a session back into its agent', () => {
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toMatch(new RegExp(`^Compact this conversation\\? ${before.toLocaleString('en')} → [\\d,]+ tokens \\(estimated\\)$`));
     expect(modal.detail).toContain(
-      'Compact writes a new Claude Code session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.',
+      'Compact writes a new Claude Code session from the summary and the recent turns, and leaves this one as it is: Undo switches back to it.',
     );
     expect(modal.items).toEqual(['Compact', 'Inspect First…']);
 
@@ -416,7 +340,7 @@ describe('compacting a session back into its agent', () => {
     // The result says what happened and how to undo it; Resume runs the agent in the session's folder.
     const done = fake.messages.find((m) => m.message.startsWith('Compacted into a new Claude Code session'))!;
     expect(done.message).toMatch(
-      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: resuming it undoes this\.$/,
+      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: Undo Last Compaction switches back to it\.$/,
     );
     expect(done.message).toContain(`Written to ${join(claudeProjectDir({}, home, work), `${newId}.jsonl`)}, resumed from ${work}.`);
     // The confirmation's estimate is what was written: the preview is planned as the new session is
@@ -450,9 +374,11 @@ describe('compacting a session back into its agent', () => {
     await fake.command('contextCompactor.compact')!();
     expect(projectFiles()).toHaveLength(2);
     expect(fake.messages.some((m) => m.message.startsWith('Compacted into a new Claude Code session'))).toBe(true);
-    // The original's conversation is as the file says, with nothing to undo: it was never changed.
+    // The original's conversation is as the file says, with no step of its own: it was never
+    // changed. Undo switches back to it (extensionSessionUndo.test.ts).
     expect(host!.api.store.get(key)!.report.total).toBe(await claudeTokens(file));
-    expect(host!.api.store.canUndo(key)).toBe(false);
+    expect(host!.api.store.get(key)!.compactions).toBe(0);
+    expect(host!.api.store.canUndo(key)).toBe(true);
     // The new session is now the newest of the workspace: the meter follows it.
     const written = join(
       claudeProjectDir({}, home, work),

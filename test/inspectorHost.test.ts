@@ -113,6 +113,9 @@ class FakeService implements ConversationService {
     this.calls.push({ method: 'undo', key });
     return this.undoResult;
   }
+  canUndo(key: string): boolean {
+    return (this.entries.get(key)?.compactions ?? 0) > 0;
+  }
   dispose() {}
 }
 

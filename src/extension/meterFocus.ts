@@ -23,8 +23,9 @@ import { transcriptKey } from './transcripts/transcriptTracker';
  *  inspect  the inspector was opened on it;
  *  chat     @compactor was asked in that chat;
  *  opened   Open Transcript… (unpins);
- *  written  the session a compaction just wrote into its agent (the pin follows it). */
-export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' | 'written';
+ *  written  the session a compaction just wrote into its agent (the pin follows it);
+ *  undone   the original again, after its compaction into its agent was undone (the pin follows). */
+export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' | 'written' | 'undone';
 
 const AUTOMATIC: ReadonlySet<FocusReason> = new Set(['editor', 'session']);
 
@@ -73,14 +74,15 @@ export class MeterFocus extends Disposable {
   }
 
   /** Asks for `key` to show in the meter; true when it does. A pin holds against everything but
-   *  Open Transcript… (which unpins) and the pinned session's own compaction (`from`: the pin moves
-   *  to what it wrote). A focused transcript editor holds against the live session. */
+   *  Open Transcript… (which unpins), the pinned session's own compaction (`from`: the pin moves
+   *  to what it wrote) and its undo (the pin moves back). A focused transcript editor holds against
+   *  the live session. */
   show(key: string, reason: FocusReason, from?: string): boolean {
     if (!this.store.get(key)) return false;
     const pinned = this.pinnedKey;
     if (pinned !== undefined && pinned !== key) {
       if (reason === 'opened') this.setPin(undefined);
-      else if (reason === 'written' && from === pinned) this.setPin(key);
+      else if ((reason === 'written' || reason === 'undone') && from === pinned) this.setPin(key);
       else if (this.store.get(pinned)) return false;
       else this.setPin(undefined);
     }

@@ -422,6 +422,10 @@ function freshState() {
     /** Set to a function to control withProgress tasks (e.g. cancel the token mid-way). */
     onProgress: undefined as ((token: CancellationTokenSource) => void) | undefined,
     statusBarItems: [] as FakeStatusBarItem[],
+    /** Whether workspace.fs.delete takes useTrash (a desktop's file system does, a remote server's does not). */
+    fileSystemTrash: true,
+    /** Files deleted with useTrash, in order. */
+    trashed: [] as string[],
     /** Transient status bar messages (window.setStatusBarMessage), newest last. */
     statusBarMessages: [] as { text: string; hideAfterMs?: number; disposed: boolean }[],
     outputChannels: [] as FakeOutputChannel[],
@@ -1092,7 +1096,12 @@ export const workspace = {
     async createDirectory(uri: Uri): Promise<void> {
       mkdirSync(uri.fsPath, { recursive: true });
     },
-    async delete(uri: Uri, opts?: { recursive?: boolean }): Promise<void> {
+    async delete(uri: Uri, opts?: { recursive?: boolean; useTrash?: boolean }): Promise<void> {
+      if (opts?.useTrash) {
+        // VS Code refuses useTrash on a file system without a trash (a remote server's).
+        if (!state.fileSystemTrash) throw new Error(`Unable to delete file '${uri.fsPath}' via trash because provider does not support it.`);
+        state.trashed.push(uri.fsPath);
+      }
       rmSync(uri.fsPath, { recursive: !!opts?.recursive, force: true });
     },
     async rename(from: Uri, to: Uri): Promise<void> {

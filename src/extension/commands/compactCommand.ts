@@ -181,6 +181,8 @@ export async function undoCommand(deps: CommandDeps, arg?: unknown): Promise<boo
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to undo'));
     return false;
   }
+  // A compaction written into an agent is undone (and said) by the sessions feature.
+  if ((deps.store.get(key)?.compactions ?? 0) === 0) return deps.store.undo(key);
   const before = deps.store.get(key)!.report.total;
   const undone = await deps.store.undo(key);
   const after = deps.store.get(key)?.report.total ?? before;

@@ -288,7 +288,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
         warningWords: localWarningText,
         model: entry.model,
         countMethod: await this.countMethod(entry.model),
-        canUndo: entry.compactions > 0,
+        canUndo: this.service.canUndo(key),
       });
       this.shown = { key, model, seen: before, stale: false };
       return model;

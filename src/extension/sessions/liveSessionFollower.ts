@@ -39,6 +39,8 @@ export class LiveSessionFollower extends Disposable {
     private readonly conversations: SessionConversations,
     settings: SettingsStore,
     private readonly log: Logger,
+    /** A session the meter leaves alone unless pinned (a compaction of it was undone and the file kept). */
+    private readonly setAside: (s: AgentSession) => boolean = () => false,
   ) {
     super();
     this.mode = settings.current.follow;
@@ -87,7 +89,13 @@ export class LiveSessionFollower extends Disposable {
     const pinned = this.focus.pinned;
     const pin = pinned ? this.sessions.sessions.find((s) => this.conversations.keyOf(s) === pinned && followable(s)) : undefined;
     if (pin) return pin;
-    return this.mode === 'auto' ? this.sessions.sessions.find(followable) : undefined;
+    return this.mode === 'auto' ? this.sessions.sessions.find((s) => followable(s) && !this.setAside(s)) : undefined;
+  }
+
+  /** Looks again at what to follow (a compaction into an agent was undone); settles when done. */
+  refollow(): Promise<void> {
+    this.choose();
+    return this.choosing;
   }
 
   /** Follows the wanted session, or nothing. */

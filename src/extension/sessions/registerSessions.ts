@@ -22,7 +22,9 @@ import { sessionLabel } from './sessionText';
 import { agentName } from '../../sessions/agents/registry';
 import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
 import { resumableAgent, writeBackFor } from './sessionWriteBack';
+import { undoWritten } from './undoWritten';
 import { WorkspaceSessions } from './workspaceSessions';
+import { WrittenSessions } from './writtenSessions';
 
 /** Quiet time after a file event before the sessions are read again, and the longest wait while
  *  an agent keeps writing: the meter moves well within a second of an append. */
@@ -51,6 +53,8 @@ export class SessionsFeature extends Disposable {
   readonly follower: LiveSessionFollower;
   readonly tree: SessionsTree;
   readonly view: vscode.TreeView<SessionsNode>;
+  /** The compactions written into agents, for Undo. */
+  readonly written: WrittenSessions;
   private readonly watchers: SessionWatchers;
   private started = false;
 
@@ -63,10 +67,48 @@ export class SessionsFeature extends Disposable {
     const sources = () => sessionSourcesOf(deps.settings.current);
     // Counted with the store's counters: a session's count in the view is the meter's.
     this.sessions = this._register(new WorkspaceSessions(places, sources, deps.log, (model) => deps.store.counterForModel(model)));
+    this.written = new WrittenSessions(context.globalStorageUri.fsPath, deps.log);
+    void this.written.load();
     this.conversations = new SessionConversations(deps.store, this.sessions, (s) =>
-      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: (w, from) => this.showWritten(w.file, from) }),
+      writeBackFor(s, {
+        deps,
+        places,
+        keyOf: (x) => this.conversations.keyOf(x),
+        written: async (w, from) => {
+          await this.written.add({
+            from: { key: this.conversations.keyOf(from), file: from.file, label: sessionLabel(from) },
+            written: { agent: w.agent, id: w.id, file: w.file, cwd: w.cwd },
+            at: new Date().toISOString(),
+          });
+          return this.showWritten(w.file, from);
+        },
+      }),
     );
-    this.follower = this._register(new LiveSessionFollower(deps.store, deps.focus, this.sessions, this.conversations, deps.settings, deps.log));
+    this.follower = this._register(
+      new LiveSessionFollower(deps.store, deps.focus, this.sessions, this.conversations, deps.settings, deps.log, (s) =>
+        this.written.setAside(s.file, s.mtimeMs),
+      ),
+    );
+    deps.store.setUndoElsewhere({
+      canUndo: (key) => !!this.written.undoable((file) => this.conversations.keyOf({ file }), key),
+      undo: async (key) => {
+        const record = this.written.undoable((file) => this.conversations.keyOf({ file }), key);
+        if (!record) return false;
+        return undoWritten(
+          {
+            store: deps.store,
+            focus: deps.focus,
+            log: deps.log,
+            sessions: this.sessions,
+            conversations: this.conversations,
+            written: this.written,
+            places,
+            refollow: () => this.follower.refollow(),
+          },
+          record,
+        );
+      },
+    });
     this.tree = this._register(new SessionsTree(this.sessions, () => this.follower.session?.file));
     this.view = this._register(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
     const batcher = this._register(new EventBatcher((events) => void this.sessions.filesChanged(events), SESSION_EVENT_DELAY_MS, SESSION_EVENT_MAX_DELAY_MS));
