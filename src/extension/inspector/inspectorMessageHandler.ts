@@ -233,9 +233,17 @@ export class InspectorMessageHandler implements vscode.Disposable {
       this.post({ type: 'busy', busy: false });
       return this.respond('undo', id, { undone: false });
     }
+    // Undoing a compaction written into an agent removes the session it wrote (shown here when
+    // the inspector was opened on it): the original the meter shows again takes its place.
+    if (!this.service.get(key)) {
+      const back = this.service.active()?.key;
+      if (back === undefined) return this.respond('undo', id, { undone: true });
+      this.key = back;
+      this.shown = undefined;
+    }
     try {
       // The original is back: show what compacting it again would do.
-      const model = await this.runPreview(key, NO_EDITS);
+      const model = await this.runPreview(this.key!, NO_EDITS);
       if (model) this.respond('undo', id, { undone: true, model });
       else this.respond('undo', id, { undone: true });
     } catch (err) {
