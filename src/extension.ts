@@ -31,6 +31,7 @@ export interface ContextCompactorApi {
 }
 
 export function activate(context: vscode.ExtensionContext, engine: CompactionEngine = createEngine()): ContextCompactorApi {
+  const began = Date.now();
   const log = registerLog(context);
   const settings = registerSettings(context);
   const secrets = registerSecrets(context);
@@ -42,12 +43,12 @@ export function activate(context: vscode.ExtensionContext, engine: CompactionEng
   const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector, focus };
   registerCommands(context, deps);
   registerSessions(context, deps);
-  registerMeter(context, store, settings, focus);
+  registerMeter(context, store, settings, focus, { log, since: began });
   registerCompactionProposal(context, store, settings);
   registerContextKeys(context, store);
   registerChatParticipant(context, deps);
   registerAgents(context, { settings, log });
-  log.info('activated');
+  log.info(`activated in ${Date.now() - began} ms`);
   return { store, inspector, focus };
 }
 

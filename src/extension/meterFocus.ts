@@ -29,8 +29,23 @@ export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' |
 
 const AUTOMATIC: ReadonlySet<FocusReason> = new Set(['editor', 'session']);
 
+/** The longest a command waits for the session the meter glances at to be counted. */
+export const GLANCE_WAIT_MS = 60_000;
+
 /** How long a switch the user did not ask for is said in the status bar. */
 export const SWITCH_MESSAGE_MS = 6_000;
+
+/** What the meter shows of a session found but not read yet: the tokens of its last request, as
+ *  its agent recorded them. A conversation taking the meter replaces it. */
+export interface MeterGlance {
+  /** The session's file. */
+  file: string;
+  label: string;
+  tokens: number;
+  window: number;
+  /** Who recorded the figure (the agent's name). */
+  source: string;
+}
 
 export interface FocusChange {
   key: string | undefined;
@@ -42,9 +57,13 @@ export class MeterFocus extends Disposable {
   /** What shows the meter when the active conversation goes away (the live session). */
   private fallback: (() => string | undefined) | undefined;
   private switchMessage: vscode.Disposable | undefined;
+  private glanced: MeterGlance | undefined;
   private readonly changeEmitter = this._register(new vscode.EventEmitter<FocusChange>());
+  private readonly glanceEmitter = this._register(new vscode.EventEmitter<MeterGlance | undefined>());
   /** The pin changed (the active conversation's changes are the store's onDidChangeActive). */
   readonly onDidChangePin = this.changeEmitter.event;
+  /** The glance changed (shown, or replaced by a conversation). */
+  readonly onDidChangeGlance = this.glanceEmitter.event;
 
   constructor(
     private readonly store: ConversationStore,
@@ -53,7 +72,11 @@ export class MeterFocus extends Disposable {
     super();
     this._register(
       store.onDidChangeActive((active) => {
-        if (active) return;
+        if (active) {
+          // A conversation shows now: the glance has done its work.
+          if (this.glanced) this.setGlance(undefined);
+          return;
+        }
         // The pinned conversation went away (its editor closed): the pin goes with it.
         if (this.pinnedKey && !store.get(this.pinnedKey)) this.setPin(undefined);
         const next = this.fallback?.();
@@ -66,6 +89,44 @@ export class MeterFocus extends Disposable {
   /** The conversation the meter is pinned to, if any. */
   get pinned(): string | undefined {
     return this.pinnedKey;
+  }
+
+  /** What the meter shows while no conversation does, if anything. */
+  get glance(): MeterGlance | undefined {
+    return this.glanced;
+  }
+
+  /** Shows a session found but not read yet, until a conversation takes the meter; false (and
+   *  nothing shown) when one shows already. */
+  showGlance(glance: MeterGlance): boolean {
+    if (this.store.active()) return false;
+    this.setGlance(glance);
+    return true;
+  }
+
+  /** Takes the glance away (its session will not be counted: it cannot be read, or is followed no more). */
+  clearGlance(): void {
+    if (this.glanced) this.setGlance(undefined);
+  }
+
+  /** Settles once the session the meter glances at is counted (or after `ms`): a command run
+   *  meanwhile acts on it. At once when nothing is glanced at. */
+  settled(ms = GLANCE_WAIT_MS): Promise<void> {
+    if (!this.glanced) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        listener.dispose();
+        clearTimeout(timer);
+        resolve();
+      };
+      const listener = this.onDidChangeGlance((g) => g === undefined && done());
+      const timer = setTimeout(done, ms);
+    });
+  }
+
+  private setGlance(glance: MeterGlance | undefined): void {
+    this.glanced = glance;
+    this.glanceEmitter.fire(glance);
   }
 
   /** Who takes the meter when its conversation goes away (the live session follower). */

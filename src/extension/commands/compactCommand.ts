@@ -170,7 +170,7 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
 }
 
 export async function compactCommand(deps: CommandDeps, arg?: unknown): Promise<CompactOutcome | undefined> {
-  const target = await targetConversation(deps.store, arg);
+  const target = await targetConversation(deps.store, arg, deps.focus);
   if (!target) return undefined;
   return compactConversationFlow(deps, target);
 }

@@ -31,6 +31,9 @@ export class LiveSessionFollower extends Disposable {
   private followed: AgentSession | undefined;
   private mode: FollowMode;
   private choosing: Promise<void> = Promise.resolve();
+  private readonly followEmitter = this._register(new vscode.EventEmitter<AgentSession>());
+  /** A session was put in the store as the one followed (with what it holds now). */
+  readonly onDidFollow = this.followEmitter.event;
 
   constructor(
     private readonly store: ConversationStore,
@@ -104,6 +107,8 @@ export class LiveSessionFollower extends Disposable {
       const next = this.wanted();
       if (!next) {
         if (this.followed) this.stop();
+        // The session glanced at will not be counted here (it cannot be read, or is not followable).
+        if (this.sessions.hasListed) this.focus.clearGlance();
         return;
       }
       if (next.file === this.followed?.file) {
@@ -136,6 +141,7 @@ export class LiveSessionFollower extends Disposable {
     if (session.file === this.followed?.file) this.followed = session;
     const target = await this.conversations.put(session, update.result, update.report);
     if (this.mayTakeMeter(session)) this.focus.show(target.key, 'session');
+    if (session.file === this.followed?.file) this.followEmitter.fire(session);
   }
 
   /** @compactor's chat keeps the meter from Copilot Chat's file of the same chat. */

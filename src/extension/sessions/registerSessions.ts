@@ -5,7 +5,12 @@
 // shown, and then kept up to date from the agents' folders.
 
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import type { SourceFormat } from '../../engine/conversation/model';
+import { resolveModel } from '../../engine/tokens/modelRegistry';
+import type { FoundSession } from '../../sessions/agentSession';
+import { agentById } from '../../sessions/agents/registry';
+import { glanceAt } from '../../sessions/sessionGlance';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../sessions/agentSession';
 import type { CommandDeps } from '../commands/commandDeps';
@@ -47,6 +52,16 @@ export function sessionPlaces(context: Pick<vscode.ExtensionContext, 'globalStor
   };
 }
 
+/** What the workspace remembers of the session the meter followed last, to show it at once after a
+ *  reload (a glance at its last request) while the sessions are found and counted. */
+const FOLLOWED_KEY = 'contextCompactor.followedSession';
+interface RememberedSession {
+  file: string;
+  agent: string;
+  format?: SourceFormat;
+  label: string;
+}
+
 export class SessionsFeature extends Disposable {
   readonly sessions: WorkspaceSessions;
   readonly conversations: SessionConversations;
@@ -59,7 +74,7 @@ export class SessionsFeature extends Disposable {
   private started = false;
 
   constructor(
-    private readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'storageUri'>,
+    private readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'storageUri' | 'workspaceState'>,
     private readonly deps: CommandDeps,
   ) {
     super();
@@ -120,6 +135,24 @@ export class SessionsFeature extends Disposable {
         this.tree.refresh();
       }),
     );
+    // While sessions are found and counted, the view says so (its progress bar).
+    let listed: (() => void) | undefined;
+    this._register(
+      this.sessions.onDidChangeBusy((busy) => {
+        listed?.();
+        listed = undefined;
+        if (busy) void vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID } }, () => new Promise<void>((resolve) => (listed = resolve)));
+      }),
+    );
+    this._register(toDisposable(() => listed?.()));
+    this._register(this.sessions.onDidFind((found) => void this.glanceNewest(found)));
+    this._register(
+      this.follower.onDidFollow((s) => {
+        const remembered: RememberedSession = { file: s.file, agent: s.agent, label: sessionLabel(s), ...(formatOf(s) ? { format: formatOf(s)! } : {}) };
+        const before = context.workspaceState.get<RememberedSession>(FOLLOWED_KEY);
+        if (before?.file !== remembered.file || before.label !== remembered.label) void context.workspaceState.update(FOLLOWED_KEY, remembered);
+      }),
+    );
     this._register(this.view.onDidChangeVisibility((e) => e.visible && this.start()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()));
     let sourcesKey = JSON.stringify(sources());
@@ -148,7 +181,41 @@ export class SessionsFeature extends Disposable {
     if (this.started || this.isDisposed) return;
     this.started = true;
     this.view.message = vscode.l10n.t("Looking for this workspace's agent sessions…");
+    void this.glanceRemembered();
     this.restart();
+  }
+
+  /** The meter at once, before anything is listed: the session it followed last, at a glance. */
+  private async glanceRemembered(): Promise<void> {
+    const r = this.context.workspaceState.get<RememberedSession>(FOLLOWED_KEY);
+    if (!r || typeof r.file !== 'string' || this.deps.settings.current.follow !== 'auto' || this.deps.focus.pinned) return;
+    await this.glance(r, r.label);
+  }
+
+  /** The newest session found, at a glance, while the listing reads and counts them all. */
+  private async glanceNewest(found: readonly FoundSession[]): Promise<void> {
+    if (this.deps.focus.glance || this.deps.settings.current.follow !== 'auto' || this.deps.focus.pinned) return;
+    const newest = found.find((f) => f.relation !== 'subagent' && !this.written.setAside(f.file, f.mtimeMs));
+    if (newest) await this.glance(newest);
+  }
+
+  private async glance(s: Pick<FoundSession, 'file' | 'agent' | 'format' | 'title'>, label?: string): Promise<void> {
+    if (this.deps.store.active()) return;
+    const g = await glanceAt(s, label === undefined).catch((err: unknown) => {
+      this.deps.log.warn(`glancing at ${s.file} failed: ${(err as Error).message}`);
+      return undefined;
+    });
+    if (!g || this.deps.store.active() || this.isDisposed) return;
+    const settings = this.deps.settings.current;
+    const window = settings.maxContextTokens > 0 ? settings.maxContextTokens : (g.usage.window ?? resolveModel(g.usage.model ?? settings.model).contextWindow);
+    const shown = this.deps.focus.showGlance({
+      file: s.file,
+      label: label ?? sessionLabel({ agent: s.agent, id: basename(s.file), title: g.title ?? '' }),
+      tokens: g.usage.tokens,
+      window,
+      source: agentName(s.agent),
+    });
+    if (shown) this.deps.log.info(`the meter shows ${s.file} at a glance: ${g.usage.tokens} tokens as its last request recorded`);
   }
 
   /** Watches the folders the settings and workspace folders give now, and lists again. */
@@ -225,6 +292,12 @@ export class SessionsFeature extends Disposable {
     }
     await vscode.window.showTextDocument(uri, { preview: true });
   }
+}
+
+/** The format a session's file is read as (its agent's only format, when it has one). */
+function formatOf(s: Pick<AgentSession, 'agent'>): SourceFormat | undefined {
+  const formats = agentById(s.agent)?.formats ?? [];
+  return formats.length === 1 ? formats[0] : undefined;
 }
 
 function isSessionNode(v: unknown): v is { kind: 'session'; file: string } {
