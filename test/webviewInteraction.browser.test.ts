@@ -282,7 +282,7 @@ describe('inspector interactions', () => {
       search: 'nothing matches this',
       timelineScroll: 0,
       diffMode: 'unified',
-      edits: { sections: { [SECTION]: 'from elsewhere' }, restore: [], pin: [], unpin: [] },
+      edits: { sections: { [SECTION]: 'from elsewhere' }, restore: [], pin: [], unpin: [], offload: [] },
     };
     const h = await ready({ savedState: other });
     expect(await h.page.locator('[role="row"]:not([hidden])').count()).toBe(fx.model.messages.length);

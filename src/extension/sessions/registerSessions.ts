@@ -258,6 +258,13 @@ export class SessionsFeature extends Disposable {
     await this.deps.inspector.show(target.key);
   }
 
+  /** The inspector on the session, its context chart in view. */
+  async chart(arg: unknown): Promise<void> {
+    const target = await this.conversations.open(this.sessionOf(arg));
+    this.deps.focus.show(target.key, 'inspect');
+    await this.deps.inspector.show(target.key, 'chart');
+  }
+
   /** Pins the meter to the session (read now), so it follows that one whatever else is written. */
   async pin(arg: unknown): Promise<void> {
     const session = this.sessionOf(arg);
@@ -318,5 +325,6 @@ export function registerSessions(context: vscode.ExtensionContext, deps: Command
   register(SESSION_COMMANDS.resume, vscode.l10n.t('Resume in Terminal'), (arg) => feature.resume(arg));
   register(SESSION_COMMANDS.reveal, vscode.l10n.t('Reveal Session File'), (arg) => feature.reveal(arg));
   register(SESSION_COMMANDS.pin, vscode.l10n.t('Pin the Meter to This Session'), (arg) => feature.pin(arg));
+  register(SESSION_COMMANDS.chart, vscode.l10n.t('Show Context Chart'), (arg) => feature.chart(arg));
   return feature;
 }

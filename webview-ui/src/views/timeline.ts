@@ -12,6 +12,7 @@ import type { InspectorEdits, InspectorModel, InspectorUiState, MessageView } fr
 import { h } from '../dom/element';
 import { runInSlices, type SlicedRun } from '../scheduling/timeSlices';
 import { isPinned, isRestored } from '../state/edits';
+import { emptyEdits } from '../state/uiState';
 import { MessageDetails } from './messageDetails';
 import { TimelineFilters, makePredicate, type FilterPredicate } from './timelineFilters';
 import { createRow, updateRow, type RowState } from './timelineRow';
@@ -43,7 +44,7 @@ export class Timeline {
   private readonly filters: TimelineFilters;
   private readonly details: MessageDetails;
   private model: InspectorModel | undefined;
-  private edits: InspectorEdits = { sections: {}, restore: [], pin: [], unpin: [] };
+  private edits: InspectorEdits = emptyEdits();
   private rows: HTMLElement[] = [];
   private groups: HTMLElement[] = [];
   /** Shown rows per group when it was last sized. */
