@@ -55,14 +55,18 @@ export function contextHistoryProvider(store: HistorySource, settings: Pick<Sett
         trigger: trigger(window),
       };
     }
-    // No usage recorded: our count of the conversation as it grew, at each assistant message.
+    // No usage recorded: our count of each request as the conversation grew — the messages up to
+    // each assistant message, with what every request adds (the overhead, the reply priming) as
+    // the meter counts it — and the next request, the meter's figure, last.
     const counter = await store.counterFor(key);
+    const counts = conversation.messages.map((m) => counter.countMessage(m));
+    let running = Math.max(0, report.total - counts.reduce((a, b) => a + b, 0));
     const points: { n: number; tokens: number; at?: string }[] = [];
-    let running = Math.max(0, report.overhead);
-    for (const m of conversation.messages) {
-      running += counter.countMessage(m);
+    conversation.messages.forEach((m, i) => {
+      running += counts[i]!;
       if (m.role === 'assistant') points.push({ n: points.length + 1, tokens: running, ...(m.timestamp ? { at: m.timestamp } : {}) });
-    }
+    });
+    if (points.length > 0 && conversation.messages.at(-1)!.role !== 'assistant') points.push({ n: points.length + 1, tokens: report.total });
     if (points.length === 0) return undefined;
     return { source: 'counted', points: thinned(points), compactions: [], window: report.window, trigger: trigger(report.window) };
   };
