@@ -3,6 +3,7 @@
 // the next request), what compacting costs, the biggest items with one-click offload, and
 // compacting up to a chosen message — each reaching the host as the protocol's edits.
 
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,8 @@ import type { InspectorModel } from '../src/shared/protocol';
 import { contextHistoryProvider, type HistorySource } from '../src/extension/inspector/contextHistory';
 import { tokenReport } from '../src/engine/tokens/report';
 import { readLastUsage } from '../src/sessions/usageLog';
-import { fixtureFor, loadTranscript, type Fixture } from './webview/compactionFixture';
-import { artifactsDir, ensureWebviewBundle, isType, launchBrowser, openHarness, type Harness } from './webview/harness';
+import { engineFixtureFor, fixtureFor, loadTranscript, type Fixture } from './webview/compactionFixture';
+import { artifactsDir, ensureWebviewBundle, isType, launchBrowser, openHarness, repoRoot, type Harness } from './webview/harness';
 import { transcriptPath } from './helpers/transcripts';
 
 const KILIMAN = transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl');
@@ -61,14 +62,32 @@ describe('inspector context pane', () => {
     expect(caption).toContain('131 requests recorded by Claude Code: the last 69,800 tokens');
     expect(caption).toContain('1 compaction (after request 60 by the agent at 41,000)');
     expect(await h.page.getAttribute('.chart', 'aria-label')).toBe(`Context over time: ${caption}`);
-    await h.page.locator('.context-pane').screenshot({ path: join(artifactsDir, 'inspector-context.png') });
     expect(h.errors).toEqual([]);
     await h.close();
   });
 
-  it('"Show Context Chart" brings the chart into view and focus', async () => {
+  it('"Show Context Chart" brings the chart into view, below the sticky header, and focus', async () => {
     const h = await ready(model, 'chart');
     await h.page.waitForFunction(() => document.activeElement?.classList.contains('context-chart'));
+    const [header, chart] = await h.page.evaluate(() => [
+      document.querySelector('header.top')!.getBoundingClientRect().bottom,
+      document.querySelector('.context-chart')!.getBoundingClientRect().top,
+    ]);
+    expect(chart).toBeGreaterThanOrEqual(header);
+    expect(await h.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await h.close();
+  });
+
+  it('the README picture: the header and the context pane of the session, compacted by the real engine', async () => {
+    const real = await engineFixtureFor(loadTranscript(KILIMAN), KILIMAN, model.history!.points.at(-1)!.tokens);
+    const h = await openHarness(browser, { height: 1000 });
+    await h.send({ type: 'init', model: { ...real.model, history: model.history! } });
+    await h.page.waitForSelector('.big-item');
+    const bottom = await h.page.evaluate(() => Math.ceil(document.querySelector('.context-pane')!.getBoundingClientRect().bottom));
+    const shot = join(artifactsDir, 'inspector-context.png');
+    await h.page.screenshot({ path: shot, clip: { x: 0, y: 0, width: 1400, height: Math.min(bottom + 8, 1000) } });
+    if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(shot, join(repoRoot, 'media', 'screenshots', 'inspector-context.png'));
+    expect(h.errors).toEqual([]);
     await h.close();
   });
 

@@ -73,8 +73,10 @@ export class ContextChart {
     this.drawing.appendChild(draw(hist, after, summary));
   }
 
-  /** Scrolls the chart into view and moves the focus to it. */
+  /** Scrolls the chart into view, below the sticky header, and moves the focus to it. */
   reveal(): void {
+    const header = document.querySelector('header.top')?.getBoundingClientRect().height ?? 0;
+    this.element.style.scrollMarginTop = `${Math.ceil(header) + 8}px`;
     this.element.scrollIntoView({ block: 'start' });
     this.element.focus({ preventScroll: true });
   }
