@@ -19,7 +19,16 @@ import { registerInspector } from '../src/extension/inspector/registerInspector'
 import type { ActiveConversation } from '../src/extension/conversationService';
 import type { HostToWebview, InspectorModel } from '../src/shared/protocol';
 import { readUsageHistory } from '../src/sessions/usageLog';
-import { createExtensionContext, createProfile, disposeContext, fake, resetFake, type FakeExtensionContext, type FakeWebviewPanel } from './fakes/vscode';
+import {
+  createExtensionContext,
+  createProfile,
+  disposeContext,
+  fake,
+  resetFake,
+  ViewColumn,
+  type FakeExtensionContext,
+  type FakeWebviewPanel,
+} from './fakes/vscode';
 import { FakeService, conversation } from './helpers/inspectorService';
 import { transcriptPath } from './helpers/transcripts';
 import { loadTranscript } from './webview/compactionFixture';
@@ -182,7 +191,12 @@ describe('inspector model', () => {
     expect(model.scope).toEqual({ offload: [] });
   });
 
-  it('a chart that cannot be read leaves the chart out and says why in the log; the rest shows', async () => {
+  it('opens in the active editor group (the whole width of the editor area, not half of it beside the transcript)', async () => {
+    const { panel } = await open();
+    expect(panel.viewColumn).toBe(ViewColumn.Active);
+  });
+
+  it('a chart that cannot be read is left out; the rest shows', async () => {
     const { init } = await open({ history: async () => Promise.reject(new Error('EACCES: permission denied')) });
     expect(init.model!.history).toBeUndefined();
     expect(init.model!.biggest.length).toBeGreaterThan(0);
