@@ -29,12 +29,25 @@ const targets = [
   },
   {
     ...common,
-    entryPoints: { cli: 'src/cli/bin.ts' },
+    // cli.js only picks the bundle for the command: hook.js for `ctxc hook` (Claude Code waits for it
+    // at every hook event: it must start fast), ctxc.js for everything else.
+    entryPoints: { cli: 'src/cli/bin.ts', ctxc: 'src/cli/ctxcMain.ts', hook: 'src/cli/hookMain.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The plugin opencode loads (its hooks run `ctxc hook opencode`): one ES module, nothing else.
+    ...common,
+    entryPoints: { 'opencode-plugin': 'src/sessions/agents/opencode/plugin.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: false,
   },
   {
     ...common,

@@ -7,6 +7,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { localPlugin } from './scripts/lint/noImportCycle.mjs';
 
 const root = import.meta.dirname;
 
@@ -133,5 +134,12 @@ export default tseslint.config(
         { paths: [{ name: 'vscode', message: 'The CLI side runs in plain Node, without the vscode API.' }] },
       ],
     },
+  },
+  {
+    // No module reaches itself again through its imports, type-only imports included
+    // (scripts/lint/noImportCycle.mjs; test/lintCycles.test.ts shows it failing).
+    files: ['src/**/*.ts', 'webview-ui/src/**/*.ts'],
+    plugins: { local: localPlugin },
+    rules: { 'local/no-import-cycle': 'error' },
   },
 );

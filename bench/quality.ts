@@ -26,6 +26,12 @@
 // original), the share of "fixed" claims backed by evidence and the share of Pending Tasks
 // still open at the end of the conversation (bench/quality/precision.ts).
 //
+// Then the summary contract (bench/quality/contract.ts): all eight headings in every summary, three
+// chained compactions keeping what the first kept, no standing rule cut, the ledger's rules and
+// plan statuses carried, no untrue claim — on the shared transcripts and on agent sessions the
+// bench writes itself (bench/quality/agentStories.ts: a Codex IDE rollout, a Claude Code session
+// and a Cline task per story, read back by the bench's own agentFacts.ts).
+//
 // Then the meter against what the API counted (bench/quality/meter.ts): on every transcript that
 // records the usage of its requests, our count of the file (the meter before it used the agents'
 // records) and the meter as it is (the previous reported figure plus what came after it), each set
@@ -45,12 +51,17 @@ import { compactConversation, summaryTextOf } from '../src/engine/compactor';
 import { exportMarkdown } from '../src/engine/conversation/exporters/markdown';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
-import { listStrategies } from '../src/engine/strategies/strategy';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { findTranscriptsDir, listTranscripts } from './lib/corpus';
 import { BASELINES, baselineConversation } from './quality/baselines';
 import { meterFixtures, meterRow, meterTable, METER_HEADER, type MeterRow } from './quality/meter';
-import { expectedFacts, type ExpectedFacts } from './quality/rawFacts';
+import { expectedFacts, expectedFactsOfText, type BenchFormat, type ExpectedFacts } from './quality/rawFacts';
+import { agentFiles } from './quality/agentFiles';
+import { story } from './quality/agentStories';
+import { chainOutputs } from './quality/chains';
+import { EMERGENCY_SHARES, sizeTable, sizeVerdicts, table } from './quality/sizeTable';
+import { CONTRACT_HEADER, contractRow, contractVerdicts, tally, type ContractRun } from './quality/contract';
 import { scorePrecision, type PrecisionScore } from './quality/precision';
 import { FACT_KINDS, FACT_LABELS, indexOutput, scoreFacts, type FactKind, type KindScore } from './quality/retention';
 
@@ -59,15 +70,11 @@ const DEFAULT_RATIO = 0.1;
 /** Targets at ratio 0.1 (the issue): shares retained by the default strategy, and for answers
  *  a multiple of what truncation keeps. */
 const TARGETS: Record<FactKind, { share?: number; timesTruncation?: number }> = {
-  userRequests: { share: 0.95 },
-  files: { share: 0.95 },
+  userRequests: { share: 0.97 },
+  files: { share: 0.97 },
   errors: { share: 0.9 },
   answers: { timesTruncation: 3 },
 };
-/** Emergency runs: a budget of these shares of the original, at --level emergency. */
-const EMERGENCY_SHARES = [0.1, 0.05] as const;
-/** A result at most this share over its target is within it (the issue's 5%). */
-const WITHIN_TARGET = 0.05;
 /** A fixed clock: the stats timestamp does not matter here, and runs stay comparable. */
 const FIXED_NOW = '2026-01-01T00:00:00.000Z';
 
@@ -131,6 +138,8 @@ interface ConversationRun {
   precision: PrecisionScore;
   /** The first strategy at the emergency level, per budget share: tokens after and the target. */
   emergency: { share: number; after: number; target: number }[];
+  /** The summary contract's reading of the first strategy's outputs and chain. */
+  contract: ContractRun;
 }
 
 /** The output as scored; with --dump, also written to DIR/<conversation>.<column>.md. */
@@ -143,6 +152,7 @@ function output(facts: ExpectedFacts, column: string, markdown: string, opts: Op
 }
 
 async function runConversation(facts: ExpectedFacts, text: string, fullPath: string, opts: Options, counter: CachedTokenCounter): Promise<ConversationRun> {
+  const outputs: string[] = [];
   const imported = importTranscript(text, { sourcePath: fullPath, wholeFile: true, ...(facts.instance !== undefined ? { instance: facts.instance } : {}) });
   const conv: Conversation = imported.conversation;
   const scores: Record<string, Scores> = {};
@@ -165,7 +175,9 @@ async function runConversation(facts: ExpectedFacts, text: string, fullPath: str
     target = result.target ?? Math.round(opts.ratio * result.tokensBefore);
     after[strategy] = result.tokensAfter;
     if (strategy === opts.strategies[0]) precision = scorePrecision(conv, summaryTextOf(result.conversation));
-    scores[strategy] = scoreFacts(facts, indexOutput(output(facts, strategy, exportMarkdown(result.conversation), opts)));
+    const md = output(facts, strategy, exportMarkdown(result.conversation), opts);
+    if (strategy === opts.strategies[0]) outputs.push(md);
+    scores[strategy] = scoreFacts(facts, indexOutput(md));
   }
   if (!tokensBefore) tokensBefore = counter.countMessages(conv.messages);
   if (!target) target = Math.round(opts.ratio * tokensBefore);
@@ -187,12 +199,29 @@ async function runConversation(facts: ExpectedFacts, text: string, fullPath: str
         now: FIXED_NOW,
       });
       emergency.push({ share, after: r.tokensAfter, target: r.target ?? budget });
+      outputs.push(exportMarkdown(r.conversation));
     } catch (e) {
       failures.push(`${opts.strategies[0]} at the emergency level failed on ${facts.name}: ${e instanceof Error ? e.message : String(e)}`);
       emergency.push({ share, after: Number.NaN, target: budget });
     }
   }
-  return { facts, tokensBefore, target, after, baselineBudget, scores, precision, emergency };
+  const chain = await chainOutputs(conv, opts.ratio, opts.strategies[0]!, counter, FIXED_NOW).catch((e: unknown) => {
+    failures.push(`${opts.strategies[0]} failed on a chain of ${facts.name}: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  });
+  const contract: ContractRun = {
+    facts,
+    outputs,
+    chain,
+    declined: /doesn't want to proceed with this tool use|denied this operation|rejected by user/.test(text),
+    otherSessionTitles: facts.format === 'claude-code' && text.includes('"type":"summary"'),
+  };
+  return { facts, tokensBefore, target, after, baselineBudget, scores, precision, emergency, contract };
+}
+
+/** The agent sessions the bench writes (agentStories.ts): three stories, each as each agent's file. */
+function agentSources(): { rel: string; text: string; format: BenchFormat }[] {
+  return agentFiles([story('team-settings', 11, 14), story('invoices-windows', 23, 18, true), story('member-sync', 37, 26)]);
 }
 
 // ── Tables ────────────────────────────────────────────────────────────────────────────────
@@ -222,16 +251,6 @@ function sum(runs: readonly ConversationRun[], column: string, kind: FactKind): 
     out.retained += s.retained;
   }
   return out;
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 function groupRows(label: string, runs: readonly ConversationRun[], columns: readonly string[], first: string): string[][] {
@@ -272,53 +291,6 @@ function targetVerdicts(runs: readonly ConversationRun[], strategy: string): str
   return out;
 }
 
-const sizeRatio = (after: number, target: number) => (Number.isNaN(after) || target <= 0 ? Number.NaN : after / target);
-const fmtRatio = (x: number) => (Number.isNaN(x) ? 'failed' : x.toFixed(2));
-const within = (x: number) => !Number.isNaN(x) && x <= 1 + WITHIN_TARGET;
-const fraction = (n: number, d: number) => (d === 0 ? '—' : `${n}/${d} (${((100 * n) / d).toFixed(0)}%)`);
-
-function sizeTable(runs: readonly ConversationRun[], strategy: string): string {
-  const header = ['conversation', 'target', 'after', 'after/target', ...EMERGENCY_SHARES.map((x) => `em ${x * 100}%`), 'fixed backed', 'pending open'];
-  const rows = runs.map((r) => [
-    r.facts.name,
-    String(r.target),
-    String(r.after[strategy]),
-    fmtRatio(sizeRatio(r.after[strategy]!, r.target)),
-    ...r.emergency.map((e) => fmtRatio(sizeRatio(e.after, e.target))),
-    fraction(r.precision.fixedBacked, r.precision.fixedClaims),
-    fraction(r.precision.pendingOpen, r.precision.pendingItems),
-  ]);
-  const p = runs.reduce(
-    (a, r) => ({
-      fc: a.fc + r.precision.fixedClaims,
-      fb: a.fb + r.precision.fixedBacked,
-      pi: a.pi + r.precision.pendingItems,
-      po: a.po + r.precision.pendingOpen,
-    }),
-    { fc: 0, fb: 0, pi: 0, po: 0 },
-  );
-  const worst = (xs: number[]) => fmtRatio(Math.max(...xs.map((x) => (Number.isNaN(x) ? Infinity : x))));
-  rows.push([
-    `total (${runs.length})`,
-    '',
-    '',
-    `max ${worst(runs.map((r) => sizeRatio(r.after[strategy]!, r.target)))}`,
-    ...EMERGENCY_SHARES.map((_, k) => `max ${worst(runs.map((r) => sizeRatio(r.emergency[k]!.after, r.emergency[k]!.target)))}`),
-    fraction(p.fb, p.fc),
-    fraction(p.po, p.pi),
-  ]);
-  return table(header, rows);
-}
-
-function sizeVerdicts(runs: readonly ConversationRun[], strategy: string, ratio: number): string[] {
-  const sizes = runs.flatMap((r) => [sizeRatio(r.after[strategy]!, r.target), ...r.emergency.map((e) => sizeRatio(e.after, e.target))]);
-  const ok = sizes.filter(within).length;
-  const shares = EMERGENCY_SHARES.map((x) => `${x * 100}%`).join(' and ');
-  return [
-    `  ${ok === sizes.length ? 'met    ' : 'NOT MET'}  every result within ${WITHIN_TARGET * 100}% of its target (ratio ${ratio}; emergency at ${shares} of the original): ${ok}/${sizes.length}`,
-  ];
-}
-
 async function main(argv: string[]): Promise<number> {
   let opts: Options;
   try {
@@ -336,10 +308,14 @@ async function main(argv: string[]): Promise<number> {
   console.log(`bench:quality — ratio ${opts.ratio}, model ${counter.model.id}, strategies: ${opts.strategies.join(', ')}; transcripts from ${dir}`);
   const runs: ConversationRun[] = [];
   const first = opts.strategies[0]!;
-  for (const rel of files) {
-    const full = join(dir, rel);
-    const text = readFileSync(full, 'utf8');
-    for (const facts of expectedFacts(full, rel)) {
+  const sources = [
+    ...files.map((rel) => ({ rel, full: join(dir, rel), text: readFileSync(join(dir, rel), 'utf8'), facts: expectedFacts(join(dir, rel), rel) })),
+    ...agentSources()
+      .filter((a) => !opts.only || a.rel.includes(opts.only))
+      .map((a) => ({ rel: a.rel, full: a.rel, text: a.text, facts: expectedFactsOfText(a.text, a.rel, a.format) })),
+  ];
+  for (const { full, text, facts: all } of sources) {
+    for (const facts of all) {
       const run = await runConversation(facts, text, full, opts, counter);
       runs.push(run);
       const afters = opts.strategies.map((s) => `${s} ${run.after[s]}`).join(', ');
@@ -376,8 +352,24 @@ async function main(argv: string[]): Promise<number> {
     console.log(targetVerdicts(runs, s).join('\n'));
     if (s === first) console.log(sizeVerdicts(runs, first, opts.ratio).join('\n'));
   }
+  contractSection(runs, formats, first, opts);
   await meterSection(dir, files);
   return 0;
+}
+
+/** The summary contract (contract.ts), per format and overall, and its targets. */
+function contractSection(runs: readonly ConversationRun[], formats: readonly string[], first: string, opts: Options): void {
+  const rows = formats.map((f) => {
+    const group = runs.filter((r) => r.facts.format === f);
+    return contractRow(`${f} (${group.length})`, tally(group.map((r) => r.contract)));
+  });
+  const all = tally(runs.map((r) => r.contract));
+  rows.push(contractRow(`overall (${runs.length})`, all));
+  console.log(`\nthe summary contract (${first}; at ratio ${opts.ratio} and the emergency level, and ${'three'} chained compactions)\n`);
+  console.log(table(CONTRACT_HEADER, rows));
+  if (opts.lost > 0) for (const x of [...all.cutExamples, ...all.untrue].slice(0, opts.lost * 3)) console.log(`      ${x}`);
+  console.log(`\ntargets (${first}, the summary contract)`);
+  console.log(contractVerdicts(all).join('\n'));
 }
 
 /** The meter's error against the usage the agents recorded, before and after using it. */

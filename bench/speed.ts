@@ -15,6 +15,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['webview', () => import('./sections/webview')],
   ['scale', () => import('./sections/scale')],
   ['meter', () => import('./sections/meter')],
+  ['hook', () => import('./sections/hook')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {

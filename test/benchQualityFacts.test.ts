@@ -84,6 +84,7 @@ describe('retained', () => {
     errors: ['TypeError: session.expiresAt is not a function'],
     answers: ['Capa Barsavi'],
     answerTerms: [['capa', 'barsavi']],
+    rules: [],
   };
 
   it('finds each kind by its rule, case-insensitively, whatever the whitespace', () => {

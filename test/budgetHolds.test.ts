@@ -1,4 +1,4 @@
-// The budget holds (issue 14): when the summary's required content — every user message, file
+// The budget holds: when the summary's required content — every user message, file
 // and error — does not fit, it gives way in reported steps instead of being kept whole; with an
 // explicit target the compactor escalates normal → heavy → emergency by itself; at the emergency
 // level every result is within 5% of its target. Pinned on the shared transcripts (the
@@ -45,6 +45,13 @@ describe('every shared transcript: the result is within 5% of an explicit target
       expect(emergency.tokensAfter, emergency.warnings.map(warningText).join('\n')).toBeLessThanOrEqual(emergency.target! * 1.05);
       expect(validateApiShape(emergency.conversation.messages).ok).toBe(true);
       expect(await undoCompaction(emergency.archiveId, archive)).toEqual(conv);
+      // The eight headings are the contract, at any budget and level; and with no archive that
+      // outlives the run, nothing points to one.
+      for (const r of [byRatio, emergency]) {
+        const text = summaryTextOf(r.conversation)!;
+        expect(parseSummary(text).missing).toEqual([]);
+        expect(r.conversation.messages.map(messageText).join('\n')).not.toMatch(/archive/);
+      }
     },
     60_000,
   );
@@ -86,8 +93,10 @@ describe('escalation: an explicit target is met by heavier levels, not returned 
       expect.stringMatching(/^the heavy level gave [\d,]+ tokens, over the target of 347: compacted again at the emergency level$/),
     ]);
     expect(r.tokensAfter).toBeLessThanOrEqual(347 * 1.05);
-    // The first request keeps its gist even then.
-    expect(summaryTextOf(r.conversation)).toContain('I want to create a VueJS app that allows me to: * See all the items on my todo list');
+    // The request (the latest one, and the first) is kept verbatim even then; the work after it
+    // is summarized and shortened instead.
+    const request = load('openhands/basic_gui_mode.json').messages.find((m) => m.itemType === 'USER_MESSAGE')!;
+    expect(r.conversation.messages).toContainEqual(request);
   });
 
   it('without an explicit target the level asked for is kept', async () => {
@@ -159,7 +168,12 @@ describe('the steps, one by one', () => {
     expect(emergency.degradation.at(-1)!.step).toBe('cut-required');
     expect(emergency.tokens).toBeLessThanOrEqual(150);
     expect(emergency.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit; the archive has them\)$/);
+    // With no archive that outlives the compaction, the line points to none.
+    const unarchived = extractSections(b.messages, undefined, 150, { emergency: true, archived: false });
+    expect(unarchived.sections['All user messages']).toMatch(/\(\d+ more user messages left out to fit\)$/);
     expect(emergency.sections['All user messages']).toContain('Item 0:');
+    // A section that gave up entries says so, never "(none)".
+    expect(emergency.sections['Files and Code Sections']).toMatch(/\n- \(\d+ more entries left out to fit\)$/);
   });
 });
 

@@ -6,11 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
-import { planFactRestore, RESTORE_LEAD } from '../src/engine/validate/restoreFacts';
+import { planFactRestore, RESTORE_LEAD, RESTORE_LEAD_UNCHECKED } from '../src/engine/validate/restoreFacts';
 import { standingInstructions } from '../src/engine/validate/standingInstructions';
 import { importClaudeCode } from '../src/engine/conversation/importers/claudeCode';
-import { readLastCompaction } from '../src/sessions/claudeHook/compactionInTranscript';
+import { contextAfter, keptLines, rangeLines, readCompaction } from '../src/sessions/claudeHook/compactionInTranscript';
+import { TranscriptFile } from '../src/sessions/claudeHook/transcriptFile';
+import { ERA_MAX_BYTES } from '../src/sessions/claudeHook/eraFacts';
 import { HOOK_DEFAULTS, runClaudeCodeHook, type HookRunOptions } from '../src/sessions/claudeHook/claudeHook';
+import type { SessionState } from '../src/sessions/claudeHook/hookState';
 import { jsonl } from './helpers/agentSessions';
 import { compactedSession, FACTS, LOSSY_SUMMARY } from './helpers/claudeCompaction';
 
@@ -41,93 +44,78 @@ function logText(): string {
   return readFileSync(join(stateDir, 'hook.log'), 'utf8');
 }
 
+/** The compaction a whole transcript text records, read as the hook reads a range of it. */
+function readAll(text: string) {
+  return readCompaction(rangeLines(Buffer.from(text), 0));
+}
+
+/** What the agent carries on with after the compaction in `text` (written to a file to read it). */
+async function contextOf(text: string): Promise<string> {
+  writeFileSync(transcript, text);
+  const read = readAll(text);
+  if (!read.ok) throw new Error(read.reason);
+  const opened = await TranscriptFile.open(transcript);
+  if (!opened.ok) throw new Error(opened.reason);
+  try {
+    return contextAfter(read.compaction, await keptLines(opened.file, read.compaction, 0));
+  } finally {
+    await opened.file.close();
+  }
+}
+
 describe('reading a compaction from the transcript', () => {
-  it('finds the boundary, the summary, the kept messages, and the chain the summary stands for', () => {
-    const { lines } = compactedSession();
-    const read = readLastCompaction(jsonl(lines));
+  it('a manual /compact: the boundary, the summary under it, what it kept, its size', async () => {
+    const { lines, keptUuid } = compactedSession();
+    const read = readAll(jsonl(lines));
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     const c = read.compaction;
     expect(c.trigger).toBe('manual');
     expect(c.preTokens).toBe(5123);
     expect(c.summary).toContain(LOSSY_SUMMARY);
-    // Kept verbatim: in what the agent carries on with, not in what was summarized.
-    expect(c.contextText).toContain(FACTS.keptAnswer);
-    const summarized = c.summarized.map((m) => JSON.stringify(m.content)).join('\n');
-    expect(summarized).not.toContain('KEPT-VERBATIM');
-    expect(summarized).toContain(FACTS.lateInstruction);
-    // Sub-agent lines and abandoned branches are not on the chain.
-    expect(summarized).not.toContain('SIDECHAIN-ONLY');
-    expect(summarized).not.toContain('REWOUND-BRANCH');
+    expect(c.summaryFound).toBe('chain');
+    expect(c.kept).toEqual({ uuids: [keptUuid] });
+    expect(await contextOf(jsonl(lines))).toContain(FACTS.keptAnswer);
   });
 
-  it('walks through an earlier boundary, so what an earlier summary dropped still counts', () => {
-    const first = compactedSession({ summary: 'EARLIER summary.' }).lines;
-    // A second era: one request, then a second compaction whose logical parent is its last line.
-    const era2 = [
-      {
-        parentUuid: '00000000-0000-4000-8000-000000000902',
-        isSidechain: false,
-        type: 'user',
-        message: { role: 'user', content: 'ERA-TWO request: rename the module' },
-        uuid: 'e2-1',
-        timestamp: '2026-01-02T00:00:00Z',
-      },
-      {
-        parentUuid: 'e2-1',
-        isSidechain: false,
-        type: 'assistant',
-        message: { id: 'm-e2', role: 'assistant', content: [{ type: 'text', text: 'Renamed.' }] },
-        uuid: 'e2-2',
-        timestamp: '2026-01-02T00:00:01Z',
-      },
-      {
-        parentUuid: null,
-        logicalParentUuid: 'e2-2',
-        type: 'system',
-        subtype: 'compact_boundary',
-        uuid: 'b2',
-        timestamp: '2026-01-02T00:00:02Z',
-        compactMetadata: { trigger: 'auto', preTokens: 99 },
-      },
-      {
-        parentUuid: 'b2',
-        isSidechain: false,
-        type: 'user',
-        isCompactSummary: true,
-        message: { role: 'user', content: 'SECOND summary.' },
-        uuid: 's2',
-        timestamp: '2026-01-02T00:00:03Z',
-      },
-    ];
-    const read = readLastCompaction(jsonl([...first, ...era2]));
-    expect(read.ok && read.compaction.boundary).toBe('b2');
-    if (!read.ok) return;
-    const texts = read.compaction.summarized.map((m) => JSON.stringify(m.content)).join('\n');
-    expect(texts).toContain('ERA-TWO request');
-    expect(texts).toContain(FACTS.request);
-    expect(texts).toContain('EARLIER summary.');
+  it('an automatic compaction: the summary found through the attachment lines Claude Code puts between it and the boundary', async () => {
+    const { lines } = compactedSession({ auto: true });
+    const boundary = lines.findIndex((l) => l['subtype'] === 'compact_boundary');
+    // As 2.1.328 and 2.1.332 write it: session_context and date attachments, and a bookkeeping line, first.
+    expect(lines.slice(boundary + 1, boundary + 4).map((l) => (l['attachment'] as { type?: string } | undefined)?.type ?? l['type'])).toEqual([
+      'session_context',
+      'atis-latch',
+      'date',
+    ]);
+    const read = readAll(jsonl(lines));
+    expect(read.ok && read.compaction).toMatchObject({ trigger: 'auto', preTokens: 990366, summaryFound: 'chain' });
+    expect(read.ok && read.compaction.summary).toContain(LOSSY_SUMMARY);
+    expect(await contextOf(jsonl(lines))).toContain(FACTS.keptAnswer);
   });
 
-  it('says why when there is nothing to read: no boundary, no summary after it, or nothing newer than a line', () => {
+  it('a summary off the chain is still found after its boundary, and said so', () => {
+    const { lines } = compactedSession();
+    const summary = lines.find((l) => l['isCompactSummary'] === true)!;
+    summary['parentUuid'] = null;
+    const read = readAll(jsonl(lines));
+    expect(read.ok && read.compaction.summaryFound).toBe('after');
+  });
+
+  it('says why when there is nothing to read: no boundary, or no summary after it', () => {
     const plain = compactedSession({ withoutCompaction: true }).lines;
-    expect(readLastCompaction(jsonl(plain))).toEqual({ ok: false, reason: 'the transcript holds no compact boundary' });
+    expect(readAll(jsonl(plain))).toEqual({ ok: false, reason: 'the transcript holds no compact boundary after the compaction began' });
     const noSummary = compactedSession().lines.filter((l) => l['isCompactSummary'] !== true);
-    const r = readLastCompaction(jsonl(noSummary));
-    expect(r.ok).toBe(false);
-    expect(!r.ok && r.reason).toMatch(/no summary line \(isCompactSummary\) follows the compact boundary on line \d+/);
-    const all = compactedSession().lines;
-    const late = readLastCompaction(jsonl(all), { afterLine: all.length });
-    expect(!late.ok && late.reason).toMatch(/is not newer than line/);
+    const r = readAll(jsonl(noSummary));
+    expect(!r.ok && r.reason).toMatch(/no summary line \(isCompactSummary\) follows the compact boundary at byte [\d,]+/);
   });
 });
 
 describe('which facts are put back', () => {
   async function plan(summary: string, maxTokens = 2000) {
-    const read = readLastCompaction(jsonl(compactedSession({ summary }).lines));
-    if (!read.ok) throw new Error(read.reason);
+    const { lines, lastBeforeBoundary } = compactedSession({ summary });
+    const span = importClaudeCode(jsonl(lines.slice(0, lastBeforeBoundary))).conversation.messages;
     const counter = await createTokenCounter('claude-sonnet-4-5');
-    return { ...planFactRestore(read.compaction.summarized, read.compaction.contextText, { maxTokens, counter }), counter };
+    return { ...planFactRestore(span, await contextOf(jsonl(lines)), { maxTokens, counter }), counter };
   }
 
   it('puts back what a lossy summary dropped, most important first: instructions, open tasks, errors, requests, files', async () => {
@@ -224,39 +212,159 @@ describe('standing instructions', () => {
   });
 });
 
+const contextOfOutput = (out: Awaited<ReturnType<typeof runClaudeCodeHook>>) =>
+  (out.output?.['hookSpecificOutput'] as { hookEventName: string; additionalContext: string } | undefined) ?? { hookEventName: '', additionalContext: '' };
+
+function stateOf(): SessionState {
+  return JSON.parse(readFileSync(join(stateDir, 'claude-code', 'sess-1.json'), 'utf8')) as SessionState;
+}
+
 describe('the hook run', () => {
-  it('SessionStart before the summary is written leaves the repair for the next prompt, which makes it once', async () => {
+  it('a manual /compact: SessionStart before the summary is written leaves the repair for the next prompt, which makes it once', async () => {
     const before = compactedSession({ withoutCompaction: true });
     writeFileSync(transcript, jsonl(before.lines));
     expect(await runClaudeCodeHook(input('PreCompact', { trigger: 'manual' }), opts())).toEqual({});
     expect(await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts())).toEqual({});
-    const state = JSON.parse(readFileSync(join(stateDir, 'claude-code', 'sess-1.json'), 'utf8'));
-    expect(state.pending.afterLine).toBe(before.lines.length);
-    expect(state.compactions[0].tokens).toBeGreaterThan(100);
+    const state = stateOf();
+    expect(state.pending?.afterByte).toBe(Buffer.byteLength(jsonl(before.lines)));
+    // The size as Claude Code recorded it: the usage of the last request.
+    expect(state.compactions[0]).toMatchObject({ tokens: 5000, tokensFrom: 'usage' });
+    expect(logText()).toContain('manual compaction at 5,000 tokens (the usage Claude Code recorded for its last request)');
     // Claude Code writes the boundary and the summary; the person types the next prompt.
     writeFileSync(transcript, jsonl(compactedSession().lines));
-    const out = await runClaudeCodeHook(input('UserPromptSubmit', { prompt: 'go on' }), opts({ now: at(1) }));
-    const ctx = (out.output?.['hookSpecificOutput'] as { hookEventName: string; additionalContext: string }) ?? {};
+    const ctx = contextOfOutput(await runClaudeCodeHook(input('UserPromptSubmit', { prompt: 'go on' }), opts({ now: at(1) })));
     expect(ctx.hookEventName).toBe('UserPromptSubmit');
+    expect(ctx.additionalContext.startsWith(RESTORE_LEAD)).toBe(true);
     expect(ctx.additionalContext).toContain(FACTS.lateInstruction);
     expect(ctx.additionalContext).toContain(FACTS.error);
-    expect(logText()).toMatch(/missing from the summary, \d+ restored in [\d,]+ tokens/);
+    expect(logText()).toMatch(
+      /summary found on its chain: \d+ must-keep facts, \d+ missing from the summary and the kept messages, \d+ restored now in [\d,]+ tokens/,
+    );
+    // Now the boundary says it: Claude Code's own count of the size.
+    expect(stateOf().compactions[0]).toMatchObject({ tokens: 5123, tokensFrom: 'preTokens' });
+    expect(logText()).toContain("5,123 tokens before it (Claude Code's compactMetadata.preTokens)");
     // Nothing pending any more: the next prompt adds nothing.
     expect(await runClaudeCodeHook(input('UserPromptSubmit', { prompt: 'more' }), opts({ now: at(2) }))).toEqual({});
+  });
+
+  it('an automatic compaction: the facts go back with the request that follows it at once, and are checked against the summary at the next prompt', async () => {
+    writeFileSync(transcript, jsonl(compactedSession({ withoutCompaction: true, usage: 990_000 }).lines));
+    expect(await runClaudeCodeHook(input('PreCompact', { trigger: 'auto' }), opts())).toEqual({});
+    expect(logText()).toContain('auto compaction at 990,000 tokens (the usage Claude Code recorded for its last request)');
+    const now = contextOfOutput(await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts()));
+    expect(now.hookEventName).toBe('SessionStart');
+    expect(now.additionalContext.startsWith(RESTORE_LEAD_UNCHECKED)).toBe(true);
+    for (const f of [FACTS.lateInstruction, FACTS.instruction, FACTS.todoOpen, FACTS.error]) expect(now.additionalContext).toContain(f);
+    // Claude Code writes the automatic compaction's boundary, attachments and summary.
+    writeFileSync(transcript, jsonl(compactedSession({ auto: true, usage: 990_000 }).lines));
+    const next = contextOfOutput(await runClaudeCodeHook(input('UserPromptSubmit', { prompt: 'go on' }), opts({ now: at(1) })));
+    // What the summary lost went back already: nothing is put back twice.
+    for (const f of [FACTS.lateInstruction, FACTS.error]) expect(next.additionalContext).not.toContain(f);
+    const details = JSON.parse(readFileSync(join(stateDir, 'claude-code', 'sess-1.repair.json'), 'utf8')) as {
+      missing: number;
+      unchecked?: { tokens: number };
+    };
+    expect(details.missing).toBeGreaterThan(5);
+    expect(details.unchecked?.tokens).toBeGreaterThan(100);
+    expect(logText()).toMatch(
+      /auto compaction at byte [\d,]+, 990,366 tokens before it \(Claude Code's compactMetadata.preTokens\); summary found on its chain/,
+    );
+    expect(stateOf().compactions[0]).toMatchObject({ tokens: 990366, tokensFrom: 'preTokens' });
   });
 
   it('SessionStart repairs at once when the summary is already in the transcript (and --max-tokens caps it)', async () => {
     writeFileSync(transcript, jsonl(compactedSession({ withoutCompaction: true }).lines));
     await runClaudeCodeHook(input('PreCompact', { trigger: 'auto' }), opts());
     writeFileSync(transcript, jsonl(compactedSession().lines));
-    const out = await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts({ maxTokens: 60 }));
-    const ctx = out.output?.['hookSpecificOutput'] as { hookEventName: string; additionalContext: string };
+    const ctx = contextOfOutput(await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts({ maxTokens: 90 })));
     expect(ctx.hookEventName).toBe('SessionStart');
+    expect(ctx.additionalContext.startsWith(RESTORE_LEAD)).toBe(true);
     expect(ctx.additionalContext).toContain(FACTS.lateInstruction);
     expect(ctx.additionalContext).not.toContain(FACTS.readFile);
-    expect((await createTokenCounter('claude-sonnet-4-5')).count(ctx.additionalContext)).toBeLessThanOrEqual(60);
+    expect((await createTokenCounter('claude-sonnet-4-5')).count(ctx.additionalContext)).toBeLessThanOrEqual(90);
     // Repaired already: a prompt after it adds nothing.
     expect(await runClaudeCodeHook(input('UserPromptSubmit'), opts())).toEqual({});
+  });
+
+  it('a second compaction still puts back what the first era held and both summaries lost (the facts are carried on, not read again)', async () => {
+    const first = compactedSession().lines;
+    writeFileSync(transcript, jsonl(compactedSession({ withoutCompaction: true }).lines));
+    await runClaudeCodeHook(input('PreCompact', { trigger: 'manual' }), opts());
+    await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts());
+    writeFileSync(transcript, jsonl(first));
+    await runClaudeCodeHook(input('UserPromptSubmit'), opts());
+    // A second era: one request and its answer after the first summary, then a second /compact.
+    const last = first[first.length - 1]!['uuid'] as string;
+    const era2 = [
+      {
+        parentUuid: last,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: 'ERA-TWO request: rename the module to fetcher' },
+        uuid: 'e2-1',
+        timestamp: '2026-01-02T00:00:00Z',
+      },
+      {
+        parentUuid: 'e2-1',
+        isSidechain: false,
+        type: 'assistant',
+        message: { id: 'm-e2', role: 'assistant', content: [{ type: 'text', text: 'Renamed.' }] },
+        uuid: 'e2-2',
+        timestamp: '2026-01-02T00:00:01Z',
+      },
+    ];
+    writeFileSync(transcript, jsonl([...first, ...era2]));
+    await runClaudeCodeHook(input('PreCompact', { trigger: 'manual' }), opts({ now: at(3) }));
+    await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts({ now: at(3) }));
+    const second = [
+      {
+        parentUuid: null,
+        logicalParentUuid: 'e2-2',
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b2',
+        timestamp: '2026-01-02T00:00:02Z',
+        compactMetadata: { trigger: 'manual', preTokens: 99 },
+      },
+      {
+        parentUuid: 'b2',
+        isSidechain: false,
+        type: 'user',
+        isCompactSummary: true,
+        message: { role: 'user', content: 'SECOND summary.' },
+        uuid: 's2',
+        timestamp: '2026-01-02T00:00:03Z',
+      },
+    ];
+    writeFileSync(transcript, jsonl([...first, ...era2, ...second]));
+    const ctx = contextOfOutput(await runClaudeCodeHook(input('UserPromptSubmit'), opts({ now: at(4) })));
+    expect(ctx.additionalContext).toContain('ERA-TWO request');
+    expect(ctx.additionalContext).toContain(FACTS.lateInstruction);
+    expect(ctx.additionalContext).toContain(FACTS.todoOpen);
+  });
+
+  it('reads no more than ERA_MAX_BYTES back: an era longer than that is read from a line that far from the end, and the log says so', async () => {
+    const line = (uuid: string, parent: string | null, type: 'user' | 'assistant', content: unknown) => ({
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      uuid,
+      timestamp: '2026-01-01T00:00:00Z',
+      message: type === 'assistant' ? { id: `m-${uuid}`, role: 'assistant', model: 'claude-sonnet-4-5', content } : { role: 'user', content },
+    });
+    const lines = [
+      line('u1', null, 'user', 'Always write EARLY-RULE in every file header.'),
+      line('a1', 'u1', 'assistant', [{ type: 'tool_use', id: 'toolu_big', name: 'Bash', input: { command: 'cat big.log' } }]),
+      line('u2', 'a1', 'user', [{ type: 'tool_result', tool_use_id: 'toolu_big', content: 'x'.repeat(ERA_MAX_BYTES + 1024) }]),
+      line('a2', 'u2', 'assistant', [{ type: 'text', text: 'Read it.' }]),
+      line('u3', 'a2', 'user', 'Never touch LATE-RULE files.'),
+      line('a3', 'u3', 'assistant', [{ type: 'text', text: 'Understood.' }]),
+    ];
+    writeFileSync(transcript, jsonl(lines));
+    const out = contextOfOutput(await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts()));
+    expect(out.additionalContext).toContain('LATE-RULE');
+    expect(out.additionalContext).not.toContain('EARLY-RULE');
+    expect(logText()).toMatch(/in the conversation's last 16 MB, from byte [\d,]+ \(it is longer since the last boundary than the hook reads\)/);
   });
 
   it('the loop guard blocks the 4th automatic compaction within 10 minutes, with a reason; manual ones pass and do not count', async () => {
@@ -306,8 +414,8 @@ describe('the hook run', () => {
     expect(logText()).toMatch(why);
   });
 
-  it('a missing transcript or one with no boundary never blocks: PreCompact still records, SessionStart and the next prompt restore nothing', async () => {
-    const pre = await runClaudeCodeHook(input('PreCompact', { trigger: 'auto' }), opts());
+  it('a missing transcript or one with no boundary never blocks: PreCompact still records, SessionStart and the next prompt restore nothing more', async () => {
+    const pre = await runClaudeCodeHook(input('PreCompact', { trigger: 'manual' }), opts());
     expect(pre.output).toBeUndefined();
     expect(logText()).toMatch(/cannot be read \(ENOENT\); the compaction is recorded without its size/);
     const start = await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts());
@@ -316,7 +424,7 @@ describe('the hook run', () => {
     writeFileSync(transcript, jsonl(compactedSession({ withoutCompaction: true }).lines));
     await runClaudeCodeHook(input('SessionStart', { source: 'compact' }), opts());
     expect(await runClaudeCodeHook(input('UserPromptSubmit'), opts())).toEqual({});
-    expect(logText()).toMatch(/holds no compact boundary; the pending repair is dropped/);
+    expect(logText()).toMatch(/holds no compact boundary after the compaction began; the pending repair is dropped/);
   });
 
   it('a state file that is not ours is started afresh, and said so', async () => {
@@ -333,6 +441,6 @@ describe('the hook run', () => {
       JSON.stringify({ session_id: '../../escape', transcript_path: transcript, hook_event_name: 'PreCompact', trigger: 'auto' }),
       opts(),
     );
-    expect(readFileSync(join(stateDir, 'claude-code', '______escape.json'), 'utf8')).toContain('"trigger": "auto"');
+    expect(readFileSync(join(stateDir, 'claude-code', '______escape.json'), 'utf8')).toContain('"trigger":"auto"');
   });
 });

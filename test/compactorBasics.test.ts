@@ -96,11 +96,13 @@ describe('what is kept and what is summarized', () => {
     const conv = longSession();
     const full = counter.countMessages(conv.messages);
     const r = await compactConversation(conv, opts({ budget: Math.floor(full * 0.35) }));
-    expect(r.warnings.map(warningText).join('\n')).toMatch(/kept the last 1 round instead of 2|of the most recent round/);
+    expect(r.warnings.map(warningText).join('\n')).toMatch(
+      /kept the last 1 round instead of 2|kept the latest request and only the last \d+ messages of the most recent round/,
+    );
     expect(validateApiShape(r.conversation.messages).ok).toBe(true);
   });
 
-  it('cuts inside the last round at a tool-block boundary, keeping the thinking with its tool calls', async () => {
+  it('never splits the last round from its request: the request stays verbatim, then the last tool blocks with their thinking', async () => {
     const b = new ConversationBuilder().user('Do the whole migration.');
     for (let i = 0; i < 30; i++) {
       b.thinking(`Step ${i}: next I migrate table t${i}.`);
@@ -110,9 +112,12 @@ describe('what is kept and what is summarized', () => {
     const r = await compactConversation(conv, opts({ ratio: 0.2 }));
     const out = r.conversation.messages;
     expect(validateApiShape(out).ok).toBe(true);
-    const firstKept = out.findIndex((m) => m.itemType !== 'COMPACTION_SUMMARY');
-    expect(out[firstKept]!.itemType).toBe('THINKING');
-    expect(r.warnings.map(warningText).join('\n')).toMatch(/of the most recent round/);
+    const kept = out.filter((m) => m.itemType !== 'COMPACTION_SUMMARY');
+    expect(kept[0]).toBe(conv.messages[0]);
+    expect(kept[1]!.itemType).toBe('THINKING');
+    expect(r.warnings.map(warningText).join('\n')).toMatch(
+      /kept the latest request and only the last \d+ messages of the most recent round: the round takes [\d,]+ tokens/,
+    );
     expect(r.tokensAfter).toBeLessThanOrEqual(Math.round(counter.countMessages(conv.messages) * 0.2 * 1.1));
   });
 

@@ -110,12 +110,12 @@ describe('compacting the whole Chinese session with room to spare', () => {
     expect(sections['Primary Request and Intent']).toContain('禁止修改数据库表结构。');
   });
 
-  it('keeps every user message whole when there is room, the last request pending', async () => {
+  it('keeps every user message whole when there is room, the last request pending (it is kept verbatim after the summary)', async () => {
     const { sections, conv } = await sectionsOf(roomy);
     const users = conv.messages.filter((m) => m.itemType === 'USER_MESSAGE').map((m) => m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
     expect(users).toHaveLength(4);
-    for (const u of users) expect(sections['All user messages']).toContain(u);
-    expect(sections['Pending Tasks']).toContain('先做测试吧，CHANGELOG 明天再说。');
+    for (const u of users.slice(0, 3)) expect(sections['All user messages']).toContain(u);
+    expect(sections['Pending Tasks']).toContain('Latest request (kept verbatim after this summary), still being worked on: 先做测试吧，CHANGELOG 明天再说。');
     expect(sections['Current Work']).toContain('test/orderService.test.ts');
   });
 });

@@ -217,7 +217,7 @@ describe("Copilot agent mode's tools", () => {
     const out = text(await tool(LM_TOOLS.sessionUsage).invoke({ input: {}, toolInvocationToken: undefined }, token()));
     expect(out).toMatch(new RegExp(`^1 agent session of this workspace.*\\n\\n- claude-code ${SESSION}: [\\d,]+ / [\\d,]+ \\(`));
     // The session's own words are quoted as data.
-    expect(out).toContain('\\| \\<b\\>not markup\\</b\\>');
+    expect(out).toContain('\\| ‹b\\>not markup‹/b\\>');
     expect(out).toMatch(/What fills the most recently active one .*\n- Tool results: [\d,]+ tokens \(\d+(\.\d)?%\)/);
     const none = text(await tool(LM_TOOLS.sessionUsage).invoke({ input: { agent: 'codex' }, toolInvocationToken: undefined }, token()));
     expect(none).toBe('No codex sessions were found for this workspace.');

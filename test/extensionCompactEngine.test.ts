@@ -16,7 +16,7 @@ import { importTranscript } from '../src/engine/conversation/importers/detect';
 import type { Conversation } from '../src/engine/conversation/model';
 import { SECTION_NAMES } from '../src/engine/sections';
 import { escapeMarkdown } from '../src/engine/text/markdownEscape';
-import { listStrategies } from '../src/engine/strategies/strategy';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { tokenReport } from '../src/engine/tokens/report';
 import { compactionFigures } from '../src/engine/figures';

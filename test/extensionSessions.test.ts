@@ -10,6 +10,7 @@ import { formatTokenCount } from '../src/extension/statusBar/meterText';
 import { rowTitle } from '../src/extension/sessions/sessionText';
 import { claudeProjectDir } from '../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from './helpers/agentSessions';
+import { addOpencodeSession, hasSqlite3, placeOpencodeStore } from './helpers/opencodeStore';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from './fakes/extensionHost';
 import { commands, fake, type MarkdownString } from './fakes/vscode';
 import {
@@ -524,4 +525,48 @@ describe('Reveal File', () => {
     expect(revealed.map((u) => (u as { fsPath: string }).fsPath)).toEqual([file]);
     expect(fake.state.shownDocuments).toHaveLength(1);
   });
+});
+
+describe('an opencode session', () => {
+  it.skipIf(!hasSqlite3)(
+    'is listed from opencode’s database, revealed as that file, and handed off when opencode is not there to import a compacted one',
+    async () => {
+      // The database the real opencode 1.18.33 wrote (test/fixtures/opencode/store), and a longer session of this workspace in it.
+      const db = placeOpencodeStore(home);
+      addOpencodeSession(db, {
+        id: 'ses_0000000000ffBigSessionAbcd',
+        directory: work,
+        title: 'Ledger review',
+        turns: ['alpha', 'bravo', 'charlie', 'delta'].map((t) => bigTurn(t)),
+      });
+      // (the sqlite3 shell that added it checkpointed the log into the database, as SQLite does on close)
+      const files = [db, `${db}-wal`, `${db}-shm`].filter((f) => existsSync(f));
+      const before = files.map((f) => readFileSync(f));
+      const path = process.env['PATH'];
+      process.env['PATH'] = join(root, 'no-opencode-here');
+      try {
+        start();
+        await vi.waitFor(
+          async () => expect(flat(await rows()).map((r) => r.label)).toContain(rowTitle({ title: 'TURN-alpha: read notes-alpha.txt and restate it', id: '' })),
+          HOST_SETTLES,
+        );
+        const row = await rowOf('TURN-alpha: read notes-alpha.txt and restate it');
+        const revealed: unknown[] = [];
+        commands.registerCommand('revealFileInOS', (uri: unknown) => revealed.push(uri));
+        await fake.command('contextCompactor.sessions.reveal')!(row.element);
+        expect(revealed.map((u) => (u as { fsPath: string }).fsPath)).toEqual([db]);
+
+        fake.answers.warning.push('Compact');
+        await fake.command('contextCompactor.sessions.compact')!(row.element);
+        expect(fake.messages.some((m) => /^opencode: opencode is not on the PATH.*handed off instead\.$/.test(m.message))).toBe(true);
+        expect(fake.state.clipboard).toMatch(/^# Handoff: opencode/);
+        expect(fake.state.clipboard).toContain('TURN-delta');
+        // Nothing was written: the database is as it was.
+        expect([db, `${db}-wal`, `${db}-shm`].filter((f) => existsSync(f))).toEqual(files);
+        expect(files.map((f) => readFileSync(f))).toEqual(before);
+      } finally {
+        process.env['PATH'] = path;
+      }
+    },
+  );
 });

@@ -332,7 +332,9 @@ describe('a Codex session compacted into Codex', () => {
     expect(j.notInFile).toMatchObject({ after: before.overhead, afterSource: 'reported' });
     const after = JSON.parse((await ctxc(['count', j.file, '--json'])).out) as { model: string; window: number; total: number; inherited: unknown };
     // Not gpt-4o's 128k: the rollout Compact wrote names no model of its own yet.
-    expect(after).toMatchObject({ model: 'gpt-5.1-codex', window: 258_400, inherited: { model: 'gpt-5.1-codex', overhead: before.overhead, window: 258_400 } });
+    expect(after).toMatchObject({ model: 'gpt-5.1-codex', window: 258_400, inherited: { model: 'gpt-5.1-codex', window: 258_400 } });
+    // The measured overhead, plus the harness messages the new rollout leaves out (Codex sends its own).
+    expect((after.inherited as { overhead: number }).overhead).toBeGreaterThanOrEqual(before.overhead);
     within3(after.total, j.tokensAfter);
   });
 });

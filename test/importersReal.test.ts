@@ -44,6 +44,9 @@ describe('every real transcript', () => {
 
 interface RawLine {
   type?: string;
+  uuid?: string;
+  summary?: string;
+  leafUuid?: string;
   isSidechain?: boolean;
   isMeta?: boolean;
   message?: { id?: string; model?: string; content?: unknown };
@@ -105,9 +108,12 @@ describe.each(claudeFiles)('Claude Code %s', (rel) => {
     const authored = conversation.messages.filter(isUserAuthored).map(messageText);
     expect(authored).toEqual(expected);
     expect(authored.some((t) => t.startsWith('Caveat:'))).toBe(false);
-    // Summary lines come back as compaction summaries.
-    const summaries = lines.filter((l) => l.type === 'summary').length;
-    expect(conversation.messages.filter((m) => m.itemType === 'COMPACTION_SUMMARY').length).toBe(summaries);
+    // Summary lines are titles, never messages; only one whose leaf is a line of this file titles
+    // it (the others name other sessions).
+    expect(conversation.messages.filter((m) => m.itemType === 'COMPACTION_SUMMARY')).toEqual([]);
+    const uuids = new Set(lines.map((l) => l.uuid));
+    const own = lines.find((l) => l.type === 'summary' && l.leafUuid !== undefined && uuids.has(l.leafUuid));
+    expect(conversation.meta.title).toBe(own?.summary);
   });
 
   it('includes sub-agent lines only when asked, and stays valid', () => {

@@ -11,7 +11,7 @@ import { validateApiShape } from '../src/engine/conversation/apiShape';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
 import { isHeaderItem, messageText, type Conversation } from '../src/engine/conversation/model';
 import { capDiff, cutToolOutput, cutToTokens } from '../src/engine/strategies/truncation';
-import { getStrategy, listStrategies, UnknownStrategyError } from '../src/engine/strategies/strategy';
+import { getStrategy, listStrategies, UnknownStrategyError } from '../src/engine/strategies/registry';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 import { ConversationBuilder, codingSession } from './compactorFixtures';
 import { transcriptPath } from './helpers/transcripts';
@@ -64,7 +64,8 @@ describe.each(REAL)('every strategy on %s', (rel) => {
     conv = load(rel);
   });
   it.each(NAMES)('%s: valid for both APIs, header and pins kept, placeholders name the archive, undo exact', async (name) => {
-    const archive = new MemoryArchive();
+    // A durable archive: only then do placeholders point to it.
+    const archive = new MemoryArchive(true);
     const r = await compactConversation(conv, { counter, archive, ratio: 0.1, strategy: name, now: '2026-01-01T00:00:00Z' });
     expect(r.strategy).toBe(name);
     expect(
@@ -147,7 +148,7 @@ describe('key-events', () => {
     for (let k = 10; k < 18; k++) b.tool('Read', { file_path: `src/file${k}.ts` }, `export const value${k} = ${k};\n`.repeat(20));
     b.assistant('Fixed the bug: the parser now checks for undefined tokens. The error is resolved.');
     const conv = b.build('k');
-    const { p } = decisionsOf(conv, 'key-events');
+    const { p } = decisionsOf(conv, 'key-events', { archive: new MemoryArchive(true) });
     const error = p.plan.find((x) => messageText(conv.messages[x.index]!).includes('TypeError'))!;
     expect(error.decision).toBe('kept');
     expect(p.plan.find((x) => x.role === 'user')!.decision).toBe('kept');
@@ -279,12 +280,15 @@ describe('selective', () => {
 describe('masking', () => {
   it('replaces old tool outputs by a one-line placeholder naming the tool, size and archive entry; keeps the 3 most recent and every other message', () => {
     const conv = codingSession(200);
-    const { p } = decisionsOf(conv, 'masking', { ratio: 0.9 });
+    const { p } = decisionsOf(conv, 'masking', { ratio: 0.9, archive: new MemoryArchive(true) });
     const results = p.plan.filter((x) => x.itemType === 'TOOL_RESULT');
     const read = results[0]!;
     expect(read.decision).toBe('masked');
     const rep = p.conversation.messages.find((m) => m.id === read.id)!;
     expect(messageText(rep)).toMatch(/^\[output of Read masked: [\d,]+ tokens; the full text is message r\d+ in this compaction's archive\]\n?$/);
+    // Without an archive that outlives the compaction, the placeholder points nowhere.
+    const dry = decisionsOf(conv, 'masking', { ratio: 0.9 }).p.conversation.messages.find((m) => m.id === read.id)!;
+    expect(messageText(dry)).toMatch(/^\[output of Read masked: [\d,]+ tokens\]\n?$/);
     expect(results.slice(-3).every((x) => x.decision === 'kept')).toBe(true);
     for (const x of p.plan) if (x.itemType !== 'TOOL_RESULT') expect(x.decision).toBe('kept');
   });

@@ -9,7 +9,7 @@ import { main } from '../src/cli/main';
 import { MemoryArchive } from '../src/engine/archive/memoryArchive';
 import { compactConversation } from '../src/engine/compactor';
 import { importTranscript } from '../src/engine/conversation/importers/detect';
-import { listStrategies } from '../src/engine/strategies/strategy';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter } from '../src/engine/tokens/messageCounter';
 import { repoRoot, transcriptPath } from './helpers/transcripts';
 

@@ -1,16 +1,16 @@
 // Every strategy on random conversations (tool blocks with several calls, thinking, pins,
 // acknowledgements, repeats, skill prompts, an earlier summary, random targets): the result is
 // valid for both chat APIs, header items and pins are kept verbatim, no tool block is split, each
-// replacement keeps its original's id and pairing and names its archive entry, and the same
-// input gives the same result.
+// replacement keeps its original's id and pairing (and names no archive: a plan writes none), the
+// same input gives the same result, and the latest request is never split from its round.
 
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planCompaction } from '../src/engine/compactor';
 import { validateApiShape } from '../src/engine/conversation/apiShape';
-import { isHeaderItem, messageText, type Conversation, type Message } from '../src/engine/conversation/model';
+import { isHeaderItem, isUserAuthored, messageText, type Conversation, type Message } from '../src/engine/conversation/model';
 import { computeToolBlocks } from '../src/engine/conversation/views';
-import { listStrategies } from '../src/engine/strategies/strategy';
+import { listStrategies } from '../src/engine/strategies/registry';
 import { createTokenCounter, type CachedTokenCounter } from '../src/engine/tokens/messageCounter';
 
 const RUNS = 25;
@@ -124,12 +124,37 @@ describe.each(listStrategies().map((s) => s.name))('%s on random conversations',
             expect(r.role).toBe(m.role);
             expect(r.toolResult).toEqual(m.toolResult);
             expect(r.toolCalls?.map((c) => c.id)).toEqual(m.toolCalls?.map((c) => c.id));
-            expect(`${messageText(r)}${r.toolCalls?.map((c) => c.arguments).join('') ?? ''}`).toContain(`message ${m.id} in this compaction's archive`);
+            // No archive outlives a plan: a shortened message points to none.
+            expect(`${messageText(r)}${r.toolCalls?.map((c) => c.arguments).join('') ?? ''}`).not.toContain('archive');
           }
           expect(planCompaction(conv, { counter, strategy, ratio, level }).conversation).toEqual(p.conversation);
         },
       ),
       { numRuns: RUNS, seed: 20261123 },
+    );
+  });
+
+  it('never splits the latest round from its request: the last message a person wrote is kept verbatim', () => {
+    fc.assert(
+      fc.property(
+        fc.array(step, { minLength: 3, maxLength: 30 }),
+        fc.boolean(),
+        fc.double({ min: 0.05, max: 0.9, noNaN: true }),
+        fc.constantFrom('light', 'normal', 'heavy', 'emergency' as const),
+        (steps, system, ratio, level) => {
+          const conv = build(steps, system);
+          const p = planCompaction(conv, { counter, strategy, ratio, level });
+          const at = conv.messages.map((m) => isUserAuthored(m)).lastIndexOf(true);
+          const request = conv.messages[at]!;
+          const out = p.conversation.messages;
+          const later = new Set(conv.messages.slice(at + 1).map((m) => m.id));
+          // Kept as it was written — only the emergency level may leave it out (when it alone is
+          // over the room left), and then nothing after it is kept: its whole round is summarized.
+          if (p.level !== 'emergency') expect(out).toContain(request);
+          if (!out.includes(request)) expect(out.filter((m) => later.has(m.id))).toEqual([]);
+        },
+      ),
+      { numRuns: RUNS, seed: 20261127 },
     );
   });
 });

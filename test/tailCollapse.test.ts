@@ -42,7 +42,7 @@ describe('the kept tail of a real aider session', () => {
   it('collapses the 18 "unable to read" lines, records the change, and undo restores them', async () => {
     const file = transcriptPath('aider/Aquaticat__Monochromatic.aider.chat.history.md');
     const conv = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation;
-    const archive = new MemoryArchive();
+    const archive = new MemoryArchive(true);
     const r = await compactConversation(conv, { counter: await createTokenCounter('gpt-4o'), archive, ratio: 0.1 });
     const original = conv.messages.find((m) => (messageText(m).match(/unable to read: \[Errno 2\]/g) ?? []).length >= 18)!;
     expect(original).toBeDefined();

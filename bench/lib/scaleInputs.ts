@@ -107,15 +107,69 @@ function aiderCopy(text: string, copy: number): string {
   return unreported.replace(/^(?!```)(.*\w.*)$/gm, `$1 ·${copy}`);
 }
 
+/** The lines Claude Code writes for an automatic compaction of the chain that ends at `last`, in
+ *  the shape 2.1.328 and 2.1.332 write: the boundary (parentUuid null), two chained attachments
+ *  (session_context, a rendered date reminder), the summary. Returns them and the summary's uuid. */
+export function claudeCompactionLines(last: string | null, era: number): { text: string; last: string } {
+  const boundary = randomUUID();
+  const context = randomUUID();
+  const date = randomUUID();
+  const summary = randomUUID();
+  const timestamp = new Date(Date.UTC(2026, 0, 1, 0, era)).toISOString();
+  const base = { isSidechain: false, userType: 'external', timestamp };
+  const lines = [
+    {
+      ...base,
+      parentUuid: null,
+      logicalParentUuid: last,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      compactMetadata: { trigger: 'auto', preTokens: 160_000 + era },
+      uuid: boundary,
+    },
+    { ...base, parentUuid: boundary, type: 'attachment', attachment: { type: 'session_context', context: {} }, uuid: context },
+    {
+      ...base,
+      parentUuid: context,
+      type: 'attachment',
+      attachment: { type: 'date', date: '2026-01-01' },
+      rendered: [{ content: "<system-reminder>\nToday's date is 2026-01-01.\n</system-reminder>" }],
+      renderedRole: 'system',
+      uuid: date,
+    },
+    {
+      ...base,
+      parentUuid: date,
+      type: 'user',
+      isCompactSummary: true,
+      isVisibleInTranscriptOnly: true,
+      message: {
+        role: 'user',
+        content: `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\nEra ${era}: the work went on.`,
+      },
+      uuid: summary,
+    },
+  ];
+  return { text: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`, last: summary };
+}
+
 /** Writes `copies` copies of the transcript at `source` to `target` (aider Markdown or Claude
- *  Code JSONL), or as many as reach `minBytes`. Returns the bytes written and the copies made. */
-export function writeRepeated(source: string, target: string, opts: { copies?: number; minBytes?: number }): { bytes: number; copies: number } {
+ *  Code JSONL), or as many as reach `minBytes`; with `compactEvery`, a Claude Code session gets an
+ *  automatic compaction (claudeCompactionLines) after every that many copies. Returns the bytes
+ *  written and the copies made. */
+export function writeRepeated(
+  source: string,
+  target: string,
+  opts: { copies?: number; minBytes?: number; compactEvery?: number },
+): { bytes: number; copies: number; compactions: number } {
   const text = readFileSync(source, 'utf8');
   const jsonl = source.endsWith('.jsonl');
   const lines = jsonl ? text.split('\n').filter((l) => l.trim()) : [];
   const fd = openSync(target, 'w');
   let bytes = 0;
   let copies = 0;
+  let compactions = 0;
   let last: string | null = null;
   try {
     const enough = () => (opts.copies !== undefined ? copies >= opts.copies : bytes >= (opts.minBytes ?? 0));
@@ -131,11 +185,16 @@ export function writeRepeated(source: string, target: string, opts: { copies?: n
       }
       bytes += writeSync(fd, chunk);
       copies++;
+      if (jsonl && opts.compactEvery && copies % opts.compactEvery === 0 && !enough()) {
+        const c = claudeCompactionLines(last, ++compactions);
+        last = c.last;
+        bytes += writeSync(fd, c.text);
+      }
     }
   } finally {
     closeSync(fd);
   }
-  return { bytes, copies };
+  return { bytes, copies, compactions };
 }
 
 /** A user line that continues a Claude Code session whose chain ends at `parent`. */

@@ -87,6 +87,9 @@ function fixBacked(messages: readonly Message[], sig: string): boolean {
   const failingCall = errorMsg.toolResult ? callOf(errorMsg) : undefined;
   // A file by its last two path segments: a traceback names /testbed/pkg/mod.py, the edit pkg/mod.py.
   const named = new Set((messageText(errorMsg).match(PATH) ?? []).map((p) => p.split('/').filter(Boolean).slice(-2).join('/')));
+  // Only the person's next message can confirm it works; a clean re-run or an edit counts later
+  // too (the person often asks for the fix in between).
+  let confirmable = true;
   for (let i = at + 1; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.toolResult && failingCall && !/^\s*(?:\{\s*\}|\[\s*\])?\s*$/.test(failingCall.arguments)) {
@@ -97,10 +100,10 @@ function fixBacked(messages: readonly Message[], sig: string): boolean {
       const writes = EDIT_CALL.test(c.name) || SHELL_WRITE.test(c.arguments);
       if (writes && [...named].some((p) => c.arguments.includes(p)) && !texts.slice(i).some((t) => t.includes(sig))) return true;
     }
-    if (isPersonMessage(m)) {
+    if (isPersonMessage(m) && confirmable) {
       const t = messageText(m);
       if (CONFIRMS.test(t) && !DENIES.test(t)) return true;
-      break; // only the person's next message can confirm
+      confirmable = false;
     }
   }
   return false;

@@ -7,11 +7,14 @@
 //                 the command line, not those inside a heredoc's body or a quoted script)
 //   errors        error signatures ("Type: message") found in tool output
 //   answers       LongMemEval's answers to its probe questions
+//   rules         the person's standing rules (agentFacts.ruleSentencesOf)
+// The agent sessions the bench makes (agentStories.ts) are read in agentFacts.ts.
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { claudeTypedText, clineFacts, codexFacts, ruleSentencesOf } from './agentFacts';
 
-export type BenchFormat = 'aider' | 'claude-code' | 'longmemeval' | 'mini-swe-agent' | 'openhands';
+export type BenchFormat = 'aider' | 'claude-code' | 'longmemeval' | 'mini-swe-agent' | 'openhands' | 'codex' | 'cline';
 
 export interface ExpectedFacts {
   /** One conversation: a transcript file, or one LongMemEval instance of it. */
@@ -27,6 +30,8 @@ export interface ExpectedFacts {
   answers: string[];
   /** For each answer, its key terms that occur in the conversation (see answerTerms). */
   answerTerms: string[][];
+  /** The person's standing rules (agentFacts.ruleSentencesOf): quoted whole or not at all. */
+  rules: string[];
 }
 
 /** The message part of an error signature is cut here: long enough to tell errors apart, short
@@ -47,23 +52,33 @@ export function expectedFacts(fullPath: string, rel: string): ExpectedFacts[] {
     throw new Error(
       `${rel}: not a benchmark format (expected a file under ${['aider', 'claude-code', 'longmemeval', 'mini-swe-agent', 'openhands'].join('/, ')}/)`,
     );
-  const raw = readFileSync(fullPath, 'utf8');
-  const base = { name: basename(rel), format, file: rel };
+  return expectedFactsOfText(readFileSync(fullPath, 'utf8'), rel, format);
+}
+
+/** The same, from the text of a file in a known format (the agent sessions are made in memory). */
+export function expectedFactsOfText(raw: string, rel: string, format: BenchFormat): ExpectedFacts[] {
+  const base = { name: basename(rel.replace(/\/api_conversation_history\.json$/, '.cline.json')), format, file: rel };
+  const rulesOf = (f: Omit<Facts, 'rules'>): Facts => ({ ...f, rules: [...new Set(f.userRequests.flatMap(ruleSentencesOf))] });
   switch (format) {
     case 'aider':
-      return [{ ...base, ...aiderFacts(raw) }];
+      return [{ ...base, ...rulesOf(aiderFacts(raw)) }];
     case 'claude-code':
-      return [{ ...base, ...claudeCodeFacts(raw, rel) }];
+      return [{ ...base, ...rulesOf(claudeCodeFacts(raw, rel)) }];
     case 'mini-swe-agent':
-      return [{ ...base, ...miniSweAgentFacts(parseJson(raw, rel)) }];
+      return [{ ...base, ...rulesOf(miniSweAgentFacts(parseJson(raw, rel))) }];
     case 'openhands':
-      return [{ ...base, ...openHandsFacts(parseJson(raw, rel)) }];
+      return [{ ...base, ...rulesOf(openHandsFacts(parseJson(raw, rel))) }];
     case 'longmemeval':
-      return longMemEvalFacts(parseJson(raw, rel)).map((f, i) => ({ ...base, name: `${base.name}#${i}`, instance: i, ...f }));
+      return longMemEvalFacts(parseJson(raw, rel)).map((f, i) => ({ ...base, name: `${base.name}#${i}`, instance: i, ...f, rules: [] }));
+    case 'codex':
+      return [{ ...base, ...codexFacts(raw) }];
+    case 'cline':
+      return [{ ...base, ...clineFacts(raw) }];
   }
 }
 
-type Facts = Pick<ExpectedFacts, 'userRequests' | 'files' | 'errors' | 'answers' | 'answerTerms'>;
+type Facts = Pick<ExpectedFacts, 'userRequests' | 'files' | 'errors' | 'answers' | 'answerTerms' | 'rules'>;
+type RawFacts = Omit<Facts, 'rules'>;
 
 function parseJson(raw: string, rel: string): unknown {
   try {
@@ -107,7 +122,7 @@ export function errorSignatures(output: string): string[] {
 /** aider's prompt answers echoed as `#### ` lines are not requests (`y`, `skip`, confirmations). */
 const AIDER_PROMPT_ECHO = /\(Y\)es\/\(N\)o|^\s*(?:y|n|yes|no|s|skip|a|all|d)\s*$/i;
 
-function aiderFacts(raw: string): Facts {
+function aiderFacts(raw: string): RawFacts {
   const lines = raw.split('\n');
   const userRequests: string[] = [];
   const files: string[] = [];
@@ -197,7 +212,7 @@ function flaggedErrorLine(output: string): string | undefined {
     .trim();
 }
 
-function claudeCodeFacts(raw: string, rel: string): Facts {
+function claudeCodeFacts(raw: string, rel: string): RawFacts {
   const userRequests: string[] = [];
   const files: string[] = [];
   const errors: string[] = [];
@@ -232,7 +247,8 @@ function claudeCodeFacts(raw: string, rel: string): Facts {
               .filter((b) => b['type'] === 'text')
               .map((b) => String(b['text'] ?? ''))
               .join('\n');
-      const typed = typedText(text).trim();
+      // Without the reminders and IDE notes the harness puts beside what the person typed.
+      const typed = claudeTypedText(typedText(text));
       if (typed && !CLAUDE_NOT_TYPED.test(typed)) userRequests.push(typed);
     } else if (e['type'] === 'assistant' && Array.isArray(content)) {
       for (const b of content) {
@@ -285,7 +301,7 @@ function shellBlocks(text: string): string[] {
   return out;
 }
 
-function miniSweAgentFacts(doc: unknown): Facts {
+function miniSweAgentFacts(doc: unknown): RawFacts {
   const messages = isObj(doc) && Array.isArray(doc['messages']) ? doc['messages'].filter(isObj) : [];
   const userRequests: string[] = [];
   const files: string[] = [];
@@ -312,7 +328,7 @@ function miniSweAgentFacts(doc: unknown): Facts {
 
 // ── OpenHands ─────────────────────────────────────────────────────────────────────────────
 
-function openHandsFacts(doc: unknown): Facts {
+function openHandsFacts(doc: unknown): RawFacts {
   const events = Array.isArray(doc) ? doc.filter(isObj) : [];
   const userRequests: string[] = [];
   const files: string[] = [];
@@ -341,7 +357,7 @@ export function pythonList(v: unknown): string[] {
   return out;
 }
 
-function longMemEvalFacts(doc: unknown): Facts[] {
+function longMemEvalFacts(doc: unknown): RawFacts[] {
   const list = Array.isArray(doc) ? doc : [doc];
   return list.filter(isObj).map((inst) => {
     const sessions = Array.isArray(inst['haystack_sessions']) ? inst['haystack_sessions'] : [];

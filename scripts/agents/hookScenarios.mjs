@@ -10,7 +10,13 @@
 //      and blocks the fourth. Claude Code 2.1.328 does not print a PreCompact reason for an
 //      automatic compaction (it says "Prompt is too long"; its TUI "Context limit reached · /compact
 //      or /clear to continue"): the reason is checked where the CLI puts it, its debug log;
-//   3. the shared kiliman Claude Code session compacted by a lossy summary through the real CLI:
+//   3. the same session compacted AUTOMATICALLY: the last answer reports a nearly full window
+//      (usage.input_tokens 990,000), so the next prompt makes the CLI compact before it sends it.
+//      The CLI writes the summary only after its SessionStart hooks, and sends the request right
+//      after: that request must carry the facts the lossy summary lost (the hook's unchecked
+//      restore), and the prompt after it the repair checked against the summary, which the hook
+//      finds through the attachment lines the CLI puts between the boundary and the summary;
+//   4. the shared kiliman Claude Code session compacted by a lossy summary through the real CLI:
 //      which facts were missing from the summary and which the hook restored (printed).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +27,10 @@ import { README_CLI_PLACEHOLDER, readmeBlock } from './readme.mjs';
 const COMPACTION_PROMPT = /CRITICAL: Respond with TEXT ONLY|create a detailed summary of the conversation so far/;
 /** What the restore starts with (src/engine/validate/restoreFacts.ts RESTORE_LEAD). */
 const RESTORE_LEAD = 'Context Compactor: facts from the conversation before the compaction that the summary does not mention';
+/** What the restore made before the summary was written starts with (RESTORE_LEAD_UNCHECKED). */
+const RESTORE_LEAD_UNCHECKED = 'Context Compactor: facts from the conversation before the compaction, taken from the session transcript';
+/** The usage that makes Claude Code compact by itself before its next request (AGENTS.md). */
+const FULL_WINDOW = 990_000;
 const LOSSY_SUMMARY = '<analysis>Short.</analysis>\n<summary>LOSSY-SUMMARY: the user reviews a ledger; the work goes on.</summary>';
 
 /** The README's settings.json entry for the hooks, with `cliPath` in place of the placeholder. */
@@ -232,6 +242,83 @@ async function hookRepair(h) {
   });
 }
 
+/** The same session, compacted automatically: the last answer of turn delta reports a full window. */
+function autoReply(body) {
+  if (isCompaction(body)) return { text: LOSSY_SUMMARY };
+  const at = turnStep(body);
+  const turn = at && REPAIR_TURNS[at.turn];
+  if (!turn) return { text: 'RESUMED-OK: continuing from where the session stopped.' };
+  const last = at.step >= turn.steps.length - 1;
+  const step = turn.steps[Math.min(at.step, turn.steps.length - 1)];
+  return at.turn === 'delta' && last ? { ...step, inputTokens: FULL_WINDOW } : step;
+}
+
+async function hookAutoRepair(h) {
+  return h.inSandbox('hook-auto', autoReply, 'hook-auto', async ({ root, home, work, server }) => {
+    prepareRepairWorkspace(work);
+    installHooks(h, work);
+    const env = hookEnv(h, root, home, server);
+    const turns = Object.entries(REPAIR_TURNS);
+    await h.mustRun('hook-auto-turn-1', h.agents.claude, ['-p', turns[0][1].prompt, '--allowedTools', 'Bash'], { cwd: work, env });
+    const { file, id } = sessionIdIn(h, home);
+    for (let i = 1; i < turns.length; i++)
+      await h.mustRun(`hook-auto-turn-${i + 1}`, h.agents.claude, ['-p', '--resume', id, turns[i][1].prompt, '--allowedTools', 'Bash'], { cwd: work, env });
+    h.check(!stateOf(root, id).state?.compactions?.length, 'Claude Code compacted before the full window was reported', stateOf(root, id).log);
+
+    // The next prompt: Claude Code compacts by itself first, then sends the prompt.
+    const n0 = server.modelRequests('anthropic').length;
+    await h.mustRun('hook-auto-next-prompt', h.agents.claude, ['-p', '--resume', id, 'TURN-echo: what is left to do?'], { cwd: work, env });
+    const sent = h.requestsSince(server, 'anthropic', n0);
+    const compactions = sent.filter((r) => isCompaction(r.body));
+    h.check(compactions.length === 1, `the prompt after a full window made ${compactions.length} compaction requests, expected 1 automatic one`);
+    const pre = stateOf(root, id);
+    const entry = pre.state?.compactions?.[0];
+    h.check(
+      entry?.trigger === 'auto' && entry.tokens === FULL_WINDOW && entry.tokensFrom === 'usage',
+      'PreCompact did not record an automatic compaction at the recorded usage',
+      JSON.stringify(pre.state),
+    );
+    const summary = writtenSummary(file);
+    h.check(summary && summary.includes('LOSSY-SUMMARY'), 'Claude Code did not write the lossy summary after an automatic compact boundary', file);
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const b = lines.findIndex((o) => o.type === 'system' && o.subtype === 'compact_boundary');
+    const between = lines
+      .slice(
+        b + 1,
+        lines.findIndex((o) => o.isCompactSummary === true),
+      )
+      .filter((o) => o.uuid)
+      .map((o) => o.attachment?.type ?? o.type);
+    const next = sent.find((r) => !isCompaction(r.body));
+    h.check(next, 'no request followed the automatic compaction');
+    h.check(h.includes(next.raw, 'LOSSY-SUMMARY'), 'the request after the automatic compaction does not carry the native summary');
+    h.check(
+      h.includes(next.raw, RESTORE_LEAD_UNCHECKED),
+      "the request after the automatic compaction does not carry the hook's restore",
+      next.raw.slice(0, 300),
+    );
+    for (const f of LOST_FACTS) h.check(h.includes(next.raw, f), `the request after the automatic compaction lacks a fact the summary lost: "${f}"`);
+    h.saveBody('hook-auto-next-request', next);
+
+    // The prompt after: the repair checked against the summary, now on disk.
+    await h.mustRun('hook-auto-prompt-after', h.agents.claude, ['-p', '--resume', id, 'TURN-foxtrot: and now?'], { cwd: work, env });
+    const done = stateOf(root, id);
+    h.check(!done.state.pending && done.repair?.missing > 0, 'the hook did not check its restore against the summary at the next prompt', done.log);
+    h.check(/summary found on its chain/.test(done.log), 'the hook did not find the summary through the chain', done.log);
+    const sized = done.state.compactions[0];
+    h.check(sized.tokensFrom === 'preTokens' && sized.tokens > FULL_WINDOW, "the compaction's size is not Claude Code's preTokens", JSON.stringify(sized));
+    h.log(`  between the boundary and the summary Claude Code wrote: ${between.join(', ')}`);
+    h.log(
+      `  the request after the automatic compaction carried all ${LOST_FACTS.length} lost facts (${done.repair.unchecked.tokens} tokens put back unchecked); ` +
+        `checked at the next prompt: the summary lost ${done.repair.missing} of ${done.repair.facts} must-keep facts, ${done.repair.lines.length} more lines put back; ` +
+        `size ${FULL_WINDOW.toLocaleString('en-US')} (recorded usage) → ${sized.tokens.toLocaleString('en-US')} (compactMetadata.preTokens)`,
+    );
+  });
+}
+
 async function loopGuard(h) {
   const reply = (body) =>
     isCompaction(body) ? { text: '<summary>LOOP-SUMMARY: a short summary.</summary>', inputTokens: 1000 } : { text: 'LOOP-REPLY', inputTokens: 990_000 };
@@ -302,7 +389,7 @@ async function sharedRepair(h, rel) {
       h.saveBody('hook-shared-next-request', next);
       const pre = state.compactions[0];
       h.log(
-        `  ${rel}: ${pre.tokens.toLocaleString('en-US')} tokens before /compact (our counter); ${repair.summarizedMessages} messages summarized, ${repair.facts} must-keep facts, ${repair.missing} missing from the lossy summary`,
+        `  ${rel}: ${pre.tokens.toLocaleString('en-US')} tokens before /compact (${pre.tokensFrom === 'preTokens' ? "Claude Code's compactMetadata.preTokens" : 'the usage Claude Code recorded'}); ${repair.facts} must-keep facts, ${repair.missing} missing from the lossy summary`,
       );
       h.log(
         `  restored ${repair.lines.length} lines + ${repair.covered.length} facts held by them, ${repair.tokens} tokens (cap 2,000); left out by the cap: ${repair.omitted.length}`,
@@ -315,6 +402,7 @@ async function sharedRepair(h, rel) {
 export function hookScenarios(h) {
   return [
     ['Claude Code hook: /compact with a lossy summary; the facts it lost are in the next request', () => hookRepair(h)],
+    ['Claude Code hook: an automatic compaction; the request right after it carries what the summary lost', () => hookAutoRepair(h)],
     ['Claude Code hook: a compaction loop (a nearly full window every turn) stopped by the loop guard after three', () => loopGuard(h)],
     [
       'Claude Code hook: the shared kiliman session compacted by a lossy summary; what the hook restored',

@@ -11,8 +11,8 @@
 //      not the summarized turns' file contents, and is smaller.
 // Then the same with the shared real Claude Code sessions (../shared/transcripts/claude-code),
 // placed in the fake project folder; their request sizes (bytes, and tokens by our counter) are
-// printed. Then the Claude Code hook (hookScenarios.mjs) and the MCP server (mcpScenarios.mjs) in
-// the real CLIs. Artifacts (each CLI's output, every request body) go to test-artifacts/agents/.
+// printed. Then the Claude Code hook (hookScenarios.mjs), the MCP server (mcpScenarios.mjs) and
+// `ctxc count` against the usage Claude Code recorded (claudeCountScenario.mjs) in the real CLIs. Artifacts (each CLI's output, every request body) go to test-artifacts/agents/.
 // AGENTS_ONLY=<regex> runs only the scenarios whose name matches.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -25,8 +25,10 @@ import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
+import { claudeCountScenarios } from './claudeCountScenario.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
 import { codexScenarios } from './codexScenarios.mjs';
+import { opencodeScenarios } from './opencodeScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
 const ARTIFACTS_ROOT = join(repoRoot, 'test-artifacts', 'agents');
@@ -468,7 +470,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [codexScenarios];
+const AGENT_SCENARIOS = [codexScenarios, opencodeScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 
@@ -563,6 +565,7 @@ async function runSet(set, figures) {
       placeTranscript,
     }),
     ...mcpScenarios({ agents, repoRoot, CLI, ARTIFACTS, log, check, mustRun, inSandbox, claudeEnv, codexEnv, writeCodexConfig, onlyFile, requestsSince }),
+    ...claudeCountScenarios({ agents, CLI, log, check, mustRun, inSandbox, claudeEnv, onlyFile, requestsSince, writeFile: writeFileSync }),
     ...AGENT_SCENARIOS.flatMap((scenarios) => scenarios(h)),
   ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
   const results = [];

@@ -12,6 +12,7 @@ import type { CliIO } from './io';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
 import { streamJsonlFile } from '../node/jsonlStream';
+import { storeOwning } from '../sessions/agents/registry';
 
 export { decodeTranscript, firstInvalidUtf8 } from '../node/decodeText';
 
@@ -155,6 +156,25 @@ function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) =
 export async function loadTranscript(path: string, opts: LoadOptions = {}): Promise<LoadedTranscript> {
   const { maxBytes: _maxBytes, stdin: _stdin, keepBytes, ...importOpts } = opts;
   const sourcePath = inputName(path);
+  // A session of an agent's store (`…/opencode.db#ses_…`, as `ctxc sessions` lists it).
+  const stored = path === STDIN_FILE ? undefined : storeOwning(path);
+  if (stored) {
+    let text: string;
+    try {
+      text = await stored.store.read(path, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== undefined) throw readFailure(path.slice(0, path.lastIndexOf('#')), e);
+      const message = (e as Error).message;
+      throw new TranscriptError({
+        file: path,
+        position: 'path',
+        expected: `a session of ${stored.name}'s store`,
+        found: message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message,
+      });
+    }
+    const bytes = Buffer.byteLength(text);
+    return { ...importTranscript(text, { ...importOpts, sourcePath, format: stored.formats[0]! }), bytes, ...(keepBytes ? { raw: Buffer.from(text) } : {}) };
+  }
   if (path !== STDIN_FILE && !keepBytes && !path.toLowerCase().endsWith('.aider.chat.history.md')) {
     const streamed = await streamJsonlFile(path, opts.maxBytes ?? DEFAULT_MAX_BYTES, streamedFormat(importOpts.format));
     if (streamed) return { ...importSessionLines(streamed.format, streamed.lines, { ...importOpts, sourcePath }), bytes: streamed.bytes };

@@ -24,7 +24,7 @@ export type EngineWarning =
   | { code: 'fewerRounds'; kept: number; wanted: number; tokens: number; room: number }
   /** The most recent tool block (or message) alone is over the room: kept whole anyway. */
   | { code: 'lastKeptWhole'; what: 'toolBlock' | 'message'; tokens: number; room: number }
-  /** Only the last messages of the most recent round kept, to fit the room. */
+  /** Only the latest request and the last messages of the most recent round kept, to fit the room. */
   | { code: 'partOfRound'; messages: number; tokens: number; room: number }
   /** The LLM summary was not used (its reason), the extractive one was. */
   | { code: 'llmNotUsed'; summarizer: string; reason: string }
@@ -60,7 +60,7 @@ export function warningText(w: EngineWarning): string {
     case 'lastKeptWhole':
       return `the most recent ${w.what === 'toolBlock' ? 'tool block' : 'message'} alone takes ${n(w.tokens)} tokens, over the ${n(w.room)} left for recent messages; it is kept whole anyway`;
     case 'partOfRound':
-      return `kept only the last ${w.messages} messages of the most recent round: the round takes ${n(w.tokens)} tokens, over the ${n(w.room)} left for recent messages`;
+      return `kept the latest request and only the last ${w.messages} messages of the most recent round: the round takes ${n(w.tokens)} tokens, over the ${n(w.room)} left for recent messages`;
     case 'llmNotUsed':
       return `the ${w.summarizer} summary was not used (${w.reason}); the extractive summary was used`;
     case 'llmFailed':

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { COMPACTION_DEFAULTS, summaryTextOf, undoCompaction } from '../engine/compactor';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
-import { listStrategies } from '../engine/strategies/strategy';
+import { listStrategies } from '../engine/strategies/registry';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
 import { CompactionRequestError, runCompaction } from '../sessions/compactionService';
 import type { CompactionEngine } from './compactionEngine';

@@ -58,7 +58,7 @@ export function localWarningText(w: EngineWarning): string {
           );
     case 'partOfRound':
       return vscode.l10n.t(
-        'kept only the last {0} messages of the most recent round: the round takes {1} tokens, over the {2} left for recent messages',
+        'kept the latest request and only the last {0} messages of the most recent round: the round takes {1} tokens, over the {2} left for recent messages',
         w.messages,
         n(w.tokens),
         n(w.room),

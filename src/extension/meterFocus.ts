@@ -15,7 +15,6 @@ import type { ConversationStore } from './conversationStore';
 import { Disposable } from './lifecycle';
 import type { Logger } from './log';
 import { notificationText } from './notificationText';
-import { transcriptKey } from './transcripts/transcriptTracker';
 
 /** Why the meter would move:
  *  editor   a transcript editor got the focus (automatic);
@@ -26,6 +25,11 @@ import { transcriptKey } from './transcripts/transcriptTracker';
  *  written  the session a compaction just wrote into its agent (the pin follows it);
  *  undone   the original again, after its compaction into its agent was undone (the pin follows). */
 export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' | 'written' | 'undone';
+
+/** The conversation key of a transcript file. */
+export function transcriptKey(uri: vscode.Uri): string {
+  return uri.toString();
+}
 
 const AUTOMATIC: ReadonlySet<FocusReason> = new Set(['editor', 'session']);
 

@@ -17,7 +17,7 @@ import type { InheritedFigures } from '../engine/conversation/inherited';
 import type { Conversation } from '../engine/conversation/model';
 import { compactionFigures, type CompactionFigures } from '../engine/figures';
 import type { CompactionResult } from '../engine/result';
-import { listStrategies, UnknownStrategyError } from '../engine/strategies/strategy';
+import { listStrategies, UnknownStrategyError } from '../engine/strategies/registry';
 import type { Summarizer } from '../engine/summarizer';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
 import { conversationReport, type TokenReport } from '../engine/tokens/report';

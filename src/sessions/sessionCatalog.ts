@@ -20,7 +20,7 @@ import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../node/decodeText';
 import { siblingUsage } from '../node/siblingUsage';
 import { titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
-import { AGENT_MODULES, agentById } from './agents/registry';
+import { AGENT_MODULES, agentById, storeOwning } from './agents/registry';
 import type { SourceContext } from './agents/sourceContext';
 import { newerThanTested } from './agents/versions';
 import { counterFactory, type CountingRule } from './compactionService';
@@ -214,8 +214,19 @@ export class SessionFigures {
   }
 }
 
-/** Reads and imports one session file; a file it cannot read comes back as its error. */
+/** Reads and imports one session file (or a session of an agent's store); a file it cannot read
+ *  comes back as its error. */
 export async function readSession(found: Pick<FoundSession, 'file' | 'size' | 'format'>, maxBytes: number): Promise<SessionRead> {
+  const stored = storeOwning(found.file);
+  if (stored) {
+    let text: string;
+    try {
+      text = await stored.store.read(found.file, maxBytes);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+    return importSessionText({ file: found.file, format: found.format ?? stored.formats[0]! }, () => text);
+  }
   if (found.size > maxBytes)
     return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
   try {

@@ -13,15 +13,16 @@ import { exportConversation } from '../engine/conversation/exporters/exportConve
 import type { Conversation, ImportResult, Message, SourceFormat } from '../engine/conversation/model';
 import type { CompactionFigures } from '../engine/figures';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
+import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
 import type { AgentId, FoundSession } from './agentSession';
-import { agentOfFormat } from './agents/registry';
+import { agentOfFormat, storeOwning } from './agents/registry';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
 import type { Env } from './locations';
 import { SESSION_MAX_BYTES } from './diskReads';
 import { CompactionRequestError, countConversation, runCompaction, type CompactionRequest, type CompactionRun, type CountingRule } from './compactionService';
 import { findSessions, readSession } from './sessionCatalog';
-import { NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
+import { AgentUnavailableError, NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession, type WrittenSession } from './writeSession';
 
 export class SessionToolError extends Error {
   override name = 'SessionToolError';
@@ -57,6 +58,8 @@ const ID_PREFIX_MIN = 8;
 export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<FoundFile> {
   if (ref.file !== undefined && ref.file.trim() !== '') {
     const file = isAbsolute(ref.file) ? ref.file : resolve(ctx.cwd, ref.file);
+    const stored = storeOwning(file);
+    if (stored) return { file, agent: stored.id, format: stored.formats[0]! };
     const s = await stat(file).catch((e: NodeJS.ErrnoException) => {
       throw new SessionToolError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? e.message})`}`);
     });
@@ -83,7 +86,8 @@ export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<Fo
 
 /** The session's file read and imported as its agent resumes it (the listing's own reader). */
 export async function readSessionFile(found: FoundFile): Promise<ImportResult> {
-  const { size } = await stat(found.file);
+  // A session of an agent's store has no file of its own: the store says how large it is.
+  const size = storeOwning(found.file) ? 0 : (await stat(found.file)).size;
   const read = await readSession({ file: found.file, size, ...(found.format ? { format: found.format } : {}) }, SESSION_MAX_BYTES);
   if ('error' in read) throw new SessionToolError(read.error.startsWith(found.file) ? read.error : `${found.file}: ${read.error}`);
   if (!read.result) throw new SessionToolError(`${found.file}: empty (a session being created has nothing to read yet)`);
@@ -162,7 +166,7 @@ function wholeSession(result: ImportResult): Message[] {
 export async function sessionFacts(ref: SessionRef, ctx: ToolContext): Promise<{ file: string; format: string; facts: SessionFact[] }> {
   const found = await findSession(ref, ctx);
   const result = await readSessionFile(found);
-  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: i.fact.value, line: i.line }));
+  const facts = mustKeepItems(wholeSession(result)).map((i) => ({ category: i.category, kind: i.fact.kind, value: dataLine(i.fact.value), line: i.line }));
   return { file: found.file, format: result.conversation.format, facts };
 }
 
@@ -188,9 +192,12 @@ export type CompactedSession =
   | { kind: 'session'; written: WrittenSession; figures: CompactionFigures; file: string }
   | { kind: 'handoff'; text: string; figures: CompactionFigures; file: string };
 
-function defaultTarget(format: SourceFormat): CompactTarget {
+/** The session's own agent when it resumes files and can take one here now (opencode needs to be
+ *  on the PATH to import it), else a handoff. */
+async function defaultTarget(format: SourceFormat, env: Env): Promise<CompactTarget> {
   const agent = agentOfFormat(format);
-  return agent?.resume ? agent.id : 'handoff';
+  if (!agent?.resume) return 'handoff';
+  return (await agent.resume.unavailable?.(env)) ? 'handoff' : agent.id;
 }
 
 /** A label for a handoff: the session's first request, else its file. */
@@ -201,7 +208,7 @@ function labelOf(conv: Conversation, file: string): string {
 export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: CompactSessionOptions = {}): Promise<CompactedSession> {
   const found = await findSession(ref, ctx);
   const { conversation } = await readSessionFile(found);
-  const to = opts.to ?? defaultTarget(conversation.format);
+  const to = opts.to ?? (await defaultTarget(conversation.format, ctx.env));
   let run: CompactionRun;
   try {
     run = await runCompaction(
@@ -236,6 +243,7 @@ export async function compactSession(ref: SessionRef, ctx: ToolContext, opts: Co
   } catch (e) {
     if (e instanceof NothingToWriteError) throw new SessionToolError(`${found.file}: ${e.message}; nothing was written`);
     if (e instanceof ReadBackError) throw new SessionToolError(e.message);
+    if (e instanceof AgentUnavailableError) throw new SessionToolError(`${e.message}; nothing was written`);
     const code = (e as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new SessionToolError(`cannot write the ${to} session: ${(e as Error).message}; nothing was written`);
     throw e;

@@ -11,6 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
@@ -65,6 +66,12 @@ export class ReadBackError extends Error {
   override name = 'ReadBackError';
 }
 
+/** No session can be written for the agent on this machine now (opencode is not on the PATH);
+ *  nothing was written. A handoff still works. */
+export class AgentUnavailableError extends Error {
+  override name = 'AgentUnavailableError';
+}
+
 /** The agents a compacted session can be written for, by id. */
 export function resumeTargets(): string[] {
   return resumableAgents().map((a) => a.id);
@@ -75,15 +82,27 @@ export function resumeTargets(): string[] {
  *  agent recorded, or what the original itself inherited) and the window its agent stated; for
  *  another agent, only that agent's own overhead estimate (the source's system prompt is not what
  *  the target sends). */
-export function inheritedFigures(original: Conversation, report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited'>, target: string): InheritedFigures {
+export function inheritedFigures(
+  original: Conversation,
+  report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited' | 'perMessage'>,
+  target: string,
+): InheritedFigures {
   if (!sameAgent(original, target)) {
     const agent = resumableAgent(target);
     return agent ? { overhead: agent.resume.overheadEstimate } : {};
   }
   const window = report.reported?.usage.contextWindow ?? report.inherited?.window;
+  // What the file holds but the new session leaves out (Claude Code's prompt_snapshot: the system
+  // prompt and tools; the reminders it renders) is overhead of the new one until its agent answers.
+  const carries = resumableAgent(target)?.resume.carries;
+  let leftOut = 0;
+  original.messages.forEach((m, i) => {
+    if (leftOutOfSession(m) && !carries?.(m)) leftOut += report.perMessage[i] ?? 0;
+  });
+  const overhead = Math.max(0, report.overhead) + leftOut;
   return {
     ...(original.meta.model ? { model: original.meta.model } : {}),
-    ...(report.overhead > 0 ? { overhead: report.overhead } : {}),
+    ...(overhead > 0 ? { overhead } : {}),
     ...(window ? { window } : {}),
   };
 }
@@ -110,6 +129,8 @@ export async function writeCompactedSession(
 ): Promise<WrittenSession> {
   const agent = resumableAgent(agentId);
   if (!agent) throw new Error(`${agentName(agentId)} does not resume a session from a file (targets: ${resumeTargets().join(', ')})`);
+  const unavailable = await agent.resume.unavailable?.(opts.env);
+  if (unavailable) throw new AgentUnavailableError(unavailable);
   const ctx: WriteContext = {
     env: opts.env,
     home: opts.home,
@@ -127,7 +148,15 @@ export async function writeCompactedSession(
     await rm(session.file, { force: true });
     throw new ReadBackError(`${session.file} was written, but read back as ${agent.name} resumes it, ${problem}; the file was removed`);
   }
-  const notes = [...session.notes, ...((await agent.resume.register?.(session, ctx)) ?? [])];
+  let registered;
+  try {
+    registered = await agent.resume.register?.(session, ctx);
+  } catch (e) {
+    await rm(session.file, { force: true });
+    throw new ReadBackError(`${agent.name} did not take the new session: ${(e as Error).message}; nothing was left behind`);
+  }
+  const { notes: more = [], listed = undefined } = Array.isArray(registered) ? { notes: registered } : (registered ?? {});
+  const notes = [...session.notes, ...more];
   const resume = agent.resume.command(session.id);
-  return { agent: agent.id, id: session.id, file: session.file, cwd: ctx.cwd, resume, command: `cd ${shellQuote(ctx.cwd)} && ${resume}`, notes };
+  return { agent: agent.id, id: session.id, file: listed ?? session.file, cwd: ctx.cwd, resume, command: `cd ${shellQuote(ctx.cwd)} && ${resume}`, notes };
 }

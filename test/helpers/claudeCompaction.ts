@@ -1,7 +1,9 @@
-// A Claude Code session with a compaction in it, in the shape Claude Code 2.1.328 writes (seen on
-// this machine): the conversation, a `compact_boundary` line with parentUuid null, its
+// A Claude Code session with a compaction in it, in the shapes Claude Code 2.1.328 and 2.1.332 write
+// (seen on this machine): the conversation, a `compact_boundary` line with parentUuid null, its
 // logicalParentUuid and compactMetadata.preservedMessages, then the isCompactSummary line and what
-// follows. The conversation holds one of each must-keep fact: a standing instruction, a todo list
+// follows. A manual /compact puts the summary right under the boundary; an automatic compaction
+// puts two chained attachment lines (session_context, date) between them, and a bookkeeping line
+// without a uuid (atis-latch) among them. The conversation holds one of each must-keep fact: a standing instruction, a todo list
 // (TodoWrite), an error and its fix, files edited and read, requests.
 
 import { fixedUuid } from './agentSessions';
@@ -15,6 +17,10 @@ export interface CompactedSessionSpec {
   withoutCompaction?: boolean;
   /** Lines appended after the summary (the next turn). */
   after?: Record<string, unknown>[];
+  /** An automatic compaction (its shape); default a manual /compact. */
+  auto?: boolean;
+  /** The usage the last answer records (input tokens); default 5,000. */
+  usage?: number;
 }
 
 export const FACTS = {
@@ -58,7 +64,8 @@ export function compactedSession(spec: CompactedSessionSpec = {}): {
     push('assistant', { id: `msg_${call}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name, input }] });
     push('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: isError }] });
   };
-  const say = (text: string) => push('assistant', { id: `msg_t${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }] });
+  const usage = { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: (spec.usage ?? 5000) - 3, output_tokens: 40 };
+  const say = (text: string) => push('assistant', { id: `msg_t${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], usage });
 
   push('user', { role: 'user', content: `${FACTS.instruction} ${FACTS.request}` });
   tool(
@@ -105,7 +112,7 @@ export function compactedSession(spec: CompactedSessionSpec = {}): {
   if (spec.withoutCompaction) return { lines, keptUuid, boundaryUuid: '', lastBeforeBoundary };
 
   const boundaryUuid = fixedUuid(900);
-  lines.push({ type: 'queue-operation', operation: 'enqueue', sessionId, content: '/compact' });
+  if (!spec.auto) lines.push({ type: 'queue-operation', operation: 'enqueue', sessionId, content: '/compact' });
   lines.push({
     parentUuid: null,
     logicalParentUuid: keptUuid,
@@ -117,13 +124,38 @@ export function compactedSession(spec: CompactedSessionSpec = {}): {
     timestamp: ts(),
     uuid: boundaryUuid,
     level: 'info',
-    compactMetadata: { trigger: 'manual', preTokens: 5123, preservedMessages: { anchorUuid: fixedUuid(901), uuids: [keptUuid], allUuids: [keptUuid] } },
+    compactMetadata: spec.auto
+      ? {
+          trigger: 'auto',
+          preTokens: 990366,
+          preservedSegment: { headUuid: keptUuid, anchorUuid: fixedUuid(901), tailUuid: keptUuid },
+          preservedMessages: { anchorUuid: fixedUuid(901), uuids: [keptUuid], allUuids: [keptUuid] },
+        }
+      : { trigger: 'manual', preTokens: 5123, preservedMessages: { anchorUuid: fixedUuid(901), uuids: [keptUuid], allUuids: [keptUuid] } },
   });
+  let summaryParent = boundaryUuid;
+  if (spec.auto) {
+    const attachment = (k: number, a: Record<string, unknown>, rendered?: string) => {
+      lines.push({
+        parentUuid: summaryParent,
+        ...base,
+        type: 'attachment',
+        attachment: a,
+        uuid: fixedUuid(k),
+        timestamp: ts(),
+        ...(rendered ? { rendered: [{ content: rendered }], renderedRole: 'system' } : {}),
+      });
+      summaryParent = fixedUuid(k);
+    };
+    attachment(910, { type: 'session_context', context: {} });
+    lines.push({ type: 'atis-latch', atis: 'x', sessionId });
+    attachment(911, { type: 'date', date: '2026-01-01' }, "<system-reminder>\nToday's date is 2026-01-01.\n</system-reminder>");
+  }
   const summaryText =
     'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n' +
     (spec.summary ?? LOSSY_SUMMARY);
   lines.push({
-    parentUuid: boundaryUuid,
+    parentUuid: summaryParent,
     ...base,
     type: 'user',
     message: { role: 'user', content: summaryText },

@@ -19,7 +19,7 @@ export const OLDER_ID = '11111111-1111-4111-8111-000000000002';
 export const CODEX_ID = '22222222-2222-4222-8222-000000000001';
 
 /** Environment variables that move an agent's folders: cleared so the fake home is the only one. */
-const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'XDG_DATA_HOME', 'PATH'];
+const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'XDG_DATA_HOME', 'OPENCODE_DB', 'PATH'];
 
 export interface SessionsWorld {
   root: string;

@@ -18,7 +18,7 @@ import type { Conversation } from '../../engine/conversation/model';
 import { figuresJson, figuresText, type CompactionFigures } from '../../engine/figures';
 import type { CompactionResult } from '../../engine/result';
 import { isLevel, LEVELS } from '../../engine/strategies/levelStrategy';
-import { listStrategies } from '../../engine/strategies/strategy';
+import { listStrategies } from '../../engine/strategies/registry';
 import type { Summarizer } from '../../engine/summarizer';
 import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
 import { warningText } from '../../engine/warnings';
@@ -31,6 +31,7 @@ import { readCommandLine, readFileArgs, TRANSCRIPT_FLAGS, transcriptOptions, wit
 import { EXIT_BAD_INPUT, EXIT_LLM_FALLBACK, EXIT_OK, EXIT_USAGE, EXIT_WRITE_FAILED, UsageError, type CliCommand, type CliIO } from '../io';
 import { inputName, STDIN_FILE } from '../readTranscript';
 import { parseTarget, writeResumableSession } from './compactTo';
+import { resumeTargets } from '../../sessions/writeSession';
 
 /** Where the platform shows the file standard input reads (Linux, macOS). */
 const STDIN_DEVICE = '/dev/stdin';
@@ -68,7 +69,7 @@ export const COMPACT_FLAGS: readonly FlagSpec[] = [
     name: 'to',
     kind: 'string',
     valueName: 'AGENT',
-    description: 'write a new session that claude-code or codex resumes; prints its id and the resume command',
+    description: `write a new session that the agent resumes (${resumeTargets().join(', ')}); prints its id and the resume command`,
   },
   {
     name: 'cwd',

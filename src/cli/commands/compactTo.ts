@@ -8,7 +8,7 @@ import { basename, resolve } from 'node:path';
 import type { Conversation } from '../../engine/conversation/model';
 import { figuresJson } from '../../engine/figures';
 import type { CompactionRun } from '../../sessions/compactionService';
-import { NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession } from '../../sessions/writeSession';
+import { AgentUnavailableError, NothingToWriteError, ReadBackError, resumeTargets, writeCompactedSession } from '../../sessions/writeSession';
 import { EXIT_OK, EXIT_WRITE_FAILED, UsageError, type CliIO } from '../io';
 
 export function parseTarget(value: string | undefined): string | undefined {
@@ -56,6 +56,10 @@ export async function writeResumableSession(
     }
     if (e instanceof ReadBackError) {
       io.err(`ctxc compact: ${e.message}\n`);
+      return EXIT_WRITE_FAILED;
+    }
+    if (e instanceof AgentUnavailableError) {
+      io.err(`ctxc compact: ${e.message} (without --to, ctxc compact prints the summary and the recent turns as a handoff); nothing was written\n`);
       return EXIT_WRITE_FAILED;
     }
     const code = (e as NodeJS.ErrnoException).code;

@@ -1,6 +1,8 @@
 // `ctxc hook claude-code`: the command Claude Code's hooks run (PreCompact, SessionStart with
-// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin and prints at most one
-// JSON object; the work is src/sessions/claudeHook/claudeHook.ts.
+// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin — for at most
+// HOOK_STDIN_DEADLINE_MS: a writer that keeps the pipe open does not hold the session up — and
+// prints at most one JSON object; the work is src/sessions/claudeHook/claudeHook.ts. It runs from
+// its own bundle (src/cli/hookMain.ts → dist/hook.js), which dist/cli.js loads for `hook`.
 //
 // Exit codes follow Claude Code's hooks, not the other commands: 0 always once the command line
 // is read (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2); a
@@ -22,6 +24,9 @@ export const HOOK_AGENTS: readonly string[] = AGENT_MODULES.filter((a) => a.hook
 
 /** The most hook input read: Claude Code's is a few hundred bytes. */
 export const HOOK_INPUT_MAX_BYTES = 1024 * 1024;
+/** How long the hook waits for its input to end. Claude Code writes it and closes the pipe at
+ *  once; a writer that keeps the pipe open must not hold the session up past this. */
+export const HOOK_STDIN_DEADLINE_MS = 3000;
 
 export const HOOK_FLAGS: readonly FlagSpec[] = [
   { name: 'max-tokens', kind: 'number', valueName: 'N', description: `most tokens a repair puts back after a compaction (default ${HOOK_DEFAULTS.maxTokens})` },
@@ -77,20 +82,49 @@ function readArgs(argv: readonly string[], io: CliIO): HookArgs | 'help' {
   };
 }
 
-/** Standard input whole, up to HOOK_INPUT_MAX_BYTES (more is cut: it is not hook input then). A
- *  terminal gives none: the command is not being run by Claude Code. */
-async function readStdin(io: CliIO): Promise<string> {
+export interface StdinRead {
+  text: string;
+  /** The deadline passed before the input ended (what had come is in `text`). */
+  timedOut: boolean;
+}
+
+/** Standard input whole, up to HOOK_INPUT_MAX_BYTES (more is cut: it is not hook input then), or
+ *  what came of it by the deadline. A terminal gives none: the command is not being run by Claude
+ *  Code. The stream is let go of either way, so the process can end while a writer holds it open. */
+export async function readStdin(io: CliIO, deadlineMs = HOOK_STDIN_DEADLINE_MS): Promise<StdinRead> {
   const stdin = io.stdin;
-  if (!stdin || (stdin as { isTTY?: boolean }).isTTY) return '';
+  if (!stdin || (stdin as { isTTY?: boolean }).isTTY) return { text: '', timedOut: false };
+  const it = stdin[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of stdin) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
-    chunks.push(b);
-    total += b.length;
-    if (total > HOOK_INPUT_MAX_BYTES) break;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), deadlineMs)));
+  let timedOut = false;
+  let ended = false;
+  try {
+    while (total <= HOOK_INPUT_MAX_BYTES) {
+      const next = await Promise.race([it.next(), deadline]);
+      if (next === 'deadline') {
+        timedOut = true;
+        break;
+      }
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      const b = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : Buffer.from(next.value);
+      chunks.push(b);
+      total += b.length;
+    }
+  } finally {
+    clearTimeout(timer);
+    // Let go of a pipe its writer holds open: a pending read would keep the process alive.
+    if (!ended) {
+      void it.return?.();
+      (stdin as { destroy?: () => void }).destroy?.();
+    }
   }
-  return Buffer.concat(chunks).subarray(0, HOOK_INPUT_MAX_BYTES).toString('utf8');
+  return { text: Buffer.concat(chunks).subarray(0, HOOK_INPUT_MAX_BYTES).toString('utf8'), timedOut };
 }
 
 export const hookCommand: CliCommand = {
@@ -102,7 +136,8 @@ export const hookCommand: CliCommand = {
     if (!line.ok) return line.exit;
     const { agent, stateDir, ...settings } = line.value;
     const run = await agentById(agent)!.hooks!.load();
-    const outcome = await run(await readStdin(io), { ...settings, stateDir });
+    const input = await readStdin(io);
+    const outcome = await run(input.text, { ...settings, stateDir, ...(input.timedOut ? { inputDeadlineMs: HOOK_STDIN_DEADLINE_MS } : {}) });
     if (outcome.output) io.out(`${JSON.stringify(outcome.output)}\n`);
     if (outcome.message) io.err(`${clip(outcome.message, 400)}\n`);
     return EXIT_OK;

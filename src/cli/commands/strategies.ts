@@ -3,7 +3,7 @@
 
 import { COMPACTION_DEFAULTS } from '../../engine/compactor';
 import { LEVELS } from '../../engine/strategies/levelStrategy';
-import { listStrategies } from '../../engine/strategies/strategy';
+import { listStrategies } from '../../engine/strategies/registry';
 import { booleanFlag, parseArgs, type FlagSpec } from '../args';
 import { readCommandLine } from '../fileCommand';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../io';

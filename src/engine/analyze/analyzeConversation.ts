@@ -21,6 +21,7 @@ import { AnalyzeOptionsError, resolveConstants, type AnalyzeConstants } from './
 import { scanContent } from './contentScan';
 import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossReferences } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
+import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
@@ -119,13 +120,14 @@ function lowerOf(text: string): string {
 function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: MessageMemo): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
-  const text = analysisText(m);
+  // A person's message is read by their own words (analyze/injectedContext.ts).
+  const user = isUserAuthored(m);
+  const text = user ? userWords(analysisText(m)) : analysisText(m);
   const lower = lowerOf(text);
-  const visible = messageText(m);
+  const visible = user ? userWords(messageText(m)) : messageText(m);
   const thinking = thinkingText(m);
   const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
   const refs = extractMessageRefs(m, limits);
-  const user = isUserAuthored(m);
   const speaker = user || (m.role === 'assistant' && !isToolResult(m));
   const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (user && isPromptAnswer(visible)));
   const scan = scanContent(lower);

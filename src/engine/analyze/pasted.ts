@@ -13,6 +13,7 @@
 // with the structure itself is all paste: its own words are empty.
 
 import { oneLine } from '../segments/textCut';
+import { ruleSentences } from './standingRules';
 
 /** Shortest message, in characters, that can carry a paste. */
 export const PASTE_MIN_CHARS = 2000;
@@ -107,9 +108,11 @@ export function pastedGist(p: PastedBody, chars: number = GIST_CHARS): string {
  *  A message that is all paste is its own request (an issue, a spec): its gist then quotes as
  *  much of its opening as `maxChars` allows. */
 export function requestWords(parts: MessageParts, maxChars?: number): string {
-  if (!parts.pasted) return maxChars === undefined ? parts.own : oneLine(parts.own, maxChars);
+  // A standing rule in the words is never cut (analyze/standingRules.ts).
+  const rules = () => ruleSentences(parts.own);
+  if (!parts.pasted) return maxChars === undefined ? parts.own : oneLine(parts.own, maxChars, rules());
   if (!parts.own) return `[${pastedGist(parts.pasted, Math.max(GIST_CHARS, (maxChars ?? 0) - 40))}]`;
   const gist = `[${pastedGist(parts.pasted)}]`;
-  const own = maxChars === undefined ? parts.own : oneLine(parts.own, Math.max(20, maxChars - gist.length - 1));
+  const own = maxChars === undefined ? parts.own : oneLine(parts.own, Math.max(20, maxChars - gist.length - 1), rules());
   return `${own} ${gist}`;
 }

@@ -5,10 +5,11 @@
 // All extractors are pure, deterministic and linear in the text; results are unique, in a
 // documented order, and capped (limits default to analyze/constants.ts).
 
-import type { Message, ToolCall } from '../conversation/model';
+import { isUserAuthored, type Message, type ToolCall } from '../conversation/model';
 import type { MessageRefs } from './analysis';
 import { toolCallArgumentText } from './analysisText';
 import { ANALYZE_CONSTANTS } from './constants';
+import { userWords } from './injectedContext';
 
 export interface RefLimits {
   maxFiles: number;
@@ -37,11 +38,24 @@ const EXTENSIONLESS_FILES =
   'Makefile|Dockerfile|Containerfile|Rakefile|Gemfile|Procfile|Jenkinsfile|Vagrantfile|Brewfile|Pipfile|README|LICENSE|CHANGELOG|CODEOWNERS|\\.gitignore|\\.gitattributes|\\.gitmodules|\\.dockerignore|\\.npmrc|\\.nvmrc|\\.env|\\.editorconfig|\\.prettierrc|\\.eslintrc|\\.babelrc|\\.bashrc|\\.zshrc|\\.profile';
 
 const NOT_IN_PATH_BEFORE = String.raw`(?<![\w@$%+~./\\-])`;
-const ROOT = String.raw`(?:[A-Za-z]:[\\/]|~?/|\.{1,2}[\\/])?`;
-const DIRS = String.raw`(?:\.?[\w@$+-][\w@$.+-]*[\\/])*`;
+/** A folder separator: "/", "\\", or "\\\\" (a Windows path as JSON escapes it, read raw). */
+const SEP = String.raw`(?:\\{1,2}|/)`;
+const ROOT = String.raw`(?:[A-Za-z]:${SEP}|~?/|\.{1,2}${SEP})?`;
+/** A folder or file name: plain, or a framework's route segment — a group "(protected)", a
+ *  parameter "[id]", a catch-all "[...slug]" (Next.js, SvelteKit, Nuxt) — so a path keeps its
+ *  leading folders. */
+const NAME = String.raw`(?:\.?[\w@$+-][\w@$.+-]*|\([\w@$.+-]+\)|\[{1,2}(?:\.\.\.)?[\w@$.+-]+\]{1,2}[\w@$.+-]*)`;
+const DIRS = String.raw`(?:${NAME}${SEP})*`;
 
-const PATH_WITH_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}\\.?[\\w@$+-][\\w@$.+-]*\\.(?:${FILE_EXTENSIONS})(?![\\w-]|\\.[\\w-])`, 'g');
+const PATH_WITH_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}${NAME}\\.(?:${FILE_EXTENSIONS})(?![\\w-]|\\.[\\w-])`, 'g');
 const PATH_WITHOUT_EXT = new RegExp(`${NOT_IN_PATH_BEFORE}${ROOT}${DIRS}(?:${EXTENSIONLESS_FILES})(?![\\w.-])`, 'g');
+/** Two paths glued by a newline written as "\\n" (an escaped string read raw) or mistyped "/n":
+ *  a file name with its extension, then the escape, then the next path. A folder named like a
+ *  product ("next.js/") is not a file, so it is not split. */
+const GLUED = new RegExp(
+  String.raw`(?<!\b(?:next|vue|node|nuxt|react|three|chart|d3|ember|backbone|express))(\.(?:${FILE_EXTENSIONS}))(?:\\+[ntr]|/n)(?=[\w.~@$(\[/\\])`,
+  'g',
+);
 /** Cheap pre-check: the full expression (with its folder prefix) only runs when a name occurs. */
 const EXTENSIONLESS_NEEDLE = new RegExp(EXTENSIONLESS_FILES);
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
@@ -107,7 +121,8 @@ function pushPath(out: string[], seen: Set<string>, raw: string, max: number): v
 export function extractFilePaths(text: string, max: number = DEFAULT_REF_LIMITS.maxFiles): string[] {
   const out: string[] = [];
   if (!text || max <= 0) return out;
-  const clean = text.includes('://') || text.includes('www.') ? text.replace(URL, ' ') : text;
+  const unglued = text.includes('\\') || text.includes('/n') ? text.replace(GLUED, '$1 ') : text;
+  const clean = unglued.includes('://') || unglued.includes('www.') ? unglued.replace(URL, ' ') : unglued;
   const found: { at: number; path: string }[] = [];
   for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
   if (EXTENSIONLESS_NEEDLE.test(clean)) {
@@ -369,13 +384,14 @@ export function extractErrorSignatures(
 
 // ── One message ───────────────────────────────────────────────────────────────────────────
 
-/** The text refs are read from: text and thinking parts, then tool-call commands. */
+/** The text refs are read from: text and thinking parts; a person's own words only (the files
+ *  an agent lists as open tabs were not named by them). */
 function refText(m: Message): string {
   let out = '';
   for (const p of m.content) {
     if (p.type === 'text' || p.type === 'thinking') out = out ? `${out}\n${p.text}` : p.text;
   }
-  return out;
+  return isUserAuthored(m) ? userWords(out) : out;
 }
 
 /**

@@ -114,7 +114,9 @@ export function buildAttempt(
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);
   }
   const result = assemble(messages, decided.decisions, header, summaryMessage, summaryBefore);
-  const degradation = decided.span.length > 0 ? [...fit.degradation, ...(decided.strategy.degradation ?? [])] : [];
+  // The kept messages may have been shortened even when nothing was summarized (a last round
+  // over its room).
+  const degradation = [...(decided.span.length > 0 ? fit.degradation : []), ...(decided.strategy.degradation ?? [])];
   return { decided, content, sections, fit, summaryBudget, summaryMessage, messages: result, tokensAfter: counter.countMessages(result), loss, degradation };
 }
 

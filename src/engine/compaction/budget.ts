@@ -3,7 +3,7 @@
 // is shared between the summary and the messages the strategy keeps, half each to start with
 // (the ratio loop moves the line).
 
-import { emptySectionTexts, SECTION_NAMES } from '../sections';
+import { emptySectionTexts } from '../sections';
 import { REPLY_PRIMING } from '../tokens/messageCounter';
 import { buildSummaryMessage, SKELETON_METADATA, summaryStyleOf } from './summaryMessage';
 import type { CompactionInput } from './input';
@@ -53,10 +53,9 @@ export function planBudget(input: CompactionInput, options: ResolvedOptions): Bu
   if (!explicit && isScoped(options)) target = fixedTokens + Math.round(COMPACTION_DEFAULTS.targetRatio * Math.max(0, input.tokensBefore - fixedTokens));
   const summaryCap = options.summaryMaxTokens ?? (explicit ? Number.POSITIVE_INFINITY : COMPACTION_DEFAULTS.summaryMaxTokens);
   const style = summaryStyleOf(options);
-  // The brief skeleton leaves empty sections out: count every heading, as if none were empty.
-  const skeletonSections = emptySectionTexts();
-  if (style.brief) for (const name of SECTION_NAMES) skeletonSections[name] = '-';
-  const skeleton = input.counter.countMessage(buildSummaryMessage(skeletonSections, SKELETON_METADATA, style));
+  // Every heading is always there; an empty section's "- (none)" is the most a body can cost
+  // beyond what the sections' budget counts.
+  const skeleton = input.counter.countMessage(buildSummaryMessage(emptySectionTexts(), SKELETON_METADATA, style));
   const available = target - fixedTokens - skeleton;
   const summaryMin = options.level === 'emergency' ? 0 : SUMMARY_MIN_TOKENS;
   const bodyCap = Math.max(summaryMin, summaryCap - skeleton);

@@ -12,8 +12,6 @@ import { MessageMemo } from '../conversation/messageMemo';
 import type { Conversation } from '../conversation/model';
 import { GenerationalMap } from '../memo';
 import type { TextCounter } from '../tokens/tokenCounter';
-import type { ResolvedOptions } from './options';
-import type { PlannedCompaction } from './plan';
 
 /** Summary texts (section items' forms) remembered per generation, and their characters. */
 const TEXT_ENTRIES = 50_000;
@@ -51,7 +49,7 @@ export class CompactionCache {
   /** The last plan: the conversation object it was made for, its counter and options. The same
    *  conversation (the same object: a conversation is never changed in place) planned again with
    *  the same options is that plan — the confirmation's preview is what Compact applies. */
-  private lastPlan: { conv: Conversation; counter: object; key: string; planned: PlannedCompaction } | undefined;
+  private lastPlan: { conv: Conversation; counter: object; key: string; planned: unknown } | undefined;
   readonly stats: CacheStats = { plans: 0, reusedPlans: 0 };
 
   /** `reused: false` for a cache that serves one compaction only (the default when the caller
@@ -60,18 +58,17 @@ export class CompactionCache {
     this.messages = new MessageMemo({ byContent: opts.reused !== false });
   }
 
-  /** The plan for `conv` with these options: the last one when nothing changed since, else made
-   *  by `make` (and kept). */
-  plan(conv: Conversation, options: ResolvedOptions, make: () => PlannedCompaction): PlannedCompaction {
-    const key = planKey(options);
+  /** The plan for `conv` counted by `counter` with the options `key` stands for (plan.ts makes
+   *  it): the last one when nothing changed since, else made by `make` (and kept). */
+  plan<P>(conv: Conversation, counter: object, key: string, make: () => P): P {
     const last = this.lastPlan;
-    if (last && last.conv === conv && last.counter === options.counter && last.key === key) {
+    if (last && last.conv === conv && last.counter === counter && last.key === key) {
       this.stats.reusedPlans++;
-      return last.planned;
+      return last.planned as P;
     }
     const planned = make();
     this.stats.plans++;
-    this.lastPlan = { conv, counter: options.counter, key, planned };
+    this.lastPlan = { conv, counter, key, planned };
     return planned;
   }
 
@@ -85,9 +82,4 @@ export class CompactionCache {
     }
     return m;
   }
-}
-
-/** Everything in the options a plan depends on (the counter is compared by identity). */
-function planKey(o: ResolvedOptions): string {
-  return JSON.stringify([o.budget, o.ratio, o.keepRecentRounds, o.strategy.name, o.level, o.focus, o.edits ?? null, o.summaryMaxTokens, o.limits, o.archived]);
 }

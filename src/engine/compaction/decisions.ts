@@ -79,6 +79,7 @@ export function decide(input: CompactionInput, options: ResolvedOptions, budget:
     focus: options.focus,
     limits: options.limits,
     memo: options.cache.messages,
+    archived: options.archived,
   };
   const strategy = finishTail(ctx, options.strategy.decide(ctx));
   const decisions = normalizeDecisions(strategy.decisions, input);

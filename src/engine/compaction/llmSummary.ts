@@ -10,6 +10,7 @@ import { messageText } from '../conversation/model';
 import type { Fact, SummarizerInfo, UnsupportedClaim } from '../result';
 import { EXTRACTIVE_SUMMARIZER_NAME } from '../segments/extractiveSummarizer';
 import { parseSummary } from '../segments/parseSummary';
+import { parseLedger, renderLedger, withoutLedger } from '../segments/ledger';
 import { SECTION_NAMES, type SectionTexts } from '../sections';
 import type { SummarizeRequest, Summarizer } from '../summarizer';
 import { missingFacts } from '../validate/factMatch';
@@ -44,11 +45,16 @@ export function holdToExtractive(llm: SectionTexts, extractive: SectionTexts, mu
       llm[USER_SECTION],
     ),
   );
-  const rebuilt = { ...llm, [USER_SECTION]: extractive[USER_SECTION] };
+  // The ledger is carried verbatim (segments/ledger.ts): the extractive one, whatever the LLM wrote.
+  const ledger = renderLedger(parseLedger(extractive[PRIMARY]) ?? []);
+  const primary = [withoutLedger(llm[PRIMARY]), ledger].filter(Boolean).join('\n');
+  const rebuilt = { ...llm, [USER_SECTION]: extractive[USER_SECTION], [PRIMARY]: primary };
   const merged = mergeBackMissingFacts(rebuilt, extractive, mustKeep);
   const back = new Set(merged.mergedBack);
   return { sections: merged.sections, mergedBack: mustKeep.filter((f) => droppedUsers.has(f) || back.has(f)) };
 }
+
+const PRIMARY = 'Primary Request and Intent' as const;
 
 /** Claims shown as warnings at most, the rest counted. */
 const CLAIM_WARNINGS_MAX = 5;

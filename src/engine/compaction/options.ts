@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS, type CompactionLimits, type LimitOverrides } from '../l
 import type { PerformanceMonitor } from '../performanceMonitor';
 import type { CompactionEdits } from '../result';
 import type { CompactionLevel } from '../strategies/levelStrategy';
-import { getStrategy, type Strategy } from '../strategies/strategy';
+import { getStrategy } from '../strategies/registry';
+import type { Strategy } from '../strategies/strategy';
 import type { Summarizer } from '../summarizer';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 

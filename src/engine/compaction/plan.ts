@@ -55,7 +55,7 @@ export function planPipeline(conv: Conversation, opts: PlanOptions): PlannedComp
     announced = true;
     opts.onProgress?.({ phase: 'plan', fraction: 0.3 });
   };
-  const planned = options.cache.plan(conv, options, () => {
+  const planned = options.cache.plan(conv, options.counter, planKey(options), () => {
     const input = measureInput(conv, options);
     announcePlan();
     const { target, explicit } = resolveTarget(options, input.tokensBefore);
@@ -112,4 +112,9 @@ function apiShapeWarnings(conv: Conversation, attempt: Attempt): EngineWarning[]
   return shape.problems
     .slice(0, 5)
     .map((p) => ({ code: 'apiShape', api: p.api, messageId: p.id, problem: p.message, inOriginal: before.has(`${p.kind}:${p.id}`) }));
+}
+
+/** Everything in the options a plan depends on (the counter is compared by identity). */
+function planKey(o: ResolvedOptions): string {
+  return JSON.stringify([o.budget, o.ratio, o.keepRecentRounds, o.strategy.name, o.level, o.focus, o.edits ?? null, o.summaryMaxTokens, o.limits, o.archived]);
 }

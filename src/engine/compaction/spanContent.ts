@@ -8,7 +8,8 @@ import type { Fact } from '../result';
 import { buildSectionMaterial, fitSectionMaterial, type ExtractOptions, type SectionMaterial } from '../segments/extractSections';
 import type { SectionTexts } from '../sections';
 import { spanFacts } from '../validate/facts';
-import type { Decided } from './decisions';
+import { PRESENT, type Decided } from './decisions';
+import { latestRequest } from '../strategies/tail';
 import type { CompactionInput } from './input';
 import type { ResolvedOptions } from './options';
 
@@ -36,6 +37,7 @@ export function extractOptions(input: CompactionInput, options: ResolvedOptions)
     counter: options.cache.textCounter(input.counter),
     emergency: options.level === 'emergency',
     memo: options.cache.messages,
+    archived: options.archived,
   };
 }
 
@@ -52,11 +54,17 @@ export function materialOf(
   const ex = extractOptions(input, options);
   // The messages after the summarized ones: evidence for the summary's claims (segments/evidence.ts).
   const afterOf = (last: number) => ({ messages: input.messages.slice(last + 1), analyses: analyses.slice(last + 1) });
+  // The latest request, kept verbatim while work after it is summarized (strategies/tail.ts).
+  const request = latestRequest(input);
+  const keptOf = (span: readonly number[]) => {
+    if (request === undefined || !PRESENT.has(decided.decisions[request]?.decision ?? 'summarized') || !(span[span.length - 1]! > request)) return {};
+    return { keptRequest: { message: input.messages[request]!, analysis: analyses[request], at: span.filter((i) => i < request).length } };
+  };
   if (!chunks || chunks.length <= 1) {
     return buildSectionMaterial(
       idx.map((i) => input.messages[i]!),
       idx.map((i) => analyses[i]),
-      { ...ex, after: afterOf(idx[idx.length - 1] ?? input.messages.length) },
+      { ...ex, after: afterOf(idx[idx.length - 1] ?? input.messages.length), ...keptOf(idx) },
     );
   }
   let previous: SectionTexts | undefined;
@@ -68,7 +76,7 @@ export function materialOf(
     material = buildSectionMaterial(
       chunkIdx.map((i) => input.messages[i]!),
       chunkIdx.map((i) => analyses[i]),
-      { ...ex, after: afterOf(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}) },
+      { ...ex, after: afterOf(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}), ...keptOf(chunkIdx) },
     );
     prevCompactions = Math.max(prevCompactions, material.previousCompactions);
     previous = fitSectionMaterial(material, Number.POSITIVE_INFINITY, ex).sections;

@@ -26,7 +26,7 @@ function summaryId(count: number, text: string): string {
 }
 
 /** How the summary is written: the lead promises undo only with a durable archive; the
- *  emergency level writes the brief skeleton (no empty sections, short metadata). */
+ *  emergency level writes the brief skeleton (short lead and metadata; all eight sections). */
 export function summaryStyleOf(options: Pick<ResolvedOptions, 'archived' | 'level'>): SummaryStyle {
   return { archived: options.archived, brief: options.level === 'emergency' };
 }

@@ -89,6 +89,7 @@ export type SourceFormat =
   | 'vscode-chat'
   | 'copilot-chat'
   | 'aider'
+  | 'opencode'
   | 'swe-agent'
   | 'mini-swe-agent'
   | 'openhands'
@@ -168,7 +169,7 @@ export interface ConversationMeta {
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'anthropic' | 'openai';
+export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {

@@ -1,15 +1,16 @@
 // "Current Work": what was happening just before the compacted span ends — the last thing the
 // assistant said (its visible answer, not its reasoning), the last commands with their outcome (clean, or the error they hit) and the
-// files they touched, and the request being worked on. Read from the last
+// files they touched (a failure the conversation later ran clean says so), and the latest
+// request — pointing past the summary when it is kept verbatim there. Read from the last
 // CURRENT_TRAILING_MESSAGES messages of the span. It describes the moment of compaction, so on
 // re-compaction the earlier Current Work is replaced (kept only if the new span says nothing).
 
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
 import type { BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import { describeCall, type SpanMessage, type SpanToolCall, type SpanView } from './spanView';
-import { isRequest } from './evidence';
+import { latestRequestOf } from './evidence';
 import { requestParts } from './userMessages';
 import { requestWords } from '../analyze/pasted';
 import { isPromptAnswer } from '../analyze/keywords';
@@ -49,6 +50,19 @@ function lastSaid(view: SpanView, from: number): { sm: SpanMessage; reasoningOnl
   return undefined;
 }
 
+/** Whether the same command as `call` (its shell line, or its tool and arguments) ran without an
+ *  error later in the timeline. */
+function ranCleanLater(timeline: SpanView, call: SpanToolCall): boolean {
+  const same = (o: SpanToolCall) =>
+    call.command !== undefined ? o.command?.trim() === call.command.trim() : o.name === call.name && o.call.arguments === call.call.arguments;
+  for (const o of timeline.calls) {
+    if (o.pos <= call.pos || o.resultPos === undefined || !same(o)) continue;
+    const r = timeline.messages[o.resultPos]!;
+    if (!r.message.toolResult?.isError && (r.analysis?.refs.errors.length ?? 0) === 0) return true;
+  }
+  return false;
+}
+
 export function buildCurrentWork(ctx: BuilderContext): SectionItem[] {
   const { view, c } = ctx;
   const n = view.messages.length;
@@ -84,8 +98,10 @@ export function buildCurrentWork(ctx: BuilderContext): SectionItem[] {
     let outcome = 'no result recorded';
     if (result) {
       const line = informativeLines(result.text, 1)[0];
-      if (errors.length > 0) outcome = `failed: ${inlineCode(oneLine(errors[0]!, 160))}`;
-      else if (result.message.toolResult?.isError) outcome = `failed: ${oneLine(line ?? 'error', c.CURRENT_RESULT_MAX_CHARS)}`;
+      // A failed step the conversation later ran again cleanly is not where the work stands.
+      const later = errors.length > 0 || result.message.toolResult?.isError ? (ranCleanLater(ctx.timeline, call) ? ' (ran clean later)' : '') : '';
+      if (errors.length > 0) outcome = `failed: ${inlineCode(oneLine(errors[0]!, 160))}${later}`;
+      else if (result.message.toolResult?.isError) outcome = `failed: ${oneLine(line ?? 'error', c.CURRENT_RESULT_MAX_CHARS)}${later}`;
       else outcome = line ? `ok: ${oneLine(line, c.CURRENT_RESULT_MAX_CHARS)}` : 'ok';
     }
     const files = call.files.slice(0, 3).map((f) => `${inlineCode(f.path)} ${f.action}`);
@@ -99,13 +115,22 @@ export function buildCurrentWork(ctx: BuilderContext): SectionItem[] {
       sourceIds: [view.messages[call.pos]!.message.id],
     });
   });
-  // The latest request: not a prompt answer or an "ok"; the person's words, a paste by its gist.
-  const lastUser = [...view.messages].reverse().find(isRequest);
-  if (lastUser) {
+  // The latest request of the whole conversation (not a prompt answer or an "ok"; the person's
+  // words, a paste by its gist): when it is kept verbatim after the summary, the work on it
+  // continues there, and the section says so rather than name an older request.
+  const latest = latestRequestOf(ctx);
+  if (latest) {
+    const { sm: lastUser, kept } = latest;
     items.push({
       key: 'working-on',
-      forms: [listItem(`Working on the request: ${requestWords(requestParts(ctx, lastUser), 240)}`)],
-      required: !lastAssistant,
+      forms: [
+        listItem(
+          kept
+            ? `Working on the latest request, kept verbatim after this summary with the latest work: ${requestWords(requestParts(ctx, lastUser), 100)}`
+            : `Working on the request: ${requestWords(requestParts(ctx, lastUser), 240)}`,
+        ),
+      ],
+      required: !lastAssistant || kept,
       priority: 0.9,
       order: 1,
       sourceIds: [lastUser.message.id],

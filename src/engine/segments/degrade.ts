@@ -13,8 +13,9 @@
 //                            line each, then stop being required, lowest priority first; then
 //                            the user messages become their first words (the first request its
 //                            gist), then stop being required, the first request last of all;
-//                            "All user messages" then ends with a line that counts the messages
-//                            it no longer names
+//                            every section that gave up entries then ends with a line that
+//                            counts them ("All user messages" the messages it no longer names),
+//                            so none says "(none)" when it had some
 // Steps 1–3 still name every user message (a gist starts with its opening words and carries the
 // cut marker, so a later re-compaction adds to its count), so "All user messages" keeps growing
 // across re-compactions; only the emergency cut, as the last resort, may leave some out.
@@ -34,9 +35,15 @@ const JOIN_TOKENS = 1;
 /** About what "- (12 more user messages left out to fit; the archive has them)" takes. */
 const LEFT_OUT_LINE_TOKENS = 16;
 
-/** The line "All user messages" ends with when the emergency cut left some out. */
-export function leftOutLine(n: number): string {
-  return listItem(`(${n} more user message${n === 1 ? '' : 's'} left out to fit; the archive has them)`);
+/** About what "- (3 more entries left out to fit)" takes. */
+const SECTION_LEFT_OUT_TOKENS = 11;
+
+/** The line a section ends with when the emergency cut left some of its entries out (so that it
+ *  never says "(none)" when it had some); for "All user messages" it points to the archive only
+ *  when one that outlives the compaction holds them. */
+export function leftOutLine(n: number, archived = true, section: SectionName = USERS): string {
+  if (section !== USERS) return listItem(`(${n} more entr${n === 1 ? 'y' : 'ies'} left out to fit)`);
+  return listItem(`(${n} more user message${n === 1 ? '' : 's'} left out to fit${archived ? '; the archive has them' : ''})`);
 }
 
 export type SectionItemLists = Record<SectionName, SectionItem[]>;
@@ -191,11 +198,14 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
       continue;
     }
     out[name] = items[name].map((it) => {
-      if (!it.required) return it;
+      if (!it.required || it.reduced?.verbatim) return it;
       // A user message's gist counts what its original leaves out; other entries their first form.
       const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
       const line =
-        name === USERS ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS) : oneLine(text, c.ENTRY_EMERGENCY_CHARS);
+        name === USERS
+          ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS, it.reduced?.whole)
+          : // A path, a signature or a command in code stays whole.
+            oneLine(text, c.ENTRY_EMERGENCY_CHARS, text.match(/`[^`\n]+`/g) ?? undefined);
       const form = listItem(line);
       return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
     });
@@ -205,22 +215,33 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
 
 /** Step 4, second part: lowest priority first, required entries become optional until the
  *  floor fits; each section then says how many of its entries were left out. */
-function release(items: SectionItemLists, budget: number, floorOf: FloorOf, users: boolean, byName: Map<SectionName, Set<SectionItem>>): SectionItemLists {
+function release(
+  items: SectionItemLists,
+  budget: number,
+  floorOf: FloorOf,
+  users: boolean,
+  byName: Map<SectionName, Set<SectionItem>>,
+): { items: SectionItemLists; reserve: number } {
   const all: { name: SectionName; it: SectionItem }[] = [];
   for (const name of SECTION_NAMES) if ((name === USERS) === users) for (const it of items[name]) if (it.required) all.push({ name, it });
   // Lowest priority first, then the oldest; the first request last of all.
   const firstUser = items[USERS].filter((it) => it.required).sort((a, b) => a.order - b.order)[0];
   all.sort((a, b) => (a.it === firstUser ? 1 : 0) - (b.it === firstUser ? 1 : 0) || a.it.priority - b.it.priority || a.it.order - b.it.order);
   const released = new Set<SectionItem>();
-  // Room for the line that counts the user messages left out.
-  const reserve = users ? LEFT_OUT_LINE_TOKENS : 0;
+  // Room for the line that counts what each section left out (leftOutLine).
+  let reserve = users ? LEFT_OUT_LINE_TOKENS : 0;
+  const touched = new Set<SectionName>();
   // The floor falls by each released entry's shortest form (what floorOf counts for it).
   let floor = floorOf(items);
-  for (const { it } of all) {
+  for (const { name, it } of all) {
     if (floor <= Math.max(0, budget - reserve)) break;
     if (released.has(it)) continue;
     released.add(it);
     floor -= floorOf.item(it);
+    if (!users && !touched.has(name)) {
+      touched.add(name);
+      reserve += SECTION_LEFT_OUT_TOKENS;
+    }
   }
   let cur = items;
   if (released.size > 0) {
@@ -234,7 +255,7 @@ function release(items: SectionItemLists, budget: number, floorOf: FloorOf, user
       byName.get(name)!.add(it);
     });
   }
-  return cur;
+  return { items: cur, reserve };
 }
 
 /** The material after the steps the budget and level call for, and the steps taken. */
@@ -243,7 +264,9 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
   const steps: DegradationStep[] = [];
   const released = new Map<SectionName, Set<SectionItem>>();
   let cur = items;
-  const over = () => floorOf(cur) > opts.budget;
+  // Tokens the lines saying what the emergency cut left out will take (leftOutLine).
+  let notes = 0;
+  const over = () => floorOf(cur) > opts.budget - notes;
   if (!over()) return { items, steps, released };
   const withUsers = (list: SectionItem[]) => ({ ...cur, [USERS]: list });
 
@@ -285,12 +308,16 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     const parts: string[] = [];
     cur = oneLiners(cur, opts.c, false);
     parts.push('files, errors and the rest on one short line each');
-    if (over()) cur = release(cur, opts.budget, floorOf, false, released);
+    if (over()) {
+      const r = release(cur, opts.budget, floorOf, false, released);
+      cur = r.items;
+      notes = r.reserve;
+    }
     if (over()) {
       cur = oneLiners(cur, opts.c, true);
       parts.push('user messages to their first words (the first request to its gist)');
     }
-    if (over()) cur = release(cur, opts.budget, floorOf, true, released);
+    if (over()) cur = release(cur, opts.budget - notes, floorOf, true, released).items;
     const n = [...released.values()].reduce((s, set) => s + set.size, 0);
     if (n > 0) parts.push(`${plural(n, 'entry', 'entries')} of lowest priority no longer required`);
     steps.push({ step: 'cut-required', detail: `${parts.join('; ')} (required content ${before} → ${floorOf(cur)} tokens)` });

@@ -7,16 +7,19 @@
 // fixed something is not evidence. Without evidence an error is "seen, then not repeated" when
 // the session went on without it, else "unresolved".
 // Generic exit codes are listed only as optional items: the specific error says more.
+// A tool call the person declined is an event of its own, listed as such ("User rejected
+// `Edit go.mod`"), never as an error nor as nothing.
 // On re-compaction an error keeps its latest state (same signature → new entry wins).
 
 import { compileKeywords } from '../text/keywordMatcher';
 import { FIX_KEYWORDS } from '../analyze/keywords';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
+import { keyByInlineCode, previousItems, replaceByKey } from './previousItems';
 import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import { extractFilePaths } from '../analyze/refs';
+import { isDeclinedResult } from '../analyze/toolKinds';
 import { confirmsItWorks, isPersonsMessage } from './evidence';
 import { describeCall, type SpanMessage, type SpanToolCall, type SpanView } from './spanView';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from './textCut';
@@ -33,6 +36,8 @@ interface ErrorGroup {
   count: number;
   command: string | undefined;
   call: SpanToolCall | undefined;
+  /** The call of its last occurrence (in the span or after it). */
+  lastCall: SpanToolCall | undefined;
   sourceIds: string[];
   fromUser: boolean;
   /** Files the error names (its signature, traceback frames, compiler lines). */
@@ -53,8 +58,6 @@ const ERROR_NAMING_LINE = /^[ \t]*(?:\w*Error\b[^\n]*?:|npm (?:error|ERR!)|error
 const WARNING_NOISE = /^\(node:\d+\)|^\(Use `node /;
 /** Terminal colour codes around words such as "error". */
 const ANSI_ESCAPE = /\u001b\[[0-9;]*m/g;
-/** Claude Code's result when the person declines a tool call: a decision, not an error. */
-const DECLINED = /^The user doesn't want to proceed with this tool use/;
 /** Shorter first lines ("Error") say nothing about what went wrong. */
 const FLAGGED_MIN_CHARS = 8;
 
@@ -69,7 +72,7 @@ function flaggedSignature(raw: string): string | undefined {
     .map((l) => l.trim())
     .find((l) => l !== '' && !WARNING_NOISE.test(l));
   const line = collapseWhitespace((named ?? first ?? '').replace(/<\/?tool_use_error>/g, '').replace(/\s*\(node:\d+\).*$/, ''));
-  return line.length >= FLAGGED_MIN_CHARS && !DECLINED.test(line) ? line : undefined;
+  return line.length >= FLAGGED_MIN_CHARS ? line : undefined;
 }
 
 /** Arguments that say nothing about what a call did (aider's output runs are all `aider {}`). */
@@ -78,6 +81,8 @@ const NO_ARGUMENTS = /^\s*(?:\{\s*\}|\[\s*\]|null|"")?\s*$/;
 /** Error signatures of one result (or user message): the analysis' patterns, else the line of a
  *  result the harness flagged as an error; a search that found nothing is not an error. */
 function errorsOf(ctx: BuilderContext, sm: SpanMessage, call: SpanToolCall | undefined): string[] {
+  // The person declining a call is listed as what it is (rejectionItems).
+  if (sm.message.toolResult && declined(ctx, sm)) return [];
   let errors = sm.analysis?.refs.errors ?? [];
   if (errors.length === 0 && sm.message.toolResult?.isError) {
     const flagged = fromMessage(ctx, sm, 'errors.flagged', (x) => flaggedSignature(x.text));
@@ -86,6 +91,34 @@ function errorsOf(ctx: BuilderContext, sm: SpanMessage, call: SpanToolCall | und
   // grep, find, diff: exit code 1 means "nothing found" or "they differ", not a failure.
   if (call?.kind === 'search') errors = errors.filter((e) => e !== NO_MATCH_EXIT);
   return errors;
+}
+
+/** Whether a tool result is the person declining its call (once per message). */
+export function declined(ctx: BuilderContext, sm: SpanMessage): boolean {
+  return fromMessage(ctx, sm, 'errors.declined', (x) => isDeclinedResult(x.text));
+}
+
+/** The calls of the span the person declined, each an event: what was declined and, when the
+ *  person said why right after, their words. */
+function rejectionItems(ctx: BuilderContext): SectionItem[] {
+  const { view, timeline } = ctx;
+  const items: SectionItem[] = [];
+  for (const call of view.calls) {
+    if (call.resultPos === undefined || !declined(ctx, view.messages[call.resultPos]!)) continue;
+    const next = timeline.messages.slice(call.resultPos + 1, call.resultPos + 4).find((m) => m.userAuthored && m.text.trim());
+    const what = `User rejected ${inlineCode(oneLine(describeCall(call), 160))} — not applied`;
+    const forms = [listItem(what)];
+    if (next) forms.push(listItem(`${what}; the user then said: “${oneLine(next.text, 200)}”`));
+    items.push({
+      key: `rejected:${call.call.id}`,
+      forms,
+      required: true,
+      priority: 0.8 + 0.3 * recency(view, call.pos),
+      order: call.pos,
+      sourceIds: [view.messages[call.resultPos]!.message.id],
+    });
+  }
+  return items;
 }
 
 /** Traceback frames (`File "x.py", line 3`) and compiler lines (`src/a.ts:4:5`, `a.rs --> …`). */
@@ -258,6 +291,8 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       if (g) {
         // A recurrence after the span counts for the status; the entry describes the span.
         g.lastPos = sm.pos;
+        // Its last occurrence's call is what must run clean after it (also one kept after the span).
+        g.lastCall = call;
         for (const f of filesNamed(sig, (linePaths ??= fromMessage(ctx, sm, 'errors.namingLines', (x) => namingLinePaths(x.text))))) {
           if (g.fileSet.has(f)) continue;
           g.fileSet.add(f);
@@ -282,6 +317,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
           count: 1,
           command: call ? describeCall(call) : undefined,
           call,
+          lastCall: call,
           sourceIds: [sm.message.id],
           sourceSet: new Set([sm.message.id]),
           fromUser: sm.userAuthored,
@@ -310,7 +346,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
     const editedText = edited.length > 0 ? `edited ${edited.map(inlineCode).join(', ')}` : '';
     const cmd = g.command ? inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS)) : 'the command';
     const explanation = fixSentences[firstAfter(fixPositions, g.lastPos)]?.sentence;
-    if (later!.cleanRunAfter(g.lastPos, g.call))
+    if (later!.cleanRunAfter(g.lastPos, g.lastCall))
       return { label: 'fixed', detail: `${editedText ? `${editedText}; ` : ''}${cmd} ran clean afterwards`, explanation };
     if (namedEdit !== undefined)
       return { label: 'fixed', detail: `edited ${inlineCode(namedEdit)}, which the error names; it did not occur again`, explanation };
@@ -344,6 +380,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       sourceIds: g.sourceIds,
     });
   }
+  items.push(...rejectionItems(ctx));
   // An error keeps its latest state: an entry from this span replaces the earlier summary's.
   return ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.3, keyOf: keyByInlineCode('error') }), items) : items;
 }

@@ -10,6 +10,7 @@
 
 import { reportsDone } from '../analyze/narration';
 import { compileKeywords } from '../text/keywordMatcher';
+import type { BuilderContext } from './sectionBuilder';
 import type { SpanMessage, SpanView } from './spanView';
 
 /** Position of the first explicit completion after `pos`, or -1. */
@@ -28,10 +29,15 @@ export function lastCompletion(timeline: SpanView): number {
   return -1;
 }
 
+/** A slash command with nothing after it (Claude Code's markup or as typed): `/export`, `/clear`
+ *  ask the agent for nothing, they run in the CLI; nor does the "(no content)" of `#` memory input. */
+const BARE_COMMAND =
+  /^\s*(?:\/[\w:-]+|\(no content\)|(?:<command-(?:name|message)>[^<]*<\/command-(?:name|message)>\s*)+(?:<command-args>\s*<\/command-args>)?)\s*$/;
+
 /** A message a person wrote that asks for something: not an earlier summary, not an
- *  acknowledgement ("ok", "thanks"), not empty. */
+ *  acknowledgement ("ok", "thanks"), not a bare slash command, not empty. */
 export function isRequest(sm: SpanMessage): boolean {
-  return sm.userAuthored && !sm.summary && sm.text.trim() !== '' && !sm.analysis?.isAcknowledgement;
+  return sm.userAuthored && !sm.summary && sm.text.trim() !== '' && !sm.analysis?.isAcknowledgement && !BARE_COMMAND.test(sm.text);
 }
 
 /** Whether the request at `pos` is shown done: an explicit completion after it; in a chat with
@@ -45,6 +51,19 @@ export function requestShownDone(timeline: SpanView, pos: number): boolean {
   if (!last || last.pos <= pos || !last.assistant || (last.message.toolCalls?.length ?? 0) > 0) return false;
   const worked = timeline.calls.some((c) => c.pos > pos);
   return worked && reportsDone(last.text);
+}
+
+/** The latest request of the conversation as the builders see it: the last request of the
+ *  timeline, or the one the result keeps verbatim between summarized messages when that is
+ *  later. `kept`: the result keeps it verbatim (after the summary); `done`: something after it
+ *  shows it done (requestShownDone). */
+export function latestRequestOf(ctx: Pick<BuilderContext, 'timeline' | 'view' | 'keptRequest'>): { sm: SpanMessage; kept: boolean; done: boolean } | undefined {
+  const { timeline, keptRequest } = ctx;
+  const last = [...timeline.messages].reverse().find(isRequest);
+  if (keptRequest && isRequest(keptRequest.sm) && (!last || last.pos < keptRequest.at))
+    return { sm: keptRequest.sm, kept: true, done: requestShownDone(timeline, keptRequest.at - 1) };
+  if (!last) return undefined;
+  return { sm: last, kept: last.pos >= ctx.view.messages.length, done: requestShownDone(timeline, last.pos) };
 }
 
 const CONFIRM = compileKeywords({

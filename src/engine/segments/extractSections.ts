@@ -78,6 +78,13 @@ export interface ExtractOptions {
   /** Keeps what each message alone gives the builders, for the next extraction over the same
    *  messages (the ratio loop, a later compaction of the conversation). */
   memo?: MessageMemo;
+  /** An archive that outlives the compaction holds the original (default true): only then does
+   *  the summary point to it. */
+  archived?: boolean;
+  /** The latest request when the result keeps it verbatim between summarized messages (the work
+   *  after it in its round summarized): it is in neither the span nor `after`, yet it is what the
+   *  work is on. `at`: how many span messages come before it. */
+  keptRequest?: { message: Message; analysis: MessageAnalysis | undefined; at: number };
 }
 
 export interface SectionStats {
@@ -168,9 +175,20 @@ export function buildSectionMaterial(
   if (opts.previous) {
     previous = previous ? mergeSectionTexts([opts.previous, previous]) : opts.previous;
   }
+  const kept = opts.keptRequest;
+  const keptRequest = kept ? { sm: buildSpanView([kept.message], [kept.analysis], memo).messages[0]!, at: kept.at } : undefined;
   const items = {} as Record<SectionName, SectionItem[]>;
   for (const name of SECTION_NAMES) {
-    const ctx: BuilderContext = { view, memo, timeline, c, previous: previous?.[name] || undefined, continues: previous !== undefined, focus: opts.focus };
+    const ctx: BuilderContext = {
+      view,
+      memo,
+      timeline,
+      c,
+      previous: previous?.[name] || undefined,
+      continues: previous !== undefined,
+      focus: opts.focus,
+      ...(keptRequest ? { keptRequest } : {}),
+    };
     items[name] = SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
@@ -214,15 +232,18 @@ export function fitSectionMaterial(material: SectionMaterial, budget: number, op
     const meanPriority = m.length > 0 ? m.reduce((s, x) => s + Math.min(1.5, x.item.priority), 0) / m.length : 0;
     demands.push({ name, floor: sectionFloor(m), need: sectionNeed(m), weight: weightOf(name, c) * (c.IMPORTANCE_WEIGHT_BASE + meanPriority) });
   }
-  const alloc = allocateSectionBudgets(demands, Math.max(0, budget));
+  // The lines saying what the emergency cut left out are set aside first (at most this long).
+  let notes = 0;
+  for (const [name, set] of degraded.released) notes += counter.count(leftOutLine(set.size, opts.archived !== false, name)) + 1;
+  const alloc = allocateSectionBudgets(demands, Math.max(0, budget - notes));
   const sections = emptySectionTexts();
   const stats = {} as Record<SectionName, SectionStats>;
   let tokens = 0;
   for (const name of SECTION_NAMES) {
     const fitted = fitItems(measured[name], alloc.budgets[name]);
-    const released = name === 'All user messages' ? degraded.released.get(name) : undefined;
+    const released = degraded.released.get(name);
     const leftOut = released ? released.size - fitted.shownOf(released) : 0;
-    const note = leftOut > 0 ? leftOutLine(leftOut) : '';
+    const note = leftOut > 0 ? leftOutLine(leftOut, opts.archived !== false, name) : '';
     sections[name] = note ? [fitted.text, note].filter(Boolean).join('\n') : fitted.text;
     const noteTokens = note ? counter.count(note) + 1 : 0;
     tokens += fitted.tokens + noteTokens;

@@ -10,7 +10,8 @@
 // entry replaces the earlier one; files not touched since stay.
 
 import { extractFilePaths, normalizeFilePath } from '../analyze/refs';
-import { keyByInlineCode, previousItems, replaceByKey } from './mergeSections';
+import { declined } from './errorsAndFixes';
+import { keyByInlineCode, previousItems, replaceByKey } from './previousItems';
 import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
@@ -119,6 +120,8 @@ interface FileTouch {
   path: string;
   action: FileAction;
   code: (() => string) | undefined;
+  /** The call that acts on it (for a call's files). */
+  callId?: string;
 }
 
 /** What one message gives the section: the files its calls act on, the writes its tool output
@@ -144,7 +147,7 @@ function readFiles(sm: SpanMessage, calls: readonly SpanToolCall[]): FileReading
       const path = normalizeFilePath(f.path);
       const writes = f.action === 'edited' || f.action === 'created';
       const read = () => (call.command ? heredocs(call.command).get(path) : undefined) ?? (writes && edit ? editCode(call) : undefined);
-      out.calls.push({ path: f.path, action: f.action, code: codeOf(read) });
+      out.calls.push({ path: f.path, action: f.action, code: codeOf(read), callId: call.call.id });
     }
   }
   if (sm.message.toolResult) {
@@ -191,12 +194,15 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
     }
   };
 
+  // A call the person declined did nothing to its files (Errors and fixes names it).
+  const rejected = new Set<string>();
+  for (const call of view.calls) if (call.resultPos !== undefined && declined(ctx, view.messages[call.resultPos]!)) rejected.add(call.call.id);
   for (const sm of view.messages) {
     if (sm.summary) continue;
     const id = sm.message.id;
     const calls = view.callsAt.get(sm.pos) ?? [];
     const read = fromMessage(ctx, sm, 'files', (x) => readFiles(x, calls));
-    for (const t of read.calls) touch(t.path, t.action, sm.pos, id, t.code);
+    for (const t of read.calls) if (t.callId === undefined || !rejected.has(t.callId)) touch(t.path, t.action, sm.pos, id, t.code);
     if (sm.message.toolResult) {
       for (const t of read.confirmed) touch(t.path, t.action, sm.pos, id);
       for (const p of sm.analysis?.refs.files ?? []) if (!files.has(p)) outputOnly.set(p, outputOnly.get(p) ?? sm.pos);

@@ -6,7 +6,8 @@
 //   lists are concatenated and de-duplicated;
 //   "All user messages" keeps every message, in order;
 //   "Files and Code Sections" keeps one entry per file, its latest state, where it last appeared;
-//   "Current Work" is the latest part's (what was being done most recently).
+//   "Current Work" is the latest part's (what was being done most recently);
+//   the ledger at the end of "Primary Request and Intent" folds entry by entry (segments/ledger.ts).
 //
 // Re-compaction: the merged earlier sections then become items again, so the builders merge
 // them with the new material section by section. Per section (see each builder):
@@ -20,62 +21,9 @@
 import type { SectionName, SectionTexts } from '../sections';
 import { SECTION_NAMES, emptySectionTexts } from '../sections';
 import { contentItems, itemKey, joinItems } from './sectionText';
-import type { SegmentConstants } from './constants';
-import { bulletText, firstInlineCode, parseSummary, splitBullets } from './parseSummary';
-import type { SectionItem } from './sectionItems';
-import { distinctForms } from './sectionItems';
-import { CUT_MARKER_PATTERN, collapseWhitespace, cutAfter, cutMarker, listItem } from './textCut';
-
-/** Where earlier items sort: before everything from the new span. */
-export const PREVIOUS_ORDER_BASE = -1_000_000;
-
-export interface PreviousItemOptions {
-  required: boolean;
-  priority: number;
-  /** Key of an item from its text; default: whitespace-collapsed text. */
-  keyOf?: (text: string) => string;
-  /** Shortest form of a long item: default its first line. */
-  shorten?: (text: string) => string;
-}
-
-/** Items of an earlier section body, in their earlier order. */
-export function previousItems(body: string, opts: PreviousItemOptions): SectionItem[] {
-  return splitBullets(body).map((bullet, i) => {
-    const text = bulletText(bullet);
-    const short = opts.shorten ? opts.shorten(text) : text.split('\n')[0]!;
-    return {
-      key: opts.keyOf ? opts.keyOf(text) : `prev:${collapseWhitespace(text)}`,
-      forms: distinctForms([listItem(short), listItem(text)]),
-      required: opts.required,
-      priority: opts.priority,
-      order: PREVIOUS_ORDER_BASE + i,
-      sourceIds: [],
-    };
-  });
-}
-
-/** Key by the first inline code span (file path, error signature, term), else the text. */
-export function keyByInlineCode(prefix: string): (text: string) => string {
-  return (text) => `${prefix}:${firstInlineCode(text) ?? collapseWhitespace(text)}`;
-}
-
-/** Shortens an earlier user-message entry further, adding the newly omitted characters to the
- *  count its marker already names. */
-export function shortenEntry(text: string, minChars: number, c: SegmentConstants): string {
-  const marker = CUT_MARKER_PATTERN.exec(text);
-  const already = marker ? Number(/\[… ([\d,]+)/.exec(marker[0])![1]!.replace(/,/g, '')) : 0;
-  const body = marker ? text.slice(0, marker.index) : text;
-  const cut = cutAfter(body, minChars, c);
-  if (!cut.cut) return text;
-  const kept = cut.text.replace(CUT_MARKER_PATTERN, '');
-  return `${kept} ${cutMarker(already + cut.omitted)}`;
-}
-
-/** Items from the new span replace earlier items with the same key; earlier ones stay otherwise. */
-export function replaceByKey(previous: readonly SectionItem[], fresh: readonly SectionItem[]): SectionItem[] {
-  const freshKeys = new Set(fresh.map((i) => i.key));
-  return [...previous.filter((p) => !freshKeys.has(p.key)), ...fresh];
-}
+import { mergeLedgers, parseLedger, renderLedger, withoutLedger, type LedgerEntry } from './ledger';
+import { parseSummary } from './parseSummary';
+import { listItem } from './textCut';
 
 /** The sections of every earlier summary in the span, merged in order (a conversation normally
  *  holds one; several are folded oldest first). Also returns how many compactions they record. */
@@ -99,6 +47,7 @@ export function previousSections(summaryTexts: readonly string[]): { sections: S
 /** Sections where only the most recent part's text is true now. */
 const LATEST_WINS: ReadonlySet<SectionName> = new Set(['Current Work']);
 const FILES: SectionName = 'Files and Code Sections';
+const PRIMARY: SectionName = 'Primary Request and Intent';
 
 /** A path-looking token: has a slash or a file extension (src/a.ts, README.md, C:\x\y.py). */
 const PATH_TOKEN = /(?:[A-Za-z]:)?[\w@.~-]*(?:[\\/][\w@.~-]+)+|[\w@~-][\w@.~-]*\.[A-Za-z][A-Za-z0-9]{0,7}\b/;
@@ -114,7 +63,12 @@ export function mergeSectionTexts(parts: readonly Partial<SectionTexts>[]): Sect
   const out = emptySectionTexts();
   for (const name of SECTION_NAMES) {
     const texts = parts.map((p) => p[name] ?? '');
-    if (LATEST_WINS.has(name)) {
+    if (name === PRIMARY) {
+      // The ledgers fold into one, entry by entry (segments/ledger.ts), after the other items.
+      let ledger: LedgerEntry[] = [];
+      for (const t of texts) ledger = mergeLedgers(ledger, parseLedger(t) ?? []);
+      out[name] = [mergeLists(texts.map(withoutLedger)), renderLedger(ledger)].filter(Boolean).join('\n');
+    } else if (LATEST_WINS.has(name)) {
       out[name] =
         [...texts]
           .reverse()

@@ -1,16 +1,18 @@
 // "Pending Tasks": what the person asked for that the conversation does not show done — the
 // open items of the latest task list the agent kept (a TodoWrite call's todos, a Cline
 // task_progress checklist, a Markdown checklist in the assistant's text), the person's
-// explicit to-do sentences, and the latest request when nothing after it shows it done (segments/evidence.ts). A session that ended in a submission or
+// explicit to-do sentences, and the latest request when nothing after it shows it done
+// (segments/evidence.ts), also when it is kept verbatim after the summary. A session that ended in a submission or
 // attempt_completion has none, unless the person asked for more after it. The assistant's own
 // announcements ("I'll help you implement …", "Okay, I will make that change.") are never tasks.
 // On re-compaction a newer task list replaces the earlier one; earlier TODO lines stay as
 // optional items below the new ones (none after a completion).
 
 import { compileKeywords } from '../text/keywordMatcher';
+import { isRuleSentence } from '../analyze/standingRules';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { isRequest, lastCompletion, requestShownDone } from './evidence';
-import { previousItems } from './mergeSections';
+import { lastCompletion, latestRequestOf } from './evidence';
+import { previousItems } from './previousItems';
 import type { BuilderContext } from './sectionBuilder';
 import { fromMessage, recency } from './sectionBuilder';
 import type { SegmentConstants } from './constants';
@@ -65,8 +67,8 @@ function todoLines(value: unknown): string[] | undefined {
               ? o.task
               : undefined;
     if (!content) continue;
-    const status = typeof o.status === 'string' ? o.status : '';
-    const box = status === 'completed' || status === 'done' ? '[x]' : '[ ]';
+    const status = typeof o.status === 'string' ? o.status.toLowerCase() : '';
+    const box = status === 'completed' || status === 'done' ? '[x]' : status === 'cancelled' || status === 'canceled' ? '[-]' : '[ ]';
     const note = status === 'in_progress' ? ' (in progress)' : '';
     lines.push(`${box} ${oneLine(content, 300)}${note}`);
   }
@@ -121,16 +123,27 @@ function taskListIn(sm: SpanMessage, calls: readonly SpanToolCall[]): { lines: s
 
 const TASK_LIST = memoSlot<{ lines: string[]; source: string } | undefined>('pending.taskList');
 
+/** The task list one message of `view` carries (its lines "[x] done", "[ ] open", "[ ] … (in
+ *  progress)", "[-] cancelled"), if any. `memo` keeps each message's list. */
+export function taskListAt(view: SpanView, pos: number, memo?: MessageMemo): { lines: string[]; source: string } | undefined {
+  const sm = view.messages[pos]!;
+  const calls = view.callsAt.get(pos) ?? [];
+  return memo ? memo.read(sm.message, sm.memo, TASK_LIST, () => taskListIn(sm, calls)) : taskListIn(sm, calls);
+}
+
 /** The last task list in the span: a todo tool call, a task_progress checklist, or a Markdown
  *  checklist of two items or more in the assistant's reply. `memo` keeps each message's list. */
 export function latestTaskList(view: SpanView, memo?: MessageMemo): TaskList | undefined {
   for (let pos = view.messages.length - 1; pos >= 0; pos--) {
-    const sm = view.messages[pos]!;
-    const calls = view.callsAt.get(pos) ?? [];
-    const l = memo ? memo.read(sm.message, sm.memo, TASK_LIST, () => taskListIn(sm, calls)) : taskListIn(sm, calls);
-    if (l) return { ...l, pos, id: sm.message.id };
+    const l = taskListAt(view, pos, memo);
+    if (l) return { ...l, pos, id: view.messages[pos]!.message.id };
   }
   return undefined;
+}
+
+/** An item of a task list that is no longer open: done ("[x]") or cancelled ("[-]"). */
+export function isClosedTask(line: string): boolean {
+  return line.startsWith('[x]') || line.startsWith('[-]');
 }
 
 /** Code pasted into a message ("export function f() { throw new Error('not yet implemented'); }"):
@@ -145,7 +158,7 @@ function todoSentences(full: string, c: SegmentConstants): readonly { k: number;
   if (!EXPLICIT_PENDING_WORDS.has(text.toLowerCase()) && !TODO_MARKER.test(text)) return NONE;
   const out: { k: number; key: string; form: string }[] = [];
   splitSentences(text).forEach((s, k) => {
-    if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s)) return;
+    if (isCodeSegment(s) || s.length < 15 || CHECKBOX_LINE.test(s) || looksLikeCode(s) || isRuleSentence(s)) return;
     const lower = s.toLowerCase();
     if (!TODO_MARKER.test(s) && !EXPLICIT_PENDING_WORDS.has(lower.replace(TODO_NOUN, ''))) return;
     out.push({
@@ -167,8 +180,8 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
   const list = latestTaskList(timeline, ctx.memo);
   // A newer list in the messages kept after the span is the current one; they show it verbatim.
   if (list && list.pos < spanEnd && list.pos > completedAt) {
-    const open = list.lines.filter((l) => !l.startsWith('[x]'));
-    const done = list.lines.length - open.length;
+    const open = list.lines.filter((l) => !isClosedTask(l));
+    const done = list.lines.filter((l) => l.startsWith('[x]')).length;
     const full = `Task list (latest, ${list.source}):\n${list.lines.map((l) => `- ${l}`).join('\n')}`;
     const short = `Task list (latest, ${list.source}; ${done} of ${list.lines.length} done, open items):\n${open.map((l) => `- ${l}`).join('\n')}`;
     if (open.length > 0) {
@@ -183,7 +196,8 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     }
   }
   if (ctx.previous && completedAt < 0) {
-    const prev = previousItems(ctx.previous, { required: false, priority: 0.2 });
+    // An earlier "latest request" line described that moment: this span says what is latest now.
+    const prev = previousItems(ctx.previous, { required: false, priority: 0.2 }).filter((p) => !p.forms[0]!.startsWith('- Latest request'));
     items.push(...(list ? prev.filter((p) => !p.forms[0]!.startsWith('- Task list')) : prev));
   }
   // The person's explicit to-dos ("TODO: …", "next step …", "still needs …"); the assistant's
@@ -209,13 +223,18 @@ export function buildPendingTasks(ctx: BuilderContext): SectionItem[] {
     .slice(0, c.PENDING_MAX_ITEMS);
   const latestFromUser = [...chosen].sort((a, b) => b.order - a.order).slice(0, REQUIRED_USER_PENDING_MAX);
   items.push(...chosen.map((it) => (latestFromUser.includes(it) ? { ...it, required: true } : it)));
-  // The latest request of the whole conversation, when it is in the span and nothing after it
-  // shows it done (a later request in the kept messages is the latest one; they show it).
-  const lastUser = [...timeline.messages].reverse().find(isRequest);
-  if (lastUser && lastUser.pos < spanEnd && !requestShownDone(timeline, lastUser.pos)) {
+  // The latest request of the whole conversation, when nothing after it shows it done: it is
+  // still being worked on, whether it is in the span or kept verbatim after the summary (then
+  // the section says so, rather than "(none)").
+  const latest = latestRequestOf(ctx);
+  if (latest && !latest.done) {
+    const { sm: lastUser, kept } = latest;
+    const words = requestWords(requestParts(ctx, lastUser), 240);
     items.push({
       key: 'last-request',
-      forms: [listItem(`Latest request, not reported done: ${requestWords(requestParts(ctx, lastUser), 240)}`)],
+      forms: [
+        listItem(kept ? `Latest request (kept verbatim after this summary), still being worked on: ${words}` : `Latest request, not reported done: ${words}`),
+      ],
       required: false,
       priority: 1,
       order: 1_000_000_000,

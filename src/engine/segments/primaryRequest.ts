@@ -5,12 +5,16 @@
 // spec: analyze/pasted.ts) gives the person's own words and the paste's gist, never the rules
 // of the paste as requests. The focus of this
 // compaction, when one was given, leads the section. On re-compaction the earlier intent stays
-// first and required: the goal of a session does not change because it grew long.
+// first and required: the goal of a session does not change because it grew long. The section
+// ends with the ledger (segments/ledger.ts): rules, decisions and plan statuses, carried verbatim.
 
 import { statesTask } from '../analyze/keyEvents';
+import { isRuleSentence, ruleSentences } from '../analyze/standingRules';
 import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
+import { latestRequestOf } from './evidence';
+import { LEDGER_HEAD, ledgerOf, parseLedger, renderLedgerEntry, withoutLedger } from './ledger';
 import type { BuilderContext } from './sectionBuilder';
 import { orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
@@ -77,7 +81,8 @@ function requirementSentences(text: string, maxChars: number): { s: string; k: n
     while (/[:：]\s*$/.test(s) && k + 1 < sentences.length && s.length < maxChars && !isCodeSegment(sentences[k + 1]!)) {
       s = `${s} ${sentences[++k]!}`;
     }
-    if (isCodeSegment(s) || weightedLength(s) < MIN_REQUIREMENT_CHARS) continue;
+    // A standing rule is the ledger's, quoted whole there (never cut here).
+    if (isCodeSegment(s) || weightedLength(s) < MIN_REQUIREMENT_CHARS || isRuleSentence(s)) continue;
     if (!REQUIREMENT_KEYWORDS.has(s.toLowerCase())) continue;
     out.push({ s, k: at });
   }
@@ -117,21 +122,36 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
     });
   }
   if (ctx.previous) {
-    items.push(...previousItems(ctx.previous, { required: true, priority: 1.5, shorten: (t) => cutAfter(t, c.PRIMARY_FIRST_MIN_CHARS, c).text }));
+    const earlier = withoutLedger(ctx.previous);
+    if (earlier) items.push(...previousItems(earlier, { required: true, priority: 1.5, shorten: (t) => cutAfter(t, c.PRIMARY_FIRST_MIN_CHARS, c).text }));
   }
   const users = view.messages.filter((m) => m.userAuthored && !m.summary && m.text.trim());
   // The first message that states a task: not "/clear", not "ok", not a "[Yes]: y" prompt answer.
   const first = users.find((m) => statesTask(readableUserText(m.text), m.analysis?.isAcknowledgement === true)) ?? users[0];
+  // The task is kept verbatim after the summary (the first request is also the latest one): the
+  // section still says what it is.
+  const latest = !first && !ctx.continues ? latestRequestOf(ctx) : undefined;
+  if (latest?.kept) {
+    items.push({
+      key: `first:${latest.sm.message.id}`,
+      forms: [listItem(`Initial request (kept verbatim after this summary): ${requestWords(requestParts(ctx, latest.sm), 200)}`)],
+      required: true,
+      priority: 1.2,
+      order: -1,
+      sourceIds: [latest.sm.message.id],
+    });
+  }
   if (first && !ctx.continues) {
     const parts = requestParts(ctx, first);
     // A paste after the person's words is named by its gist; a message that is all paste is
     // the task itself (an issue, a spec), shown from its beginning.
     const text = balanceFences(parts.pasted && parts.own ? requestWords(parts) : readableUserText(first.text).trim());
+    const rules = ruleSentences(parts.own);
     items.push({
       key: `first:${first.message.id}`,
       forms: distinctForms([
-        listItem(`Initial request: ${cutText(text, c.PRIMARY_FIRST_MIN_CHARS, c).text}`),
-        listItem(`Initial request: ${cutText(text, c.PRIMARY_FIRST_MAX_CHARS, c).text}`),
+        listItem(`Initial request: ${cutText(text, c.PRIMARY_FIRST_MIN_CHARS, c, rules).text}`),
+        listItem(`Initial request: ${cutText(text, c.PRIMARY_FIRST_MAX_CHARS, c, rules).text}`),
       ]),
       required: true,
       priority: 1.2,
@@ -162,5 +182,30 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
       if (kept.length > max) kept.pop();
     }
   }
-  return [...items, ...kept];
+  return [...items, ...kept, ...ledgerItems(ctx)];
+}
+
+/** Where the ledger block stands: after everything else in the section. */
+const LEDGER_ORDER = 3_000_000_000;
+
+/** The ledger (segments/ledger.ts) as items: its head, then one per entry, each required and
+ *  never reduced (its words are carried verbatim); the head is given up last. */
+function ledgerItems(ctx: BuilderContext): SectionItem[] {
+  const previous = ctx.previous ? parseLedger(ctx.previous) : undefined;
+  const latest = latestRequestOf(ctx);
+  const entries = ledgerOf(ctx.view, previous, ctx.memo, latest?.kept ? latest.sm : undefined);
+  if (entries.length === 0) return [];
+  const verbatim = { reduced: { verbatim: true } };
+  return [
+    { key: 'ledger', forms: [LEDGER_HEAD], required: true, priority: 1.6, order: LEDGER_ORDER, sourceIds: [], ...verbatim },
+    ...entries.map((e, i) => ({
+      key: `ledger:${e.kind}:${i}`,
+      forms: [renderLedgerEntry(e)],
+      required: true,
+      priority: e.kind === 'Decision' ? 1.3 : 1.4,
+      order: LEDGER_ORDER + 1 + i,
+      sourceIds: [],
+      ...verbatim,
+    })),
+  ];
 }

@@ -13,9 +13,10 @@
 
 import { DECISION_KEYWORDS } from '../analyze/keywords';
 import { isNarration, restatesInstructions } from '../analyze/narration';
+import { isRuleSentence } from '../analyze/standingRules';
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
-import { previousItems } from './mergeSections';
+import { previousItems } from './previousItems';
 import type { BuilderContext } from './sectionBuilder';
 import { NONE, orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
@@ -111,6 +112,8 @@ function reasoningSentences(
     const s = withoutListMarkers(raw);
     if (s.length < c.PROBLEM_SENTENCE_MIN_CHARS || !prose(s)) return;
     if (!sm.userAuthored && (isNarration(s) || restatesInstructions(s))) return;
+    // A person's standing rule is the ledger's, quoted whole there (never cut here).
+    if (sm.userAuthored && isRuleSentence(s)) return;
     const lower = s.toLowerCase();
     const hits = REASONING.count(lower);
     if (hits === 0) return;

@@ -5,7 +5,8 @@
 // at column 0 (such lines are escaped with a backslash, which Markdown also shows as "#").
 // The lead line says the original can be restored only when an archive that outlives the run
 // holds it (SummaryStyle.archived). At the emergency level the skeleton is brief: a shorter
-// lead, no empty sections, only the two metadata lines re-compaction reads.
+// lead and only the two metadata lines re-compaction reads — but still all eight headings: they
+// are the contract people and re-compaction read, whatever the budget.
 
 import { SECTION_NAMES, type SectionTexts } from '../sections';
 import { formatCount } from './formatNumber';
@@ -35,7 +36,7 @@ export interface SummaryStyle {
   /** The original is in an archive that outlives this run (a folder on disk), so undo can
    *  restore it: only then does the lead line say so. */
   archived: boolean;
-  /** The emergency skeleton: short lead, empty sections left out, two metadata lines. */
+  /** The emergency skeleton: short lead, two metadata lines (all eight sections still). */
   brief: boolean;
 }
 
@@ -81,18 +82,16 @@ export function leadLine(meta: CompressionMetadata, style: SummaryStyle): string
 }
 
 /** The sections' Markdown without title and metadata: what "compressed length" measures, and
- *  how sections are measured and shown to an LLM. A section not given renders as empty; a brief
- *  rendering (the emergency level) leaves empty sections out. */
-export function renderSections(sections: Partial<SectionTexts>, brief = false): string {
-  return SECTION_NAMES.filter((name) => !brief || (sections[name] ?? '').trim() !== '')
-    .map((name) => {
-      const body = (sections[name] ?? '').trim();
-      return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
-    })
-    .join('\n\n');
+ *  how sections are measured and shown to an LLM. Always all eight; a section not given renders
+ *  as empty. */
+export function renderSections(sections: Partial<SectionTexts>): string {
+  return SECTION_NAMES.map((name) => {
+    const body = (sections[name] ?? '').trim();
+    return `## ${name}\n${body ? escapeBody(body) : EMPTY_SECTION}`;
+  }).join('\n\n');
 }
 
 export function renderSummaryMarkdown(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle): string {
-  const body = renderSections(sections, style.brief);
+  const body = renderSections(sections);
   return `${SUMMARY_TITLE}\n\n${leadLine(meta, style)}\n\n${body ? `${body}\n\n` : ''}${renderMetadata(meta, style.brief)}\n`;
 }

@@ -22,6 +22,9 @@ export interface BuilderContext {
   continues: boolean;
   /** Free-text focus of this compaction, if any. */
   focus: string | undefined;
+  /** The latest request, kept verbatim between summarized messages (ExtractOptions.keptRequest):
+   *  its reading, and how many span messages come before it. */
+  keptRequest?: { sm: SpanMessage; at: number };
 }
 
 export type SectionBuilder = (ctx: BuilderContext) => SectionItem[];

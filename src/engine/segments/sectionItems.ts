@@ -34,6 +34,10 @@ export interface ReducedForms {
   acknowledgement?: string;
   /** User messages with the same value nearly duplicate each other: the latest stays. */
   similar?: string;
+  /** Texts in the item no reduction may cut (a person's standing rules). */
+  whole?: readonly string[];
+  /** Never reduced: the item's one form is carried verbatim (a ledger line). */
+  verbatim?: boolean;
 }
 
 export interface FittedSection {

@@ -3,6 +3,7 @@
 // result. Built once per extraction so the eight builders do not repeat the walk.
 
 import type { MessageAnalysis } from '../analyze/analysis';
+import { userWords } from '../analyze/injectedContext';
 import { extractFilePaths, extractToolCallPaths, normalizeFilePath } from '../analyze/refs';
 import {
   COMMAND_WRAPPER,
@@ -76,11 +77,21 @@ function parseArgs(call: ToolCall): Record<string, unknown> | undefined {
 
 const ACTION_OF_KIND: Record<ToolKind, FileAction> = { edit: 'edited', test: 'ran', run: 'ran', search: 'searched', read: 'read', other: 'used' };
 
-/** Redirect targets of a shell command part ("> out.txt", ">> log", "tee f"). */
-const REDIRECT = /(?:^|[^0-9&<>])(>>?)\s*["']?([\w./~+-]+)|\btee\s+(?:-a\s+)?["']?([\w./~+-]+)/g;
+/** Redirect targets of a shell command part ("> out.txt", ">> log", "tee f", PowerShell's
+ *  "Out-File -FilePath f"). Not an arrow ("=>") nor a comparison inside quoted code: the part is
+ *  searched with its quoted strings blanked (quotedBlanked). */
+const REDIRECT =
+  /(?:^|[^0-9&<>=-])(>>?)\s*["']?([\w./~+\\:-]+)(?![\w(])|\btee\s+(?:-a\s+)?["']?([\w./~+\\:-]+)|\b(?:Out-File|Set-Content|Add-Content)\s+(?:-(?:FilePath|Path|LiteralPath)\s+)?["']?([\w./~+\\:-]+)/gi;
+/** Redirect targets that are devices, not files: Unix /dev/…, Windows NUL and CON, PowerShell $null. */
+const DEVICE_TARGET = /^(?:\/dev\/|(?:nul|con|prn)$|\$null$)/i;
 
-/** Commands that delete the files they name. */
-const DELETE_COMMAND = /^(?:sudo\s+)?(?:rm|unlink|git\s+rm)\b/;
+/** The text with each quoted string's characters replaced by spaces (same length, positions kept). */
+function quotedBlanked(part: string): string {
+  return part.replace(/'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g, (q) => ' '.repeat(q.length));
+}
+
+/** Commands that delete the files they name (Unix, git, Windows cmd and PowerShell). */
+const DELETE_COMMAND = /^(?:sudo\s+)?(?:rm|unlink|git\s+rm|del|erase|Remove-Item|ri)\b/i;
 
 /** Sub-commands of editor tools that carry a "command" argument which is not a shell line. */
 const EDITOR_SUBCOMMANDS = /^(?:view|create|str_replace|insert|undo_edit|write|append)$/;
@@ -165,15 +176,19 @@ export function shellFileActions(command: string): { path: string; action: FileA
     const part = raw.trim();
     if (!part) continue;
     const targets = new Map<string, FileAction>();
+    const bare = quotedBlanked(part);
+    let rest = part;
     REDIRECT.lastIndex = 0;
-    for (let m = REDIRECT.exec(part); m !== null; m = REDIRECT.exec(part)) {
-      const t = (m[2] ?? m[3])!;
-      if (t.startsWith('/dev/')) continue;
+    for (let m = REDIRECT.exec(bare); m !== null; m = REDIRECT.exec(bare)) {
+      // The target as written (quotes blanked only to find it).
+      const t = part.slice(m.index + m[0].length - (m[2] ?? m[3] ?? m[4])!.length, m.index + m[0].length);
+      rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+      if (DEVICE_TARGET.test(t)) continue;
       // A redirect target is a file whatever its name ("base.py.tmp", "out.log.1").
       const named = extractFilePaths(t);
-      for (const p of named.length > 0 ? named : [normalizeFilePath(t)]) if (p) targets.set(p, m[1] === '>' ? 'created' : 'edited');
+      for (const p of named.length > 0 ? named : [normalizeFilePath(t)])
+        if (p) targets.set(p, m[1] === '>' || /^(?:Out-File|Set-Content)/i.test(m[0].trim()) ? 'created' : 'edited');
     }
-    const rest = targets.size > 0 ? part.replace(REDIRECT, ' ') : part;
     const kind = shellCommandKind(rest);
     const action = DELETE_COMMAND.test(rest) ? 'deleted' : ACTION_OF_KIND[kind];
     // A run command runs one file (the program, or the script an interpreter is given); the
@@ -193,8 +208,45 @@ function isShellCommand(name: string, command: string | undefined): command is s
   return SHELL_TOOLS.has(name) || !EDITOR_SUBCOMMANDS.test(command.trim());
 }
 
+/** The patch a call carries in the apply_patch format (Codex, Copilot): its raw arguments, or
+ *  the string argument (or shell word) that holds it. */
+function patchOf(call: ToolCall): string | undefined {
+  if (!call.arguments.includes('*** Begin Patch')) return undefined;
+  let found: string | undefined;
+  const visit = (v: unknown, depth: number): void => {
+    if (found !== undefined || depth > 3) return;
+    if (typeof v === 'string') {
+      if (v.includes('*** Begin Patch')) found = v;
+    } else if (Array.isArray(v)) for (const x of v) visit(x, depth + 1);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v as Record<string, unknown>)) visit(x, depth + 1);
+  };
+  try {
+    visit(JSON.parse(call.arguments) as unknown, 0);
+  } catch {
+    return call.arguments;
+  }
+  return found;
+}
+
+const PATCH_HEADER = /^\*\*\* (Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm;
+
+/** The files a patch in the apply_patch format acts on, by its headers: "*** Add File:" created,
+ *  "*** Update File:" edited, "*** Delete File:" deleted, "*** Move to:" created. The paths the
+ *  patched code mentions are not acted on. */
+export function patchFileActions(patch: string): { path: string; action: FileAction }[] {
+  const out = new Map<string, FileAction>();
+  for (const m of patch.matchAll(PATCH_HEADER)) {
+    const path = normalizeFilePath(m[2] ?? m[3]!);
+    const action: FileAction = m[3] !== undefined || m[1] === 'Add' ? 'created' : m[1] === 'Delete' ? 'deleted' : 'edited';
+    if (path) out.set(path, action);
+  }
+  return [...out].map(([path, action]) => ({ path, action }));
+}
+
 function callFiles(call: ToolCall, kind: ToolKind, command: string | undefined): { path: string; action: FileAction }[] {
   const name = normalizeToolName(call.name);
+  const patch = patchOf(call);
+  if (patch !== undefined) return patchFileActions(patch);
   // A shell line is read by its parts: a file named only inside a commit message or a heredoc
   // was not acted on, so an empty result stands.
   if (isShellCommand(name, command)) return shellFileActions(command);
@@ -222,7 +274,9 @@ const FIELDS = memoSlot<MessageFields>('spanView.fields');
 
 function fieldsOf(m: Message): MessageFields {
   const assistant = m.role === 'assistant' && m.toolResult === undefined;
-  const text = messageText(m);
+  const userAuthored = isUserAuthored(m);
+  // A person's message is read by their own words: what an agent injected is context.
+  const text = userAuthored ? userWords(messageText(m)) : messageText(m);
   // Reasoning written inline in an assistant's text (<think>…</think>) is thinking, like a
   // thinking part: `text` is the answer the reader sees.
   const inline = assistant ? splitInlineReasoning(text) : undefined;
@@ -231,7 +285,7 @@ function fieldsOf(m: Message): MessageFields {
   return {
     text: inline ? inline.visible : text,
     thinking,
-    userAuthored: isUserAuthored(m),
+    userAuthored,
     assistant,
     summary: m.itemType === 'COMPACTION_SUMMARY',
     calls: orNone(
@@ -312,7 +366,8 @@ export function viewPrefix(view: SpanView, n: number): SpanView {
   return { messages: view.messages.slice(0, n), calls, callOfResult, callsAt };
 }
 
-/** A short description of a call for the summary: its command line, or name(main argument). */
+/** A short description of a call for the summary: its command line, or name(main argument), or
+ *  the name and the files it acts on (a patch). */
 export function describeCall(c: SpanToolCall): string {
   if (c.command !== undefined && c.command.trim()) return c.command.trim();
   const args = parseArgs(c.call);
@@ -322,5 +377,5 @@ export function describeCall(c: SpanToolCall): string {
       if (typeof v === 'string' && v.trim()) return `${c.name} ${v.trim()}`;
     }
   }
-  return c.name;
+  return c.files.length > 0 ? `${c.name} ${c.files.map((f) => f.path).join(', ')}` : c.name;
 }

@@ -57,6 +57,33 @@ export function balanceFences(text: string): string {
   return open === undefined ? text : `${text}\n${open}`;
 }
 
+/** Texts a cut must never fall inside (a person's standing rules: analyze/standingRules.ts). */
+export type WholeTexts = readonly string[];
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+/** Where each of `whole` stands in `text` (whitespace-insensitive): [start, end) ranges. */
+function spansOf(text: string, whole: WholeTexts): [number, number][] {
+  const out: [number, number][] = [];
+  for (const w of whole) {
+    const words = w.trim().split(/\s+/);
+    if (words.length === 0 || !words[0]) continue;
+    const re = new RegExp(words.map((x) => x.replace(REGEX_SPECIAL, '\\$&')).join('\\s+'), 'g');
+    for (const m of text.matchAll(re)) out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
+}
+
+/** A cut position moved out of any of `whole` it falls inside: before it when something of the
+ *  text stays before it (the rule is then left out whole), else after it (kept whole). */
+export function cutOutside(text: string, at: number, whole: WholeTexts | undefined): number {
+  if (!whole || whole.length === 0) return at;
+  for (const [a, b] of spansOf(text, whole)) {
+    if (a < at && at < b) return text.slice(0, a).trim() !== '' ? a : b;
+  }
+  return at;
+}
+
 export interface CutResult {
   text: string;
   cut: boolean;
@@ -68,7 +95,7 @@ export interface CutResult {
  * sentence end within SENTENCE_CUT_LOOKBACK_CHARS of the limit (else at a word boundary, else
  * at the limit), fences balanced, followed by the cut marker.
  */
-export function cutText(text: string, maxChars: number, c: SegmentConstants): CutResult {
+export function cutText(text: string, maxChars: number, c: SegmentConstants, whole?: WholeTexts): CutResult {
   const trimmed = text.trim();
   if (trimmed.length <= maxChars) return { text: trimmed, cut: false, omitted: 0 };
   const limit = Math.max(1, Math.floor(maxChars));
@@ -79,7 +106,8 @@ export function cutText(text: string, maxChars: number, c: SegmentConstants): Cu
     const ws = Math.max(space, newline);
     end = ws > limit / 2 ? ws : limit;
   }
-  end = safeEnd(trimmed, end);
+  end = safeEnd(trimmed, cutOutside(trimmed, end, whole));
+  if (end >= trimmed.length) return { text: trimmed, cut: false, omitted: 0 };
   const kept = trimmed.slice(0, end).trimEnd();
   const omitted = trimmed.length - kept.length;
   return { text: `${balanceFences(kept)} ${cutMarker(omitted)}`, cut: true, omitted };
@@ -90,10 +118,11 @@ export function cutText(text: string, maxChars: number, c: SegmentConstants): Cu
  * SENTENCE_CUT_LOOKBACK_CHARS), else cut as cutText(minChars). Used for the shortest form of a
  * message: at least its first `minChars` characters survive, verbatim.
  */
-export function cutAfter(text: string, minChars: number, c: SegmentConstants): CutResult {
+export function cutAfter(text: string, minChars: number, c: SegmentConstants, whole?: WholeTexts): CutResult {
   const trimmed = text.trim();
   if (trimmed.length <= minChars + c.SENTENCE_CUT_LOOKBACK_CHARS / 4) return { text: trimmed, cut: false, omitted: 0 };
-  const end = firstSentenceEnd(trimmed, minChars, minChars + c.SENTENCE_CUT_LOOKBACK_CHARS);
+  const found = firstSentenceEnd(trimmed, minChars, minChars + c.SENTENCE_CUT_LOOKBACK_CHARS);
+  const end = found > 0 ? cutOutside(trimmed, found, whole) : -1;
   if (end > 0) {
     if (end >= trimmed.length - 1) return { text: trimmed, cut: false, omitted: 0 };
     const kept = trimmed.slice(0, end).trimEnd();
@@ -102,36 +131,57 @@ export function cutAfter(text: string, minChars: number, c: SegmentConstants): C
   }
   // No sentence end soon after: cut at the first word boundary after minChars.
   const ws = trimmed.slice(minChars, minChars + 40).search(/\s/);
-  const at = safeEnd(trimmed, ws >= 0 ? minChars + ws : minChars);
+  const at = safeEnd(trimmed, cutOutside(trimmed, ws >= 0 ? minChars + ws : minChars, whole));
+  if (at >= trimmed.length) return { text: trimmed, cut: false, omitted: 0 };
   const kept = trimmed.slice(0, at).trimEnd();
   const omitted = trimmed.length - kept.length;
   return { text: `${balanceFences(kept)} ${cutMarker(omitted)}`, cut: true, omitted };
 }
 
-/** One line of at most maxChars characters (whitespace collapsed, "…" marks a cut). */
-export function oneLine(text: string, maxChars: number): string {
+/** Longest word (a path, a URL) a one-line cut extends to the end of rather than split. */
+const WHOLE_WORD_MAX_CHARS = 300;
+
+/** A cut inside a word: a path (it has a slash) is kept to its end — a path cut mid-word names
+ *  no file —, another word is left out whole when enough stays before it. */
+function wordBoundary(flat: string, end: number, maxChars: number): number {
+  if (end <= 0 || end >= flat.length || /\s/.test(flat[end]!) || /\s/.test(flat[end - 1]!)) return end;
+  const start = flat.lastIndexOf(' ', end) + 1;
+  const stop = flat.indexOf(' ', end);
+  const tokenEnd = stop < 0 ? flat.length : stop;
+  if (/[\\/]/.test(flat.slice(start, tokenEnd)) && tokenEnd - start <= WHOLE_WORD_MAX_CHARS) return tokenEnd;
+  return start >= maxChars / 2 ? start : end;
+}
+
+/** One line of at most maxChars characters (whitespace collapsed, "…" marks a cut), cut between
+ *  words; never inside a path nor inside one of `whole` (either may make it longer). */
+export function oneLine(text: string, maxChars: number, whole?: WholeTexts): string {
   const flat = collapseWhitespace(text);
   if (flat.length <= maxChars) return flat;
-  return `${flat.slice(0, safeEnd(flat, Math.max(1, maxChars - 1))).trimEnd()}…`;
+  const at = cutOutside(flat, Math.max(1, maxChars - 1), whole);
+  const end = safeEnd(flat, at < flat.length ? wordBoundary(flat, at, maxChars) : at);
+  return end >= flat.length ? flat : `${flat.slice(0, end).trimEnd()}…`;
 }
 
 /** The opening words of a text on one line: at least `minChars` characters, to the next word
  *  boundary (at most 40 characters further), "…" when more follows. */
-export function openingWords(text: string, minChars: number): string {
+export function openingWords(text: string, minChars: number, whole?: WholeTexts): string {
   const flat = collapseWhitespace(text);
   if (flat.length <= minChars) return flat;
   const space = flat.slice(minChars, minChars + 40).search(/\s/);
-  const end = safeEnd(flat, space >= 0 ? minChars + space : minChars);
+  const end = safeEnd(flat, cutOutside(flat, space >= 0 ? minChars + space : minChars, whole));
   return end >= flat.length ? flat : `${flat.slice(0, end).trimEnd()}…`;
 }
 
-/** The closing words of a text on one line: at most `maxChars` characters, from a word boundary. */
-export function closingWords(text: string, maxChars: number): string {
+/** The closing words of a text on one line: at most `maxChars` characters, from a word boundary
+ *  (never from inside one of `whole`: from its end). */
+export function closingWords(text: string, maxChars: number, whole?: WholeTexts): string {
   const flat = collapseWhitespace(text);
   if (flat.length <= maxChars) return flat;
-  const tail = flat.slice(flat.length - maxChars);
-  const space = tail.search(/\s/);
-  return space >= 0 && space < tail.length - 1 ? tail.slice(space + 1) : tail;
+  let from = flat.length - maxChars;
+  const space = flat.slice(from).search(/\s/);
+  if (space >= 0 && from + space < flat.length - 1) from += space + 1;
+  if (whole) for (const [a, b] of spansOf(flat, whole)) if (a < from && from < b) from = b;
+  return flat.slice(from).trim();
 }
 
 /** Folds code longer than CODE_FOLD_LINES lines: the first CODE_FOLD_KEEP_LINES lines, then

@@ -10,7 +10,8 @@
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
 import { fromMessage, importanceAt, recency, type BuilderContext } from './sectionBuilder';
-import { memoSlotWith } from '../conversation/messageMemo';
+import { memoSlotWith, orNone } from '../conversation/messageMemo';
+import { isRuleSentence, ruleSentences } from '../analyze/standingRules';
 import type { SpanMessage } from './spanView';
 import type { MessageAnalysis } from '../analyze/analysis';
 import { firstSimilarBefore, textShingles } from '../text/similarity';
@@ -30,9 +31,10 @@ import {
   oneLine,
   openingWords,
   withoutListMarkers,
+  type WholeTexts,
 } from './textCut';
 import { bulletText } from './parseSummary';
-import { previousItems, shortenEntry } from './mergeSections';
+import { previousItems, shortenEntry } from './previousItems';
 import { splitPasted, type MessageParts } from '../analyze/pasted';
 
 /** Sentences that state facts worth keeping when a long message is shortened: numbers, amounts,
@@ -54,14 +56,23 @@ function factScore(sentence: string): number {
   return s;
 }
 
-/** The prefix form plus the message's `count` most informative later sentences, in their order. */
-function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: number): string {
-  const cut = cutText(text, maxChars, ctx.c);
+/** The prefix form plus the message's `count` most informative later sentences, in their order
+ *  (never a rule: those are never cut, and the ledger quotes them whole). */
+function withFacts(text: string, maxChars: number, ctx: BuilderContext, count: number, rules: WholeTexts): string {
+  const cut = cutText(text, maxChars, ctx.c, rules);
   if (!cut.cut || count <= 0) return cut.text;
   const keptChars = text.trim().length - cut.omitted;
   const rest = text.trim().slice(keptChars);
+  const seen = new Set<string>();
   const picked = splitSentences(rest.slice(0, 20000))
-    .filter((s) => !isCodeSegment(s) && s.length >= 20)
+    .filter((s) => !isCodeSegment(s) && s.length >= 20 && !isRuleSentence(s))
+    // A sentence said twice is quoted once.
+    .filter((s) => {
+      const k = collapseWhitespace(s);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
     .map((s, i) => ({ s, i, score: factScore(s) }))
     .filter((x) => x.score >= 2)
     .sort((a, b) => b.score - a.score || a.i - b.i)
@@ -99,11 +110,12 @@ const SIMILAR_LOOKBACK = 300;
 
 /** The opening and closing words of a long message, and the paths, identifiers and error names
  *  of the part between them, so that a shortened entry still says what it was about. */
-function shortenedForm(text: string, analysis: MessageAnalysis | undefined, c: SegmentConstants): string | undefined {
+function shortenedForm(text: string, analysis: MessageAnalysis | undefined, c: SegmentConstants, rules: WholeTexts): string | undefined {
   const flat = collapseWhitespace(text);
   if (flat.length <= c.USER_MESSAGE_SHORTEN_MIN_CHARS) return undefined;
-  const opening = openingWords(flat, c.USER_MESSAGE_OPENING_CHARS).replace(/…$/, '');
-  const closing = closingWords(flat, c.USER_MESSAGE_CLOSING_CHARS);
+  const opening = openingWords(flat, c.USER_MESSAGE_OPENING_CHARS, rules).replace(/…$/, '');
+  const closing = closingWords(flat, c.USER_MESSAGE_CLOSING_CHARS, rules);
+  if (opening.length + closing.length >= flat.length) return undefined;
   const middle = flat.slice(opening.length, flat.length - closing.length);
   if (middle.trim().length === 0) return undefined;
   const names: string[] = [];
@@ -118,12 +130,12 @@ function shortenedForm(text: string, analysis: MessageAnalysis | undefined, c: S
 }
 
 /** One line of the opening words, with the cut marker counting what it leaves out (added to
- *  the count an earlier summary's entry already carries). */
-export function gistOf(text: string, minChars: number): string {
+ *  the count an earlier summary's entry already carries); never cut inside one of `whole`. */
+export function gistOf(text: string, minChars: number, whole?: WholeTexts): string {
   const marker = CUT_MARKER_PATTERN.exec(text);
   const already = marker ? Number(/\[… ([\d,]+)/.exec(marker[0])![1]!.replace(/,/g, '')) : 0;
   const flat = collapseWhitespace(marker ? text.slice(0, marker.index) : text);
-  const opening = openingWords(flat, minChars).replace(/…$/, '');
+  const opening = openingWords(flat, minChars, whole).replace(/…$/, '');
   const omitted = already + flat.length - opening.length;
   return omitted > 0 ? `${opening} ${cutMarker(omitted)}` : opening;
 }
@@ -174,6 +186,8 @@ interface UserReading {
   itemKey: string;
   listed: string[];
   listedGist: string;
+  /** The person's standing rules in it: no form cuts one. */
+  rules: WholeTexts;
 }
 
 function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | undefined {
@@ -183,13 +197,16 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   const key = collapseWhitespace(text);
   // A pasted document is material the later conversation refers to, and the other sections
   // name it only by its gist: its facts are quoted here, more of them.
-  const facts = requestParts(ctx, sm).pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
+  const parts = requestParts(ctx, sm);
+  const facts = parts.pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
+  // A rule is never cut: a form ends before it (the ledger quotes the person's own) or after it.
+  const rules = orNone(ruleSentences(text));
   const base = distinctForms([
-    cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c).text,
-    withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts),
-    withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts),
+    cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c, rules).text,
+    withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts, rules),
+    withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts, rules),
   ]);
-  const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS);
+  const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS, rules);
   return {
     text,
     key,
@@ -199,16 +216,17 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
     itemKey: `user:${key}`,
     listed: base.map((f) => listItem(f)),
     listedGist: listItem(gist),
+    rules,
   };
 }
 
 /** shortenedForm of a message, once per message and analysis (the names it keeps come from the
  *  analysis' references). */
-function shortenedOf(ctx: BuilderContext, sm: SpanMessage, text: string, analysis: MessageAnalysis | undefined): string | undefined {
+function shortenedOf(ctx: BuilderContext, sm: SpanMessage, text: string, analysis: MessageAnalysis | undefined, rules: WholeTexts): string | undefined {
   const byRefs = fromMessage(ctx, sm, 'users.shortened', () => new WeakMap<object, string | undefined>());
   const at = analysis?.refs ?? NO_ANALYSIS;
   if (byRefs.has(at)) return byRefs.get(at);
-  const v = shortenedForm(text, analysis, ctx.c);
+  const v = shortenedForm(text, analysis, ctx.c, rules);
   byRefs.set(at, v);
   return v;
 }
@@ -224,8 +242,12 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
         required: true,
         priority: 0.4,
         keyOf: (t) => `prev:${collapseWhitespace(t)}`,
-        shorten: (t) => shortenEntry(t, c.USER_MESSAGE_MIN_CHARS, c),
-      }).map((it) => ({ ...it, reduced: { gist: listItem(gistOf(bulletText(it.forms[it.forms.length - 1]!), c.USER_MESSAGE_GIST_CHARS)) } })),
+        shorten: (t) => shortenEntry(t, c.USER_MESSAGE_MIN_CHARS, c, ruleSentences(t)),
+      }).map((it) => {
+        const text = bulletText(it.forms[it.forms.length - 1]!);
+        const whole = ruleSentences(text);
+        return { ...it, reduced: { gist: listItem(gistOf(text, c.USER_MESSAGE_GIST_CHARS, whole)), ...(whole.length > 0 ? { whole } : {}) } };
+      }),
     );
   }
   type Entry = SectionItem & { count: number; base: string[]; text: string; analysis: MessageAnalysis | undefined; read: UserReading; sm: SpanMessage };
@@ -267,7 +289,8 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
   entries.forEach((e, i) => {
     const times = e.count > 1 ? ` (×${e.count})` : '';
     const reduced: ReducedForms = { gist: times ? listItem(`${e.read.gist}${times}`) : e.read.listedGist };
-    const shortened = shortenedOf(ctx, e.sm, e.text, e.analysis);
+    if (e.read.rules.length > 0) reduced.whole = e.read.rules;
+    const shortened = shortenedOf(ctx, e.sm, e.text, e.analysis, e.read.rules);
     if (shortened) reduced.shortened = listItem(`${shortened}${times}`);
     if (e.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(e.text, 40)}”${times}`;
     const g = groups[i];

@@ -62,7 +62,7 @@ export function levelDecisions(ctx: StrategyContext, level: string): MessageDeci
         if (t <= c.LEVEL_NORMAL_SHORT_TOKENS || alreadyTruncated(m)) {
           keep.set(i, 'small topic group, short enough to keep (normal level)');
         } else {
-          const replacement = previewMessage(m, t, c.LEVEL_NORMAL_SHORT_TOKENS, 'truncate', ctx.counter);
+          const replacement = previewMessage(m, t, c.LEVEL_NORMAL_SHORT_TOKENS, 'truncate', ctx.counter, ctx.archived !== false);
           replaced.set(i, { decision: 'truncated', reason: `small topic group: shortened on its own (normal level)`, replacement });
         }
       }

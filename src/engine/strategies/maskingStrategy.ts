@@ -18,7 +18,7 @@ export function maskDecisions(ctx: StrategyContext): MessageDecision[] {
   for (const i of old) {
     const m = ctx.messages[i]!;
     if (alreadyTruncated(m) || ctx.tokens[i]! <= c.MASK_MIN_TOKENS) continue;
-    const replacement = maskedMessage(m, ctx.tokens[i]!, m.toolResult?.toolName, 'mask', ctx.counter);
+    const replacement = maskedMessage(m, ctx.tokens[i]!, m.toolResult?.toolName, 'mask', ctx.counter, m.id, ctx.archived !== false);
     out[i] = { decision: 'masked', reason: 'old tool output masked (placeholder names the archive entry)', replacement };
   }
   return out;

@@ -80,7 +80,7 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
           const m = ctx.messages[i]!;
           if (out[i]!.decision !== 'kept' || alreadyTruncated(m)) continue;
           if (recent) {
-            const r = shortenToolMessage(m, ctx.tokens[i]!, limits, ctx.counter);
+            const r = shortenToolMessage(m, ctx.tokens[i]!, limits, ctx.counter, ctx.archived !== false);
             if (r)
               out[i] = {
                 decision: 'truncated',
@@ -90,7 +90,11 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
           } else if (m.toolResult && ctx.tokens[i]! > tools.offloadTokens) {
             out[i] = { decision: 'offloaded', reason: reasonOffload, replacement: offloadedMessage(m, ctx.tokens[i]!, ctx.counter) };
           } else if (m.toolResult && ctx.tokens[i]! > limits.preview) {
-            out[i] = { decision: 'truncated', reason: reasonOld, replacement: previewMessage(m, ctx.tokens[i]!, limits.preview, 'selective', ctx.counter) };
+            out[i] = {
+              decision: 'truncated',
+              reason: reasonOld,
+              replacement: previewMessage(m, ctx.tokens[i]!, limits.preview, 'selective', ctx.counter, ctx.archived !== false),
+            };
           }
         }
       });
@@ -100,7 +104,11 @@ function applyRules(ctx: StrategyContext, rules: readonly SelectiveRule[], fallb
     items.slice(0, Math.max(0, items.length - keepRecent)).forEach((i) => {
       const m = ctx.messages[i]!;
       if (out[i]!.decision !== 'kept' || alreadyTruncated(m) || ctx.tokens[i]! <= limits.preview) return;
-      out[i] = { decision: 'truncated', reason: reasonOld, replacement: previewMessage(m, ctx.tokens[i]!, limits.preview, 'selective', ctx.counter) };
+      out[i] = {
+        decision: 'truncated',
+        reason: reasonOld,
+        replacement: previewMessage(m, ctx.tokens[i]!, limits.preview, 'selective', ctx.counter, ctx.archived !== false),
+      };
     });
   }
   return keepOpeningUser(ctx, fallback ? summarizeOldestUntilFits(ctx, out, 'summarized: the selective rules alone did not fit the budget') : out);

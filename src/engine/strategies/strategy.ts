@@ -4,9 +4,7 @@
 // validation, the assembly, the archive — and enforces the invariants whatever a strategy says:
 // header items and pinned messages are kept, a tool block is kept, summarized or dropped as a
 // whole, and the result carries one COMPACTION_SUMMARY message.
-//
-// Registered here, in the order `ctxc strategies` lists them: adaptive (the default), summary,
-// window, importance, key-events, incremental, levels, selective, masking, dedupe, drop-only.
+// The strategies themselves are listed in registry.ts.
 
 import type { ConversationAnalysis } from '../analyze/analysis';
 import type { Message } from '../conversation/model';
@@ -16,16 +14,6 @@ import type { CompactionLimits } from '../limits';
 import type { Decision, DegradationStep } from '../result';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import type { EngineWarning } from '../warnings';
-import { adaptiveStrategy } from './adaptiveStrategy';
-import { dedupeStrategy } from './dedupeStrategy';
-import { importanceStrategy } from './importanceStrategy';
-import { incrementalStrategy } from './incrementalStrategy';
-import { keyEventsStrategy } from './keyEventsStrategy';
-import { levelStrategy } from './levelStrategy';
-import { maskingStrategy } from './maskingStrategy';
-import { dropOnlyStrategy, selectiveStrategy } from './selectiveStrategy';
-import { summaryStrategy } from './summaryStrategy';
-import { windowStrategy } from './windowStrategy';
 
 /** Token room for the strategy. */
 export interface StrategyBudget {
@@ -59,6 +47,9 @@ export interface StrategyContext {
   limits: CompactionLimits;
   /** Keeps what is made from one message alone (its collapsed repeats) for the next decision. */
   memo?: MessageMemo;
+  /** An archive that outlives the compaction holds the original: only then may a shortened
+   *  message point to it (default true). */
+  archived?: boolean;
 }
 
 export interface MessageDecision {
@@ -92,30 +83,4 @@ export interface Strategy {
   /** One line: what it keeps verbatim (for `ctxc strategies`). */
   keeps?: string;
   decide(ctx: StrategyContext): StrategyDecision;
-}
-
-export const STRATEGIES: Strategy[] = [
-  adaptiveStrategy,
-  summaryStrategy,
-  windowStrategy,
-  importanceStrategy,
-  keyEventsStrategy,
-  incrementalStrategy,
-  levelStrategy,
-  selectiveStrategy,
-  maskingStrategy,
-  dedupeStrategy,
-  dropOnlyStrategy,
-];
-
-export class UnknownStrategyError extends Error {}
-
-export function getStrategy(name: string): Strategy {
-  const s = STRATEGIES.find((x) => x.name === name);
-  if (!s) throw new UnknownStrategyError(`unknown strategy '${name}'; expected one of: ${STRATEGIES.map((x) => x.name).join(', ')}`);
-  return s;
-}
-
-export function listStrategies(): { name: string; description: string; keeps: string }[] {
-  return STRATEGIES.map((s) => ({ name: s.name, description: s.description, keeps: s.keeps ?? '' }));
 }

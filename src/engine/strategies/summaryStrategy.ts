@@ -1,9 +1,11 @@
 // The 'summary' strategy: keep the header (system prompt, tool definitions, memory),
 // the pinned messages and the most recent keepRecentRounds rounds verbatim; summarize the rest.
 // When the recent rounds do not fit the room the budget leaves, fewer whole rounds are kept;
-// when even the last round does not fit, the tail is cut inside it at a tool-block boundary,
-// keeping at least the last tool block whole with the thinking that led to it (the reasoning
-// goes with the action). Each reduction is reported in the warnings.
+// when even the last round does not fit, its request is still kept verbatim (strategies/tail.ts
+// does that for every strategy), with the most recent of its assistant and tool messages that fit
+// — at least the last tool block with the thinking that led to it — and the messages between
+// them summarized (the emergency level shortens what is still over, never the request). Each
+// reduction is reported in the warnings.
 
 import type { Message } from '../conversation/model';
 import type { ToolBlock } from '../conversation/views';
@@ -84,8 +86,11 @@ export const summaryStrategy: Strategy = {
           }
         }
         if (!found) {
-          // Inside the last round: the earliest safe cut that fits, but never past the start of
-          // the last tool block (or the last message when the round has none).
+          // The most recent round alone is over the room. Its request stays verbatim (tail.ts
+          // keeps the latest request whatever the strategy): of its assistant and tool parts, the
+          // most recent that fit are kept — from the earliest safe cut that fits, but never past
+          // the start of the last tool block (or the last message) — and the ones between are
+          // summarized.
           const last = rounds[rounds.length - 1]!;
           const lastBlock = [...toolBlocks].reverse().find((b) => b.start >= last.start);
           const latest = settle(lastBlock ? lastBlock.start : Math.max(last.start, n - 1));
@@ -111,8 +116,9 @@ export const summaryStrategy: Strategy = {
     const decisions: MessageDecision[] = messages.map((m, i) => {
       if (ctx.header.has(i)) return { decision: 'kept', reason: headerReason(m) };
       if (ctx.pinned.has(m.id)) return { decision: 'kept', reason: 'pinned' };
-      if (i >= cut) return { decision: 'kept', reason: 'recent round' };
+      // An earlier summary inside the kept round (after the request it kept) is merged all the same.
       if (m.itemType === 'COMPACTION_SUMMARY') return { decision: 'summarized', reason: 'earlier summary, merged section by section' };
+      if (i >= cut) return { decision: 'kept', reason: 'recent round' };
       return { decision: 'summarized', reason: 'older than the kept rounds' };
     });
     return { decisions, warnings };

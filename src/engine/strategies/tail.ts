@@ -1,5 +1,10 @@
 // What happens to the kept messages after any strategy has chosen them (the compactor runs it on
 // every decision): the verbatim tail reads well, and at the emergency level it fits.
+//   • The latest request — the last message a person wrote — is kept verbatim, whatever the
+//     strategy and the level: an agent must never resume with its own last answer and not the
+//     question that asked for it. When the tail is over its room at the emergency level, its
+//     assistant and tool parts are summarized or shortened instead (below), never the request —
+//     unless the request alone is over that room: then its whole round goes into the summary.
 //   • A kept tool output's runs of repeated lines collapse to one line and a count
 //     (repeatedLines.ts). The message becomes 'truncated' with a replacement that records the
 //     collapse; the archive holds the original, so undo stays exact.
@@ -10,6 +15,7 @@
 //     result), only their text and arguments are shortened.
 
 import { memoSlot } from '../conversation/messageMemo';
+import { isUserAuthored } from '../conversation/model';
 import { formatCount } from '../segments/formatNumber';
 import type { MessageDecision, StrategyContext, StrategyDecision } from './strategy';
 import { collapsedMessage, emergencyPreview } from './truncation';
@@ -31,9 +37,10 @@ type Collapsed = ReturnType<typeof collapsedMessage>;
 /** collapsedMessage of a message, once per message, run length and counter. */
 function collapsedOf(ctx: StrategyContext, i: number, minRun: number): Collapsed {
   const m = ctx.messages[i]!;
-  const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter);
+  const archived = ctx.archived !== false;
+  const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter, archived);
   if (!ctx.memo) return make();
-  const byCounter = ctx.memo.get(m, memoSlot<WeakMap<object, Collapsed>>(`tail.collapsed:${minRun}`), () => new WeakMap());
+  const byCounter = ctx.memo.get(m, memoSlot<WeakMap<object, Collapsed>>(`tail.collapsed:${minRun}:${archived}`), () => new WeakMap());
   if (byCounter.has(ctx.counter)) return byCounter.get(ctx.counter);
   const c = make();
   byCounter.set(ctx.counter, c);
@@ -50,28 +57,59 @@ function collapseRepeats(ctx: StrategyContext, decisions: MessageDecision[]): nu
     lines += c.collapsedLines;
     decisions[i] = {
       decision: 'truncated',
-      reason: `${d.reason}; ${formatCount(c.collapsedLines)} repeated output lines collapsed into counts (the archive keeps the original)`,
+      reason: `${d.reason}; ${formatCount(c.collapsedLines)} repeated output lines collapsed into counts${ctx.archived !== false ? ' (the archive keeps the original)' : ''}`,
       replacement: c.message,
     };
   });
   return lines;
 }
 
-/** Summarizes the present messages outside the most recent `keep` messages (whole turns);
- *  returns how many. */
-function summarizeOlder(ctx: StrategyContext, decisions: MessageDecision[], keep: number): number {
+/** The index of the latest request: the last message a person wrote (undefined when none). */
+export function latestRequest(ctx: Pick<StrategyContext, 'messages'>): number | undefined {
+  for (let i = ctx.messages.length - 1; i >= 0; i--) if (isUserAuthored(ctx.messages[i]!)) return i;
+  return undefined;
+}
+
+/** The reason the latest request is kept when the strategy did not keep it as it is. */
+export const LATEST_REQUEST_REASON = 'the latest request: always kept verbatim (the turns after it answer it)';
+
+/** Keeps the latest request verbatim; returns whether the strategy had not. */
+function keepLatestRequest(decisions: MessageDecision[], at: number): boolean {
+  const d = decisions[at]!;
+  if (d.decision === 'kept' && !d.replacement) return false;
+  decisions[at] = { decision: 'kept', reason: LATEST_REQUEST_REASON };
+  return true;
+}
+
+/** Summarizes the latest request and every message after it that is not fixed (its round goes
+ *  into the summary whole, never split from it); returns how many were present. */
+function summarizeRound(ctx: StrategyContext, decisions: MessageDecision[], from: number): number {
+  let n = 0;
+  for (let i = from; i < decisions.length; i++) {
+    const d = decisions[i]!;
+    if (isFixed(ctx, i) || d.decision === 'summarized' || d.decision === 'dropped') continue;
+    decisions[i] = { decision: 'summarized', reason: 'the latest round, summarized whole: its request alone is over the emergency budget' };
+    n++;
+  }
+  return n;
+}
+
+/** Summarizes the present messages outside the most recent `keep` messages (whole turns) and
+ *  the latest request; returns how many. */
+function summarizeOlder(ctx: StrategyContext, decisions: MessageDecision[], keep: number, request: number | undefined): number {
   const recent = keepRecentMessages(turnsOf(ctx), keep, '');
   let n = 0;
   decisions.forEach((d, i) => {
-    if (isFixed(ctx, i) || recent.has(i) || d.decision === 'summarized' || d.decision === 'dropped') return;
+    if (isFixed(ctx, i) || recent.has(i) || i === request || d.decision === 'summarized' || d.decision === 'dropped') return;
     decisions[i] = { decision: 'summarized', reason: `summarized to fit the emergency budget (the strategy kept it: ${d.reason})` };
     n++;
   });
   return n;
 }
 
-/** Cuts kept messages to previews until they fit `room`; returns how many were cut. */
-function fitRoom(ctx: StrategyContext, decisions: MessageDecision[], room: number): number {
+/** Cuts kept messages to previews until they fit `room`; the latest request (`request`) is never
+ *  cut. Returns how many were cut. */
+function fitRoom(ctx: StrategyContext, decisions: MessageDecision[], room: number, request: number | undefined): number {
   const cut = new Set<number>();
   const done = new Set<number>();
   for (let round = 0; round < EMERGENCY_ROUNDS; round++) {
@@ -79,7 +117,10 @@ function fitRoom(ctx: StrategyContext, decisions: MessageDecision[], room: numbe
     if (over <= 0) break;
     const present = decisions
       .map((d, i) => ({ d, i, t: sentTokens(ctx, d, i) }))
-      .filter(({ d, i, t }) => !isFixed(ctx, i) && d.decision !== 'summarized' && d.decision !== 'dropped' && t > EMERGENCY_MIN_TOKENS && !done.has(i))
+      .filter(
+        ({ d, i, t }) =>
+          i !== request && !isFixed(ctx, i) && d.decision !== 'summarized' && d.decision !== 'dropped' && t > EMERGENCY_MIN_TOKENS && !done.has(i),
+      )
       .sort((a, b) => b.t - a.t || a.i - b.i);
     if (present.length === 0) break;
     const total = present.reduce((s, x) => s + x.t, 0);
@@ -87,14 +128,14 @@ function fitRoom(ctx: StrategyContext, decisions: MessageDecision[], room: numbe
       // Each gives up its share of the overshoot (the largest give most), never below the minimum.
       const to = Math.max(EMERGENCY_MIN_TOKENS, Math.floor(t - (over * t) / total) - 1);
       if (to >= t) continue;
-      const replacement = emergencyPreview(ctx.messages[i]!, ctx.tokens[i]!, to, ctx.counter);
+      const replacement = emergencyPreview(ctx.messages[i]!, ctx.tokens[i]!, to, ctx.counter, ctx.archived !== false);
       if (!replacement || ctx.counter.countMessage(replacement) >= t) {
         done.add(i); // nothing shorter comes of it
         continue;
       }
       decisions[i] = {
         decision: 'truncated',
-        reason: `shortened to fit the emergency budget (${formatCount(ctx.tokens[i]!)} → ${formatCount(ctx.counter.countMessage(replacement))} tokens; the archive keeps the original)`,
+        reason: `shortened to fit the emergency budget (${formatCount(ctx.tokens[i]!)} → ${formatCount(ctx.counter.countMessage(replacement))} tokens${ctx.archived !== false ? '; the archive keeps the original' : ''})`,
         replacement,
       };
       cut.add(i);
@@ -105,13 +146,28 @@ function fitRoom(ctx: StrategyContext, decisions: MessageDecision[], room: numbe
 
 export function finishTail(ctx: StrategyContext, decision: StrategyDecision): StrategyDecision {
   const decisions = [...decision.decisions];
-  collapseRepeats(ctx, decisions);
   const steps = [...(decision.degradation ?? [])];
   let warnings = decision.warnings;
+  const last = latestRequest(ctx);
+  let request = last !== undefined && !isFixed(ctx, last) ? last : undefined;
+  if (request !== undefined && ctx.level === 'emergency' && ctx.tokens[request]! > Math.max(0, ctx.budget.keep)) {
+    // The request alone is over the room the emergency budget leaves: none of its round is kept.
+    const n = summarizeRound(ctx, decisions, request);
+    if (n > 0)
+      steps.push({
+        step: 'summarize-kept',
+        detail: `the latest request alone takes ${formatCount(ctx.tokens[request]!)} tokens, over the ${formatCount(Math.max(0, ctx.budget.keep))} left for recent messages: its round (${n} message${n === 1 ? '' : 's'}) summarized whole, never split from it`,
+      });
+    request = undefined;
+  } else if (request !== undefined) {
+    // Its decision's reason says so when the strategy had not kept it as it is.
+    keepLatestRequest(decisions, request);
+  }
+  collapseRepeats(ctx, decisions);
   if (ctx.level === 'emergency') {
     let before = keptTokens(ctx, decisions);
     if (before > ctx.budget.keep) {
-      const older = summarizeOlder(ctx, decisions, ctx.limits.strategy.LEVEL_EMERGENCY_KEEP);
+      const older = summarizeOlder(ctx, decisions, ctx.limits.strategy.LEVEL_EMERGENCY_KEEP, request);
       if (older > 0) {
         const after = keptTokens(ctx, decisions);
         steps.push({
@@ -122,7 +178,7 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
       }
     }
     if (before > ctx.budget.keep) {
-      const n = fitRoom(ctx, decisions, Math.max(0, ctx.budget.keep));
+      const n = fitRoom(ctx, decisions, Math.max(0, ctx.budget.keep), request);
       if (n > 0) {
         const after = keptTokens(ctx, decisions);
         steps.push({
@@ -135,6 +191,13 @@ export function finishTail(ctx: StrategyContext, decision: StrategyDecision): St
     }
   }
   const out: StrategyDecision = { ...decision, decisions, warnings, ...(steps.length > 0 ? { degradation: steps } : {}) };
+  // The summary goes before the latest request when the request comes before everything
+  // summarized: the reader gets what was done, then the request, then the latest work — and a
+  // later compaction finds the summary first, as it put it.
+  if (request !== undefined && out.summaryBefore === undefined) {
+    const first = decisions.findIndex((d) => d.decision === 'summarized');
+    if (first > request && decisions[request]!.decision === 'kept') out.summaryBefore = request;
+  }
   // Chunks list what the strategy summarized; messages summarized here are in none of them, so
   // the summary is made of the whole span at once.
   if (steps.some((s) => s.step === 'summarize-kept')) delete out.chunks;

@@ -98,16 +98,31 @@ function withText(m: Message, text: string, record: TruncationRecord, args?: (st
   return out;
 }
 
-/** Where the full original is: every compaction archives the whole conversation first. */
-export function archiveRefText(m: Message): string {
-  return `message ${m.id} in this compaction's archive`;
+/** Where the full original is, when an archive that outlives the compaction holds it (the
+ *  compaction archives the whole conversation first); undefined when none does: a note then says
+ *  what was shortened and points nowhere. */
+export function archiveRefText(m: Message, archived = true): string | undefined {
+  return archived ? `message ${m.id} in this compaction's archive` : undefined;
+}
+
+/** "; the full text is <where>" when the original is archived, else nothing. */
+function whereNote(m: Message, archived: boolean, what: string): string {
+  const ref = archiveRefText(m, archived);
+  return ref ? `; the full ${what} is ${ref}` : '';
 }
 
 /** The message with its text cut to a preview of about previewTokens (thinking left out). */
-export function previewMessage(m: Message, originalTokens: number, previewTokens: number, by: TruncationRecord['by'], counter: CachedTokenCounter): Message {
+export function previewMessage(
+  m: Message,
+  originalTokens: number,
+  previewTokens: number,
+  by: TruncationRecord['by'],
+  counter: CachedTokenCounter,
+  archived = true,
+): Message {
   const text = messageText(m);
   const cut = cutToTokens(text, previewTokens, counter);
-  const note = `[shortened from ${formatCount(originalTokens)} tokens; the full text is ${archiveRefText(m)}]`;
+  const note = `[shortened from ${formatCount(originalTokens)} tokens${whereNote(m, archived, 'text')}]`;
   const safe = cut.text.trim() ? `${cut.text}\n${note}` : note;
   const draft = withText(m, safe, { by, originalTokens, keptTokens: 0, archiveRef: m.id });
   return { ...draft, truncation: { ...draft.truncation!, keptTokens: counter.countMessage(draft) } };
@@ -115,13 +130,19 @@ export function previewMessage(m: Message, originalTokens: number, previewTokens
 
 /** Tool call arguments over maxTokens replaced by a preview, still valid JSON. undefined for a
  *  call left as it is. */
-export function previewArguments(m: Message, maxTokens: number, previewTokens: number, counter: CachedTokenCounter): (string | undefined)[] | undefined {
+export function previewArguments(
+  m: Message,
+  maxTokens: number,
+  previewTokens: number,
+  counter: CachedTokenCounter,
+  archived = true,
+): (string | undefined)[] | undefined {
   if (!m.toolCalls?.some((c) => counter.count(c.arguments) > maxTokens)) return undefined;
   return m.toolCalls.map((c) => {
     const t = counter.count(c.arguments);
     if (t <= maxTokens) return undefined;
     const preview = cutToTokens(c.arguments, previewTokens, counter).text;
-    return JSON.stringify({ preview, note: `arguments shortened from ${formatCount(t)} tokens; the full call is ${archiveRefText(m)}` });
+    return JSON.stringify({ preview, note: `arguments shortened from ${formatCount(t)} tokens${whereNote(m, archived, 'call')}` });
   });
 }
 
@@ -132,13 +153,14 @@ export function shortenToolMessage(
   tokens: number,
   limits: { args: number; result: number; preview: number },
   counter: CachedTokenCounter,
+  archived = true,
 ): Message | undefined {
   if (alreadyTruncated(m)) return undefined;
   if (m.toolResult) {
     if (tokens <= limits.result) return undefined;
-    return previewMessage(m, tokens, limits.preview, 'selective', counter);
+    return previewMessage(m, tokens, limits.preview, 'selective', counter, archived);
   }
-  const args = previewArguments(m, limits.args, limits.preview, counter);
+  const args = previewArguments(m, limits.args, limits.preview, counter, archived);
   if (!args) return undefined;
   const draft = withText(m, messageText(m), { by: 'selective', originalTokens: tokens, keptTokens: 0, archiveRef: m.id }, args);
   if (!messageText(m)) draft.content = m.content.filter((p) => p.type !== 'thinking');
@@ -152,9 +174,9 @@ const EMERGENCY_PREVIEW_MIN_TOKENS = 6;
  *  boundary and its tool-call arguments to previews, each with one short marker. Keeps its id,
  *  role, tool calls and tool result id, so pairing stays valid. Undefined when no shorter
  *  message comes of it. */
-export function emergencyPreview(m: Message, tokens: number, toTokens: number, counter: CachedTokenCounter): Message | undefined {
+export function emergencyPreview(m: Message, tokens: number, toTokens: number, counter: CachedTokenCounter, archived = true): Message | undefined {
   const calls = m.toolCalls ?? [];
-  const note = `[… message shortened from ${formatCount(tokens)} tokens; the full message is ${archiveRefText(m)}]`;
+  const note = `[… message shortened from ${formatCount(tokens)} tokens${whereNote(m, archived, 'message')}]`;
   const noteTokens = counter.count(note);
   const text = messageText(m);
   const argTokens = calls.reduce((s, c) => s + counter.count(c.arguments), 0);
@@ -173,7 +195,7 @@ export function emergencyPreview(m: Message, tokens: number, toTokens: number, c
     const each = Math.max(0, Math.floor((room - Math.min(room, textRoom)) / calls.length));
     if (t <= each + noteTokens) return undefined;
     const preview = each >= EMERGENCY_PREVIEW_MIN_TOKENS ? cutToTokens(c.arguments, each, counter).text.replace(CUT_MARKER_PATTERN, '') : '';
-    return JSON.stringify({ preview, note: `arguments shortened from ${formatCount(t)} tokens; the full call is ${archiveRefText(m)}` });
+    return JSON.stringify({ preview, note: `arguments shortened from ${formatCount(t)} tokens${whereNote(m, archived, 'call')}` });
   });
   if (newText === text && args.every((a) => a === undefined)) return undefined;
   const draft = withText(m, newText, { by: 'truncate', originalTokens: tokens, keptTokens: 0, archiveRef: m.id }, args);
@@ -190,9 +212,11 @@ export function collapsedMessage(
   tokens: number,
   minRun: number,
   counter: CachedTokenCounter,
+  archived = true,
 ): { message: Message; collapsedLines: number } | undefined {
   if (!m.toolResult || alreadyTruncated(m) || !m.content.every((p) => p.type === 'text')) return undefined;
-  const c = collapseRepeatedLines(messageText(m), minRun, `the full output is ${archiveRefText(m)}`);
+  const ref = archiveRefText(m, archived);
+  const c = collapseRepeatedLines(messageText(m), minRun, ref ? `the full output is ${ref}` : undefined);
   if (c.runs === 0) return undefined;
   const draft = withText(m, c.text, { by: 'collapse', originalTokens: tokens, keptTokens: 0, archiveRef: m.id });
   const kept = counter.countMessage(draft);
@@ -209,10 +233,11 @@ export function maskedMessage(
   by: 'mask' | 'offload',
   counter: CachedTokenCounter,
   ref = m.id,
+  archived = true,
 ): Message {
   const what = toolName ? `output of ${toolName}` : 'tool output';
-  const where = by === 'offload' ? `archive entry ${ref}` : archiveRefText(m);
-  const text = `[${what} ${by === 'offload' ? 'offloaded' : 'masked'}: ${formatCount(tokens)} tokens${m.toolResult?.isError ? ', an error' : ''}; the full text is ${where}]`;
+  const where = by === 'offload' ? `archive entry ${ref}` : archiveRefText(m, archived);
+  const text = `[${what} ${by === 'offload' ? 'offloaded' : 'masked'}: ${formatCount(tokens)} tokens${m.toolResult?.isError ? ', an error' : ''}${where ? `; the full text is ${where}` : ''}]`;
   const draft = withText(m, text, { by, originalTokens: tokens, keptTokens: 0, archiveRef: ref });
   return { ...draft, truncation: { ...draft.truncation!, keptTokens: counter.countMessage(draft) } };
 }

@@ -16,7 +16,7 @@
 import type { InheritedFigures } from '../conversation/inherited';
 import type { ConversationMeta, Message, ReportedUsage } from '../conversation/model';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
-import type { TokenReport } from './report';
+import type { TokenReport } from './reportTypes';
 
 export interface Calibration {
   usage: ReportedUsage;

@@ -11,7 +11,7 @@ import { analyzeConversation } from '../analyze/analyzeConversation';
 import { memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
-import { latestTaskList } from '../segments/pendingTasks';
+import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
 import { readableUserText } from '../segments/userMessages';
 import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
@@ -97,8 +97,7 @@ function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo
     if (!sm.assistant) for (const e of sm.analysis?.refs.errors ?? []) if (!GENERIC_ERROR.test(e)) add('errorSignature', e, id);
   }
   const list = latestTaskList(view, memo);
-  if (list)
-    for (const line of list.lines) if (!line.startsWith('[x]')) add('pendingTask', line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, ''), list.id);
+  if (list) for (const line of list.lines) if (!isClosedTask(line)) add('pendingTask', line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, ''), list.id);
   return facts;
 }
 

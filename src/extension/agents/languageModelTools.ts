@@ -9,13 +9,15 @@
 //                                    Asks first: the confirmation names the session and its size.
 //
 // What they return goes to the model: the sessions' titles and texts are the sessions' own words,
-// so they are quoted as data (one line, Markdown escaped; the handoff fences every message).
+// so they are quoted as data (text/quoteAsData.ts: one line, tag openers defused, Markdown escaped;
+// the handoff quotes every message).
 
 import { dirname } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { figuresText } from '../../engine/figures';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
+import { dataLine } from '../../engine/text/quoteAsData';
 import { oneLine } from '../../engine/segments/textCut';
 import { categoryRowLabel, TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
 import type { AgentId, AgentSession } from '../../sessions/agentSession';
@@ -73,7 +75,7 @@ function signalOf(token: vscode.CancellationToken): AbortSignal {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const title = (s: AgentSession) => escapeMarkdown(oneLine(s.title || '(no request)', TITLE_CHARS));
+const title = (s: AgentSession) => escapeMarkdown(dataLine(oneLine(s.title || '(no request)', TITLE_CHARS)));
 
 function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);

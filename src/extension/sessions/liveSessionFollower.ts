@@ -15,9 +15,8 @@ import type { LiveMeterUpdate } from '../../sessions/liveSessionMeter';
 import type { ConversationStore } from '../conversationStore';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import type { MeterFocus } from '../meterFocus';
 import type { FollowMode, SettingsStore } from '../settings';
-import { transcriptKey } from '../transcripts/transcriptTracker';
+import { transcriptKey, type MeterFocus } from '../meterFocus';
 import type { SessionConversations } from './sessionConversations';
 import type { WorkspaceSessions } from './workspaceSessions';
 

@@ -24,7 +24,7 @@ import { resumeInTerminal } from './resumeTerminal';
 import { SessionConversations } from './sessionConversations';
 import { SessionsTree, type SessionsNode } from './sessionsTree';
 import { sessionLabel } from './sessionText';
-import { agentName } from '../../sessions/agents/registry';
+import { agentName, storeOwning } from '../../sessions/agents/registry';
 import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
 import { resumableAgent, writeBackFor } from './sessionWriteBack';
 import { undoWritten } from './undoWritten';
@@ -291,7 +291,9 @@ export class SessionsFeature extends Disposable {
 
   /** The file in the system's file manager where there is one (desktop), else in an editor. */
   async reveal(arg: unknown): Promise<void> {
-    const uri = vscode.Uri.file(this.sessionOf(arg).file);
+    const file = this.sessionOf(arg).file;
+    // A session of an agent's store (opencode's database) is revealed as the store's file.
+    const uri = vscode.Uri.file(storeOwning(file)?.store.fileOf(file) ?? file);
     const desktop = vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
     if (desktop && (await vscode.commands.getCommands(true)).includes('revealFileInOS')) {
       await vscode.commands.executeCommand('revealFileInOS', uri);

@@ -16,7 +16,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentId, AgentSession } from '../../sessions/agentSession';
 import { agentById, agentName } from '../../sessions/agents/registry';
-import { writeCompactedSession, type WrittenSession } from '../../sessions/writeSession';
+import { AgentUnavailableError, writeCompactedSession, type WrittenSession } from '../../sessions/writeSession';
 import { handoffText } from '../commands/handoff';
 import type { CommandDeps } from '../commands/commandDeps';
 import type { Compaction } from '../conversationService';
@@ -68,6 +68,16 @@ export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElse
             inherited: compaction.inherited,
           });
         } catch (err) {
+          // The agent cannot take a session here now (opencode is not on the PATH): hand off instead.
+          const target = err instanceof AgentUnavailableError ? w.deps.store.get(w.keyOf(session)) : undefined;
+          if (target) {
+            w.deps.log.warn(`${name}: ${(err as Error).message}; handed off instead`);
+            void vscode.window.showWarningMessage(
+              vscode.l10n.t('{0}: {1}. The summary and the recent turns are handed off instead.', name, (err as Error).message),
+            );
+            await handOff(session.agent, handoffText(w.deps, target, compaction.result), w.deps.log);
+            return;
+          }
           throw new UserFacingError(
             vscode.l10n.t('The new {0} session could not be written: {1}. Nothing was written, and the original is untouched.', name, (err as Error).message),
           );

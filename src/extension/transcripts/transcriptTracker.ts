@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import type { Logger } from '../log';
-import type { MeterFocus } from '../meterFocus';
+import { transcriptKey, type MeterFocus } from '../meterFocus';
 import { UserFacingError } from '../log';
 import { siblingUsage } from '../../node/siblingUsage';
 import { looksLikeTranscript } from './transcriptDetection';
@@ -16,11 +16,6 @@ import { looksLikeTranscript } from './transcriptDetection';
 /** Quiet time after the last change before a document is re-imported: typing or an agent
  *  appending lines produces bursts of change events, and one import per burst is enough. */
 export const REIMPORT_DEBOUNCE_MS = 300;
-
-/** The conversation key of a transcript file. */
-export function transcriptKey(uri: vscode.Uri): string {
-  return uri.toString();
-}
 
 function fileLabel(uri: vscode.Uri): string {
   const parts = uri.path.split('/');

@@ -5,7 +5,7 @@
 // and the Copilot tools read the registry (registry.ts); no other file keeps a table of agents.
 
 import type { InheritedFigures } from '../../engine/conversation/exporters/sessionParts';
-import type { Conversation, SourceFormat } from '../../engine/conversation/model';
+import type { Conversation, Message, SourceFormat } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import type { FoundSession } from '../agentSession';
 import type { Env } from '../locations';
@@ -65,6 +65,13 @@ export interface SessionFile {
   notes: string[];
 }
 
+/** What a register step did: notes, and the session's name in the listing when it is not the file
+ *  written (opencode: `<database>#<session id>`, the import file being removed). */
+export interface Registered {
+  notes: string[];
+  listed?: string;
+}
+
 /** What the agent will send when it resumes a file, read back with its own rules. */
 export interface ReadBack {
   /** The summary text as it will be sent, if one is. */
@@ -86,10 +93,18 @@ export interface AgentResume {
   /** The written file read back as the agent resumes it. */
   readBack(file: string): Promise<ReadBack>;
   /** After the file is written and read back: anything else the agent needs to list it (an index of
-   *  its own). Returns notes; never throws for what it cannot do (the session still resumes by id). */
-  register?(written: SessionFile, ctx: WriteContext): Promise<string[]>;
+   *  its own, or `opencode import`). Returns notes, and where the listing finds the session when it
+   *  is not the file written. Throws only when the session cannot be resumed without it (opencode's
+   *  import failed): the file is then removed and nothing is left. */
+  register?(written: SessionFile, ctx: WriteContext): Promise<string[] | Registered>;
+  /** Why no session can be written for the agent on this machine now (opencode: not on the PATH,
+   *  so it cannot import one), checked before anything is written; undefined when one can. */
+  unavailable?(env: Env): Promise<string | undefined>;
   /** Undo a `register` (the new file is being removed). */
   unregister?(written: SessionFile, ctx: WriteContext): Promise<void>;
+  /** Header messages of an original of the same agent that the new file carries over (Codex's base
+   *  instructions); the others it leaves out are overhead of the new session until its agent answers. */
+  carries?(m: Message): boolean;
   /** Tokens the agent sends besides the messages (system prompt and tools), when a session of another
    *  agent is written for it and nothing measured says better. */
   overheadEstimate: number;
@@ -134,7 +149,8 @@ export interface AgentHookSettings {
  *  stdout and one line for stderr out. Never throws: a hook must not stop the agent by accident. */
 export type HookRunner = (
   stdinText: string,
-  opts: AgentHookSettings & { stateDir: string; now?: () => Date },
+  /** `inputDeadlineMs`: stdin was still open after that long; `stdinText` is what came by then. */
+  opts: AgentHookSettings & { stateDir: string; now?: () => Date; inputDeadlineMs?: number },
 ) => Promise<{ output?: Record<string, unknown>; message?: string }>;
 
 /** An agent's hooks around its own compactions: how they are installed, and what runs. */
@@ -182,4 +198,18 @@ export interface AgentModule {
   readonly handoff?: AgentHandoff;
   /** Absent: the agent has no hooks we install. */
   readonly hooks?: AgentHooks;
+  /** Present when the agent keeps its sessions in a store of its own rather than a file each
+   *  (opencode's SQLite database): FoundSession.file then names one as `<store>#<session id>`. */
+  readonly store?: AgentStore;
+}
+
+/** Sessions kept in one store: read by their name, never written. */
+export interface AgentStore {
+  /** Whether `file` names one of its sessions (by its form alone). */
+  owns(file: string): boolean;
+  /** The file on disk that holds the session `file` names (the store itself). */
+  fileOf(file: string): string;
+  /** The session as text in the agent's format (its first); throws an Error naming `file` when
+   *  the session is not there or holds more than `maxBytes`. */
+  read(file: string, maxBytes: number): Promise<string>;
 }

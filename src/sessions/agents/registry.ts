@@ -2,16 +2,17 @@
 // the only place that names them all: adding an agent is its folder, its tests and one line here.
 
 import type { SourceFormat, UsageSource } from '../../engine/conversation/model';
-import type { AgentModule, AgentResume } from './agent';
+import type { AgentModule, AgentResume, AgentStore } from './agent';
 import { aiderAgent } from './aider/agent';
 import { claudeCodeAgent } from './claude-code/agent';
 import { clineAgent } from './cline/agent';
 import { codexAgent } from './codex/agent';
 import { copilotChatAgent } from './copilot-chat/agent';
+import { opencodeAgent } from './opencode/agent';
 import { rooCodeAgent } from './roo-code/agent';
 
 /** In the order the Sessions view groups them. */
-export const AGENT_MODULES: readonly AgentModule[] = [claudeCodeAgent, codexAgent, clineAgent, rooCodeAgent, copilotChatAgent, aiderAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [claudeCodeAgent, codexAgent, opencodeAgent, clineAgent, rooCodeAgent, copilotChatAgent, aiderAgent];
 
 /** Every agent's id, in the registry's order. */
 export const AGENT_IDS: readonly string[] = AGENT_MODULES.map((a) => a.id);
@@ -35,6 +36,11 @@ export function resumableAgents(): ResumableModule[] {
 export function resumableAgent(id: string): ResumableModule | undefined {
   const a = agentById(id);
   return a?.resume ? (a as ResumableModule) : undefined;
+}
+
+/** The agent whose store holds the session `file` names (`<store>#<id>`), if any. */
+export function storeOwning(file: string): (AgentModule & { store: AgentStore }) | undefined {
+  return AGENT_MODULES.find((a): a is AgentModule & { store: AgentStore } => a.store?.owns(file) === true);
 }
 
 /** The agent whose files a format is, if any. */

@@ -6,31 +6,41 @@
 // Code records stderr of a run that exits 0 as a success and does not send it to the model), and
 // the reason in the log.
 //
-//   PreCompact         records the compaction (time, trigger, tokens of the live chain by our
-//                      counter, the transcript's length); after `loopLimit` automatic compactions
-//                      within `loopMinutes`, blocks the next automatic one. A manual /compact is
-//                      the person's choice: never blocked, never counted.
-//   SessionStart       (source "compact") repairs the compaction when its summary is in the
-//                      transcript already: the must-keep facts of what was summarized that the
-//                      summary and the kept messages lack, within `maxTokens`, as
-//                      additionalContext. Claude Code 2.1.328 runs this hook before it writes the
-//                      boundary and the summary (verified: the file had neither, and waiting
-//                      does not help, it writes them after the hook returns), so then the repair
-//                      is left pending …
-//   UserPromptSubmit   … and made here, at the next prompt, when the summary is on disk: the same
-//                      facts as additionalContext of that prompt. Without a pending repair this
+// Each run reads only what its event needs: Claude Code starts the hook for every event and waits
+// for it, so a run that read a long session whole would hold the person up at every compaction.
+//
+//   PreCompact         records the compaction: time, trigger, its size as Claude Code recorded it
+//                      (the usage of the last request, read from the file's end) and the file's
+//                      length then; after `loopLimit` automatic compactions within `loopMinutes`,
+//                      blocks the next automatic one. A manual /compact is the person's choice:
+//                      never blocked, never counted.
+//   SessionStart       (source "compact"): the must-keep facts of the conversation since the last
+//                      compact boundary — what the summary stands for — read once and kept in the
+//                      state. Every tested Claude Code writes the boundary and the summary after
+//                      this hook returns, so the summary cannot be read yet: after an automatic
+//                      compaction, whose next request follows at once, the facts go back now
+//                      (unchecked, repair.ts); after a manual one the repair waits for the next
+//                      prompt. A CLI that writes the summary first is repaired against it at once.
+//   UserPromptSubmit   … with a repair pending, reads what was written since (the boundary, the
+//                      summary found through the chain, the messages kept verbatim) and puts back
+//                      the facts none of them holds, nor the unchecked restore. Without one it
 //                      reads one small file and returns.
 
-import { readFile, stat } from 'node:fs/promises';
-import { importClaudeCode } from '../../engine/conversation/importers/claudeCode';
-import { createTokenCounter } from '../../engine/tokens/messageCounter';
-import { tokenReport } from '../../engine/tokens/report';
-import { planFactRestore } from '../../engine/validate/restoreFacts';
-import { decodeTranscript } from '../../node/decodeText';
+import type { RestoreItem } from '../../engine/validate/restoreFacts';
 import type { AgentHookSettings } from '../agents/agent';
-import { SESSION_MAX_BYTES } from '../diskReads';
-import { readLastCompaction, type CompactionRecord } from './compactionInTranscript';
-import { appendLog, readSessionState, writeRepairDetails, writeSessionState, type CompactionEntry, type SessionState } from './hookState';
+import { carryOn, ERA_MAX_BYTES, readEraFacts, recordedUsage } from './eraFacts';
+import {
+  appendLog,
+  readSessionState,
+  updateSessionState,
+  writeRepairDetails,
+  type CompactionEntry,
+  type EraFacts,
+  type PendingRepair,
+  type SessionState,
+} from './hookState';
+import { checkedRepair, fmt, repairDetails, uncheckedRestore, type CheckedRepair } from './repair';
+import { TranscriptFile } from './transcriptFile';
 
 export type HookSettings = AgentHookSettings;
 
@@ -39,6 +49,8 @@ export const HOOK_DEFAULTS: Readonly<HookSettings> = { maxTokens: 2000, loopLimi
 export interface HookRunOptions extends HookSettings {
   stateDir: string;
   now?: () => Date;
+  /** Standard input was still open after this many milliseconds: the input is what came by then. */
+  inputDeadlineMs?: number;
 }
 
 export interface HookOutcome {
@@ -87,38 +99,6 @@ function readInput(text: string): HookInput {
   };
 }
 
-type TranscriptText = { ok: true; text: string } | { ok: false; reason: string };
-
-async function readTranscript(path: string | undefined): Promise<TranscriptText> {
-  if (path === undefined) return { ok: false, reason: 'the input names no transcript_path' };
-  try {
-    const s = await stat(path);
-    if (!s.isFile()) return { ok: false, reason: `${path} is not a file` };
-    if (s.size > SESSION_MAX_BYTES) return { ok: false, reason: `${path} is larger than ${SESSION_MAX_BYTES / 1024 / 1024} MB` };
-    return { ok: true, text: decodeTranscript(await readFile(path), path) };
-  } catch (e) {
-    return { ok: false, reason: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-  }
-}
-
-function lineCount(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-/** Tokens of what Claude Code sends for the session now (its live chain), by our counter. */
-async function liveTokens(text: string, path: string): Promise<number | undefined> {
-  try {
-    const { conversation } = importClaudeCode(text, { sourcePath: path });
-    const counter = await createTokenCounter(conversation.meta.model);
-    return tokenReport(conversation.messages, counter).total;
-  } catch {
-    return undefined;
-  }
-}
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 const hhmm = (iso: string) => new Date(iso).toTimeString().slice(0, 5);
 
 function ordinal(n: number): string {
@@ -146,7 +126,17 @@ export async function runClaudeCodeHook(stdinText: string, opts: HookRunOptions)
   const say = (session: string, event: string, msg: string) => log.push(`${now.toISOString()} ${session} ${event}: ${msg}`);
   let outcome: HookOutcome;
   try {
-    const input = readInput(stdinText);
+    const waited = opts.inputDeadlineMs !== undefined ? `standard input was still open after ${opts.inputDeadlineMs / 1000} s` : undefined;
+    let input: HookInput;
+    try {
+      input = readInput(stdinText);
+    } catch (e) {
+      // What came before the deadline is no hook input: that, not its shape, is the reason.
+      if (waited && e instanceof HookInputError)
+        throw new HookInputError(`${waited} without a whole JSON object (${Buffer.byteLength(stdinText)} bytes came); nothing done`);
+      throw e;
+    }
+    if (waited) say(input.session, input.event, `${waited}; went on with the input that had come`);
     outcome = await dispatch(input, opts, now, (msg) => say(input.session, input.event, msg));
   } catch (e) {
     // Bad input, and any failure of our own: the session goes on as if the hook were not there.
@@ -158,86 +148,73 @@ export async function runClaudeCodeHook(stdinText: string, opts: HookRunOptions)
   return outcome;
 }
 
-async function dispatch(input: HookInput, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<HookOutcome> {
-  if (input.event === 'UserPromptSubmit') return userPromptSubmit(input, opts, now, say);
-  const { state, note } = await readSessionState(opts.stateDir, input.session);
-  if (note) say(note);
-  if (input.transcript) state.transcript = input.transcript;
-  const outcome = input.event === 'PreCompact' ? await preCompact(input, state, opts, now, say) : await sessionStart(input, state, opts, now, say);
-  await writeSessionState(opts.stateDir, state);
-  return outcome;
+type Say = (msg: string) => void;
+
+/** The session file, opened; a file it cannot follow (gone, a FIFO, a dangling symlink) comes
+ *  back as the reason, which the caller logs. */
+async function openTranscript(path: string | undefined, say: Say): Promise<TranscriptFile | string> {
+  const opened = await TranscriptFile.open(path);
+  if (!opened.ok) return opened.reason;
+  if (opened.file.note) say(opened.file.note);
+  return opened.file;
 }
 
-async function preCompact(input: HookInput, state: SessionState, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<HookOutcome> {
-  const read = await readTranscript(input.transcript);
-  if (!read.ok) say(`${read.reason}; the compaction is recorded without its size`);
-  const tokens = read.ok ? await liveTokens(read.text, input.transcript!) : undefined;
+async function dispatch(input: HookInput, opts: HookRunOptions, now: Date, say: Say): Promise<HookOutcome> {
+  if (input.event === 'UserPromptSubmit') return userPromptSubmit(input, opts, now, say);
+  if (input.event === 'PreCompact') return preCompact(input, opts, now, say);
+  return sessionStart(input, opts, now, say);
+}
+
+async function preCompact(input: HookInput, opts: HookRunOptions, now: Date, say: Say): Promise<HookOutcome> {
+  const file = await openTranscript(input.transcript, say);
+  let tokens: number | undefined;
+  if (typeof file === 'string') say(`${file}; the compaction is recorded without its size`);
+  else {
+    try {
+      tokens = await recordedUsage(file, file.size);
+    } catch (e) {
+      // The loop guard must still count it.
+      say(
+        `${file.path} could not be read to its end (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the compaction is recorded without its size`,
+      );
+    } finally {
+      await file.close();
+    }
+  }
   const entry: CompactionEntry = {
     at: now.toISOString(),
     trigger: input.trigger,
-    lines: read.ok ? lineCount(read.text) : 0,
-    ...(tokens !== undefined ? { tokens } : {}),
+    bytes: typeof file === 'string' ? 0 : file.size,
+    ...(tokens !== undefined ? { tokens, tokensFrom: 'usage' as const } : {}),
   };
-  const size = tokens !== undefined ? `${fmt(tokens)} tokens` : 'size unknown';
-  if (input.trigger === 'auto') {
-    const since = now.getTime() - opts.loopMinutes * 60_000;
-    const recent = state.compactions.filter((c) => c.trigger === 'auto' && !c.blocked && new Date(c.at).getTime() > since);
-    if (recent.length >= opts.loopLimit) {
-      const reason = loopGuardReason(recent, opts, now);
-      state.compactions.push({ ...entry, blocked: true, reason });
-      say(`blocked an automatic compaction (${size}): ${recent.length} already in the last ${opts.loopMinutes} minutes`);
-      // systemMessage: the documented field for a warning shown to the person, for a Claude Code
-      // that shows it (2.1.328 does not, for an automatic compaction: the extension shows the
-      // reason it finds in the state file instead).
-      return { output: { decision: 'block', reason, systemMessage: reason } };
-    }
-  }
-  state.compactions.push(entry);
-  say(`${input.trigger} compaction at ${size}`);
-  return {};
-}
-
-async function sessionStart(input: HookInput, state: SessionState, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<HookOutcome> {
-  if (input.source !== 'compact') {
-    say(`source '${input.source ?? ''}': nothing to do (the hook repairs compactions)`);
-    return {};
-  }
-  const read = await readTranscript(input.transcript);
-  if (!read.ok) {
-    say(`${read.reason}; nothing restored`);
-    return { message: `ctxc hook: ${read.reason}; nothing restored` };
-  }
-  // A boundary after the line count PreCompact recorded belongs to this compaction; with no such
-  // record, everything now in the file is older than it.
-  const pre = thisCompaction(state, now);
-  const afterLine = pre?.lines ?? lineCount(read.text);
-  const found = pre ? readLastCompaction(read.text, { afterLine, sourcePath: input.transcript! }) : undefined;
-  if (!found?.ok) {
-    // Claude Code 2.1.328 writes the boundary and the summary after this hook: repair at the next prompt.
-    state.pending = { at: now.toISOString(), afterLine: Math.min(afterLine, state.pending?.afterLine ?? afterLine) };
-    say(`${found ? found.reason : 'no PreCompact record of this compaction'}; the repair waits for the next prompt`);
-    return {};
-  }
-  const made = await repair(found.compaction, state, opts, now, say);
-  return made ? { output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: made } } } : {};
-}
-
-async function userPromptSubmit(input: HookInput, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<HookOutcome> {
-  const { state } = await readSessionState(opts.stateDir, input.session);
-  const pending = state.pending;
-  if (!pending) return {};
-  delete state.pending;
-  let made: string | undefined;
-  const read = await readTranscript(input.transcript ?? state.transcript);
-  if (!read.ok) say(`${read.reason}; the pending repair is dropped`);
-  else {
-    const found = readLastCompaction(read.text, { afterLine: pending.afterLine, sourcePath: input.transcript ?? state.transcript! });
-    if (!found.ok) say(`${found.reason}; the pending repair is dropped`);
-    else if (found.compaction.boundary === state.repaired?.boundary) say(`the compaction at line ${found.compaction.line} was repaired already`);
-    else made = await repair(found.compaction, state, opts, now, say);
-  }
-  await writeSessionState(opts.stateDir, state);
-  return made ? { output: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: made } } } : {};
+  const size =
+    tokens !== undefined
+      ? `${fmt(tokens)} tokens (the usage Claude Code recorded for its last request)`
+      : 'a size the transcript does not record (no usage since the last compaction)';
+  return updateSessionState(
+    opts.stateDir,
+    input.session,
+    (state) => {
+      if (input.transcript) state.transcript = input.transcript;
+      if (input.trigger === 'auto') {
+        const since = now.getTime() - opts.loopMinutes * 60_000;
+        const recent = state.compactions.filter((c) => c.trigger === 'auto' && !c.blocked && new Date(c.at).getTime() > since);
+        if (recent.length >= opts.loopLimit) {
+          const reason = loopGuardReason(recent, opts, now);
+          state.compactions.push({ ...entry, blocked: true, reason });
+          say(`blocked an automatic compaction at ${size}: ${recent.length} already in the last ${opts.loopMinutes} minutes`);
+          // systemMessage: the documented field for a warning shown to the person, for a Claude Code
+          // that shows it (2.1.328 does not, for an automatic compaction: the extension shows the
+          // reason it finds in the state file instead).
+          return { output: { decision: 'block', reason, systemMessage: reason } };
+        }
+      }
+      state.compactions.push(entry);
+      say(`${input.trigger} compaction at ${size}`);
+      return {};
+    },
+    say,
+  );
 }
 
 /** How long a compaction may take between its PreCompact and its SessionStart (a large summary
@@ -251,35 +228,163 @@ function thisCompaction(state: SessionState, now: Date): CompactionEntry | undef
   return last;
 }
 
-/** The restore text for a compaction ('' when the summary kept everything), recorded in the state. */
-async function repair(c: CompactionRecord, state: SessionState, opts: HookRunOptions, now: Date, say: (msg: string) => void): Promise<string> {
-  const counter = await createTokenCounter(c.model);
-  const plan = planFactRestore(c.summarized, c.contextText, { maxTokens: opts.maxTokens, counter });
-  state.repaired = {
-    at: now.toISOString(),
-    boundary: c.boundary,
-    missing: plan.missing.length,
-    restored: plan.restored.length + plan.covered.length,
-    tokens: plan.tokens,
-  };
-  delete state.pending;
-  await writeRepairDetails(opts.stateDir, {
-    session: state.session,
-    at: state.repaired.at,
-    boundary: c.boundary,
-    summarizedMessages: c.summarized.length,
-    facts: plan.facts.length,
-    missing: plan.missing.length,
-    tokens: plan.tokens,
-    lines: plan.restored.map((i) => ({ category: i.category, line: i.line })),
-    covered: plan.covered.map((i) => i.fact.value),
-    omitted: plan.omitted.map((i) => i.line),
-    text: plan.text,
-  });
-  say(
-    `compaction at line ${c.line} (${c.trigger ?? 'unknown'} trigger): ${plan.facts.length} must-keep facts in ${c.summarized.length} summarized messages, ` +
-      `${plan.missing.length} missing from the summary, ${plan.restored.length + plan.covered.length} restored in ${fmt(plan.tokens)} tokens` +
-      (plan.omitted.length > 0 ? `, ${plan.omitted.length} left out by the ${fmt(opts.maxTokens)}-token cap` : ''),
+/** The facts carried on into the era read now: the older era's facts kept in the state join the
+ *  carried ones when the state's facts are of an era before it (its repair never came). */
+function carriedInto(state: SessionState, era: EraFacts): RestoreItem[] | undefined {
+  return state.facts && state.facts.start < era.start ? carryOn(state.facts.items, state.carried) : state.carried;
+}
+
+async function sessionStart(input: HookInput, opts: HookRunOptions, now: Date, say: Say): Promise<HookOutcome> {
+  if (input.source !== 'compact') {
+    say(`source '${input.source ?? ''}': nothing to do (the hook repairs compactions)`);
+    return {};
+  }
+  const file = await openTranscript(input.transcript, say);
+  if (typeof file === 'string') {
+    say(`${file}; nothing restored`);
+    return { message: `ctxc hook: ${file}; nothing restored` };
+  }
+  try {
+    const { state } = await readSessionState(opts.stateDir, input.session);
+    const pre = thisCompaction(state, now);
+    // A CLI that writes the summary before this hook: repair against it at once (only what was
+    // written since PreCompact is read: a record without the length, from before, reads nothing).
+    if (pre && pre.bytes > 0 && file.size > pre.bytes) {
+      const r = await checkedRepair(file, { afterByte: pre.bytes, eraEnd: pre.bytes }, state.facts, state.carried, opts.maxTokens);
+      if (r.ok) {
+        const text = await recordRepair(r.repair, undefined, input, opts, now, say);
+        return text ? { output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } } } : {};
+      }
+    }
+    const era = await readEraFacts(file, file.size, state.facts);
+    if (!era.ok) {
+      say(`${era.reason}; nothing restored`);
+      return {};
+    }
+    const carried = carriedInto(state, era.facts);
+    // After an automatic compaction the next request is sent at once; after a manual one, only
+    // when the person writes the next prompt, which is when the summary can be checked. Without a
+    // PreCompact record the trigger is unknown: the facts go back now, as for an automatic one.
+    const unchecked = pre?.trigger === 'manual' ? undefined : await uncheckedRestore(era.facts, carried, opts.maxTokens);
+    const pending: PendingRepair = {
+      at: now.toISOString(),
+      ...(pre ? { compaction: pre.at } : {}),
+      eraStart: era.facts.start,
+      afterByte: file.size,
+      ...(unchecked?.text ? { unchecked: { text: unchecked.text, tokens: unchecked.tokens, facts: unchecked.restored.length } } : {}),
+    };
+    await updateSessionState(
+      opts.stateDir,
+      input.session,
+      (s) => {
+        if (input.transcript) s.transcript = input.transcript;
+        s.carried = carriedInto(s, era.facts);
+        s.facts = era.facts;
+        s.pending = pending;
+      },
+      say,
+    );
+    const since = era.facts.cut
+      ? `the conversation's last ${ERA_MAX_BYTES / 1024 / 1024} MB, from byte ${fmt(era.facts.start)} (it is longer since the last boundary than the hook reads)`
+      : `the conversation since byte ${fmt(era.facts.start)}`;
+    const facts = `${era.facts.items.length} must-keep facts in ${since}${carried?.length ? ` (+${carried.length} from earlier compactions)` : ''}`;
+    if (!unchecked) {
+      say(`${facts}; the summary is not written yet: the repair waits for the next prompt`);
+      return {};
+    }
+    await writeRepairDetails(opts.stateDir, repairDetails(input.session, now.toISOString(), undefined, unchecked));
+    say(
+      `${facts}; the summary is not written yet and the next request follows at once: ${unchecked.restored.length + unchecked.covered.length} put back unchecked in ${fmt(unchecked.tokens)} tokens` +
+        (unchecked.omitted.length > 0 ? `, ${unchecked.omitted.length} left out by the ${fmt(opts.maxTokens)}-token cap` : '') +
+        '; checked against the summary at the next prompt',
+    );
+    return unchecked.text ? { output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: unchecked.text } } } : {};
+  } finally {
+    await file.close();
+  }
+}
+
+async function userPromptSubmit(input: HookInput, opts: HookRunOptions, now: Date, say: Say): Promise<HookOutcome> {
+  // The common case, every prompt: nothing pending, one small file read.
+  if (!(await readSessionState(opts.stateDir, input.session)).state.pending) return {};
+  const text = await updateSessionState(
+    opts.stateDir,
+    input.session,
+    async (state) => {
+      const pending = state.pending;
+      if (!pending) return '';
+      delete state.pending;
+      const file = await openTranscript(input.transcript ?? state.transcript, say);
+      if (typeof file === 'string') {
+        say(`${file}; the pending repair is dropped`);
+        return '';
+      }
+      try {
+        const r = await checkedRepair(file, pending, state.facts, state.carried, opts.maxTokens);
+        if (!r.ok) {
+          say(`${r.reason}; the pending repair is dropped`);
+          return '';
+        }
+        if (r.repair.compaction.boundary === state.repaired?.boundary) {
+          say(`the compaction at byte ${fmt(r.repair.compaction.offset)} was repaired already`);
+          return '';
+        }
+        return recordRepair(r.repair, pending, input, opts, now, say, state);
+      } finally {
+        await file.close();
+      }
+    },
+    say,
   );
-  return plan.text;
+  return text ? { output: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: text } } } : {};
+}
+
+/**
+ * Records a repair against the summary: in the state (held under its lock by the caller, or
+ * changed here under it), the details file and the log. Returns the text to put back.
+ */
+async function recordRepair(
+  r: CheckedRepair,
+  pending: PendingRepair | undefined,
+  input: HookInput,
+  opts: HookRunOptions,
+  now: Date,
+  say: Say,
+  held?: SessionState,
+): Promise<string> {
+  const c = r.compaction;
+  const apply = (state: SessionState) => {
+    state.repaired = {
+      at: now.toISOString(),
+      boundary: c.boundary,
+      missing: r.lost.length,
+      restored: r.plan.restored.length + r.plan.covered.length,
+      tokens: r.plan.tokens,
+    };
+    // The era is summarized: its facts carry on into the next, which starts at this boundary.
+    state.carried = carryOn(r.era.items, state.carried);
+    delete state.facts;
+    delete state.pending;
+    // Claude Code's own count of the size, now that its boundary says it.
+    const entry = state.compactions.find((e) => e.at === pending?.compaction) ?? thisCompaction(state, now);
+    if (entry && c.preTokens !== undefined) Object.assign(entry, { tokens: c.preTokens, tokensFrom: 'preTokens' });
+  };
+  if (held) apply(held);
+  else await updateSessionState(opts.stateDir, input.session, apply, say);
+  const unchecked = pending?.unchecked;
+  await writeRepairDetails(opts.stateDir, {
+    ...repairDetails(input.session, now.toISOString(), r, undefined),
+    tokens: r.plan.tokens + (unchecked?.tokens ?? 0),
+    ...(unchecked ? { unchecked: { lines: [], tokens: unchecked.tokens, text: unchecked.text } } : {}),
+  });
+  const size = c.preTokens !== undefined ? `, ${fmt(c.preTokens)} tokens before it (Claude Code's compactMetadata.preTokens)` : '';
+  const found = c.summaryFound === 'chain' ? 'on its chain' : 'after it, not on its chain';
+  say(
+    `${c.trigger ?? 'unknown'} compaction at byte ${fmt(c.offset)}${size}; summary found ${found}: ${r.plan.facts.length} must-keep facts, ` +
+      `${r.lost.length} missing from the summary and the kept messages` +
+      (unchecked ? `, ${unchecked.facts} put back unchecked at SessionStart (${fmt(unchecked.tokens)} tokens)` : '') +
+      `, ${r.plan.restored.length + r.plan.covered.length} restored now in ${fmt(r.plan.tokens)} tokens` +
+      (r.plan.omitted.length > 0 ? `, ${r.plan.omitted.length} left out by the ${fmt(opts.maxTokens)}-token cap` : ''),
+  );
+  return r.plan.text;
 }

@@ -3,24 +3,26 @@
 // Markdown already, so code blocks stay code blocks), tool calls and tool output in fences long
 // enough never to be closed by what they hold. A COMPACTION_SUMMARY renders its text as it is.
 // As data (a handoff pasted into a new session as its prompt), every text the conversation holds
-// is fenced or escaped, so nothing in it can pose as the document's own headings, links, images
-// or HTML.
+// is quoted as data (text/quoteAsData.ts: a fence whose every line carries the quote mark, nothing
+// in it able to end the quote or open a tag) and every name escaped, so nothing in it can pose as
+// the document's own headings, links, images, HTML or instructions.
 
 import { escapeMarkdown } from '../../text/markdownEscape';
+import { dataLine, quoteAsData } from '../../text/quoteAsData';
 import type { Conversation, Message } from '../model';
 
 export interface MarkdownExportOptions {
   /** Include thinking (as a quoted block). Default true. */
   thinking?: boolean;
-  /** Every message's text in a fence, and every name, id or title from the conversation escaped:
-   *  what the conversation says stays text. Default false (the text as written, usually Markdown). */
+  /** Every message's text quoted as data, and every name, id or title from the conversation
+   *  escaped: what the conversation says stays text. Default false (the text as written). */
   textAsData?: boolean;
 }
 
 export function exportMarkdown(conv: Conversation, opts: MarkdownExportOptions = {}): string {
   const showThinking = opts.thinking ?? true;
   const data = opts.textAsData ?? false;
-  const lit = (s: string) => (data ? escapeMarkdown(s) : s);
+  const lit = (s: string) => (data ? escapeMarkdown(dataLine(s)) : s);
   const out: string[] = [];
   const title = conv.meta.title ?? (conv.meta.sourcePath ? baseName(conv.meta.sourcePath) : 'Conversation');
   out.push(`# ${lit(oneLine(title))}`, '');
@@ -37,16 +39,17 @@ export function exportMarkdown(conv: Conversation, opts: MarkdownExportOptions =
     }
     for (const p of m.content) {
       if (p.type === 'text') {
-        out.push(m.toolResult || data ? fenced(p.text) : p.text, '');
+        out.push(data ? quoteAsData(p.text, 'its text') : m.toolResult ? fenced(p.text) : p.text, '');
       } else if (p.type === 'image') {
         out.push(`_${lit(p.placeholder)}_`, '');
       } else if (showThinking) {
         if (p.redacted) out.push('> _(redacted thinking)_', '');
-        else out.push(data ? `**Thinking**\n\n${fenced(p.text)}` : quoted(`**Thinking**\n\n${p.text}`), '');
+        else out.push(data ? quoteAsData(p.text, 'its thinking') : quoted(`**Thinking**\n\n${p.text}`), '');
       }
     }
     for (const c of m.toolCalls ?? []) {
-      out.push(`**Tool call** ${code(c.name, data)} (${lit(c.id)})`, '', fenced(prettyArguments(c.arguments), 'json'), '');
+      const args = prettyArguments(c.arguments);
+      out.push(`**Tool call** ${code(c.name, data)} (${lit(c.id)})`, '', data ? quoteAsData(args, 'its arguments') : fenced(args, 'json'), '');
     }
   });
   return `${out
@@ -65,7 +68,7 @@ function heading(m: Message, i: number, lit: (s: string) => string): string {
 
 /** A name as inline code; as data, escaped text (a name with a backtick would end the code span). */
 function code(name: string, data: boolean): string {
-  return data ? escapeMarkdown(name) : `\`${name}\``;
+  return data ? escapeMarkdown(dataLine(name)) : `\`${name}\``;
 }
 
 /** A fence longer than any backtick run inside, so the content can never close it. */

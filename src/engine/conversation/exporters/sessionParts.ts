@@ -1,7 +1,9 @@
 // What a session written back into an agent is made of, whichever agent: the compaction summary
 // (the last COMPACTION_SUMMARY message of the compacted conversation, introduced the way the agents
 // introduce their own) and the turns after it, kept verbatim. Header items (system prompt, tool
-// definitions, memory) are left out: the agent that resumes the session sends its own.
+// definitions, memory) are left out: the agent that resumes the session sends its own; so are the
+// reminders Claude Code renders itself with a user message (its `rendered` attachments: the date,
+// the environment, tool and skill listings), which it renders anew on resume.
 
 import { readInherited, type InheritedFigures } from '../inherited';
 import { messageText, isHeaderItem, type Conversation, type Message } from '../model';
@@ -31,11 +33,25 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
     if (m.itemType === 'COMPACTION_SUMMARY') at = i;
   });
   if (at === -1) return undefined;
-  const tail = conv.messages.slice(at + 1).filter((m) => !isHeaderItem(m));
-  const leftOut = conv.messages.length - at - 1 - tail.length + conv.messages.slice(0, at).filter(isHeaderItem).length;
+  const rest = conv.messages.slice(at + 1);
+  const tail = rest.filter((m) => !isHeaderItem(m) && !isRenderedReminder(m));
+  const reminders = rest.filter(isRenderedReminder).length;
+  const leftOut = rest.length - tail.length - reminders + conv.messages.slice(0, at).filter(isHeaderItem).length;
   const notes =
     leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
+  if (reminders > 0) notes.push(`${reminders} reminder${reminders === 1 ? '' : 's'} the agent renders itself (date, environment, listings) left out`);
   return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut, notes };
+}
+
+/** What the agent sends but a session written back leaves out (it sends its own): header items
+ *  and the reminders it renders with a user message. Overhead of the new session. */
+export function leftOutOfSession(m: Message): boolean {
+  return isHeaderItem(m) || isRenderedReminder(m);
+}
+
+/** A reminder an agent rendered with a user message (importers/claudeCodeAttachments.ts). */
+function isRenderedReminder(m: Message): boolean {
+  return m.itemType === 'SKILL_METADATA' && typeof m.source?.extra?.['attachment'] === 'string';
 }
 
 /** `{ inherited: … }` for the provenance field (inherited.ts), or nothing when nothing was measured. */

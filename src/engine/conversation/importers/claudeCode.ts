@@ -6,17 +6,22 @@
 // - `isSidechain: true` lines are a sub-agent's own conversation. Left out by default (a warning
 //   says how many); with includeSidechains they are kept, marked source.sidechain, and a sub-agent's
 //   prompt is a SKILL_PROMPT (the main agent wrote it, not the user).
-// - `isCompactSummary` users become COMPACTION_SUMMARY messages. `type: "summary"` lines (titles
-//   older versions wrote, which the CLI does not send) title the conversation; reading the whole
-//   file, they are COMPACTION_SUMMARY messages too.
+// - `isCompactSummary` users become COMPACTION_SUMMARY messages. `type: "summary"` lines are titles
+//   (the CLI never sends them), never messages: the one whose `leafUuid` is a line of this file
+//   titles the conversation; the others, which Claude Code copies to the top of a file, are the
+//   titles of other sessions and are read as nothing.
 // - What a person typed is a USER_MESSAGE: plain prompts, `/commands` (`<command-name>`; the command
 //   is kept in source.extra.command), `!` bash input, `#` memory input. What the harness wrote on the
 //   user's behalf is not: `isMeta` lines are SKILL_PROMPT (an expanded command prompt) or, for the
 //   "Caveat: …" boilerplate, SKILL_METADATA; `<local-command-stdout>`, `<bash-stdout>` and
 //   "[Request interrupted by user]" are SKILL_METADATA. So "All user messages" lists only real words.
 // - tool_result blocks become TOOL_RESULT messages as in anthropic.ts.
-// - Other line types (system, file-history-snapshot, …) are skipped and counted in one warning; a
-//   line that is not JSON is a warning naming the line, and the rest is imported.
+// - Lines beside the messages (claudeCodeAttachments.ts): those with `rendered` content are sent
+//   with the next user message and read as SKILL_METADATA; the last `prompt_snapshot` attachment
+//   gives the system prompt and the tool definitions. Other line types this reader knows (system,
+//   file-history-snapshot, queue-operation, api-request, …) are skipped and counted in one warning;
+//   types it does not know are named in one warning of their own (counted when sent, else
+//   skipped). A line that is not JSON is a warning naming the line, and the rest is imported.
 // - A line that repeats an earlier line's `uuid` (a resumed session writes earlier lines again) is
 //   read once; a warning says how many repeats were left out.
 // - What is read by default is what the CLI sends when the session is resumed: the `parentUuid`
@@ -44,8 +49,9 @@
 //   the chain's, not the file's.
 
 import type { ImportResult, ImportWarning } from '../model';
-import { firstSummary, isChained, liveChain, readOnce } from './claudeCodeChain';
+import { isChained, liveChain, readOnce, sessionTitle } from './claudeCodeChain';
 import { EntryReader, importEntries, MAX_LINE_WARNINGS, sidechainWarning } from './claudeCodeEntries';
+import { KNOWN_LINE_TYPES, renderedText } from './claudeCodeAttachments';
 import { finishImport, GrowingFinish, type FinishOptions } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine, type JsonlLines } from './jsonText';
@@ -87,24 +93,30 @@ function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing
   }
   const { entries, repeats, seen } = readOnce(lines);
   warnings.push(...repeatWarnings(repeats));
-  const title = firstSummary(entries);
+  const title = sessionTitle(entries, seen);
   // A file whose chained lines are all sidechain lines is a sub-agent's own file (Claude Code 2.1.2
   // and later write them apart): its lines are its conversation.
   const chained = entries.filter((e) => isChained(e.value));
   if (chained.length > 0 && chained.every((e) => (e.value as JsonObject)['isSidechain'] === true)) {
     const own = { ...opts, includeSidechains: true };
     const chain = opts.wholeFile ? undefined : liveChain(entries, true);
-    if (!chain) return { result: importEntries(entries, own, warnings, { summaries: 'messages' }) };
-    return { result: importEntries(chain.live, own, warnings, { summaries: 'title', title, usage: true }) };
+    if (!chain) return { result: importEntries(entries, own, [...warnings, ...newTypeWarnings(lines)], { title }) };
+    return { result: importEntries(chain.live, own, [...warnings, ...newTypeWarnings(lines)], { title, usage: true }) };
   }
   const chain = opts.wholeFile || opts.includeSidechains ? undefined : liveChain(entries);
-  if (!chain) return { result: importEntries(entries, opts, warnings, { summaries: 'messages' }) };
+  if (!chain) return { result: importEntries(entries, opts, [...warnings, ...newTypeWarnings(lines)], { title }) };
 
-  const reader = new EntryReader(opts, { summaries: 'title', title, usage: true });
+  const reader = new EntryReader(opts, { title, usage: true });
   for (const e of chain.live) reader.read(e);
-  const main: MainChain = { bad, repeats, reader, sidechainLines: entries.filter((e) => isObject(e.value) && e.value['isSidechain'] === true).length };
+  const main: MainChain = {
+    bad,
+    repeats,
+    newTypes: newTypeWarnings(lines),
+    reader,
+    sidechainLines: entries.filter((e) => isObject(e.value) && e.value['isSidechain'] === true).length,
+  };
   if (chain.history.length > 0) {
-    const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { summaries: 'title', title });
+    const history = importEntries(chain.history, { ...opts, includeSidechains: false }, [], { title, noPrefix: true });
     const rewound = chain.otherBranches - chain.setAside;
     const parts = [
       chain.beforeBoundary > 0 ? `${chain.beforeBoundary} before the last compact boundary` : '',
@@ -125,13 +137,27 @@ function readClaudeCode({ lines, bad }: JsonlLines, opts: ImportOptions, growing
   const finish = new GrowingFinish();
   const result = mainChainResult(main, (drafts, o) => finish.finish(drafts, 0, o))!;
   const leaf = (chain.leaf.value as JsonObject)['uuid'] as string;
-  return { result, growth: { ...main, lines: lines.length, seen, referenced: referencedUuids(entries), leaf, titled: title !== undefined, finish } };
+  return {
+    result,
+    growth: {
+      ...main,
+      lines: lines.length,
+      seen,
+      referenced: referencedUuids(entries),
+      leaf,
+      titled: title !== undefined,
+      finish,
+      newTypeNames: newTypeNames(lines),
+    },
+  };
 }
 
 /** The import of the chain the CLI resumes, from its parts; undefined when `finish` cannot finish. */
 interface MainChain {
   bad: JsonlLines['bad'];
   repeats: number[];
+  /** The warning naming line types this reader does not know, if any. */
+  newTypes: ImportWarning[];
   reader: EntryReader;
   /** Sidechain lines in the file (left out). */
   sidechainLines: number;
@@ -139,8 +165,8 @@ interface MainChain {
 }
 
 function mainChainResult(m: MainChain, finish: (drafts: MessageDraft[], o: FinishOptions) => ImportResult | undefined): ImportResult | undefined {
-  const warnings = [...badLineWarnings(m.bad), ...repeatWarnings(m.repeats), ...m.reader.warnings()];
-  const finished = finish(m.reader.drafts, { format: 'claude-code', meta: { ...m.reader.meta }, warnings });
+  const warnings = [...badLineWarnings(m.bad), ...repeatWarnings(m.repeats), ...m.newTypes, ...m.reader.warnings()];
+  const finished = finish(m.reader.allDrafts(), { format: 'claude-code', meta: { ...m.reader.meta }, warnings });
   if (!finished) return undefined;
   const result = m.reader.usage.length > 0 ? withReportedUsage(finished, m.reader.usage) : finished;
   if (m.sidechainLines > 0) warnings.push(sidechainWarning(m.sidechainLines));
@@ -166,6 +192,8 @@ interface Growth extends MainChain {
   /** A `summary` line titled the conversation (a later one does not). */
   titled: boolean;
   finish: GrowingFinish;
+  /** The line types this reader does not know that the file holds. */
+  newTypeNames: Set<string>;
 }
 
 /** A Claude Code session read as its agent appends to it (the live meter). Each read is given every
@@ -205,6 +233,7 @@ export class ClaudeCodeGrowingImport {
 function appendLines(g: Growth, { lines, bad }: JsonlLines): ImportResult | undefined {
   if (lines.length < g.lines) return undefined;
   g.reader.mark();
+  const snapshot = g.reader.snapshot.version;
   for (let i = g.lines; i < lines.length; i++) {
     const l = lines[i]!;
     const v = l.value;
@@ -219,6 +248,8 @@ function appendLines(g: Growth, { lines, bad }: JsonlLines): ImportResult | unde
       g.seen.add(uuid);
     }
     if (v['type'] === 'summary' && !g.titled && str(v, 'summary')) return undefined;
+    // A type not met before changes the warning that names them: read again.
+    if (typeof v['type'] === 'string' && !KNOWN_LINE_TYPES.has(v['type']) && !g.newTypeNames.has(v['type'])) return undefined;
     const sidechain = v['isSidechain'] === true;
     if (sidechain) g.sidechainLines++;
     if (!isChained(v)) continue;
@@ -228,9 +259,11 @@ function appendLines(g: Growth, { lines, bad }: JsonlLines): ImportResult | unde
     g.leaf = uuid!;
     g.reader.read(l);
   }
+  // A new system prompt or tool list changes the conversation's first messages: read again.
+  if (g.reader.snapshot.version !== snapshot) return undefined;
   g.lines = lines.length;
   g.bad = bad;
-  return mainChainResult(g, (drafts, o) => g.finish.finish(drafts, g.reader.unchanged(), o));
+  return mainChainResult(g, (drafts, o) => g.finish.finish(drafts, g.reader.unchangedAll(), o));
 }
 
 /** Every uuid a line points to: parentUuid, and a compact boundary's preserved lines. */
@@ -255,6 +288,39 @@ function addReferences(v: JsonObject, out: Set<string>): void {
     const ids = o['uuids'];
     if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') out.add(id);
   }
+}
+
+/** The line types of the file this reader does not know. */
+function newTypeNames(lines: readonly JsonlLine[]): Set<string> {
+  const out = new Set<string>();
+  for (const l of lines) {
+    const t = isObject(l.value) ? l.value['type'] : undefined;
+    if (typeof t === 'string' && !KNOWN_LINE_TYPES.has(t)) out.add(t);
+  }
+  return out;
+}
+
+/** One warning naming the line types this reader does not know (a newer Claude Code wrote them):
+ *  how many of each, and whether they were counted (they carry `rendered` text, which is sent) or
+ *  skipped. */
+function newTypeWarnings(lines: readonly JsonlLine[]): ImportWarning[] {
+  const seen = new Map<string, { n: number; sent: number }>();
+  for (const l of lines) {
+    const v = l.value;
+    if (!isObject(v)) continue;
+    const t = v['type'];
+    if (typeof t !== 'string' || KNOWN_LINE_TYPES.has(t)) continue;
+    const e = seen.get(t) ?? { n: 0, sent: 0 };
+    e.n++;
+    if (renderedText(v) !== undefined) e.sent++;
+    seen.set(t, e);
+  }
+  if (seen.size === 0) return [];
+  const list = [...seen].map(
+    ([t, e]) =>
+      `${t} (${e.n}${e.sent === e.n ? ', counted: sent with the next message' : e.sent > 0 ? `, ${e.sent} counted: sent with the next message` : ', skipped'})`,
+  );
+  return [{ position: 'file', message: `line types this reader does not know (a newer Claude Code?): ${list.join(', ')}` }];
 }
 
 function badLineWarnings(bad: JsonlLines['bad']): ImportWarning[] {

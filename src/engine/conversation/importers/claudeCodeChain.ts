@@ -34,12 +34,15 @@ export function readOnce(lines: readonly JsonlLine[]): { entries: JsonlLine[]; r
   return { entries, repeats, seen };
 }
 
-export function firstSummary(entries: readonly JsonlLine[]): string | undefined {
+/** The session's title: the first `summary` line whose `leafUuid` is a line of this file. Claude
+ *  Code also writes the titles of other sessions at the top of a file (their leaves are in other
+ *  files): those name other conversations and are read as nothing. */
+export function sessionTitle(entries: readonly JsonlLine[], uuids: ReadonlySet<string>): string | undefined {
   for (const { value } of entries) {
-    if (isObject(value) && value['type'] === 'summary') {
-      const s = str(value, 'summary');
-      if (s) return s;
-    }
+    if (!isObject(value) || value['type'] !== 'summary') continue;
+    const s = str(value, 'summary');
+    const leaf = str(value, 'leafUuid');
+    if (s && (leaf === undefined || uuids.has(leaf))) return s;
   }
   return undefined;
 }

@@ -7,12 +7,13 @@ import type { ConversationMeta, ImportResult, ImportWarning, ItemType, SourceMet
 import { assistantBlocks, contentBlocks } from './anthropicBlocks';
 import { anthropicUserDrafts } from './anthropic';
 import { CAVEAT, COMMAND, COMMAND_ARGS, HARNESS_OUTPUT, INTERRUPTED, SYNTHETIC_MODEL } from './claudeCodeChain';
-import { assistantItemType, plainDraft, setSessionFacts, sourceMeta, textParts } from './contentParts';
+import { assistantItemType, setSessionFacts, sourceMeta } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import type { JsonlLine } from './jsonText';
 import { isObject, obj, str, type JsonObject } from './jsonShape';
 import { apiUsage, withReportedUsage, type UsageRecord } from './reportedUsage';
+import { KNOWN_LINE_TYPES, PromptSnapshot, renderedDraft, renderedText } from './claudeCodeAttachments';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue } from './transcriptError';
 
@@ -20,19 +21,19 @@ import { describeJsonValue } from './transcriptError';
 export const MAX_LINE_WARNINGS = 20;
 
 export interface EntryOptions {
-  /** 'messages': `summary` lines are COMPACTION_SUMMARY messages (reading the whole file);
-   *  'title': they only title the conversation (the CLI does not send them). */
-  summaries: 'messages' | 'title';
+  /** The session's title (claudeCodeChain.ts sessionTitle); `summary` lines are read as nothing. */
   title?: string;
   /** Read the assistants' `usage` into meta.reportedUsage (the chain the CLI sends only). */
   usage?: boolean;
+  /** Leave out the system prompt and tools of a prompt_snapshot (lines that are not sent). */
+  noPrefix?: boolean;
 }
 
 export function importEntries(entries: readonly JsonlLine[], opts: ImportOptions, warnings: ImportWarning[], how: EntryOptions): ImportResult {
   const reader = new EntryReader(opts, how);
   for (const e of entries) reader.read(e);
   warnings.push(...reader.warnings());
-  const result = finishImport(reader.drafts, { format: 'claude-code', meta: reader.meta, warnings });
+  const result = finishImport(reader.allDrafts(), { format: 'claude-code', meta: reader.meta, warnings });
   return reader.usage.length > 0 ? withReportedUsage(result, reader.usage) : result;
 }
 
@@ -45,6 +46,8 @@ export class EntryReader {
   readonly drafts: MessageDraft[] = [];
   /** Usage records of the assistants read (with `how.usage`), in file order. */
   readonly usage: UsageRecord[] = [];
+  /** The system prompt and tools of the last prompt_snapshot read. */
+  readonly snapshot = new PromptSnapshot();
   private readonly lineWarnings: ImportWarning[] = [];
   private readonly skippedTypes = new Map<string, number>();
   private sidechainLines = 0;
@@ -60,6 +63,17 @@ export class EntryReader {
   ) {
     if (opts.sourcePath) this.meta.sourcePath = opts.sourcePath;
     if (how.title) this.meta.title = how.title;
+  }
+
+  /** The drafts with the snapshot's system prompt and tool definitions first. */
+  allDrafts(): MessageDraft[] {
+    const prefix = this.how.noPrefix ? [] : this.snapshot.prefix();
+    return prefix.length > 0 ? [...prefix, ...this.drafts] : this.drafts;
+  }
+
+  /** How many first drafts of allDrafts() are the same objects as at the last mark(). */
+  unchangedAll(): number {
+    return (this.how.noPrefix ? 0 : this.snapshot.prefix().length) + this.same;
   }
 
   /** Starts counting the drafts that stay as they are. */
@@ -118,18 +132,24 @@ export class EntryReader {
     if (!sidechain) setSessionFacts(meta, { cwd: str(value, 'cwd'), sessionId: str(value, 'sessionId'), agentVersion: str(value, 'version') });
     const src = sourceMeta('claude-code', { line, sourceId: uuid, ...(sidechain ? { sidechain: true } : {}) });
 
-    if (type === 'summary') {
-      if (how.summaries === 'title') return;
-      this.merging = undefined;
-      const summary = str(value, 'summary') ?? '';
-      meta.title ??= summary;
-      const leaf = str(value, 'leafUuid');
-      drafts.push(plainDraft('user', 'COMPACTION_SUMMARY', textParts(summary), { ...src, ...(leaf ? { extra: { leafUuid: leaf } } : {}) }, timestamp));
-      return;
-    }
+    // A title (this session's or another's), never sent: not a message.
+    if (type === 'summary') return;
     if (type === 'system' && value['subtype'] === 'compact_boundary' && !sidechain) this.boundary(value);
     if (type !== 'user' && type !== 'assistant') {
-      this.skippedTypes.set(type, (this.skippedTypes.get(type) ?? 0) + 1);
+      // Sent with the next user message: counted. A snapshot: the system prompt and the tools.
+      const rendered = renderedText(value);
+      if (rendered !== undefined) {
+        this.merging = undefined;
+        drafts.push(renderedDraft(value, rendered, src, timestamp));
+        return;
+      }
+      const attachment = obj(value, 'attachment');
+      if (type === 'attachment' && attachment?.['type'] === 'prompt_snapshot') {
+        this.snapshot.read(attachment);
+        return;
+      }
+      // A type this reader does not know is named once for the whole file (claudeCode.ts).
+      if (KNOWN_LINE_TYPES.has(type)) this.skippedTypes.set(type, (this.skippedTypes.get(type) ?? 0) + 1);
       return;
     }
     const message = obj(value, 'message');

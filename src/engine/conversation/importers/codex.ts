@@ -19,9 +19,14 @@
 // response item is sent, so its text is counted; anything else is skipped; one warning names them.
 //
 // A user message is USER_MESSAGE when a person wrote it: the text of an `event_msg` `user_message`
-// (an `item_completed` UserMessage since Codex 0.171), or any user text that is not one of the harness's own (environment context, AGENTS.md
-// instructions, shell command echoes, aborted-turn notes), which are SKILL_METADATA. A user message
-// holding a compaction summary (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
+// (an `item_completed` UserMessage since Codex 0.171), or any user text that is not one of the
+// harness's own (environment context, AGENTS.md instructions, shell command echoes, aborted-turn
+// notes), which are SKILL_METADATA; a message that holds both as separate parts (the IDE extension
+// sends the environment block and the request in one message) becomes a SKILL_METADATA message of
+// the harness's parts and a USER_MESSAGE of the rest. What the IDE puts around the request inside
+// the person's text ("# Context from my IDE setup:" … "## My request for Codex:") stays in the
+// message; analyze/injectedContext.ts reads past it. A user message holding a compaction summary
+// (Codex's own, or the 8 sections) is COMPACTION_SUMMARY.
 // meta: model from the last `turn_context`, cwd / sessionId / agentVersion from `session_meta`, title
 // as Codex derives it (the first user turn).
 // meta.reportedUsage: the last `token_count` event written after a response of the history read.
@@ -34,8 +39,8 @@
 
 import { CODEX_PROVENANCE_FIELD } from '../exporters/codexRollout';
 import { readInherited } from '../inherited';
-import type { ContentPart, ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
-import { argumentsText, assistantItemType, imagePart, plainDraft, setSessionFacts, sourceMeta, textParts, toolResultDraft } from './contentParts';
+import type { ConversationMeta, ImportResult, ImportWarning, ItemType, ToolCall } from '../model';
+import { argumentsText, assistantItemType, plainDraft, setSessionFacts, sourceMeta, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { parseJsonl, stripBom, type JsonlLine, type JsonlResult } from './jsonText';
@@ -45,6 +50,7 @@ import { withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { MAX_LINE_WARNINGS } from './claudeCodeEntries';
+import { contentParts, messageText, outputParts } from './codexContent';
 import { baseInstructionsText, codexTitle, completedUserText, countedItemText, itemKind, NewCodexTypes, MODELED_ITEMS, usageRecord } from './codexRecords';
 
 /** Text Codex itself puts in user messages (not typed by the person). */
@@ -279,34 +285,41 @@ function dropLastTurns(items: readonly Item[], n: number, userTexts: Set<string>
   return items.slice(cut);
 }
 
-function messageText(item: JsonObject): string {
-  const content = item['content'];
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((c) => (isObject(c) && typeof c['text'] === 'string' ? c['text'] : ''))
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
-/** A user message a person wrote (what starts a turn). */
+/** A user message a person wrote (what starts a turn): the text Codex recorded as typed, or text
+ *  that is not the harness's own — in any of its parts (the IDE extension sends the environment
+ *  block and the request as two parts of one message). */
 function isPersonTurn(item: JsonObject, userTexts: Set<string>): boolean {
   if (str(item, 'type') !== 'message' || str(item, 'role') !== 'user') return false;
   const text = messageText(item);
-  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text);
+  return userTexts.has(text.trim()) || !HARNESS_USER_TEXT.test(text) || personParts(item, userTexts).person.length > 0;
 }
 
-function contentParts(item: JsonObject): ContentPart[] {
+/** A user message's content items split into the harness's own and the rest. */
+function personParts(item: JsonObject, userTexts: Set<string>): { harness: unknown[]; person: unknown[] } {
+  const harness: unknown[] = [];
+  const person: unknown[] = [];
   const content = item['content'];
-  if (typeof content === 'string') return textParts(content);
-  const parts: ContentPart[] = [];
   for (const c of Array.isArray(content) ? content : []) {
-    if (!isObject(c)) continue;
-    const type = str(c, 'type');
-    if (typeof c['text'] === 'string') parts.push(...textParts(c['text']));
-    else if (type === 'input_image') parts.push(imagePart(undefined));
+    const t = isObject(c) ? str(c, 'text') : undefined;
+    if (t !== undefined && t.trim() === '') continue;
+    if (t !== undefined && HARNESS_USER_TEXT.test(t) && !userTexts.has(t.trim())) harness.push(c);
+    else person.push(c);
   }
-  return parts;
+  return { harness, person };
+}
+
+/** A user message as drafts: one, typed by its text; or, when it holds the harness's own text
+ *  beside the person's (an environment block and the request as parts of one message), the
+ *  harness's parts as SKILL_METADATA, then the person's as USER_MESSAGE. */
+function userDrafts(i: Item, replay: Replay): MessageDraft[] {
+  const v = i.value;
+  const type = userItemType(messageText(v), replay);
+  const split = type === 'SKILL_METADATA' ? personParts(v, replay.userTexts) : undefined;
+  if (!split || split.person.length === 0 || split.harness.length === 0) return [plainDraft('user', type, contentParts(v), source(i), i.timestamp)];
+  return [
+    plainDraft('user', 'SKILL_METADATA', contentParts({ content: split.harness }), source(i), i.timestamp),
+    plainDraft('user', 'USER_MESSAGE', contentParts({ content: split.person }), source(i), i.timestamp),
+  ];
 }
 
 function userItemType(text: string, replay: Replay): ItemType {
@@ -315,18 +328,6 @@ function userItemType(text: string, replay: Replay): ItemType {
   if (CODEX_SUMMARY.test(t) || [...replay.summaries].some((s) => s.length > 0 && t.includes(s.trim())) || looksLikeCompactionSummary(t))
     return 'COMPACTION_SUMMARY';
   return HARNESS_USER_TEXT.test(t) ? 'SKILL_METADATA' : 'USER_MESSAGE';
-}
-
-/** A tool output as parts: a string, {content, success}, or a list of content items. */
-function outputParts(output: unknown): { parts: ContentPart[]; isError: boolean } {
-  if (typeof output === 'string') return { parts: textParts(output), isError: false };
-  if (Array.isArray(output)) return { parts: contentParts({ content: output }), isError: false };
-  if (isObject(output)) {
-    const inner = output['content'] ?? output['output'];
-    const { parts } = outputParts(inner);
-    return { parts, isError: output['success'] === false };
-  }
-  return { parts: [], isError: false };
 }
 
 function toDrafts(items: readonly Item[], replay: Replay): MessageDraft[] {
@@ -358,7 +359,7 @@ function toDrafts(items: readonly Item[], replay: Replay): MessageDraft[] {
       if (role === 'developer' || role === 'system') {
         drafts.push(plainDraft('system', 'SYSTEM_PROMPT', parts, { ...source(i), ...(role === 'developer' ? { role } : {}) }, i.timestamp));
       } else {
-        drafts.push(plainDraft('user', userItemType(messageText(v), replay), parts, source(i), i.timestamp));
+        drafts.push(...userDrafts(i, replay));
       }
     } else if (type === 'reasoning') {
       const summary = (arr(v, 'summary') ?? []).map((s) => (isObject(s) ? (str(s, 'text') ?? '') : '')).filter(Boolean);

@@ -22,13 +22,14 @@ import { fromLongMemEvalValue, looksLikeLongMemEval } from './longMemEval';
 import { fromMiniSweAgentValue, looksLikeMiniSweAgent } from './miniSweAgent';
 import { fromOpenAIValue } from './openai';
 import { fromOpenHandsValue, looksLikeOpenHands } from './openHands';
+import { fromOpencodeValue, looksLikeOpencodeExport } from './opencode';
 import { fromSweAgentValue, looksLikeSweAgent } from './sweAgent';
 import { withReportedUsage } from './reportedUsage';
 import { describeJsonValue, TranscriptError } from './transcriptError';
 import { fromVsCodeChatValue, looksLikeVsCodeChat } from './vscodeChat';
 
 const EXPECTED_ANY =
-  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval), Claude Code JSONL, a Codex rollout, a VS Code chat session log, or aider Markdown';
+  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval, an opencode export), Claude Code JSONL, a Codex rollout, a VS Code chat session log, or aider Markdown';
 
 /** Detects the format without importing. Throws a TranscriptError when nothing fits. */
 export function detectFormat(text: string, fileName?: string): SourceFormat {
@@ -169,6 +170,7 @@ export function formatOfValue(value: unknown, name: string, file?: string): Sour
   if (looksLikeVsCodeChat(value)) return 'vscode-chat';
   if (looksLikeLongMemEval(value)) return 'longmemeval';
   if (looksLikeOpenHands(value)) return 'openhands';
+  if (looksLikeOpencodeExport(value)) return 'opencode';
   const list = Array.isArray(value) ? value : isObject(value) ? arr(value, 'messages') : undefined;
   if (list) {
     if (list.length > 0 && !list.some((m) => isObject(m) && typeof m['role'] === 'string')) {
@@ -252,6 +254,8 @@ function importAs(format: SourceFormat, text: string, value: unknown, opts: Impo
       return fromOpenHandsValue(parsed(), opts);
     case 'longmemeval':
       return fromLongMemEvalValue(parsed(), opts);
+    case 'opencode':
+      return fromOpencodeValue(parsed(), opts);
     default:
       throw new TranscriptError({ file: opts.sourcePath, position: 'top level', expected: `a format that can be imported (not '${format}')` });
   }

@@ -3,6 +3,7 @@
 
 import { shellQuote } from '../../shellQuote';
 import { codexSessionsDir } from '../../locations';
+import { CODEX_BASE_INSTRUCTIONS_ID } from '../../../engine/conversation/importers/codex';
 import type { AgentModule } from '../agent';
 import tested from '../testedVersions.json';
 import { readBackCodexRollout } from './codexReadBack';
@@ -28,6 +29,8 @@ export const codexAgent: AgentModule = {
     command: (id) => `codex resume ${shellQuote(id)}`,
     sessionFile: (original, result, ctx) => codexSessionFile(original, result, ctx, versions.oldest),
     readBack: readBackCodexRollout,
+    // The new rollout carries the original's base instructions in its session_meta.
+    carries: (m) => m.source?.sourceId === CODEX_BASE_INSTRUCTIONS_ID,
     // Codex lists threads from its index (state_5.sqlite), not from the sessions folder.
     register: registerCodexRollout,
     unregister: unregisterCodexRollout,
