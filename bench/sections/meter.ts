@@ -32,7 +32,7 @@ const GOAL_MS = 2_000;
 const RUNS = 5;
 /** A run that has not counted the live session by then is broken, not slow. */
 const GIVE_UP_MS = 120_000;
-const AGENT_ENV = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'XDG_DATA_HOME'];
+const AGENT_ENV = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'XDG_DATA_HOME', 'OPENCODE_DB'];
 
 interface Setup {
   root: string;
