@@ -142,6 +142,17 @@ describe('inspector context pane', () => {
     await h.close();
   });
 
+  it('in an editor area 1,000 px wide the timeline rows keep their text readable beside their buttons', async () => {
+    for (const width of [1000, 1400]) {
+      const h = await openHarness(browser, { width, height: 800 });
+      await h.send({ type: 'init', model });
+      await h.page.waitForSelector('[role="row"] .preview');
+      const px = await h.page.evaluate(() => document.querySelector('[role="row"] .preview')!.getBoundingClientRect().width);
+      expect(px, `the text column at ${width} px`).toBeGreaterThan(200);
+      await h.close();
+    }
+  });
+
   it('shows labels from the conversation as text, and no Offload where compactions are written as a new session', async () => {
     const hostile = '<img src=x onerror="window.__pwned=1">';
     const note = 'A compaction of an agent session is written as a new session';
