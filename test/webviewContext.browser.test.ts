@@ -142,13 +142,21 @@ describe('inspector context pane', () => {
     await h.close();
   });
 
-  it('in an editor area 1,000 px wide the timeline rows keep their text readable beside their buttons', async () => {
+  it('in an editor area 1,000 px wide the timeline rows keep their text readable beside their buttons, and show the importance score', async () => {
     for (const width of [1000, 1400]) {
       const h = await openHarness(browser, { width, height: 800 });
       await h.send({ type: 'init', model });
       await h.page.waitForSelector('[role="row"] .preview');
       const px = await h.page.evaluate(() => document.querySelector('[role="row"] .preview')!.getBoundingClientRect().width);
       expect(px, `the text column at ${width} px`).toBeGreaterThan(200);
+      // The importance score is read without hovering: the figure beside its bar, inside its cell.
+      const imp = await h.page.evaluate(() => {
+        const cell = document.querySelector('[role="row"] .importance')!.getBoundingClientRect();
+        const value = document.querySelector<HTMLElement>('[role="row"] .imp-value')!;
+        const r = value.getBoundingClientRect();
+        return { text: value.textContent, visible: r.width > 0 && r.height > 0, inside: r.left >= cell.left && r.right <= cell.right + 1 };
+      });
+      expect(imp).toEqual({ text: model.messages[0]!.importance.overall.toFixed(2), visible: true, inside: true });
       await h.close();
     }
   });
