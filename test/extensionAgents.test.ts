@@ -4,6 +4,7 @@
 // compaction with one, both on this workspace's real session files), and the MCP server offered
 // where VS Code has the API (and not where it has not) — a definition that really serves.
 
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import type * as vscode from 'vscode';
 import { LM_TOOLS, MCP_PROVIDER_ID } from '../src/extension/ids';
 import { HOOK_DEFAULTS, runClaudeCodeHook } from '../src/sessions/claudeHook/claudeHook';
 import { hookCommandLine, hooksEntry } from '../src/sessions/claudeHook/hookSettings';
+import { HOOK_BIN, HOOK_BUNDLES } from '../src/extension/agents/hookBin';
 import { claudeProjectName } from '../src/sessions/locations';
 import { bigTurn, claudeLines, jsonl, writeFileIn } from './helpers/agentSessions';
 import { repoRoot } from './helpers/transcripts';
@@ -92,7 +94,7 @@ describe('Install / Remove Claude Code Hooks', () => {
     await install('Install');
     const picked = fake.state.quickPicks[0]!.items.map((i) => i.label);
     expect(picked).toEqual(['$(folder) work/.claude/settings.json', '$(account) ~/.claude/settings.json']);
-    const command = hookCommandLine(cli);
+    const command = hookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'));
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toBe(`Add the Claude Code hooks to ${settingsFile}?`);
     expect(modal.detail).toContain(JSON.stringify({ hooks: hooksEntry(command) }, null, 2));
@@ -118,6 +120,24 @@ describe('Install / Remove Claude Code Hooks', () => {
     expect(again.hooks.UserPromptSubmit).toHaveLength(1);
     expect(again.hooks.UserPromptSubmit[0].hooks[0].command).toContain('--max-tokens 900 --loop-limit 5');
     expect(fake.messages.filter((m) => m.modal).at(-1)!.detail).toContain('It replaces the 3 entries an earlier install added.');
+  });
+
+  it("runs a copy of ctxc whose path outlives an update (the extension's folder is named by its version); another build renews it", async () => {
+    await install('Install');
+    const bin = join(host.context.globalStorageUri.fsPath, HOOK_BIN);
+    const command = JSON.parse(readFileSync(settingsFile, 'utf8')).hooks.UserPromptSubmit[0].hooks[0].command as string;
+    expect(command).toBe(hookCommandLine(join(bin, 'cli.js')));
+    expect(command).not.toContain(repoRoot);
+    for (const b of HOOK_BUNDLES) expect(readFileSync(join(bin, b)).equals(readFileSync(join(repoRoot, 'dist', b))), b).toBe(true);
+    // The copy runs: bad input on stdin, exit 0 and nothing on stdout, as the hook answers it.
+    const run = spawnSync(process.execPath, [join(bin, 'cli.js'), 'hook', 'claude-code'], { input: 'not json', encoding: 'utf8', timeout: 30_000 });
+    expect([run.status, run.stdout]).toEqual([0, '']);
+    // Left by an older build: the next activation of this one renews it.
+    writeFileSync(join(bin, 'hook.js'), '// an older build');
+    writeFileSync(join(bin, 'source.json'), '{"from":"/old/context-compactor-0.0.9/dist"}');
+    host.deactivate();
+    host = activateHost(standInEngine(), host.profile);
+    await vi.waitFor(() => expect(readFileSync(join(bin, 'hook.js')).equals(readFileSync(join(repoRoot, 'dist', 'hook.js')))).toBe(true), HOST_SETTLES);
   });
 
   it('changes nothing when the question is dismissed', async () => {
