@@ -1,7 +1,7 @@
 // @ts-check
 // Lint for correctness and for the layers (README "Development"): the engine is a pure library,
 // the webview reaches the rest of the repository only through src/shared, and src/shared holds
-// types only. test/lintLayers.test.ts shows each zone failing on a file that breaks it.
+// types only. test/repo/lintLayers.test.ts shows each zone failing on a file that breaks it.
 import js from '@eslint/js';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
@@ -137,7 +137,7 @@ export default tseslint.config(
   },
   {
     // No module reaches itself again through its imports, type-only imports included
-    // (scripts/lint/noImportCycle.mjs; test/lintCycles.test.ts shows it failing).
+    // (scripts/lint/noImportCycle.mjs; test/repo/lintCycles.test.ts shows it failing).
     files: ['src/**/*.ts', 'webview-ui/src/**/*.ts'],
     plugins: { local: localPlugin },
     rules: { 'local/no-import-cycle': 'error' },

@@ -16,6 +16,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['scale', () => import('./sections/scale')],
   ['meter', () => import('./sections/meter')],
   ['hook', () => import('./sections/hook')],
+  ['limits', () => import('./sections/limits')],
 ];
 
 async function runChildTask(args: string[]): Promise<void> {

@@ -1,7 +1,7 @@
 // Keeps the runtime string bundles in step with the code: collects every vscode.l10n.t('…')
 // literal in src/extension.ts and src/extension/**, writes l10n/bundle.l10n.json (English, the
 // strings themselves) and prunes l10n/bundle.l10n.zh-cn.json to the strings still in use,
-// listing the ones that still need a translation. test/extensionL10n.test.ts checks the result.
+// listing the ones that still need a translation. test/extension/extensionL10n.test.ts checks the result.
 // Run: node scripts/l10n-sync.mjs
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

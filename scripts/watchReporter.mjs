@@ -1,5 +1,5 @@
 // What `node esbuild.mjs --watch` prints, for people and for the problem matcher of the watch
-// task in .vscode/tasks.json (test/devSetup.test.ts checks that the two agree).
+// task in .vscode/tasks.json (test/repo/devSetup.test.ts checks that the two agree).
 
 /** For --watch: one "[watch] build started" … "[watch] build finished" pair around each round of
  *  (re)builds, and before each "finished" every problem the targets have at that moment, once

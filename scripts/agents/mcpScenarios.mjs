@@ -4,13 +4,19 @@
 //   Claude Code: `claude mcp add context-compactor -- node <cli.js> mcp` (the README's line); the
 //     model loads the tool through ToolSearch (2.1.328 defers MCP tools), calls list_sessions, then
 //     count_context with the id it got; the tool results the CLI sends back must carry this very
-//     session and its token breakdown.
+//     session and its token breakdown. Then, as a hostile prompt would make it, session_facts on a
+//     file outside the workspace (a transcript-shaped file with a secret in it): the result is a
+//     tool error that quotes nothing of the file.
 //   Codex: the README's `[mcp_servers.context-compactor]` table in config.toml; Codex 0.169.0 lists
 //     an MCP server's tools in a namespace (mcp__context_compactor), and the model calls
 //     list_sessions there; the function_call_output must carry this very rollout.
 import { writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { README_CLI_PLACEHOLDER as PLACEHOLDER, readmeBlock } from './readme.mjs';
+
+/** A file outside the workspace, shaped like a transcript, with a secret in it (set per run). */
+let OUTSIDE_FILE = '';
+const OUTSIDE_SECRET = 'OUTSIDE-SECRET-7c1d';
 
 function toolResults(body) {
   const out = [];
@@ -36,12 +42,16 @@ function claudeReply(body) {
     const id = /"id": "([0-9a-f-]{36})"/.exec(results[1])?.[1] ?? 'no-id-found';
     return { tool: { name: 'mcp__context-compactor__count_context', input: { session_id: id } } };
   }
+  if (results.length === 3) return { tool: { name: 'mcp__context-compactor__session_facts', input: { file: OUTSIDE_FILE } } };
   return { text: 'MCP-DONE' };
 }
 
 async function claudeMcp(h) {
   return h.inSandbox('mcp-claude', claudeReply, 'mcp-claude', async ({ home, work, server }) => {
     const env = h.claudeEnv(home, server);
+    OUTSIDE_FILE = join(home, 'notes', 'notes.json');
+    mkdirSync(join(home, 'notes'), { recursive: true });
+    writeFileSync(OUTSIDE_FILE, JSON.stringify([{ role: 'user', content: `remember ${OUTSIDE_SECRET}` }]));
     const line = readmeBlock(h.repoRoot, 'mcp-claude-code', 'sh').split(' ');
     h.check(line[0] === 'claude', "the README's Claude Code line does not start with claude", line.join(' '));
     await h.mustRun(
@@ -67,8 +77,8 @@ async function claudeMcp(h) {
     const last = h.requestsSince(server, 'anthropic', n0).at(-1);
     const results = toolResults(last.body);
     h.check(
-      results.length === 3,
-      `expected 3 tool results (ToolSearch, list_sessions, count_context), the last request carries ${results.length}`,
+      results.length === 4,
+      `expected 4 tool results (ToolSearch, list_sessions, count_context, session_facts), the last request carries ${results.length}`,
       results.map((x) => x.slice(0, 80)).join(' | '),
     );
     h.check(
@@ -82,7 +92,13 @@ async function claudeMcp(h) {
       'count_context did not return the breakdown of this session',
       results[2].slice(0, 300),
     );
+    h.check(
+      results[3].includes('not a session this server reads') && !results[3].includes(OUTSIDE_SECRET),
+      'session_facts on a file outside the workspace was not refused without quoting it',
+      results[3].slice(0, 300),
+    );
     h.log(`  list_sessions found this session (${id}); count_context: ${count.total} tokens of ${count.window} (${count.percent}%)`);
+    h.log(`  session_facts on ${OUTSIDE_FILE} (outside the workspace): refused, nothing of it quoted`);
   });
 }
 
@@ -118,7 +134,10 @@ async function codexMcp(h) {
 
 export function mcpScenarios(h) {
   return [
-    ["MCP: the README's `claude mcp add` line in the real Claude Code; it calls list_sessions and count_context", () => claudeMcp(h)],
+    [
+      "MCP: the README's `claude mcp add` line in the real Claude Code; it calls list_sessions and count_context, and is refused a file outside the workspace",
+      () => claudeMcp(h),
+    ],
     ["MCP: the README's config.toml table in the real Codex; it calls list_sessions", () => codexMcp(h)],
   ];
 }

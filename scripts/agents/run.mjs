@@ -498,11 +498,34 @@ function versionSets(argv) {
     });
 }
 
+/** How each agent is named in the scenarios' titles ("Claude Code: …", "Codex: …", "opencode …"). */
+const TITLE_NAMES = {
+  'claude-code': /claude code/i,
+  codex: /codex/i,
+  'gemini-cli': /gemini/i,
+  'qwen-code': /qwen/i,
+  opencode: /opencode/i,
+  'copilot-cli': /copilot/i,
+  cline: /cline/i,
+};
+
+/** Whether a scenario (by its title) has something new to show under `set` after the sets already
+ *  run: a title that names an agent whose version differs from every earlier set's, or one that
+ *  names no agent. A scenario of an agent tested at one version only runs once. */
+function newUnder(what, set, earlier) {
+  const named = Object.entries(TITLE_NAMES)
+    .filter(([, re]) => re.test(what))
+    .map(([agent]) => agent);
+  if (named.length === 0 || earlier.length === 0) return true;
+  const now = versionsOf(set);
+  return named.some((agent) => earlier.every((e) => versionsOf(e)[agent] !== now[agent]));
+}
+
 function versionsOf(set) {
   return Object.fromEntries(Object.entries(TESTED_VERSIONS).map(([agent, v]) => [agent, typeof set.which === 'string' ? v[set.which] : set.which[agent]]));
 }
 
-async function runSet(set, figures) {
+async function runSet(set, figures, earlier) {
   ARTIFACTS = join(ARTIFACTS_ROOT, set.label);
   mkdirSync(ARTIFACTS, { recursive: true });
   const agents = await ensureAgents(set.which);
@@ -569,7 +592,10 @@ async function runSet(set, figures) {
     ...AGENT_SCENARIOS.flatMap((scenarios) => scenarios(h)),
   ].filter(([what]) => !process.env.AGENTS_ONLY || new RegExp(process.env.AGENTS_ONLY, 'i').test(what));
   const results = [];
+  const skipped = scenarios.filter(([what]) => !newUnder(what, set, earlier)).map(([what]) => what);
+  if (skipped.length > 0) log(`[${set.label}] ${skipped.length} scenarios skipped: their agents' versions were run already`);
   for (const [what, fn] of scenarios) {
+    if (skipped.includes(what)) continue;
     const ts = Date.now();
     log(`[${set.label}] ${what}`);
     try {
@@ -601,7 +627,14 @@ async function main() {
         .map(([a, v]) => `${a} ${v}`)
         .join(', ')}`,
     );
-    outcomes.push({ set, results: await runSet(set, figures) });
+    outcomes.push({
+      set,
+      results: await runSet(
+        set,
+        figures,
+        outcomes.map((o) => o.set),
+      ),
+    });
   }
   log('');
   log('Request the CLI sent on resume, original → compacted:');
@@ -627,7 +660,7 @@ async function main() {
   for (const what of names) {
     const cells = outcomes.map(({ set, results }) => {
       const r = results.find((x) => x.what === what);
-      return `${set.label}: ${!r ? '—' : r.ok ? 'ok' : `FAILED (${r.why.slice(0, 160)})`}`;
+      return `${set.label}: ${!r ? '— (same version as before)' : r.ok ? 'ok' : `FAILED (${r.why.slice(0, 160)})`}`;
     });
     log(`  ${what} — ${cells.join(' · ')}`);
   }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The summary's eight headings, as the compacted session writes them (the engine's SECTION_NAMES;
- *  test/sessionsWriters.test.ts holds the two equal, since plain Node cannot import the TypeScript). */
+ *  test/sessions/sessionsWriters.test.ts holds the two equal, since plain Node cannot import the TypeScript). */
 export const SECTIONS = [
   'Primary Request and Intent',
   'Key Technical Concepts',

@@ -1,5 +1,5 @@
 // Every id the extension shares with package.json: commands, settings, views, the chat
-// participant, context keys and storage keys. test/extensionIds.test.ts checks that this module
+// participant, context keys and storage keys. test/extension/extensionIds.test.ts checks that this module
 // and the manifest agree in both directions, so a rename in one place cannot go unnoticed.
 
 /** Commands contributed to the Command Palette (category "Context Compactor"). */

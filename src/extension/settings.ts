@@ -63,7 +63,7 @@ export interface CompactorSettings extends ToolLimits {
   claudeHookLoopMinutes: number;
 }
 
-/** Defaults: the same values package.json declares (test/settings.test.ts holds them equal); those
+/** Defaults: the same values package.json declares (test/extension/settings.test.ts holds them equal); those
  *  a compaction reads are the engine's own (a setting at its default asks what no setting asks). */
 export const DEFAULT_SETTINGS: Readonly<CompactorSettings> = {
   enabled: true,

@@ -65,6 +65,9 @@ export interface AgentSession {
   newerThanTested?: string;
   /** Why the file could not be read: listed, never silently skipped. */
   error?: string;
+  /** The same without what it quotes from the file, when it does (for MCP, which shows no content
+   *  of a file it was not asked to read). */
+  errorUnquoted?: string;
   size: number;
   mtimeMs: number;
 }

@@ -11,6 +11,10 @@
 // other session file (Cline's JSON, which its agent rewrites whole) is read again. Updates are
 // asynchronous and serialized by the follower; an update that finds nothing new says so
 // (`changed: false`).
+//
+// The listing's limit holds here too: a session file over SESSION_MAX_BYTES is not read, and the
+// session comes back with the listing's error for it ("the file is 200 MB, more than the 64 MB
+// read"); what was kept of it is dropped, so following a session never holds more than that.
 
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -22,8 +26,8 @@ import type { ImportResult } from '../engine/conversation/model';
 import type { TokenReport } from '../engine/tokens/report';
 import type { AgentSession, FoundSession } from './agentSession';
 import { JsonlFollower } from './jsonlFollower';
-import { SESSION_MAX_BYTES } from './diskReads';
-import { importSessionText, meterRead, readSession, SessionFigures, type CounterFor, type SessionRead } from './sessionCatalog';
+import { notAFileError, overLimitError, SESSION_MAX_BYTES } from './diskReads';
+import { importSessionText, meterRead, readSession, SessionFigures, transcriptErrorRead, type CounterFor, type SessionRead } from './sessionCatalog';
 
 export interface LiveMeterUpdate {
   session: AgentSession;
@@ -58,7 +62,12 @@ export class LiveSessionMeter {
     private readonly found: FoundSession,
     private readonly counterFor: CounterFor,
   ) {
-    this.follower = extname(found.file) === '.jsonl' ? new JsonlFollower(found.file) : undefined;
+    this.follower = extname(found.file) === '.jsonl' ? new JsonlFollower(found.file, { maxBytes: SESSION_MAX_BYTES }) : undefined;
+  }
+
+  /** Bytes the follower read or copied so far (its work; none for a file read whole). */
+  get bytesTouched(): number {
+    return this.follower?.bytesTouched ?? 0;
   }
 
   async update(): Promise<LiveMeterUpdate> {
@@ -70,8 +79,16 @@ export class LiveSessionMeter {
       return this.settle(await meterRead(found, read, this.counterFor, this.figures), read);
     }
     const r = await this.follower.read();
-    if (r.reset) this.restart();
+    if (r.reset || r.tooLarge !== undefined || r.notFile !== undefined) this.restart();
     for (const line of r.lines) this.take(line);
+    if (r.tooLarge !== undefined || r.notFile !== undefined) {
+      // Unread: the same answer as last time until it changes.
+      const size = r.tooLarge ?? 0;
+      if (this.last?.error && this.last.size === size && !this.lastResult) return this.unchanged(this.last);
+      const found = { ...this.found, size, mtimeMs: r.mtimeMs ?? Date.now() };
+      const read: SessionRead = { error: r.notFile !== undefined ? notAFileError(this.found.file, r.notFile) : overLimitError(size, SESSION_MAX_BYTES) };
+      return this.settle(await meterRead(found, read, this.counterFor, this.figures), read);
+    }
     if (this.last && !r.reset && r.lines.length === 0) return this.unchanged(this.last);
     const found = { ...this.found, size: r.offset, mtimeMs: r.mtimeMs ?? Date.now() };
     const read: SessionRead = r.missing
@@ -131,7 +148,7 @@ export class LiveSessionMeter {
       const opts = { sourcePath: found.file, ...(found.format ? { format: found.format } : {}) };
       return { result: importSessionLines(kept.format, { lines: kept.parser.lines.slice(), bad: kept.parser.badLines }, opts) };
     } catch (e) {
-      if (isTranscriptError(e)) return { error: e.message };
+      if (isTranscriptError(e)) return transcriptErrorRead(e);
       throw e;
     }
   }

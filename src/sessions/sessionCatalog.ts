@@ -7,11 +7,10 @@
 // A file that cannot be read as its agent's format is listed with its error, never skipped; an
 // empty file (a session being created) is listed with no tokens.
 
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
-import { isTranscriptError } from '../engine/conversation/importers/transcriptError';
+import { formatTranscriptErrorUnquoted, isTranscriptError, type TranscriptError } from '../engine/conversation/importers/transcriptError';
 import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
 import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
@@ -24,7 +23,7 @@ import { AGENT_MODULES, agentById, storeOwning } from './agents/registry';
 import type { SourceContext } from './agents/sourceContext';
 import { newerThanTested } from './agents/versions';
 import { counterFactory, type CountingRule } from './compactionService';
-import { SESSION_MAX_BYTES } from './diskReads';
+import { overLimitError, readSessionBytes, SESSION_MAX_BYTES } from './diskReads';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
 
 export interface SessionQuery {
@@ -121,8 +120,9 @@ export async function meterSession(found: FoundSession, counterFor: CounterFor, 
 
 export type CounterFor = (model: string | undefined) => Promise<CachedTokenCounter>;
 
-/** A session's file as read: its import, nothing (an empty file), or why it could not be read. */
-export type SessionRead = { result?: ImportResult } | { error: string };
+/** A session's file as read: its import, nothing (an empty file), or why it could not be read
+ *  (`unquoted`: the same without what the file holds, when the error quotes it). */
+export type SessionRead = { result?: ImportResult } | { error: string; unquoted?: string };
 
 /** The listing's entry for a session from what was read of it. `figures`: what a live meter keeps
  *  between reads of the same session (its counts are then the changed messages' only). */
@@ -148,7 +148,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   };
   if ('error' in read) {
     const counter = await counterFor(undefined);
-    return { ...base, window: counter.model.contextWindow, error: read.error };
+    return { ...base, window: counter.model.contextWindow, error: read.error, ...(read.unquoted ? { errorUnquoted: read.unquoted } : {}) };
   }
   if (!read.result) {
     const counter = await counterFor(undefined);
@@ -227,16 +227,11 @@ export async function readSession(found: Pick<FoundSession, 'file' | 'size' | 'f
     }
     return importSessionText({ file: found.file, format: found.format ?? stored.formats[0]! }, () => text);
   }
-  if (found.size > maxBytes)
-    return { error: `the file is ${Math.round(found.size / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB read` };
-  try {
-    const buf = await readFile(found.file);
-    const usage = await siblingUsage(found.file);
-    return importSessionText(found, () => decodeTranscript(buf, found.file), usage);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { error: `${found.file}: cannot be read (${code ?? (e as Error).message})` };
-  }
+  if (found.size > maxBytes) return { error: overLimitError(found.size, maxBytes) };
+  const read = await readSessionBytes(found.file, maxBytes);
+  if ('error' in read) return read;
+  const usage = await siblingUsage(found.file);
+  return importSessionText(found, () => decodeTranscript(read.bytes, found.file), usage);
 }
 
 /** Imports a session's text as its agent's format (with the usage kept beside it, if any); a
@@ -247,9 +242,14 @@ export function importSessionText(found: Pick<FoundSession, 'file' | 'format'>, 
     if (t.trim() === '') return {};
     return { result: importTranscript(t, { sourcePath: found.file, ...(found.format ? { format: found.format } : {}), ...(usage ? { usage } : {}) }) };
   } catch (e) {
-    if (isTranscriptError(e)) return { error: e.message };
+    if (isTranscriptError(e)) return transcriptErrorRead(e);
     throw e;
   }
+}
+
+/** A transcript error as a session's error, with its quote-free form. */
+export function transcriptErrorRead(e: TranscriptError): { error: string; unquoted: string } {
+  return { error: e.message, unquoted: formatTranscriptErrorUnquoted(e) };
 }
 
 /** The first thing a person asked, in file order, among what is sent and the history. A

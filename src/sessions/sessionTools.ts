@@ -7,18 +7,19 @@
 // session too short to compact) is a SessionToolError whose message names the file or id and what
 // was expected; the callers show it as it is.
 
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
 import type { Conversation, ImportResult, Message, SourceFormat } from '../engine/conversation/model';
 import type { CompactionFigures } from '../engine/figures';
+import { clip } from '../engine/text/clip';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../engine/tokens/tokenCounter';
 import { dataLine } from '../engine/text/quoteAsData';
 import { mustKeepItems, type RestoreCategory } from '../engine/validate/restoreFacts';
 import type { AgentId, FoundSession } from './agentSession';
-import { agentOfFormat, storeOwning } from './agents/registry';
+import { agentOfFormat, sessionRoots, storeOwning } from './agents/registry';
 import { englishHandoffWords, handoffMarkdown, type HandoffWords } from './handoff';
-import type { Env } from './locations';
+import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, isInside, type Env } from './locations';
 import { SESSION_MAX_BYTES } from './diskReads';
 import { CompactionRequestError, countConversation, runCompaction, type CompactionRequest, type CompactionRun, type CountingRule } from './compactionService';
 import { findSessions, readSession } from './sessionCatalog';
@@ -40,6 +41,7 @@ export interface ToolContext {
 
 /** A session by its file, or by its id among a folder's sessions. */
 export interface SessionRef {
+  /** Taken as it is: a path from outside goes through readablePath first. */
   file?: string;
   sessionId?: string;
   /** The folder whose sessions an id is looked up in (default: the context's cwd). */
@@ -54,16 +56,23 @@ export interface FoundFile {
 
 /** Shortest id prefix taken for a whole id. */
 const ID_PREFIX_MIN = 8;
+/** Longest echo of an argument in a message: enough to recognise it, never the whole of a huge one. */
+const ARG_ECHO_CHARS = 120;
+
+/** An argument as a message quotes it: one line, at most ARG_ECHO_CHARS. */
+export function quoteArg(value: string): string {
+  return clip(value.replace(/[\u0000-\u001f\u007f]/g, ' '), ARG_ECHO_CHARS);
+}
 
 export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<FoundFile> {
   if (ref.file !== undefined && ref.file.trim() !== '') {
-    const file = isAbsolute(ref.file) ? ref.file : resolve(ctx.cwd, ref.file);
+    const file = resolve(ctx.cwd, ref.file);
     const stored = storeOwning(file);
     if (stored) return { file, agent: stored.id, format: stored.formats[0]! };
     const s = await stat(file).catch((e: NodeJS.ErrnoException) => {
-      throw new SessionToolError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? e.message})`}`);
+      throw new SessionToolError(`${quoteArg(file)}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? 'error'})`}`);
     });
-    if (!s.isFile()) throw new SessionToolError(`${file}: not a file (expected a session or transcript file)`);
+    if (!s.isFile()) throw new SessionToolError(`${quoteArg(file)}: not a file (expected a session or transcript file)`);
     return { file };
   }
   if (ref.sessionId !== undefined && ref.sessionId.trim() !== '') {
@@ -74,22 +83,79 @@ export async function findSession(ref: SessionRef, ctx: ToolContext): Promise<Fo
     const matches = exact.length > 0 ? exact : id.length >= ID_PREFIX_MIN ? all.filter((s) => s.id.startsWith(id)) : [];
     if (matches.length === 0)
       throw new SessionToolError(
-        `no session with id '${id.slice(0, 80)}' among the ${all.length} sessions of ${folder} (list_sessions or 'ctxc sessions' gives the ids)`,
+        `no session with id '${quoteArg(id)}' among the ${all.length} sessions of ${quoteArg(folder)} (list_sessions or 'ctxc sessions' gives the ids)`,
       );
     if (matches.length > 1)
-      throw new SessionToolError(`the id '${id.slice(0, 80)}' matches ${matches.length} sessions of ${folder}; give the whole id or the file`);
+      throw new SessionToolError(`the id '${quoteArg(id)}' matches ${matches.length} sessions of ${quoteArg(folder)}; give the whole id or the file`);
     const m = matches[0]!;
     return { file: m.file, agent: m.agent, ...(m.format ? { format: m.format } : {}) };
   }
   throw new SessionToolError('name the session: a file (a session or transcript path) or a session id (from list_sessions)');
 }
 
-/** The session's file read and imported as its agent resumes it (the listing's own reader). */
+/** Where a session may be named by path: the context's folder (its transcripts) and the folders
+ *  the agents keep its sessions in (and those of `folder`), from the registry. */
+function pathPlaces(folder: string | undefined, ctx: ToolContext): { workspace: string; roots: string[]; folders: string[] } {
+  const workspace = resolve(ctx.cwd);
+  const folders = [...new Set([workspace, ...(folder !== undefined ? [resolve(ctx.cwd, folder)] : [])])];
+  const places = {
+    folders,
+    env: ctx.env,
+    home: ctx.home,
+    globalStorage: guessGlobalStorageDirs(ctx.env, ctx.home),
+    workspaceStorage: guessWorkspaceStorageDirs(ctx.env, ctx.home),
+  };
+  return { workspace, roots: [workspace, ...sessionRoots(places)], folders };
+}
+
+/** The real path of a session a caller from outside named by path (`folder`: the folder it names
+ *  for session ids), when it is one it may read: inside the context's folder or the agents' session
+ *  folders (pathPlaces), or a file the listing gives for those folders — checked on the path as
+ *  given (before anything is opened) and on the path its links lead to. Anything else is refused
+ *  with a message that says nothing of what is there. `SessionRef.file` itself is taken as it is:
+ *  the MCP server passes what this returns; in-process callers pass files of their own listing. */
+export async function readablePath(given: string, folder: string | undefined, ctx: ToolContext): Promise<string> {
+  const shown = quoteArg(given);
+  const file = resolve(ctx.cwd, given);
+  const { workspace, roots, folders } = pathPlaces(folder, ctx);
+  const refused = () =>
+    new SessionToolError(
+      `${shown}: not a session this server reads. Name a session by the id list_sessions gives, or by a path inside ${quoteArg(workspace)} or the folders the agents keep its sessions in`,
+    );
+  let listed: Promise<string[]> | undefined;
+  const listedFiles = () =>
+    (listed ??= findSessions({ folders, env: ctx.env, home: ctx.home, ...(ctx.signal ? { signal: ctx.signal } : {}) }).then((all) => all.map((s) => s.file)));
+  // The path as given, before anything is opened: no answer tells what lies outside.
+  if (!roots.some((r) => isInside(file, r)) && !(await listedFiles()).includes(file)) throw refused();
+  // A session of an agent's store (opencode's database) is checked as the store's file on disk.
+  const stored = storeOwning(file);
+  const onDisk = stored ? stored.store.fileOf(file) : file;
+  const real = await realpath(onDisk).catch((e: NodeJS.ErrnoException) => {
+    throw new SessionToolError(`${shown}: ${e.code === 'ENOENT' ? 'no such file' : `cannot be read (${e.code ?? 'error'})`}`);
+  });
+  // Where its links lead, against the places' own real paths.
+  if (real !== onDisk) {
+    const realOf = (p: string) => realpath(p).catch(() => p);
+    const realRoots = await Promise.all(roots.map(realOf));
+    if (!realRoots.some((r) => isInside(real, r)) && !(await Promise.all((await listedFiles()).map(realOf))).includes(real)) throw refused();
+  }
+  const s = await stat(real).catch((e: NodeJS.ErrnoException) => {
+    throw new SessionToolError(`${shown}: cannot be read (${e.code ?? 'error'})`);
+  });
+  if (!s.isFile()) throw new SessionToolError(`${shown}: not a file (expected a session or transcript file)`);
+  return stored ? file : real;
+}
+
+/** The session's file read and imported as its agent resumes it (the listing's own reader). A
+ *  file that is not a transcript is refused without quoting it. */
 export async function readSessionFile(found: FoundFile): Promise<ImportResult> {
   // A session of an agent's store has no file of its own: the store says how large it is.
   const size = storeOwning(found.file) ? 0 : (await stat(found.file)).size;
   const read = await readSession({ file: found.file, size, ...(found.format ? { format: found.format } : {}) }, SESSION_MAX_BYTES);
-  if ('error' in read) throw new SessionToolError(read.error.startsWith(found.file) ? read.error : `${found.file}: ${read.error}`);
+  if ('error' in read) {
+    const message = read.unquoted ?? read.error;
+    throw new SessionToolError(message.startsWith(found.file) ? message : `${found.file}: ${message}`);
+  }
   if (!read.result) throw new SessionToolError(`${found.file}: empty (a session being created has nothing to read yet)`);
   return read.result;
 }

@@ -11,6 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
@@ -113,11 +114,14 @@ export function sameAgent(original: Pick<Conversation, 'format'>, target: string
 }
 
 /** The folder a new session goes to: the asked one, else the original's when it exists here (a
- *  session recorded on another machine names a folder this one does not have), else the fallback. */
+ *  session recorded on another machine names a folder this one does not have), else the fallback.
+ *  The recorded one is the transcript's word, so it is taken only as an absolute path without
+ *  control characters (never relative to wherever this runs); the agent's writer then makes the
+ *  file's place from it inside its own sessions folder. */
 export async function sessionFolder(original: Conversation, opts: Pick<WriteSessionOptions, 'cwd' | 'fallbackCwd'>): Promise<string> {
   if (opts.cwd) return opts.cwd;
   const recorded = original.meta.cwd;
-  if (recorded && (await statOf(recorded))?.isDirectory()) return recorded;
+  if (recorded && isAbsolute(recorded) && !/[\u0000-\u001f\u007f]/.test(recorded) && (await statOf(recorded))?.isDirectory()) return resolve(recorded);
   return opts.fallbackCwd;
 }
 

@@ -16,8 +16,9 @@
 //     api-key header and the version in the api-version query;
 //   - Azure's v1 API is plainly OpenAI-compatible: baseURL https://RESOURCE.openai.azure.com/openai/v1,
 //     model = the deployment name. (defaultQuery/defaultHeaders cover any other gateway.)
-// The API key is only ever handed to the SDK: it is never logged (logLevel 'off') and any
-// echo of it in a provider's error message is masked.
+// The API key is only ever handed to the SDK: it is never logged (logLevel 'off'), and an echo
+// of it or of a configured header value — in an error, in the model name the server reports, in
+// the reply itself — is masked before anything else sees it (secrets.ts).
 
 import OpenAI, { AzureOpenAI } from 'openai';
 import { Stream } from 'openai/core/streaming';
@@ -26,6 +27,7 @@ import type { LlmClient, LlmCompletion, LlmCompletionRequest } from '../engine/l
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, RequestDeadline } from './deadline';
 import { sdkErrorToSummarizerError } from './openaiErrors';
 import { ChunkCollector, completionFromBody, readBodyText, type CompletionChunk } from './openaiReply';
+import { redactSecrets, secretValues } from './secrets';
 
 /** The SDK's own connect timeout is a backstop a little behind the request's deadline, which
  *  fires first and says which limit it was. */
@@ -33,8 +35,6 @@ const SDK_TIMEOUT_SLACK_MS = 1_000;
 /** What the summarizer is called in results and messages. */
 export const OPENAI_SUMMARIZER_NAME = 'openai';
 export const DEFAULT_AUTH_HINT = "Set it with 'Context Compactor: Set API Key'.";
-/** Keys shorter than this are placeholders ("ollama", "x"); masking them would garble messages. */
-const MIN_MASKED_KEY_CHARS = 8;
 
 export interface OpenAiClientOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -104,9 +104,16 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
   const streamUsage = opts.streamUsage ?? true;
   const maxParam = opts.maxTokensParameter ?? 'max_tokens';
 
+  const secrets = secretValues(opts);
+
   function mask(err: SummarizerError): SummarizerError {
-    if (opts.apiKey.length >= MIN_MASKED_KEY_CHARS && err.message.includes(opts.apiKey)) err.message = err.message.split(opts.apiKey).join('***');
+    err.message = redactSecrets(err.message, secrets);
     return err;
+  }
+
+  /** The reply with every secret masked: its text and the model it names go into results and files. */
+  function masked(c: LlmCompletion): LlmCompletion {
+    return { ...c, text: redactSecrets(c.text, secrets), ...(c.model !== undefined ? { model: redactSecrets(c.model, secrets) } : {}) };
   }
 
   async function completeOnce(req: LlmCompletionRequest, deadline: RequestDeadline): Promise<LlmCompletion> {
@@ -154,7 +161,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
       const totalMs = Math.max(1, Math.ceil(Math.min(timeoutMs, req.timeoutMs ?? Infinity)));
       const deadline = new RequestDeadline({ totalMs, idleMs: idleTimeoutMs, ...(req.signal ? { signal: req.signal } : {}) });
       try {
-        return await completeOnce(req, deadline);
+        return masked(await completeOnce(req, deadline));
       } catch (e) {
         if (deadline.expired) throw deadline.timeoutError(where.endpoint);
         throw mask(sdkErrorToSummarizerError(e, { ...where, timeoutMs: totalMs }, req.signal, now()));

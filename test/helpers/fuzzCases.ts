@@ -1,4 +1,4 @@
-// Seeded mutations of real transcripts for the fuzz suite (test/fuzzTranscripts.test.ts): the
+// Seeded mutations of real transcripts for the fuzz suite (test/cli/fuzzTranscripts.corpus.test.ts): the
 // shared transcripts cut down to a size that imports and compacts in milliseconds, then truncated,
 // bit-flipped, shuffled, given huge lines, nested 100,000 deep, or broken as UTF-8. Deterministic:
 // the same seed gives the same cases, byte for byte.

@@ -16,8 +16,9 @@ const HELP: CommandHelp = {
   flags: MCP_FLAGS,
   helpTail:
     'Serves the tools list_sessions, count_context, session_facts and compact_session over stdio (the Model Context\n' +
-    'Protocol). Session ids and relative paths are looked up in the folder it is started in. See the README for Claude\n' +
-    'Code (claude mcp add), Codex (config.toml) and Cline.\n',
+    'Protocol). Session ids and relative paths are looked up in the folder it is started in; a path is read only inside\n' +
+    "that folder or the agents' session folders (README: Security). See the README for Claude Code (claude mcp add),\n" +
+    'Codex (config.toml) and Cline.\n',
 };
 
 export const mcpCommand: CliCommand = {

@@ -11,33 +11,61 @@
 // A failure is a tool result with isError and one clear line (the SDK turns a thrown error and a
 // bad argument into one); nothing but protocol messages goes to stdout — the work here never
 // prints, and stray console output is sent to stderr while the server runs.
+//
+// What a client may make it read: a session by the id list_sessions gives, or by a path inside the
+// server's folder or the folders the agents keep sessions in (readablePath); nothing else is opened.
+// No reply quotes what a file holds (errors say what was expected, never what was found), and an
+// argument is quoted back at most by its first characters (quoteArg; the transport clips every
+// error text besides). Malformed and oversized messages get an error reply and the server goes on
+// (stdioTransport.ts).
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { figuresJson } from '../../engine/figures';
 import { AGENT_IDS, AGENT_MODULES, resumableAgents } from '../../sessions/agents/registry';
 import { listSessions } from '../../sessions/sessionCatalog';
-import { compactSession, compactTargets, countSession, sessionFacts, SessionToolError, type SessionRef, type ToolContext } from '../../sessions/sessionTools';
+import {
+  compactSession,
+  compactTargets,
+  countSession,
+  readablePath,
+  sessionFacts,
+  SessionToolError,
+  type SessionRef,
+  type ToolContext,
+} from '../../sessions/sessionTools';
 import { resolve } from 'node:path';
 import { sessionJson } from '../commands/sessions';
+import { LineStdioTransport } from './stdioTransport';
 
 export const MCP_SERVER_NAME = 'context-compactor';
 
 declare const __CTXC_VERSION__: string | undefined;
 const VERSION = typeof __CTXC_VERSION__ === 'string' ? __CTXC_VERSION__ : '0.1.0';
 
+/** Longest path taken (PATH_MAX on Linux); longest id or model name. */
+const MAX_PATH_CHARS = 4096;
+const MAX_NAME_CHARS = 256;
+
 const sessionShape = {
-  file: z.string().min(1).optional().describe("Path of a session or transcript file (relative to the server's folder). Give this or session_id."),
-  session_id: z.string().min(1).optional().describe('A session id as list_sessions gives it (or its first 8+ characters).'),
-  cwd: z.string().min(1).optional().describe("The folder whose sessions session_id is looked up in (default: the server's folder)."),
+  file: z
+    .string()
+    .min(1)
+    .max(MAX_PATH_CHARS)
+    .optional()
+    .describe(
+      "Path of a session or transcript file: inside the server's folder (relative to it) or inside the folders the agents keep sessions in. Give this or session_id.",
+    ),
+  session_id: z.string().min(1).max(MAX_NAME_CHARS).optional().describe('A session id as list_sessions gives it (or its first 8+ characters).'),
+  cwd: z.string().min(1).max(MAX_PATH_CHARS).optional().describe("The folder whose sessions session_id is looked up in (default: the server's folder)."),
 };
 
 type SessionArgs = { file?: string | undefined; session_id?: string | undefined; cwd?: string | undefined };
 
-function refOf(a: SessionArgs): SessionRef {
+/** The session the arguments name; a path only when the client may read it (readablePath). */
+async function refOf(a: SessionArgs, ctx: ToolContext): Promise<SessionRef> {
   return {
-    ...(a.file !== undefined ? { file: a.file } : {}),
+    ...(a.file !== undefined ? { file: await readablePath(a.file, a.cwd, ctx) } : {}),
     ...(a.session_id !== undefined ? { sessionId: a.session_id } : {}),
     ...(a.cwd !== undefined ? { folder: a.cwd } : {}),
   };
@@ -47,13 +75,16 @@ function json(value: unknown) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] };
 }
 
-/** An expected failure as a tool error with its own message; anything else with a short one (the
- *  SDK makes a tool error of a thrown Error either way). */
+/** An expected failure as a tool error with its own message; anything else as an internal error
+ *  named by its kind only (its message may quote what it was parsing: Node's JSON.parse does), in
+ *  full on stderr, the server's log. */
 async function answer<T>(work: () => Promise<T>, render: (v: T) => { content: { type: 'text'; text: string }[] }) {
   try {
     return render(await work());
   } catch (e) {
-    const message = e instanceof SessionToolError ? e.message : `internal error: ${(e as Error).message}`;
+    if (!(e instanceof SessionToolError)) process.stderr.write(`ctxc mcp: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    const message =
+      e instanceof SessionToolError ? e.message : `internal error (${e instanceof Error ? e.name : typeof e}); the server's log (stderr) has the details`;
     return { content: [{ type: 'text' as const, text: message }], isError: true };
   }
 }
@@ -68,7 +99,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
       title: 'List agent sessions',
       description: `The agent sessions of a folder (${AGENT_MODULES.map((a) => a.name).join(', ')}), newest first, each with the tokens its agent sends when it is resumed, the model's window, and its file. Sub-agents and compacted sessions name their parent.`,
       inputSchema: {
-        cwd: z.string().min(1).optional().describe("The folder (default: the server's folder)."),
+        cwd: z.string().min(1).max(MAX_PATH_CHARS).optional().describe("The folder (default: the server's folder)."),
         agents: z
           .array(z.enum(AGENT_IDS as [string, ...string[]]))
           .min(1)
@@ -82,7 +113,8 @@ export function createMcpServer(ctx: ToolContext): McpServer {
         const folder = resolve(ctx.cwd, args.cwd ?? '.');
         const only = args.agents ? Object.fromEntries(AGENT_IDS.map((a) => [a, args.agents!.includes(a)])) : undefined;
         const sessions = await listSessions({ folders: [folder], env: ctx.env, home: ctx.home, ...(only ? { agents: only } : {}) });
-        return { folder, sessions: sessions.map(sessionJson) };
+        // A session that cannot be read says why without quoting its file.
+        return { folder, sessions: sessions.map((s) => ({ ...sessionJson(s), ...(s.errorUnquoted ? { error: s.errorUnquoted } : {}) })) };
       }, json),
   );
 
@@ -92,10 +124,13 @@ export function createMcpServer(ctx: ToolContext): McpServer {
       title: "Count a session's context",
       description:
         "Tokens of a session or transcript as its agent sends them when resumed (the total list_sessions gives): the file's part and the part not in the file (system prompt, tools, from the usage the agent reported), by category (system, tool definitions, user, assistant, tool calls, tool results, thinking, summary, not in the file), with the model's window and each category's share in percent.",
-      inputSchema: { ...sessionShape, model: z.string().min(1).optional().describe('Count for this model (default: the one the session names).') },
+      inputSchema: {
+        ...sessionShape,
+        model: z.string().min(1).max(MAX_NAME_CHARS).optional().describe('Count for this model (default: the one the session names).'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => answer(() => countSession(refOf(args), ctx, args.model), json),
+    (args) => answer(async () => countSession(await refOf(args, ctx), ctx, args.model), json),
   );
 
   server.registerTool(
@@ -107,7 +142,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
       inputSchema: sessionShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => answer(() => sessionFacts(refOf(args), ctx), json),
+    (args) => answer(async () => sessionFacts(await refOf(args, ctx), ctx), json),
   );
 
   server.registerTool(
@@ -127,8 +162,11 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     },
     (args) =>
       answer(
-        () =>
-          compactSession(refOf(args), ctx, { ...(args.to ? { to: args.to } : {}), ...(args.budget !== undefined ? { request: { budget: args.budget } } : {}) }),
+        async () =>
+          compactSession(await refOf(args, ctx), ctx, {
+            ...(args.to ? { to: args.to } : {}),
+            ...(args.budget !== undefined ? { request: { budget: args.budget } } : {}),
+          }),
         (r) =>
           r.kind === 'session'
             ? json({
@@ -160,7 +198,7 @@ export async function serveMcp(ctx: ToolContext): Promise<void> {
   console.info = toStderr;
   console.debug = toStderr;
   const server = createMcpServer(ctx);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     process.stdin.once('end', () => done());

@@ -1,5 +1,8 @@
 // Whether an LLM reply is a usable summary: something was said, the eight sections are
-// there, it was not cut off, it fits the limit and is shorter than what it replaces.
+// there, it was not cut off, it fits the limit and is shorter than what it replaces, and it states
+// facts about the conversation rather than giving instructions to its reader (readerInstructions.ts).
+// An endpoint's reply is untrusted: a summary that tells the next model to ignore its instructions
+// is unusable however well it is formatted.
 // Missing must-keep facts are not a reason to reject: merge-back restores them (cheaper and
 // surer than asking again).
 
@@ -7,6 +10,7 @@ import { SECTION_NAMES, type SectionTexts } from '../sections';
 import type { TextCounter } from '../tokens/tokenCounter';
 import type { ParsedSummary } from '../segments/parseSummary';
 import { renderSections } from '../segments/renderSummary';
+import { readerInstructions } from './readerInstructions';
 
 export type SummaryProblem =
   /** Nothing but whitespace (or only an analysis). */
@@ -20,7 +24,9 @@ export type SummaryProblem =
   /** Longer than the summary limit. */
   | 'tooLong'
   /** Not shorter than the messages it replaces. */
-  | 'notShorter';
+  | 'notShorter'
+  /** Instructions to its reader that the conversation does not hold (an injected prompt). */
+  | 'instructions';
 
 /** Spans below this size are not held to "shorter than what it replaces": eight headings
  *  alone cost tens of tokens, and such spans are only summarized as part of a larger plan. */
@@ -38,6 +44,9 @@ export interface SummaryCheckInput {
   /** Tokens of the original messages the summary replaces (0 when not applicable, e.g. condensing). */
   replacedTokens: number;
   counter: TextCounter;
+  /** What the summary is about (the transcript sent, the previous summary, the must-keep facts,
+   *  the focus): phrases it holds may be repeated. Absent: not checked for reader instructions. */
+  source?: string;
 }
 
 export interface SummaryCheck {
@@ -75,6 +84,15 @@ export function checkSummary(input: SummaryCheckInput): SummaryCheck {
   } else if (input.replacedTokens >= NOT_SHORTER_MIN_SPAN_TOKENS && tokens >= input.replacedTokens) {
     problems.push('notShorter');
     details.push(`the summary (${tokens} tokens) is not shorter than the ${input.replacedTokens} tokens it replaces`);
+  }
+  if (input.source !== undefined && parsed.found.length > 0) {
+    const kinds = readerInstructions(renderSections(parsed.sections), input.source);
+    if (kinds.length > 0) {
+      problems.push('instructions');
+      details.push(
+        `the summary gives its reader instructions the conversation does not hold (${kinds.map((k) => k.label).join('; ')}): a summary states facts about the conversation`,
+      );
+    }
   }
   return { ok: problems.length === 0, problems, tokens, detail: details.join('; ') };
 }

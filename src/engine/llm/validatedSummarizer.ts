@@ -108,6 +108,11 @@ interface PassSpec {
   recordFilled: boolean;
 }
 
+/** What a pass's summary may repeat: everything its prompt gave the model to summarize. */
+function sourceOf(input: PassSpec['input']): string {
+  return [input.transcript, input.previous ? renderSections(input.previous) : '', input.mustKeep?.text ?? '', input.focus ?? ''].join('\n');
+}
+
 export function sectionTextsOf(summary: Summary): SectionTexts {
   const out = {} as SectionTexts;
   for (const n of SECTION_NAMES) out[n] = '';
@@ -191,6 +196,7 @@ export function createValidatedSummarizer(inner: LlmClient, opts: ValidatedSumma
         maxTokens: spec.input.maxTokens,
         replacedTokens: spec.replacedTokens,
         counter,
+        source: sourceOf(spec.input),
       });
       opts.onAttempt?.({ pass: spec.label, attempt, ok: check.ok, problems: check.problems, detail: check.detail });
       if (check.ok) return completeSections(parsed, {});

@@ -11,12 +11,13 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDir, type SessionState } from '../../sessions/claudeHook/hookState';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 
 /** A block older than this when it is seen is not news any more. */
 export const NOTICE_MAX_AGE_MS = 10 * 60_000;
 
-export class LoopGuardNotice implements vscode.Disposable {
+export class LoopGuardNotice extends Disposable {
   private watcher: vscode.FileSystemWatcher | undefined;
   private readonly shown = new Set<string>();
 
@@ -24,18 +25,19 @@ export class LoopGuardNotice implements vscode.Disposable {
     private readonly log: Logger,
     readonly folder: string = join(defaultStateDir(process.env, homedir()), 'claude-code'),
   ) {
+    super();
     if (existsSync(folder)) this.watch();
   }
 
   /** Starts watching (the install command calls it once the hooks are in place). */
   watch(): void {
-    if (this.watcher) return;
+    if (this.watcher || this.isDisposed) return;
     // A watcher on a folder that does not exist yet may never fire: the folder is ours, make it.
     mkdirSync(this.folder, { recursive: true });
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.folder), '*.json'));
+    this.watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.folder), '*.json')));
     const check = (uri: vscode.Uri) => void this.check(uri.fsPath);
-    this.watcher.onDidCreate(check);
-    this.watcher.onDidChange(check);
+    this._register(this.watcher.onDidCreate(check));
+    this._register(this.watcher.onDidChange(check));
   }
 
   private async check(file: string): Promise<void> {
@@ -54,9 +56,5 @@ export class LoopGuardNotice implements vscode.Disposable {
     const session = (state.session || basename(file, '.json')).slice(0, 8);
     this.log.info(`Claude Code session ${state.session}: the loop guard blocked an automatic compaction`);
     void vscode.window.showWarningMessage(vscode.l10n.t('Claude Code session {0}: {1}', session, last.reason));
-  }
-
-  dispose(): void {
-    this.watcher?.dispose();
   }
 }

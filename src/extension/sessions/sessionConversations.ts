@@ -23,6 +23,11 @@ export function sessionKey(file: string): string {
   return vscode.Uri.file(file).with({ fragment: SESSION_FRAGMENT }).toString();
 }
 
+/** Whether a store key is an agent session's (a conversation the meter follows as its agent writes). */
+export function isSessionKey(key: string): boolean {
+  return key.endsWith(`#${SESSION_FRAGMENT}`);
+}
+
 export class SessionConversations {
   constructor(
     private readonly store: ConversationStore,

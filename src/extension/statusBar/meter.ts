@@ -3,8 +3,11 @@
 // the conversation service already counted, so an update costs nothing but a few strings.
 
 import * as vscode from 'vscode';
+import { SESSION_MAX_BYTES } from '../../sessions/diskReads';
 import type { ActiveConversation, ConversationService } from '../conversationService';
+import { isSessionKey } from '../sessions/sessionConversations';
 import { COMMANDS, METER_ID } from '../ids';
+import { Disposable } from '../lifecycle';
 import type { MeterFocus, MeterGlance } from '../meterFocus';
 import type { Logger } from '../log';
 import type { SettingsStore } from '../settings';
@@ -21,9 +24,8 @@ export interface FirstShowLog {
   since: number;
 }
 
-export class TokenMeter implements vscode.Disposable {
+export class TokenMeter extends Disposable {
   readonly item: vscode.StatusBarItem;
-  private readonly disposables: vscode.Disposable[] = [];
   private firstShow: FirstShowLog | undefined;
 
   constructor(
@@ -32,17 +34,19 @@ export class TokenMeter implements vscode.Disposable {
     private readonly focus?: Pick<MeterFocus, 'pinned' | 'onDidChangePin' | 'glance' | 'onDidChangeGlance'>,
     firstShow?: FirstShowLog,
   ) {
+    super();
     this.firstShow = firstShow;
     this.item = vscode.window.createStatusBarItem(METER_ID, vscode.StatusBarAlignment.Right, METER_PRIORITY);
     this.item.name = vscode.l10n.t('Context Compactor');
     this.item.command = COMMANDS.showUsage;
-    this.disposables.push(
-      this.item,
-      service.onDidChangeActive(() => this.render()),
-      service.onDidChange(() => this.render()),
-      settings.onDidChange(() => this.render()),
-      ...(focus ? [focus.onDidChangePin(() => this.render()), focus.onDidChangeGlance(() => this.render())] : []),
-    );
+    this._register(this.item);
+    this._register(service.onDidChangeActive(() => this.render()));
+    this._register(service.onDidChange(() => this.render()));
+    this._register(settings.onDidChange(() => this.render()));
+    if (focus) {
+      this._register(focus.onDidChangePin(() => this.render()));
+      this._register(focus.onDidChangeGlance(() => this.render()));
+    }
     this.render();
   }
 
@@ -61,7 +65,15 @@ export class TokenMeter implements vscode.Disposable {
     this.item.accessibilityInformation = { label: meterAccessibilityLabel(report, label, pinned), role: 'button' };
     this.item.backgroundColor = meterBackground(pressure);
     this.item.tooltip = meterTooltip(
-      { label, report, pressure, triggerRatio: settings.triggerRatio, compactions: conversation.compactions, pinned },
+      {
+        label,
+        report,
+        pressure,
+        triggerRatio: settings.triggerRatio,
+        compactions: conversation.compactions,
+        pinned,
+        ...(isSessionKey(conversation.key) ? { followLimitBytes: SESSION_MAX_BYTES } : {}),
+      },
       { compact: COMMANDS.compact, inspect: COMMANDS.inspect, usage: COMMANDS.showUsage, pin: COMMANDS.pinMeter, unpin: COMMANDS.unpinMeter },
     );
     this.show('counted');
@@ -84,10 +96,6 @@ export class TokenMeter implements vscode.Disposable {
     if (!this.firstShow) return;
     this.firstShow.log.info(`the meter first showed ${Date.now() - this.firstShow.since} ms after activation began (${what})`);
     this.firstShow = undefined;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 

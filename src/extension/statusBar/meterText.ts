@@ -189,6 +189,8 @@ export interface MeterTooltipInput {
   compactions: number;
   /** The meter is pinned to this conversation. */
   pinned: boolean;
+  /** An agent session followed as it is written: the most of its file the meter reads. */
+  followLimitBytes?: number;
 }
 
 /** Rows of the breakdown that hold tokens, largest first. */
@@ -226,6 +228,12 @@ export function meterTooltip(
   );
   md.appendMarkdown(`${modelLineMarkdown(report)}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Compactions so far: {0}', input.compactions)}\n\n`);
+  if (input.followLimitBytes !== undefined) {
+    const mb = String(Math.round(input.followLimitBytes / 1024 / 1024));
+    md.appendMarkdown(
+      `${vscode.l10n.t('Followed as its agent writes it, up to {0} MB: a larger session file is not read (the Sessions view lists it with its size).', mb)}\n\n`,
+    );
+  }
   const pin = input.pinned ? `[${vscode.l10n.t('Unpin')}](command:${commands.unpin})` : `[${vscode.l10n.t('Pin')}](command:${commands.pin})`;
   md.appendMarkdown(
     `[${vscode.l10n.t('Compact…')}](command:${commands.compact}) · [${vscode.l10n.t('Inspect')}](command:${commands.inspect}) · [${vscode.l10n.t('Usage')}](command:${commands.usage}) · ${pin}`,

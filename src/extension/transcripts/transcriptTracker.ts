@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
+import { Disposable, toDisposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { transcriptKey, type MeterFocus } from '../meterFocus';
 import { UserFacingError } from '../log';
@@ -22,8 +23,7 @@ function fileLabel(uri: vscode.Uri): string {
   return parts[parts.length - 1] || uri.toString();
 }
 
-export class TranscriptTracker implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class TranscriptTracker extends Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Document version last imported, per key: focusing an unchanged editor imports nothing. */
   private readonly imported = new Map<string, number>();
@@ -38,10 +38,15 @@ export class TranscriptTracker implements vscode.Disposable {
     /** Whether focusing an editor makes its transcript the active conversation. */
     private readonly followsEditors: () => boolean = () => true,
   ) {
-    this.disposables.push(
-      vscode.window.onDidChangeActiveTextEditor((editor) => void this.follow(editor)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.scheduleReimport(e.document)),
-      vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc)),
+    super();
+    this._register(vscode.window.onDidChangeActiveTextEditor((editor) => void this.follow(editor)));
+    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.scheduleReimport(e.document)));
+    this._register(vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc)));
+    this._register(
+      toDisposable(() => {
+        for (const t of this.timers.values()) clearTimeout(t);
+        this.timers.clear();
+      }),
     );
     void this.follow(vscode.window.activeTextEditor);
   }
@@ -135,12 +140,6 @@ export class TranscriptTracker implements vscode.Disposable {
       await new Promise((r) => setTimeout(r, REIMPORT_DEBOUNCE_MS / 3));
       await Promise.all([...this.inFlight.values()].map((p) => p.catch(() => undefined)));
     }
-  }
-
-  dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 

@@ -2,7 +2,7 @@
 // the only place that names them all: adding an agent is its folder, its tests and one line here.
 
 import type { SourceFormat, UsageSource } from '../../engine/conversation/model';
-import type { AgentModule, AgentResume, AgentStore } from './agent';
+import type { AgentModule, AgentPlaces, AgentResume, AgentStore } from './agent';
 import { aiderAgent } from './aider/agent';
 import { claudeCodeAgent } from './claude-code/agent';
 import { clineAgent } from './cline/agent';
@@ -52,4 +52,10 @@ export function agentOfFormat(format: SourceFormat): AgentModule | undefined {
  *  (in the caller's language) for an API export. */
 export function usageSourceLabel(source: UsageSource, theExport = 'the export'): string {
   return source === 'anthropic' || source === 'openai' ? theExport : agentName(source);
+}
+
+/** The folders the agents keep the sessions of `places` in: each module's watched folders (the
+ *  same the extension watches), without repeats. What a caller may read as sessions by path. */
+export function sessionRoots(places: AgentPlaces): string[] {
+  return [...new Set(AGENT_MODULES.flatMap((a) => a.watch(places).map((w) => w.base)))];
 }

@@ -40,6 +40,17 @@ export function formatTranscriptError(d: TranscriptErrorDetails): string {
   return `${where}: expected ${d.expected}${found}`.replace(/[\r\n]+/g, ' ');
 }
 
+/** Positions that are made of the format's own words and numbers only ("line 12, column 5",
+ *  "messages[4].content", "top level"), never of a key read from the file. */
+const STRUCTURAL_POSITION = /^(?:top level|file|messages|(?:lines?|byte|instance) \d+(?:-\d+)?(?:, column \d+)?|[a-z_]*(?:\[\d+\])+(?:\.[a-z_]+)*)$/;
+
+/** The message without anything taken from the file (what was found there, a position built from
+ *  its keys): for a caller that must not show a file's content, e.g. to a model over MCP. */
+export function formatTranscriptErrorUnquoted(d: Pick<TranscriptErrorDetails, 'file' | 'position' | 'expected'>): string {
+  const where = STRUCTURAL_POSITION.test(d.position) ? `: ${d.position}` : '';
+  return `${d.file ? `${d.file}${where}` : where.slice(2) || 'the file'}: expected ${d.expected}`.replace(/[\r\n]+/g, ' ');
+}
+
 export function isTranscriptError(e: unknown): e is TranscriptError {
   return e instanceof TranscriptError || (e instanceof Error && e.name === 'TranscriptError' && 'position' in e);
 }

@@ -2,7 +2,7 @@
 
 import { join } from 'node:path';
 import type { FoundSession } from '../../agentSession';
-import { statOf } from '../../diskReads';
+import { entryStatOf } from '../../diskReads';
 import type { SourceContext } from '../sourceContext';
 
 export const AIDER_HISTORY_FILE = '.aider.chat.history.md';
@@ -11,8 +11,8 @@ export async function findAiderSessions(ctx: SourceContext): Promise<FoundSessio
   const out: FoundSession[] = [];
   for (const folder of ctx.folders) {
     const file = join(folder, AIDER_HISTORY_FILE);
-    const s = await statOf(file);
-    if (!s?.isFile()) continue;
+    const s = await entryStatOf(file);
+    if (!s || s.isDirectory()) continue;
     out.push({ agent: 'aider', id: file, file, cwd: folder, format: 'aider', size: s.size, mtimeMs: s.mtimeMs });
   }
   return out;

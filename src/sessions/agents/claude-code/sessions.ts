@@ -7,7 +7,7 @@
 
 import { basename, join } from 'node:path';
 import type { FoundSession } from '../../agentSession';
-import { entriesOf, headLines, readJsonFile, statOf } from '../../diskReads';
+import { entriesOf, entryStatOf, headLines, mayBeSessionFile, readJsonFile } from '../../diskReads';
 import { claudeProjectName, claudeProjectsDir, isInside } from '../../locations';
 import type { SourceContext } from '../sourceContext';
 import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
@@ -40,8 +40,8 @@ async function sessionsIn(dir: string): Promise<FoundSession[]> {
   const out: FoundSession[] = [];
   for (const e of await entriesOf(dir)) {
     const path = join(dir, e.name);
-    if (e.isFile() && e.name.endsWith('.jsonl')) {
-      const s = await statOf(path);
+    if (mayBeSessionFile(e) && e.name.endsWith('.jsonl')) {
+      const s = await entryStatOf(path);
       if (!s) continue;
       const head = await headFacts(path);
       const legacyAgent = e.name.startsWith('agent-');
@@ -59,9 +59,9 @@ async function sessionsIn(dir: string): Promise<FoundSession[]> {
     } else if (e.isDirectory()) {
       const subagents = join(path, 'subagents');
       for (const a of await entriesOf(subagents)) {
-        if (!a.isFile() || !a.name.endsWith('.jsonl')) continue;
+        if (!mayBeSessionFile(a) || !a.name.endsWith('.jsonl')) continue;
         const file = join(subagents, a.name);
-        const s = await statOf(file);
+        const s = await entryStatOf(file);
         if (!s) continue;
         const head = await headFacts(file);
         // agent-<id>.meta.json beside it says what the sub-agent was asked to do.

@@ -10,7 +10,7 @@
 
 import { join } from 'node:path';
 import type { AgentId, FoundSession } from '../../agentSession';
-import { entriesOf, readJsonFile, statOf } from '../../diskReads';
+import { entriesOf, entryStatOf, readJsonFile } from '../../diskReads';
 import { clineDataDir, clineSessionsDir, folderOf } from '../../locations';
 import type { SourceContext } from '../sourceContext';
 import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
@@ -52,8 +52,8 @@ async function tasksIn(root: string, agent: AgentId, ctx: SourceContext): Promis
     const facts = { ...index.get(t.name), ...(await historyItem(dir)) };
     if (!folderOf(facts.cwd, ctx.folders)) continue;
     const file = join(dir, HISTORY_FILE);
-    const s = await statOf(file);
-    if (!s) continue;
+    const s = await entryStatOf(file);
+    if (!s || s.isDirectory()) continue;
     out.push({
       agent,
       id: t.name,
@@ -101,8 +101,8 @@ async function cline4Sessions(dir: string, ctx: SourceContext): Promise<FoundSes
     const cwd = str(manifest, 'cwd') ?? str(manifest, 'workspace_root');
     if (!folderOf(cwd, ctx.folders)) continue;
     const file = str(manifest, 'messages_path') ?? join(dir, e.name, `${e.name}.messages.json`);
-    const s = await statOf(file);
-    if (!s) continue;
+    const s = await entryStatOf(file);
+    if (!s || s.isDirectory()) continue;
     const meta = isObject(manifest['metadata']) ? manifest['metadata'] : {};
     const title = str(meta, 'title') ?? str(manifest, 'prompt');
     out.push({

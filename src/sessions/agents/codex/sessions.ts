@@ -4,7 +4,7 @@
 
 import { basename, join } from 'node:path';
 import type { FoundSession } from '../../agentSession';
-import { entriesOf, firstLineOf, statOf } from '../../diskReads';
+import { entriesOf, entryStatOf, firstLineOf, mayBeSessionFile } from '../../diskReads';
 import { codexSessionsDir, folderOf } from '../../locations';
 import type { SourceContext } from '../sourceContext';
 import { isObject } from '../../../engine/conversation/importers/jsonShape';
@@ -21,7 +21,7 @@ export async function findCodexSessions(ctx: SourceContext): Promise<FoundSessio
     const meta = isObject(first) && first['type'] === 'session_meta' && isObject(first['payload']) ? first['payload'] : isObject(first) ? first : undefined;
     const cwd = meta && typeof meta['cwd'] === 'string' ? meta['cwd'] : undefined;
     if (!folderOf(cwd, ctx.folders)) continue;
-    const s = await statOf(file);
+    const s = await entryStatOf(file);
     if (!s) continue;
     const id = (meta && typeof meta['id'] === 'string' ? meta['id'] : undefined) ?? ID_IN_NAME.exec(file)?.[1] ?? basename(file, '.jsonl');
     const from = meta ? meta[CODEX_PROVENANCE_FIELD] : undefined;
@@ -46,7 +46,7 @@ async function rolloutFiles(dir: string, depth: number, signal: AbortSignal | un
   const out: string[] = [];
   for (const e of await entriesOf(dir)) {
     const path = join(dir, e.name);
-    if (e.isFile() && ROLLOUT.test(e.name)) out.push(path);
+    if (mayBeSessionFile(e) && ROLLOUT.test(e.name)) out.push(path);
     else if (e.isDirectory() && depth < 3) out.push(...(await rolloutFiles(path, depth + 1, signal)));
   }
   return out;

@@ -6,7 +6,7 @@
 import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FoundSession } from '../../agentSession';
-import { entriesOf, readJsonFile, statOf } from '../../diskReads';
+import { entriesOf, entryStatOf, mayBeSessionFile, readJsonFile, statOf } from '../../diskReads';
 import { isInside } from '../../locations';
 import type { SourceContext } from '../sourceContext';
 import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
@@ -45,9 +45,9 @@ async function chatSessionsIn(dir: string, cwd?: string): Promise<FoundSession[]
   const out: FoundSession[] = [];
   for (const e of await entriesOf(dir)) {
     const ext = extname(e.name);
-    if (!e.isFile() || (ext !== '.json' && ext !== '.jsonl')) continue;
+    if (!mayBeSessionFile(e) || (ext !== '.json' && ext !== '.jsonl')) continue;
     const file = join(dir, e.name);
-    const s = await statOf(file);
+    const s = await entryStatOf(file);
     if (!s) continue;
     out.push({ agent: 'copilot-chat', id: basename(e.name, ext), file, format: 'copilot-chat', size: s.size, mtimeMs: s.mtimeMs, ...(cwd ? { cwd } : {}) });
   }

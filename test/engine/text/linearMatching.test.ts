@@ -1,0 +1,126 @@
+// The indexed searches that keep compaction linear give exactly the answers of the plain ones
+// they replaced: presentFacts (one token index of the text for many facts) against factPresent
+// fact by fact, and firstSimilarBefore (prefix filtering) against comparing each set with every
+// set in its look-back window. Random facts and texts are drawn from fragments that exercise the
+// word-boundary rules (inflections, paths inside longer paths, CJK, punctuation-only facts).
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Fact, FactKind } from '../../../src/engine/result';
+import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts, tokenizeNormalized } from '../../../src/engine/validate/factMatch';
+import { firstSimilarBefore, jaccardSorted } from '../../../src/engine/text/similarity';
+
+const WORDS = [
+  'fail',
+  'failed',
+  'a.ts',
+  'data.ts',
+  'src/a.ts',
+  'TypeError: x is not a function',
+  'api',
+  'API',
+  '修复',
+  '登录接口',
+  'bug',
+  'x',
+  '42',
+  '4.2',
+  'FooBar',
+  '!!',
+  '/',
+  '-',
+  '好的',
+  '_id',
+  'é',
+  'naïve',
+  'the',
+  'item 12',
+  '12',
+];
+const KINDS: FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'technicalTerm', 'keyword', 'number', 'pendingTask'];
+
+const fragment = fc.constantFrom(...WORDS);
+const glue = fc.constantFrom(' ', '', '\n', '.', '/', '-', '  ', '修', 'x');
+const text = fc.array(fc.tuple(fragment, glue), { maxLength: 30 }).map((parts) => parts.map(([w, g]) => w + g).join(''));
+const fact = fc.record({ kind: fc.constantFrom(...KINDS), value: fc.oneof(text, fragment), sourceId: fc.constant('m1') }) as fc.Arbitrary<Fact>;
+
+describe('presentFacts', () => {
+  it('answers as factPresent does, fact by fact, on random facts and texts', () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 25 }), text, (facts, t) => {
+        const hay = normalizeForMatch(t);
+        expect(presentFacts(facts, hay)).toEqual(facts.map((f) => factPresent(f, hay)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answers as factPresent does for facts cut from the text at random places', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.tuple(fc.constantFrom(...KINDS), fc.nat(), fc.nat()), { maxLength: 25 }), (t, cuts) => {
+        const hay = normalizeForMatch(t);
+        const facts: Fact[] = cuts.map(([kind, a, b]) => ({
+          kind,
+          value: t.slice(Math.min(a, b) % (t.length + 1), Math.max(a, b) % (t.length + 1)),
+          sourceId: 'm',
+        }));
+        expect(presentFacts(facts, hay)).toEqual(facts.map((f) => factPresent(f, hay)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answers the same from the joined texts tokenized one by one (empty ones among them) as from the whole', () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 25 }), fc.array(fc.oneof(text, fc.constant('')), { maxLength: 6 }), (facts, texts) => {
+        const parts = texts.map((t) => tokenizeNormalized(normalizeForMatch(t)));
+        const hay = joinNormalized(parts.map((p) => p.text));
+        expect(presentFacts(facts, hay, parts)).toEqual(facts.map((f) => factPresent(f, hay)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('finds a fact taken from the text itself, and misses one cut inside a word', () => {
+    const hay = normalizeForMatch('Please fix src/data.ts: it failed with TypeError: x is not a function. 请修复登录接口');
+    const facts: Fact[] = [
+      { kind: 'filePath', value: 'data.ts', sourceId: 'a' },
+      { kind: 'filePath', value: 'a.ts', sourceId: 'a' },
+      { kind: 'keyword', value: 'fail', sourceId: 'a' },
+      { kind: 'errorSignature', value: 'TypeError: x is not a function', sourceId: 'a' },
+      { kind: 'userMessage', value: '登录接口', sourceId: 'a' },
+      { kind: 'userMessage', value: 'please fix src/da', sourceId: 'a' },
+    ];
+    expect(presentFacts(facts, hay)).toEqual([true, false, true, true, true, true]);
+    expect(missingFacts(facts, hay).map((f) => f.value)).toEqual(['a.ts']);
+  });
+});
+
+function brute(sets: readonly (Uint32Array | undefined)[], t: number, lookback: number): (number | undefined)[] {
+  return sets.map((a, i) => {
+    if (!a || a.length === 0) return undefined;
+    for (let j = Math.max(0, i - lookback); j < i; j++) {
+      const b = sets[j];
+      if (b && b.length > 0 && jaccardSorted(a, b) >= t) return j;
+    }
+    return undefined;
+  });
+}
+
+const set = fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }).map((xs) => Uint32Array.from(xs.sort((a, b) => a - b)));
+
+describe('firstSimilarBefore', () => {
+  it('finds the same earliest similar set as comparing every pair in the window', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(set, { nil: undefined }), { maxLength: 40 }),
+        fc.constantFrom(0, 0.2, 0.5, 0.6, 0.75, 0.8, 1),
+        fc.integer({ min: 1, max: 50 }),
+        (sets, t, lookback) => {
+          expect(firstSimilarBefore(sets, t, lookback)).toEqual(brute(sets, t, lookback));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
