@@ -20,7 +20,8 @@ const HIGH = 0.15;
 const PER_MESSAGE = 4;
 
 let encoder;
-function o200k() {
+/** The o200k encoder (js-tiktoken), made once; also the Gemini CLI scenarios' fake usage. */
+export function o200k() {
   if (!encoder) {
     const { Tiktoken } = require('js-tiktoken/lite');
     encoder = new Tiktoken(require('js-tiktoken/ranks/o200k_base'));

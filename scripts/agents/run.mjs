@@ -28,6 +28,8 @@ import { hookScenarios } from './hookScenarios.mjs';
 import { claudeCountScenarios } from './claudeCountScenario.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
 import { codexScenarios } from './codexScenarios.mjs';
+import { geminiScenarios } from './geminiScenarios.mjs';
+import { qwenScenarios } from './qwenScenarios.mjs';
 import { opencodeScenarios } from './opencodeScenarios.mjs';
 import { ensureAgent, ensureAgents, registryNewest, TESTED_VERSIONS } from './tools.mjs';
 
@@ -470,7 +472,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [codexScenarios, opencodeScenarios];
+const AGENT_SCENARIOS = [codexScenarios, geminiScenarios, qwenScenarios, opencodeScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 

@@ -38,10 +38,14 @@ export interface CompactionFigures {
   afterSource: NotInFileSource;
 }
 
-/** What the agent a result is written into sends besides it, when that is another agent than the
- *  conversation's own (its registry estimate: src/sessions/agents). */
+/** What the agent a result is written into sends besides it: another agent's own estimate (its
+ *  registry estimate: src/sessions/agents), or, written into the conversation's own agent, what the
+ *  new session inherits — the overhead measured on the original plus what the new file leaves out
+ *  for the agent to render anew (src/sessions/writeSession.ts inheritedFigures). */
 export interface TargetOverhead {
   overhead: number;
+  /** The conversation's own agent: the figure has the same origin as before's. */
+  sameAgent?: boolean;
 }
 
 const whole = (n: number) => Math.max(0, Math.round(Number.isFinite(n) ? n : 0));
@@ -52,7 +56,7 @@ function sourceOf(report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited
 }
 
 /** The figures of a compaction of the conversation `report` counts; `target` when the result goes
- *  into another agent (its overhead replaces the conversation's in `after`). */
+ *  into an agent's new session (its overhead replaces the conversation's in `after`). */
 export function compactionFigures(
   report: Pick<TokenReport, 'overhead' | 'window' | 'reported' | 'inherited'>,
   result: Pick<CompactionResult, 'tokensBefore' | 'tokensAfter'>,
@@ -72,7 +76,7 @@ export function compactionFigures(
     ratio: after.total > 0 ? `${(before.total / after.total).toFixed(1)}x` : '∞x',
     percentOfBefore: before.total > 0 ? Math.round((after.total / before.total) * 100) : 100,
     source,
-    afterSource: target ? (afterOverhead > 0 ? 'estimate' : 'none') : source,
+    afterSource: target && !target.sameAgent ? (afterOverhead > 0 ? 'estimate' : 'none') : source === 'none' && afterOverhead > 0 ? 'estimate' : source,
   };
 }
 

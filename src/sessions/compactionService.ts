@@ -14,6 +14,7 @@ import type { CompactionCache } from '../engine/compaction/cache';
 import { requestOptions, type CompactionRequest } from '../engine/compaction/request';
 import { compactConversation, CompactionInputError } from '../engine/compactor';
 import type { InheritedFigures } from '../engine/conversation/inherited';
+import { notWrittenBack } from '../engine/conversation/exporters/sessionParts';
 import type { Conversation } from '../engine/conversation/model';
 import { compactionFigures, type CompactionFigures } from '../engine/figures';
 import type { CompactionResult } from '../engine/result';
@@ -21,7 +22,7 @@ import { listStrategies, UnknownStrategyError } from '../engine/strategies/regis
 import type { Summarizer } from '../engine/summarizer';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
 import { conversationReport, type TokenReport } from '../engine/tokens/report';
-import { agentOfFormat } from './agents/registry';
+import { agentOfFormat, resumableAgent } from './agents/registry';
 import { inheritedFigures, sameAgent } from './writeSession';
 
 export type { CompactionRequest } from '../engine/compaction/request';
@@ -137,6 +138,20 @@ export async function runCompaction(conversation: Conversation, request: Compact
   const other = otherTarget(conversation, request.to);
   const target = request.to ?? agentOfFormat(conversation.format)?.id;
   const inherited = target ? inheritedFigures(conversation, report, target) : {};
-  const figures = compactionFigures(report, result, other !== undefined ? { overhead: inherited.overhead ?? 0 } : undefined);
+  // The after of a session written for an agent: the file's part is what it holds (not the header
+  // items, reminders and resent copies the compacted conversation keeps); into the conversation's
+  // own agent, the part not in the file is what the new session inherits, which holds what the
+  // agent renders anew (Gemini CLI's <session_context>, Claude Code's reminders).
+  const notWritten = target && resumableAgent(target) ? result.conversation.messages.filter(notWrittenBack) : [];
+  const written = { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter - notWritten.reduce((n, m) => n + counter.countMessage(m), 0) };
+  const figures = compactionFigures(
+    report,
+    written,
+    other !== undefined
+      ? { overhead: inherited.overhead ?? 0 }
+      : inherited.overhead !== undefined
+        ? { overhead: inherited.overhead, sameAgent: true }
+        : undefined,
+  );
   return { result, figures, report, counter, inherited };
 }

@@ -1,4 +1,4 @@
-// The extension inside the agents, against the vscode fake: "Install / Remove Claude Code Hooks"
+// The extension inside the agents, against the vscode fake: "Install / Remove Agent Hooks"
 // (the exact JSON shown, asked, merged, refused on a broken file, removed exactly; the settings
 // reach the installed command), the Copilot agent-mode tools (usage without confirmation,
 // compaction with one, both on this workspace's real session files), and the MCP server offered
@@ -16,6 +16,8 @@ import { LM_TOOLS, MCP_PROVIDER_ID } from '../../src/extension/ids';
 import { HOOK_DEFAULTS, runClaudeCodeHook } from '../../src/sessions/claudeHook/claudeHook';
 import { hookCommandLine, hooksEntry } from '../../src/sessions/claudeHook/hookSettings';
 import { HOOK_BIN, HOOK_BUNDLES } from '../../src/extension/agents/hookBin';
+import { agentHookCommandLine } from '../../src/sessions/agents/claudeShapedHooks';
+import { agentById } from '../../src/sessions/agents/registry';
 import { claudeProjectName } from '../../src/sessions/locations';
 import { bigTurn, claudeLines, jsonl, writeFileIn } from '../helpers/agentSessions';
 import { repoRoot } from '../helpers/transcripts';
@@ -77,7 +79,7 @@ afterEach(() => host?.deactivate());
 const settingsFile = join(work, '.claude', 'settings.json');
 const EXISTING = `{\n    "model": "opus",\n    "hooks": {\n        "PreCompact": [{ "hooks": [{ "type": "command", "command": "echo mine" }] }]\n    }\n}\n`;
 
-describe('Install / Remove Claude Code Hooks', () => {
+describe('Install / Remove Agent Hooks: Claude Code', () => {
   beforeEach(() => {
     host = activateHost(standInEngine());
     mkdirSync(join(work, '.claude'), { recursive: true });
@@ -93,7 +95,16 @@ describe('Install / Remove Claude Code Hooks', () => {
   it('offers this workspace and the user settings, shows the exact JSON, and merges it keeping everything else', async () => {
     await install('Install');
     const picked = fake.state.quickPicks[0]!.items.map((i) => i.label);
-    expect(picked).toEqual(['$(folder) work/.claude/settings.json', '$(account) ~/.claude/settings.json']);
+    // Every agent with hooks, from the registry: Claude Code's files first (opencode's user config
+    // is under XDG_CONFIG_HOME, outside the home here: shown whole).
+    expect(picked).toEqual([
+      '$(folder) work/.claude/settings.json',
+      '$(account) ~/.claude/settings.json',
+      '$(folder) work/.qwen/settings.json',
+      '$(account) ~/.qwen/settings.json',
+      '$(folder) work/opencode.json',
+      `$(account) ${join(root, 'xdg', 'opencode', 'opencode.json')}`,
+    ]);
     const command = hookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'));
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toBe(`Add the Claude Code hooks to ${settingsFile}?`);
@@ -165,6 +176,32 @@ describe('Install / Remove Claude Code Hooks', () => {
     // Nothing of ours is left to remove.
     await fake.command('contextCompactor.removeClaudeHooks')!();
     expect(fake.messages.at(-1)!.message).toMatch(/No Context Compactor hooks were found/);
+  });
+});
+
+describe('Install / Remove Agent Hooks: Qwen Code', () => {
+  const qwenSettings = join(work, '.qwen', 'settings.json');
+  beforeEach(() => {
+    host = activateHost(standInEngine());
+    mkdirSync(join(work, '.qwen'), { recursive: true });
+    writeFileSync(qwenSettings, '{\n  "model": { "name": "qwen3-coder-plus" }\n}\n');
+  });
+
+  it("adds the registry's Qwen Code entry to the workspace's .qwen/settings.json, and takes out exactly it", async () => {
+    fake.setConfig('contextCompactor.claudeHook.maxTokens', 700);
+    fake.answers.quickPick.push((items) => items.find((i) => i.label === '$(folder) work/.qwen/settings.json'));
+    fake.answers.warning.push('Install');
+    await fake.command('contextCompactor.installClaudeHooks')!();
+    const command = agentHookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'), 'qwen-code', { maxTokens: 700 }, HOOK_DEFAULTS);
+    expect(command).toMatch(/ hook qwen-code --max-tokens 700$/);
+    expect(fake.messages.find((m) => m.modal)!.message).toBe(`Add the Qwen Code hooks to ${qwenSettings}?`);
+    const written = JSON.parse(readFileSync(qwenSettings, 'utf8'));
+    expect(written).toEqual({ model: { name: 'qwen3-coder-plus' }, ...(agentById('qwen-code')!.hooks!.entry(command) as object) });
+    expect(written.hooks.PreCompact).toEqual([{ matcher: '*', hooks: [{ type: 'command', command }] }]);
+    fake.answers.warning.push('Remove');
+    await fake.command('contextCompactor.removeClaudeHooks')!();
+    expect(JSON.parse(readFileSync(qwenSettings, 'utf8'))).toEqual({ model: { name: 'qwen3-coder-plus' } });
+    expect(fake.messages.at(-1)!.message).toBe(`Qwen Code hooks removed from ${qwenSettings}.`);
   });
 });
 

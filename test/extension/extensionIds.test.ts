@@ -89,8 +89,8 @@ describe('manifest and ids agree', () => {
       'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
       'contextCompactor.sessions.pin': 'Context Compactor: Pin the Meter to This Session',
       'contextCompactor.sessions.chart': 'Context Compactor: Show Context Chart',
-      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Claude Code Hooks',
-      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Claude Code Hooks',
+      'contextCompactor.installClaudeHooks': 'Context Compactor: Install Agent Hooks',
+      'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Agent Hooks',
     });
   });
 

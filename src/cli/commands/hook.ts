@@ -46,14 +46,15 @@ export const HOOK_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'boolean', description: 'show this help' },
 ];
 
-const USAGE = 'ctxc hook claude-code [--max-tokens N] [--loop-limit N] [--loop-minutes M] [--state-dir DIR]  < hook-input.json';
+const USAGE = `ctxc hook ${HOOK_AGENTS.join('|')} [--max-tokens N] [--loop-limit N] [--loop-minutes M] [--state-dir DIR]  < hook-input.json`;
 const HELP: CommandHelp = {
   name: 'hook',
   usage: USAGE,
   flags: HOOK_FLAGS,
   helpTail:
     'Run by Claude Code\'s hooks (PreCompact, SessionStart with matcher "compact", UserPromptSubmit): it puts back the facts\n' +
-    "Claude Code's own summary lost, and stops a loop of automatic compactions. See the README for the settings.json entry.\n",
+    "Claude Code's own summary lost, and stops a loop of automatic compactions. Run by Qwen Code's PreCompact hook: it gives\n" +
+    "Qwen Code's summariser the must-keep facts before it summarises. See the README for the settings.json entries.\n",
 };
 
 interface HookArgs extends HookSettings {
@@ -71,7 +72,12 @@ function readArgs(argv: readonly string[], io: CliIO): HookArgs | 'help' {
   const args = parseArgs(argv, HOOK_FLAGS);
   if (booleanFlag(args, 'help')) return 'help';
   const agent = onePositional(args.positionals, `AGENT (${HOOK_AGENTS.join(', ')})`);
-  if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`unknown agent '${clip(agent)}'; expected one of ${HOOK_AGENTS.join(', ')}`);
+  if (!HOOK_AGENTS.includes(agent)) {
+    const known = agentById(agent);
+    if (known)
+      throw new UsageError(`${known.name} takes no hook of ours (the README's "Inside the agents" says why); agents with hooks: ${HOOK_AGENTS.join(', ')}`);
+    throw new UsageError(`unknown agent '${clip(agent)}'; expected one of ${HOOK_AGENTS.join(', ')}`);
+  }
   const dir = stringFlag(args, 'state-dir');
   return {
     agent,
@@ -129,7 +135,7 @@ export async function readStdin(io: CliIO, deadlineMs = HOOK_STDIN_DEADLINE_MS):
 
 export const hookCommand: CliCommand = {
   name: 'hook',
-  summary: "Claude Code's compaction hooks: put back what its summary lost, stop compaction loops",
+  summary: "The agents' compaction hooks: Claude Code's summary repaired and its loops stopped, Qwen Code's summariser given the facts",
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     const line = readCommandLine(HELP, io, () => readArgs(argv, io));

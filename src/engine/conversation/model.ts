@@ -86,6 +86,8 @@ export type SourceFormat =
   | 'cline'
   | 'claude-code'
   | 'codex'
+  | 'gemini-cli'
+  | 'qwen-code'
   | 'vscode-chat'
   | 'copilot-chat'
   | 'aider'
@@ -169,7 +171,7 @@ export interface ConversationMeta {
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai';
+export type UsageSource = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {

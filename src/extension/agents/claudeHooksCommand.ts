@@ -1,8 +1,10 @@
-// "Install Claude Code Hooks" and "Remove Claude Code Hooks": the settings.json entry that runs
-// `ctxc hook claude-code` (src/sessions/claudeHook/hookSettings.ts), added to a workspace's
-// `.claude/settings.json` or the user's, after showing the exact JSON and asking. Every other key
-// and hook of the file is kept, a file that is not valid JSON is refused with where it breaks, the
-// write is atomic, and removing takes out exactly the entries an install added.
+// "Install Agent Hooks" and "Remove Agent Hooks": the entry that runs `ctxc hook <agent>` for each
+// agent of the registry that has hooks (Claude Code and Qwen Code: settings.json hooks; opencode: its
+// plugin in opencode.json; each module's `hooks` says which files, which entry, how it is added and
+// taken out), added to a workspace's settings file or the user's, after showing the exact JSON and
+// asking. Every other key and hook of
+// the file is kept, a file that is not valid JSON is refused with where it breaks, the write is
+// atomic, and removing takes out exactly the entries an install added.
 //
 // The command runs this extension's dist/cli.js with `node` (the package is not on the npm
 // registry, so `npx ctxc` would fetch another package), from a copy in the global storage whose
@@ -12,21 +14,16 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { lineColumnAt, locateJsonError } from '../../engine/conversation/importers/jsonText';
 import { writeFileAtomic } from '../../node/atomicWrite';
 import { readTextIfExists } from '../../node/readTextIfExists';
-import {
-  addClaudeHooks,
-  hasClaudeHooks,
-  hookCommandLine,
-  hooksEntry,
-  jsonIndent,
-  removeClaudeHooks,
-  SettingsShapeError,
-} from '../../sessions/claudeHook/hookSettings';
-import { claudeConfigDir } from '../../sessions/locations';
+import type { AgentModule } from '../../sessions/agents/agent';
+import { agentHookCommandLine } from '../../sessions/agents/claudeShapedHooks';
+import { AGENT_MODULES } from '../../sessions/agents/registry';
+import { HOOK_DEFAULTS } from '../../sessions/claudeHook/claudeHook';
+import { jsonIndent, SettingsShapeError } from '../../sessions/claudeHook/hookSettings';
 import { UserFacingError, type Logger } from '../log';
 import { stableHookCli } from './hookBin';
 import type { SettingsStore } from '../settings';
@@ -44,17 +41,30 @@ export interface HookCommandDeps {
 
 interface SettingsTarget extends vscode.QuickPickItem {
   path: string;
+  agent: AgentModule & { hooks: NonNullable<AgentModule['hooks']> };
 }
 
-/** The settings files the hooks can go in: each workspace folder's, then the user's. */
+/** The settings files the hooks can go in, agent by agent: each workspace folder's, then the user's. */
 function targets(): SettingsTarget[] {
-  const out: SettingsTarget[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
-    label: `$(folder) ${f.name}/.claude/settings.json`,
-    description: vscode.l10n.t('this workspace'),
-    path: join(f.uri.fsPath, '.claude', 'settings.json'),
-  }));
-  const user = join(claudeConfigDir(process.env, homedir()), 'settings.json');
-  out.push({ label: '$(account) ~/.claude/settings.json', description: vscode.l10n.t('all your projects'), detail: user, path: user });
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const home = homedir();
+  const out: SettingsTarget[] = [];
+  for (const agent of AGENT_MODULES) {
+    if (!agent.hooks) continue;
+    const files = agent.hooks.settingsFiles({ folders: folders.map((f) => f.uri.fsPath), env: process.env, home });
+    for (const f of files) {
+      const within = relative(home, f.path);
+      const folder = folders.find((w) => w.uri.fsPath === f.folder);
+      const shown = f.scope === 'workspace' && folder ? `${folder.name}/${relative(f.folder!, f.path)}` : within.startsWith('..') ? f.path : `~/${within}`;
+      out.push({
+        label: `$(${f.scope === 'workspace' ? 'folder' : 'account'}) ${shown}`,
+        description: `${agent.name} · ${f.scope === 'workspace' ? vscode.l10n.t('this workspace') : vscode.l10n.t('all your projects')}`,
+        ...(f.scope === 'user' ? { detail: f.path } : {}),
+        path: f.path,
+        agent: agent as SettingsTarget['agent'],
+      });
+    }
+  }
   return out;
 }
 
@@ -95,27 +105,33 @@ function nodeOnPath(): Promise<boolean> {
 export async function installClaudeHooksCommand(deps: HookCommandDeps): Promise<void> {
   const bundled = join(deps.extensionPath, 'dist', 'cli.js');
   if (!existsSync(bundled)) throw new UserFacingError(vscode.l10n.t('The extension has no {0}; reinstall Context Compactor.', bundled));
-  const target = await vscode.window.showQuickPick(targets(), { placeHolder: vscode.l10n.t('Where should the Claude Code hooks go?') });
+  const target = await vscode.window.showQuickPick(targets(), { placeHolder: vscode.l10n.t('Where should the hooks go?') });
   if (!target) return;
+  const { agent } = target;
   const cli = await stableHookCli(deps.extensionPath, deps.globalStorage);
   const s = deps.settings.current;
-  const command = hookCommandLine(cli, { maxTokens: s.claudeHookMaxTokens, loopLimit: s.claudeHookLoopLimit, loopMinutes: s.claudeHookLoopMinutes });
+  const command = agentHookCommandLine(
+    cli,
+    agent.id,
+    { maxTokens: s.claudeHookMaxTokens, loopLimit: s.claudeHookLoopLimit, loopMinutes: s.claudeHookLoopMinutes },
+    HOOK_DEFAULTS,
+  );
   const { text, value } = await readSettings(target.path);
-  const change = shaped(target.path, () => addClaudeHooks(value, command));
-  const details = [vscode.l10n.t('This JSON is added (every other setting and hook stays as it is):'), JSON.stringify({ hooks: hooksEntry(command) }, null, 2)];
+  const change = shaped(target.path, () => agent.hooks.add(value, command));
+  const details = [vscode.l10n.t('This JSON is added (every other setting and hook stays as it is):'), JSON.stringify(agent.hooks.entry(command), null, 2)];
   if (change.removed > 0) details.push(vscode.l10n.t('It replaces the {0} entries an earlier install added.', change.removed));
-  if (!(await nodeOnPath())) details.push(vscode.l10n.t('`node` was not found on the PATH: Claude Code needs it to run the hooks.'));
+  if (!(await nodeOnPath())) details.push(vscode.l10n.t('`node` was not found on the PATH: {0} needs it to run the hooks.', agent.name));
   const install = vscode.l10n.t('Install');
   const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Add the Claude Code hooks to {0}?', target.path),
+    vscode.l10n.t('Add the {0} hooks to {1}?', agent.name, target.path),
     { modal: true, detail: details.join('\n\n') },
     install,
   );
   if (answer !== install) return;
   await write(target.path, change.settings, text);
-  deps.log.info(`Claude Code hooks installed in ${target.path}: ${command}`);
+  deps.log.info(`${agent.name} hooks installed in ${target.path}: ${command}`);
   deps.onInstalled?.();
-  void vscode.window.showInformationMessage(vscode.l10n.t('Claude Code hooks installed in {0}. Claude Code reads them when a session starts.', target.path));
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} hooks installed in {1}. {0} reads them when a session starts.', agent.name, target.path));
 }
 
 export async function removeClaudeHooksCommand(deps: HookCommandDeps): Promise<void> {
@@ -124,30 +140,29 @@ export async function removeClaudeHooksCommand(deps: HookCommandDeps): Promise<v
     const text = await readTextIfExists(t.path).catch(() => undefined);
     if (text === undefined) continue;
     try {
-      if (hasClaudeHooks(JSON.parse(text))) installed.push(t);
+      if (t.agent.hooks.has(JSON.parse(text))) installed.push(t);
     } catch {
       // Not JSON: nothing of ours can be found in it.
     }
   }
   if (installed.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t("No Context Compactor hooks were found in this workspace's or your Claude Code settings."));
+    void vscode.window.showInformationMessage(vscode.l10n.t("No Context Compactor hooks were found in this workspace's or your agents' settings."));
     return;
   }
   const target =
-    installed.length === 1
-      ? installed[0]!
-      : await vscode.window.showQuickPick(installed, { placeHolder: vscode.l10n.t('Remove the Claude Code hooks from which file?') });
+    installed.length === 1 ? installed[0]! : await vscode.window.showQuickPick(installed, { placeHolder: vscode.l10n.t('Remove the hooks from which file?') });
   if (!target) return;
+  const { agent } = target;
   const { text, value } = await readSettings(target.path);
-  const change = shaped(target.path, () => removeClaudeHooks(value));
+  const change = shaped(target.path, () => agent.hooks.remove(value));
   const remove = vscode.l10n.t('Remove');
   const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Remove the Claude Code hooks from {0}?', target.path),
-    { modal: true, detail: vscode.l10n.t('The {0} entries that run `hook claude-code` are taken out; every other setting and hook stays.', change.removed) },
+    vscode.l10n.t('Remove the {0} hooks from {1}?', agent.name, target.path),
+    { modal: true, detail: vscode.l10n.t('The {0} entries that run `hook {1}` are taken out; every other setting and hook stays.', change.removed, agent.id) },
     remove,
   );
   if (answer !== remove) return;
   await write(target.path, change.settings, text);
-  deps.log.info(`Claude Code hooks removed from ${target.path}`);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Claude Code hooks removed from {0}.', target.path));
+  deps.log.info(`${agent.name} hooks removed from ${target.path}`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} hooks removed from {1}.', agent.name, target.path));
 }

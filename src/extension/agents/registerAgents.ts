@@ -1,4 +1,4 @@
-// Context Compactor inside the agents: the Claude Code hooks' install and remove commands (and the
+// Context Compactor inside the agents: the agents' hooks' install and remove commands (and the
 // loop guard's reason shown when it blocks), the tools for Copilot's agent mode, and the MCP server
 // offered to VS Code.
 
@@ -25,10 +25,10 @@ export function registerAgents(context: vscode.ExtensionContext, deps: { setting
   );
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.installClaudeHooks, () =>
-      guarded(deps.log, vscode.l10n.t('Install Claude Code Hooks'), () => installClaudeHooksCommand(hookDeps)),
+      guarded(deps.log, vscode.l10n.t('Install Agent Hooks'), () => installClaudeHooksCommand(hookDeps)),
     ),
     vscode.commands.registerCommand(COMMANDS.removeClaudeHooks, () =>
-      guarded(deps.log, vscode.l10n.t('Remove Claude Code Hooks'), () => removeClaudeHooksCommand(hookDeps)),
+      guarded(deps.log, vscode.l10n.t('Remove Agent Hooks'), () => removeClaudeHooksCommand(hookDeps)),
     ),
   );
   registerLanguageModelTools(context, deps.log, deps.settings);

@@ -8,11 +8,23 @@ import { claudeCodeAgent } from './claude-code/agent';
 import { clineAgent } from './cline/agent';
 import { codexAgent } from './codex/agent';
 import { copilotChatAgent } from './copilot-chat/agent';
+import { geminiCliAgent } from './gemini-cli/agent';
+import { qwenCodeAgent } from './qwen-code/agent';
 import { opencodeAgent } from './opencode/agent';
 import { rooCodeAgent } from './roo-code/agent';
 
 /** In the order the Sessions view groups them. */
-export const AGENT_MODULES: readonly AgentModule[] = [claudeCodeAgent, codexAgent, opencodeAgent, clineAgent, rooCodeAgent, copilotChatAgent, aiderAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [
+  claudeCodeAgent,
+  codexAgent,
+  geminiCliAgent,
+  qwenCodeAgent,
+  opencodeAgent,
+  clineAgent,
+  rooCodeAgent,
+  copilotChatAgent,
+  aiderAgent,
+];
 
 /** Every agent's id, in the registry's order. */
 export const AGENT_IDS: readonly string[] = AGENT_MODULES.map((a) => a.id);

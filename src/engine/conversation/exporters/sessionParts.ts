@@ -34,12 +34,14 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
   });
   if (at === -1) return undefined;
   const rest = conv.messages.slice(at + 1);
-  const tail = rest.filter((m) => !isHeaderItem(m) && !isRenderedReminder(m));
+  const tail = rest.filter((m) => !isHeaderItem(m) && !isRenderedReminder(m) && !isResentCopy(m));
   const reminders = rest.filter(isRenderedReminder).length;
-  const leftOut = rest.length - tail.length - reminders + conv.messages.slice(0, at).filter(isHeaderItem).length;
+  const resent = rest.filter(isResentCopy).length;
+  const leftOut = rest.length - tail.length - reminders - resent + conv.messages.slice(0, at).filter(isHeaderItem).length;
   const notes =
     leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
   if (reminders > 0) notes.push(`${reminders} reminder${reminders === 1 ? '' : 's'} the agent renders itself (date, environment, listings) left out`);
+  if (resent > 0) notes.push(`${resent} tool result${resent === 1 ? '' : 's'} the agent sent a second time left out`);
   return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut, notes };
 }
 
@@ -47,6 +49,21 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
  *  and the reminders it renders with a user message. Overhead of the new session. */
 export function leftOutOfSession(m: Message): boolean {
   return isHeaderItem(m) || isRenderedReminder(m);
+}
+
+/** What a session written back leaves out of the compacted conversation: what the agent sends
+ *  itself (leftOutOfSession) and the copies it resent. Not in the new session's file. */
+export function notWrittenBack(m: Message): boolean {
+  return leftOutOfSession(m) || isResentCopy(m);
+}
+
+/** The `source.extra` key of a message an agent sent a second time (Gemini CLI resends the results
+ *  of a tool turn recorded before a resume): counted as sent, never written back, and no overhead of
+ *  the new session (its agent has no reason to send it again). */
+export const RESENT_EXTRA = 'resent';
+
+function isResentCopy(m: Message): boolean {
+  return typeof m.source?.extra?.[RESENT_EXTRA] === 'string';
 }
 
 /** A reminder an agent rendered with a user message (importers/claudeCodeAttachments.ts). */

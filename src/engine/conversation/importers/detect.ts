@@ -15,6 +15,7 @@ import { importClaudeCode, importClaudeCodeLines } from './claudeCode';
 import { looksLikeClaudeCodeEntry } from './claudeCodeEntries';
 import { importCodex, importCodexLines, looksLikeCodexRolloutLine } from './codex';
 import { importCopilotChat, looksLikeChatSessionLog } from './copilotChat';
+import { importGeminiCli, looksLikeGeminiSessionDocument, looksLikeGeminiSessionHeader } from './geminiCli';
 import type { ImportOptions } from './importOptions';
 import { parseJsonDocument, stripBom, type JsonlResult } from './jsonText';
 import { arr, isObject, str } from './jsonShape';
@@ -22,6 +23,7 @@ import { fromLongMemEvalValue, looksLikeLongMemEval } from './longMemEval';
 import { fromMiniSweAgentValue, looksLikeMiniSweAgent } from './miniSweAgent';
 import { fromOpenAIValue } from './openai';
 import { fromOpenHandsValue, looksLikeOpenHands } from './openHands';
+import { importQwenCode, looksLikeQwenRecord } from './qwenCode';
 import { fromOpencodeValue, looksLikeOpencodeExport } from './opencode';
 import { fromSweAgentValue, looksLikeSweAgent } from './sweAgent';
 import { withReportedUsage } from './reportedUsage';
@@ -29,7 +31,7 @@ import { describeJsonValue, TranscriptError } from './transcriptError';
 import { fromVsCodeChatValue, looksLikeVsCodeChat } from './vscodeChat';
 
 const EXPECTED_ANY =
-  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval, an opencode export), Claude Code JSONL, a Codex rollout, a VS Code chat session log, or aider Markdown';
+  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval, an opencode export), Claude Code JSONL, a Codex rollout, a Gemini CLI or Qwen Code session, a VS Code chat session log, or aider Markdown';
 
 /** Detects the format without importing. Throws a TranscriptError when nothing fits. */
 export function detectFormat(text: string, fileName?: string): SourceFormat {
@@ -45,8 +47,10 @@ export function importTranscript(text: string, opts: ImportOptions = {}): Import
 
 /** The agent log a JSONL file is, by its first line (a complete object): a Codex rollout, a VS
  *  Code chat session log, or a Claude Code session — in that order, as detection checks them. */
-export function agentLogFormat(firstLine: unknown): 'codex' | 'copilot-chat' | 'claude-code' | undefined {
+export function agentLogFormat(firstLine: unknown): 'codex' | 'copilot-chat' | 'gemini-cli' | 'qwen-code' | 'claude-code' | undefined {
   if (looksLikeCodexRolloutLine(firstLine)) return 'codex';
+  if (looksLikeGeminiSessionHeader(firstLine)) return 'gemini-cli';
+  if (looksLikeQwenRecord(firstLine)) return 'qwen-code';
   if (looksLikeChatSessionLog(firstLine)) return 'copilot-chat';
   return looksLikeClaudeCodeEntry(firstLine) ? 'claude-code' : undefined;
 }
@@ -82,7 +86,7 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
   }
   const firstLine = firstLineValue(text);
   const agent = agentLogFormat(firstLine);
-  if (agent === 'codex' || agent === 'copilot-chat') return { format: agent };
+  if (agent !== undefined && agent !== 'claude-code') return { format: agent };
   if (isJsonl(text)) return { format: 'claude-code' };
   if (name.endsWith('.jsonl')) {
     // A .jsonl name usually means Claude Code; JSONL of chat messages (one {role, content} per
@@ -165,6 +169,7 @@ function isJsonl(text: string): boolean {
 }
 
 export function formatOfValue(value: unknown, name: string, file?: string): SourceFormat {
+  if (looksLikeGeminiSessionDocument(value)) return 'gemini-cli';
   if (looksLikeMiniSweAgent(value) || (name.endsWith('.traj.json') && isObject(value) && Array.isArray(value['messages']))) return 'mini-swe-agent';
   if (looksLikeSweAgent(value)) return 'swe-agent';
   if (looksLikeVsCodeChat(value)) return 'vscode-chat';
@@ -239,6 +244,10 @@ function importAs(format: SourceFormat, text: string, value: unknown, opts: Impo
       return importCodex(text, opts);
     case 'copilot-chat':
       return importCopilotChat(text, opts);
+    case 'gemini-cli':
+      return importGeminiCli(text, opts);
+    case 'qwen-code':
+      return importQwenCode(text, opts);
     case 'openai':
       return fromOpenAIValue(parsed(), opts);
     case 'anthropic':
