@@ -19,7 +19,7 @@ const NODE_BUILTINS = [...new Set(builtinModules.map((m) => m.replace(/^node:/, 
 const PURE_IMPORTS = {
   paths: [
     { name: 'vscode', message: 'Only the extension host (src/extension) may use the vscode API.' },
-    ...NODE_BUILTINS.map((name) => ({ name, message: 'No Node I/O here: take what you need as a parameter (see src/node for the Node side).' })),
+    ...NODE_BUILTINS.map((name) => ({ name, message: 'No Node I/O here: take what you need as a parameter (see src/files for files on disk).' })),
   ],
   patterns: [{ regex: '^openai(/|$)', message: 'Only src/summarizers may use the openai SDK.' }],
 };
@@ -30,7 +30,7 @@ const PURE_DYNAMIC_IMPORTS = {
 };
 
 /** Other layers; `src/sessions` is listed before it exists so its first file is already kept out. */
-const HOST_LAYERS = ['./src/extension', './src/extension.ts', './src/cli', './src/node', './src/summarizers', './src/sessions'];
+const HOST_LAYERS = ['./src/extension', './src/extension.ts', './src/cli', './src/files', './src/summarizers', './src/sessions'];
 const NOT_PRODUCT = ['./test', './bench', './scripts'];
 
 export default tseslint.config(
@@ -100,7 +100,7 @@ export default tseslint.config(
               message: 'src/shared is the protocol both sides import; it depends on neither.',
             },
             {
-              target: ['./src/cli', './src/node', './src/summarizers', './src/sessions'],
+              target: ['./src/cli', './src/files', './src/summarizers', './src/sessions'],
               from: ['./src/extension', './src/extension.ts'],
               message: 'The CLI side runs in plain Node, without the extension host.',
             },
@@ -127,7 +127,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/node/**/*.ts', 'src/summarizers/**/*.ts', 'src/sessions/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/files/**/*.ts', 'src/summarizers/**/*.ts', 'src/sessions/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

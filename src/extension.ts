@@ -14,12 +14,12 @@ import { createEngine } from './extension/engineModules';
 import { contextHistoryProvider } from './extension/inspector/contextHistory';
 import { offloadElsewhereNote, registerInspector } from './extension/inspector/registerInspector';
 import { registerLog } from './extension/log';
-import { registerMeterFocus, type MeterFocus } from './extension/meterFocus';
-import { registerCompactionProposal } from './extension/proposal/compactionProposal';
+import { registerMeterFocus, type MeterFocus } from './extension/meter/meterFocus';
+import { registerCompactionProposal } from './extension/compact/compactionProposal';
 import { registerSecrets } from './extension/secrets';
 import { registerSessions } from './extension/sessions/registerSessions';
 import { registerSettings } from './extension/settings';
-import { registerMeter } from './extension/statusBar/meter';
+import { registerMeter } from './extension/meter/meter';
 import { registerSummarizers } from './extension/summarizers/settingsSummarizerFactory';
 import { registerTranscriptTracking } from './extension/transcripts/transcriptTracker';
 

@@ -25,6 +25,56 @@ export function shortMessagesJson(n: number): string {
   return `[${parts.join(',')}]`;
 }
 
+/** The generated conversation of requests that each name an item and a file, answered in turn:
+ *  every user message is distinct and required in "All user messages", so a tight budget has
+ *  to leave most of them out (what the issue measured as the costliest shape). */
+export function itemFileMessagesJson(n: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const content =
+      i % 2 === 0 ? `message ${i}: please check item ${i} in src/mod${i}.py and report` : `Checked item ${i - 1} in src/mod${i - 1}.py: nothing to report.`;
+    parts.push(JSON.stringify({ role: i % 2 === 0 ? 'user' : 'assistant', content }));
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** The generated agent session: rounds of four messages — a request, a tool call running one
+ *  module's tests, its output (a failure with a traceback every fifth round), the agent's reply.
+ *  Tool blocks, commands, errors and files instead of plain chat. */
+export function toolRoundsJson(n: number): string {
+  const parts: string[] = [];
+  for (let i = 0; parts.length < n; i++) {
+    const mod = `pkg/module_${i % 1009}.py`;
+    const test = `tests/test_module_${i % 1009}.py`;
+    const failed = i % 5 === 0;
+    const id = `call_${i}`;
+    parts.push(JSON.stringify({ role: 'user', content: `Run the tests of ${mod} (round ${i}) and fix whatever fails.` }));
+    if (parts.length >= n) break;
+    parts.push(
+      JSON.stringify({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `python -m pytest ${test} -q` }) } }],
+      }),
+    );
+    if (parts.length >= n) break;
+    const output = failed
+      ? `F.\n=== FAILURES ===\n___ test_case_${i} ___\nTraceback (most recent call last):\n  File "${mod}", line ${10 + (i % 90)}, in compute\n    return total / count\nZeroDivisionError: division by zero (round ${i})\n1 failed, 1 passed in 0.${i % 10}3s`
+      : `..\n2 passed in 0.${i % 10}2s (round ${i})`;
+    parts.push(JSON.stringify({ role: 'tool', tool_call_id: id, content: output }));
+    if (parts.length >= n) break;
+    parts.push(
+      JSON.stringify({
+        role: 'assistant',
+        content: failed
+          ? `The tests of ${mod} failed with a ZeroDivisionError; I guarded the division in compute() (round ${i}).`
+          : `The tests of ${mod} pass (round ${i}).`,
+      }),
+    );
+  }
+  return `[${parts.join(',')}]`;
+}
+
 type Json = Record<string, unknown>;
 
 function isObject(v: unknown): v is Json {

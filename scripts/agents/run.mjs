@@ -24,6 +24,8 @@ import { ensureDebianCommand } from '../ensure-debian.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { startFakeModel } from './fakeModel.mjs';
 import { baseEnv, claudeEnv, earlyToolText, includes, lastAssistantText, placeTranscript, SECTIONS, SUMMARY_OPENING } from './sessionFixtures.mjs';
+import { clineScenarios } from './clineScenarios.mjs';
+import { copilotScenarios } from './copilotScenarios.mjs';
 import { hookScenarios } from './hookScenarios.mjs';
 import { claudeCountScenarios } from './claudeCountScenario.mjs';
 import { mcpScenarios } from './mcpScenarios.mjs';
@@ -472,7 +474,7 @@ async function sharedIntoCodex(agents, rel, figures) {
 
 /** The scenarios of each agent module (scripts/agents/<agent>Scenarios.mjs): functions of the
  *  runner's helpers `h` (see runSet) giving `[[name, async () => …], …]`. One entry per agent. */
-const AGENT_SCENARIOS = [codexScenarios, geminiScenarios, qwenScenarios, opencodeScenarios];
+const AGENT_SCENARIOS = [codexScenarios, geminiScenarios, qwenScenarios, opencodeScenarios, copilotScenarios, clineScenarios];
 
 // ── Main ──────────────────────────────────────────────────────────────────────────────────
 

@@ -9,12 +9,12 @@ import { agentLogFormat, importSessionLines, importTranscript } from '../engine/
 import { TranscriptError } from '../engine/conversation/importers/transcriptError';
 import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
 import type { CliIO } from './io';
-import { decodeTranscript } from '../node/decodeText';
-import { siblingUsage } from '../node/siblingUsage';
-import { streamJsonlFile } from '../node/jsonlStream';
+import { decodeTranscript } from '../files/decodeText';
+import { siblingUsage } from '../files/siblingUsage';
+import { streamJsonlFile } from '../files/jsonlStream';
 import { storeOwning } from '../sessions/agents/registry';
 
-export { decodeTranscript, firstInvalidUtf8 } from '../node/decodeText';
+export { decodeTranscript, firstInvalidUtf8 } from '../files/decodeText';
 
 /** Larger than any real session we have seen (the biggest public ones are a few MB), small enough
  *  that a mistaken path to a disk image fails at once instead of filling memory. */
@@ -141,13 +141,20 @@ export interface LoadedTranscript extends ImportResult {
   raw?: Uint8Array;
 }
 
-/** The agent sessions read as a stream (src/node/jsonlStream.ts): a Claude Code session or a
- *  Codex rollout, named by the format option or by the first line. */
-function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) => 'claude-code' | 'codex' | undefined {
+/** The agent sessions read as a stream (src/files/jsonlStream.ts): a Claude Code session, a Codex
+ *  rollout or a Copilot CLI events file, named by the format option or by the first line. */
+function streamedFormat(format: ImportOptions['format']): (firstLine: unknown) => 'claude-code' | 'codex' | 'copilot-cli' | undefined {
   return (firstLine) => {
     const f = format ?? agentLogFormat(firstLine);
-    return f === 'claude-code' || f === 'codex' ? f : undefined;
+    return f === 'claude-code' || f === 'codex' || f === 'copilot-cli' ? f : undefined;
   };
+}
+
+/** The file's text and size, and its bytes only when they are to be kept: nothing else holds
+ *  them once this returns, so a large file's bytes can go while its text is imported. */
+async function readForImport(path: string, opts: ReadOptions, keepBytes: boolean): Promise<{ text: string; bytes: number; raw?: Uint8Array }> {
+  const { text, bytes, raw } = await readTranscriptFile(path, opts);
+  return keepBytes ? { text, bytes, raw } : { text, bytes };
 }
 
 /** Reads and imports a transcript; every expected failure is a TranscriptError. An agent's JSONL
@@ -179,11 +186,11 @@ export async function loadTranscript(path: string, opts: LoadOptions = {}): Prom
     const streamed = await streamJsonlFile(path, opts.maxBytes ?? DEFAULT_MAX_BYTES, streamedFormat(importOpts.format));
     if (streamed) return { ...importSessionLines(streamed.format, streamed.lines, { ...importOpts, sourcePath }), bytes: streamed.bytes };
   }
-  const read = await readTranscriptFile(path, opts);
+  const { text, bytes, raw } = await readForImport(path, opts, keepBytes === true);
   // Usage kept beside the transcript (Cline's ui_messages.json); standard input has no folder.
   const usage = path === STDIN_FILE ? undefined : await siblingUsage(path);
-  const result = importTranscript(read.text, { ...importOpts, sourcePath, ...(usage ? { usage } : {}) });
-  return { ...result, bytes: read.bytes, ...(keepBytes ? { raw: read.raw } : {}) };
+  const result = importTranscript(text, { ...importOpts, sourcePath, ...(usage ? { usage } : {}) });
+  return { ...result, bytes, ...(raw ? { raw } : {}) };
 }
 
 /** Warnings to stderr, one line each, at most MAX_PRINTED_WARNINGS and then a count. */

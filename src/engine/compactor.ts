@@ -109,7 +109,7 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   const durationMs = started !== undefined && opts.clock ? Math.max(0, opts.clock() - started) : 0;
   const result: CompactionResult = {
     conversation: conversationOf(planned, attempt.messages),
-    summary: summaryOf(attempt.sections, attempt.summaryMessage, input.counter),
+    summary: summaryOf(attempt.sections, attempt.summaryMessage, input.counter, options.cache.textCounter(input.counter)),
     plan: planOf(planned, attempt),
     loss: attempt.loss,
     stats: statsOf(planned, attempt, opts.now),

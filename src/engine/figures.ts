@@ -7,7 +7,7 @@
 // and Copilot tools. No figure is negative.
 
 import type { CompactionResult } from './result';
-import { formatCount } from './segments/formatNumber';
+import { formatCount } from './text/formatNumber';
 import type { TokenReport } from './tokens/report';
 
 export interface SentTokens {

@@ -3,7 +3,7 @@
 // (src/extension/engineWarnings.ts). Code that acts on a warning matches its code, never its words.
 // Parameters named `text`, `reason` and `problem` quote a model, a server or a transcript: untrusted.
 
-import { formatCount } from './segments/formatNumber';
+import { formatCount } from './text/formatNumber';
 
 export type EngineWarning =
   /** The target leaves no room: the header and pinned messages alone take `fixed` tokens. */

@@ -23,7 +23,7 @@ import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
 import type { CompactionHost } from '../sessions/compactionService';
-import { dropOldestRounds, type DropOldestResult } from './alternatives/dropOldest';
+import { dropOldestRounds, type DropOldestResult } from './compact/dropOldest';
 import type { CompactionEngine } from './compactionEngine';
 import type { ActiveConversation, ApplyOptions, Compaction, ConversationService } from './conversationService';
 import { Disposable } from './lifecycle';

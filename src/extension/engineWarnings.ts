@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { EngineWarning } from '../engine/warnings';
-import { groupedNumber } from './statusBar/meterText';
+import { groupedNumber } from './meter/meterText';
 
 export function localWarningText(w: EngineWarning): string {
   const n = groupedNumber;

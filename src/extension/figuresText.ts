@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { CompactionFigures, NotInFileSource } from '../engine/figures';
-import { groupedNumber } from './statusBar/meterText';
+import { groupedNumber } from './meter/meterText';
 
 /** Where the part not in the file comes from, in a few words. */
 export function notInFileOrigin(source: NotInFileSource): string {

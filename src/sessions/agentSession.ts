@@ -22,6 +22,9 @@ export interface FoundSession {
   title?: string;
   /** The format to read it as (else detected). */
   format?: SourceFormat;
+  /** Whether its agent resumes a session written back for it; default: whether the agent resumes
+   *  files at all (Cline's CLI does, its VS Code extension's tasks do not). */
+  resumable?: boolean;
   size: number;
   mtimeMs: number;
 }

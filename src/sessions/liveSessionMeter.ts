@@ -45,7 +45,7 @@ export interface LiveMeterUpdate {
 type Lines =
   | { kind: 'undecided' }
   | { kind: 'parsed'; format: 'claude-code'; parser: JsonlParser; growing: ClaudeCodeGrowingImport }
-  | { kind: 'parsed'; format: 'codex'; parser: JsonlParser }
+  | { kind: 'parsed'; format: 'codex' | 'copilot-cli'; parser: JsonlParser }
   | { kind: 'text'; lines: string[] };
 
 export class LiveSessionMeter {
@@ -124,7 +124,7 @@ export class LiveSessionMeter {
   }
 
   /** Parsed when the session's format (given, or read from its first line as the importers'
-   *  detection reads it) is a Claude Code session or a Codex rollout. */
+   *  detection reads it) is a Claude Code session, a Codex rollout or a Copilot CLI events file. */
   private decide(firstLine: string): Exclude<Lines, { kind: 'undecided' }> {
     let format = this.found.format;
     if (format === undefined) {
@@ -136,7 +136,7 @@ export class LiveSessionMeter {
     }
     const sourcePath = this.found.file;
     if (format === 'claude-code') return { kind: 'parsed', format, parser: new JsonlParser(), growing: new ClaudeCodeGrowingImport({ sourcePath, format }) };
-    return format === 'codex' ? { kind: 'parsed', format, parser: new JsonlParser() } : { kind: 'text', lines: [] };
+    return format === 'codex' || format === 'copilot-cli' ? { kind: 'parsed', format, parser: new JsonlParser() } : { kind: 'text', lines: [] };
   }
 
   private importLines(found: FoundSession): SessionRead {

@@ -16,8 +16,8 @@ import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
-import { decodeTranscript } from '../node/decodeText';
-import { siblingUsage } from '../node/siblingUsage';
+import { decodeTranscript } from '../files/decodeText';
+import { siblingUsage } from '../files/siblingUsage';
 import { titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
 import { AGENT_MODULES, agentById, storeOwning } from './agents/registry';
 import type { SourceContext } from './agents/sourceContext';
@@ -138,7 +138,7 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
     messages: 0,
     updated: new Date(found.mtimeMs).toISOString(),
     children: [],
-    resumable: agentById(found.agent)?.resume !== undefined,
+    resumable: found.resumable ?? agentById(found.agent)?.resume !== undefined,
     warnings: 0,
     size: found.size,
     mtimeMs: found.mtimeMs,

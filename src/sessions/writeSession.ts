@@ -16,7 +16,7 @@ import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts'
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
-import { writeFileAtomic } from '../node/atomicWrite';
+import { writeFileAtomic } from '../files/atomicWrite';
 import type { InheritedFigures } from '../engine/conversation/exporters/sessionParts';
 import type { WriteContext } from './agents/agent';
 import { agentName, agentOfFormat, resumableAgent, resumableAgents } from './agents/registry';
@@ -146,10 +146,20 @@ export async function writeCompactedSession(
   };
   const session = agent.resume.sessionFile(original, result, ctx);
   if (!session) throw new NothingToWriteError('the compaction left the conversation as it was (no summary): there is nothing to resume from');
-  await writeFileAtomic(session.file, session.text, { mode: SESSION_FILE_MODE, exclusive: true });
+  const written: string[] = [];
+  const removeWritten = () => Promise.all(written.map((f) => rm(f, { force: true })));
+  try {
+    for (const f of [{ file: session.file, text: session.text }, ...(session.companions ?? [])]) {
+      await writeFileAtomic(f.file, f.text, { mode: SESSION_FILE_MODE, exclusive: true });
+      written.push(f.file);
+    }
+  } catch (e) {
+    await removeWritten();
+    throw e;
+  }
   const problem = readBackProblem(await agent.resume.readBack(session.file), result.conversation);
   if (problem) {
-    await rm(session.file, { force: true });
+    await removeWritten();
     throw new ReadBackError(`${session.file} was written, but read back as ${agent.name} resumes it, ${problem}; the file was removed`);
   }
   let registered;

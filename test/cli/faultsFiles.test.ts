@@ -27,7 +27,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_LLM_FALLBACK, EXIT_OK, EXIT_USAGE, EXIT_WRITE_FAILED, type CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
-import { AtomicWriteError, removeStaleTemps, writeFileAtomic } from '../../src/node/atomicWrite';
+import { AtomicWriteError, removeStaleTemps, writeFileAtomic } from '../../src/files/atomicWrite';
 import { goodSections, llmReply } from '../helpers/llmFixtures';
 import { reply, startOpenAiServer } from '../helpers/openaiServer';
 import { fixturesDir, repoRoot, transcriptPath } from '../helpers/transcripts';

@@ -1,11 +1,12 @@
-// The extension inside the agents, against the vscode fake: "Install / Remove Agent Hooks"
-// (the exact JSON shown, asked, merged, refused on a broken file, removed exactly; the settings
-// reach the installed command), the Copilot agent-mode tools (usage without confirmation,
+// The extension inside the agents, against the vscode fake: "Install / Remove Agent Hooks" for
+// every agent with hooks (Claude Code, Qwen Code, opencode, Copilot CLI: the exact JSON shown,
+// asked, merged, refused on a broken file, removed exactly; the settings reach the installed
+// command), the Copilot agent-mode tools (usage without confirmation,
 // compaction with one, both on this workspace's real session files), and the MCP server offered
 // where VS Code has the API (and not where it has not) — a definition that really serves.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,8 +17,8 @@ import { LM_TOOLS, MCP_PROVIDER_ID } from '../../src/extension/ids';
 import { HOOK_DEFAULTS, runClaudeCodeHook } from '../../src/sessions/claudeHook/claudeHook';
 import { hookCommandLine, hooksEntry } from '../../src/sessions/claudeHook/hookSettings';
 import { HOOK_BIN, HOOK_BUNDLES } from '../../src/extension/agents/hookBin';
-import { agentHookCommandLine } from '../../src/sessions/agents/claudeShapedHooks';
 import { agentById } from '../../src/sessions/agents/registry';
+import { copilotHookCommandLine, copilotHooksEntry } from '../../src/sessions/agents/copilot-cli/hookSettings';
 import { claudeProjectName } from '../../src/sessions/locations';
 import { bigTurn, claudeLines, jsonl, writeFileIn } from '../helpers/agentSessions';
 import { repoRoot } from '../helpers/transcripts';
@@ -79,7 +80,7 @@ afterEach(() => host?.deactivate());
 const settingsFile = join(work, '.claude', 'settings.json');
 const EXISTING = `{\n    "model": "opus",\n    "hooks": {\n        "PreCompact": [{ "hooks": [{ "type": "command", "command": "echo mine" }] }]\n    }\n}\n`;
 
-describe('Install / Remove Agent Hooks: Claude Code', () => {
+describe('Install / Remove Agent Hooks', () => {
   beforeEach(() => {
     host = activateHost(standInEngine());
     mkdirSync(join(work, '.claude'), { recursive: true });
@@ -95,8 +96,8 @@ describe('Install / Remove Agent Hooks: Claude Code', () => {
   it('offers this workspace and the user settings, shows the exact JSON, and merges it keeping everything else', async () => {
     await install('Install');
     const picked = fake.state.quickPicks[0]!.items.map((i) => i.label);
-    // Every agent with hooks, from the registry: Claude Code's files first (opencode's user config
-    // is under XDG_CONFIG_HOME, outside the home here: shown whole).
+    // Every agent with hooks, from the registry's order (opencode's user config is under
+    // XDG_CONFIG_HOME, outside the home here: shown whole).
     expect(picked).toEqual([
       '$(folder) work/.claude/settings.json',
       '$(account) ~/.claude/settings.json',
@@ -104,6 +105,16 @@ describe('Install / Remove Agent Hooks: Claude Code', () => {
       '$(account) ~/.qwen/settings.json',
       '$(folder) work/opencode.json',
       `$(account) ${join(root, 'xdg', 'opencode', 'opencode.json')}`,
+      '$(account) ~/.copilot/hooks/context-compactor.json',
+    ]);
+    expect(fake.state.quickPicks[0]!.items.map((i) => i.description)).toEqual([
+      'Claude Code · this workspace',
+      'Claude Code · all your projects',
+      'Qwen Code · this workspace',
+      'Qwen Code · all your projects',
+      'opencode · this workspace',
+      'opencode · all your projects',
+      'Copilot CLI · all your projects',
     ]);
     const command = hookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'));
     const modal = fake.messages.find((m) => m.modal)!;
@@ -177,6 +188,25 @@ describe('Install / Remove Agent Hooks: Claude Code', () => {
     await fake.command('contextCompactor.removeClaudeHooks')!();
     expect(fake.messages.at(-1)!.message).toMatch(/No Context Compactor hooks were found/);
   });
+
+  it("installs Copilot CLI's hooks as a file of their own, and removing them removes the file", async () => {
+    const copilotFile = join(home, '.copilot', 'hooks', 'context-compactor.json');
+    fake.answers.quickPick.push((items) => items.find((i) => i.label.includes('.copilot'))!);
+    fake.answers.warning.push('Install');
+    await fake.command('contextCompactor.installClaudeHooks')!();
+    const command = copilotHookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'));
+    const modal = fake.messages.find((m) => m.modal)!;
+    expect(modal.message).toBe(`Add the Copilot CLI hooks to ${copilotFile}?`);
+    expect(modal.detail).toContain(JSON.stringify(copilotHooksEntry(command), null, 2));
+    expect(JSON.parse(readFileSync(copilotFile, 'utf8'))).toEqual(copilotHooksEntry(command));
+    expect(fake.messages.at(-1)!.message).toBe(`Copilot CLI hooks installed in ${copilotFile}. Copilot CLI reads them when a session starts.`);
+    // Claude Code's settings hold none of ours: the Copilot file is the only one to offer.
+    fake.answers.warning.push('Remove');
+    await fake.command('contextCompactor.removeClaudeHooks')!();
+    expect(fake.messages.filter((m) => m.modal).at(-1)!.detail).toContain('The file holds nothing else and is removed.');
+    expect(existsSync(copilotFile)).toBe(false);
+    expect(fake.messages.at(-1)!.message).toBe(`Copilot CLI hooks removed from ${copilotFile}.`);
+  });
 });
 
 describe('Install / Remove Agent Hooks: Qwen Code', () => {
@@ -192,7 +222,7 @@ describe('Install / Remove Agent Hooks: Qwen Code', () => {
     fake.answers.quickPick.push((items) => items.find((i) => i.label === '$(folder) work/.qwen/settings.json'));
     fake.answers.warning.push('Install');
     await fake.command('contextCompactor.installClaudeHooks')!();
-    const command = agentHookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'), 'qwen-code', { maxTokens: 700 }, HOOK_DEFAULTS);
+    const command = hookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'), { maxTokens: 700 }, 'node', 'qwen-code');
     expect(command).toMatch(/ hook qwen-code --max-tokens 700$/);
     expect(fake.messages.find((m) => m.modal)!.message).toBe(`Add the Qwen Code hooks to ${qwenSettings}?`);
     const written = JSON.parse(readFileSync(qwenSettings, 'utf8'));

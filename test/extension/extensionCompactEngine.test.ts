@@ -20,7 +20,7 @@ import { listStrategies } from '../../src/engine/strategies/registry';
 import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { tokenReport } from '../../src/engine/tokens/report';
 import { compactionFigures } from '../../src/engine/figures';
-import { confirmationMessage } from '../../src/extension/confirmation/confirmCompaction';
+import { confirmationMessage } from '../../src/extension/compact/confirmCompaction';
 import { createEngine } from '../../src/extension/engineModules';
 import { apiShapeProblems } from '../helpers/toolPairingCheck';
 import { transcriptPath } from '../helpers/transcripts';

@@ -7,7 +7,7 @@ import { importTranscript } from '../../src/engine/conversation/importers/detect
 import type { Conversation, Message } from '../../src/engine/conversation/model';
 import { computeRounds } from '../../src/engine/conversation/views';
 import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
-import { dropOldestRounds } from '../../src/extension/alternatives/dropOldest';
+import { dropOldestRounds } from '../../src/extension/compact/dropOldest';
 import { apiShapeProblems } from '../helpers/toolPairingCheck';
 import { transcriptPath } from '../helpers/transcripts';
 

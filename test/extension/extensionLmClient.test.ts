@@ -2,7 +2,7 @@
 // instructions and the span, text streamed back, VS Code's errors classified for the retry policy.
 import { describe, expect, it } from 'vitest';
 import { SummarizerError } from '../../src/engine/llm/errors';
-import { classifyLmError, VscodeLmClient, selectSummaryModel } from '../../src/extension/vscodeLmClient';
+import { classifyLmError, VscodeLmClient, selectSummaryModel } from '../../src/extension/summarizers/vscodeLmClient';
 import { CancellationError, LanguageModelError, type LanguageModelTextPart, fake, fakeChatModel, resetFake } from '../fakes/vscode';
 import type * as vscode from 'vscode';
 

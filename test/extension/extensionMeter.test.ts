@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatTokenCount, meterAccessibilityLabel, meterText } from '../../src/extension/statusBar/meterText';
+import { formatTokenCount, meterAccessibilityLabel, meterText } from '../../src/extension/meter/meterText';
 import { contextPressure } from '../../src/extension/trigger';
 import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { tokenReport } from '../../src/engine/tokens/report';

@@ -10,7 +10,7 @@ import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { conversationReport } from '../../src/engine/tokens/report';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../src/extension/engineModules';
-import type { MeterGlance } from '../../src/extension/meterFocus';
+import type { MeterGlance } from '../../src/extension/meter/meterFocus';
 import { placeSession } from '../../scripts/agents/sessionFixtures.mjs';
 import { activateHost, HOST_SETTLES, newProfile, type ActivatedHost } from '../fakes/extensionHost';
 import { fake, resetFake } from '../fakes/vscode';

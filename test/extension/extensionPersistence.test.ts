@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileArchiveStore, archiveFileName } from '../../src/extension/persistence/fileArchiveStore';
-import { writeFileAtomic } from '../../src/node/atomicWrite';
+import { writeFileAtomic } from '../../src/files/atomicWrite';
 import { transcriptPath } from '../helpers/transcripts';
 import { standInEngine, standInImport } from '../fakes/compactionEngine';
 import { activateHost, HOST_SETTLES, newProfile, type ActivatedHost } from '../fakes/extensionHost';

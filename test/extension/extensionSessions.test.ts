@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, tru
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../src/extension/engineModules';
-import { formatTokenCount } from '../../src/extension/statusBar/meterText';
+import { formatTokenCount } from '../../src/extension/meter/meterText';
 import { rowTitle } from '../../src/extension/sessions/sessionText';
 import { SESSION_MAX_BYTES } from '../../src/sessions/diskReads';
 import { claudeProjectDir } from '../../src/sessions/locations';

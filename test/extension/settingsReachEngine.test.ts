@@ -6,7 +6,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompactionResult } from '../../src/engine/result';
-import { confirmationMessage } from '../../src/extension/confirmation/confirmCompaction';
+import { confirmationMessage } from '../../src/extension/compact/confirmCompaction';
 import type { Compaction } from '../../src/extension/conversationService';
 import { TRIGGER_HEADROOM } from '../../src/engine/compaction/request';
 import { HOST_SETTLES, hostWithSharedTranscript, type ActivatedHost } from '../fakes/extensionHost';

@@ -20,7 +20,7 @@ import { createEngine } from '../../src/extension/engineModules';
 import { COMMANDS } from '../../src/extension/ids';
 import { guarded } from '../../src/extension/log';
 import { notificationText } from '../../src/extension/notificationText';
-import { meterTooltip } from '../../src/extension/statusBar/meterText';
+import { meterTooltip } from '../../src/extension/meter/meterText';
 import type { ActiveConversation } from '../../src/extension/conversationService';
 import type { CompactionResult } from '../../src/engine/result';
 import { standInEngine } from '../fakes/compactionEngine';

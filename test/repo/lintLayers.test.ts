@@ -34,7 +34,7 @@ describe('the engine is a pure library', () => {
 
   it.each([
     ['the CLI', '../cli/io'],
-    ['the Node side', '../node/atomicWrite'],
+    ['the Node side', '../files/atomicWrite'],
     ['the summarizers', '../summarizers/openaiClient'],
     ['the webview', '../../webview-ui/src/app'],
     ['the tests', '../../test/helpers/transcripts'],

@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RestoreItem } from '../../src/engine/validate/restoreFacts';
-import { agentHookCommandLine } from '../../src/sessions/agents/claudeShapedHooks';
 import { escapedLength, factsText, QWEN_FACTS_LEAD, QWEN_HOOK_CONTEXT_CHARS, runQwenCodeHook } from '../../src/sessions/agents/qwen-code/hook';
 import { agentById } from '../../src/sessions/agents/registry';
 import { HOOK_DEFAULTS } from '../../src/sessions/claudeHook/claudeHook';
-import { SettingsShapeError } from '../../src/sessions/claudeHook/hookSettings';
+import { hookCommandLine, SettingsShapeError } from '../../src/sessions/claudeHook/hookSettings';
 import { fixturesDir, repoRoot } from '../helpers/transcripts';
 import { README_CLI_PLACEHOLDER, readmeBlock } from '../../scripts/agents/readme.mjs';
 
@@ -39,7 +38,7 @@ const input = (extra: Record<string, unknown> = {}) =>
   });
 
 describe("the settings entry (Qwen Code's settings.json, Claude Code's shape)", () => {
-  const command = agentHookCommandLine('/opt/ext dir/dist/cli.js', 'qwen-code', {}, HOOK_DEFAULTS);
+  const command = hookCommandLine('/opt/ext dir/dist/cli.js', {}, 'node', 'qwen-code');
 
   it('is node "<cli.js>" hook qwen-code on PreCompact for every trigger, in the workspace’s .qwen/settings.json or the user’s', () => {
     expect(command).toBe('node "/opt/ext dir/dist/cli.js" hook qwen-code');
@@ -55,7 +54,7 @@ describe("the settings entry (Qwen Code's settings.json, Claude Code's shape)", 
     const settings = { model: { name: 'qwen3-coder-plus' }, hooks: { PreCompact: [mine], Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }] } };
     const once = hooks.add(settings, command);
     expect(once.added).toBe(1);
-    const again = hooks.add(once.settings, agentHookCommandLine('/new/dist/cli.js', 'qwen-code', { maxTokens: 900 }, HOOK_DEFAULTS));
+    const again = hooks.add(once.settings, hookCommandLine('/new/dist/cli.js', { maxTokens: 900 }, 'node', 'qwen-code'));
     expect(again.removed).toBe(1);
     expect((again.settings['hooks'] as { PreCompact: unknown[] }).PreCompact).toHaveLength(2);
     expect(hooks.has(again.settings)).toBe(true);
@@ -72,9 +71,7 @@ describe("the settings entry (Qwen Code's settings.json, Claude Code's shape)", 
   });
 
   it("is the README's snippet (which npm run test:agents installs in the real Qwen Code)", () => {
-    expect(JSON.parse(readmeBlock(repoRoot, 'qwen-code-hooks', 'json'))).toEqual(
-      hooks.entry(agentHookCommandLine(README_CLI_PLACEHOLDER, 'qwen-code', {}, HOOK_DEFAULTS)),
-    );
+    expect(JSON.parse(readmeBlock(repoRoot, 'qwen-code-hooks', 'json'))).toEqual(hooks.entry(hookCommandLine(README_CLI_PLACEHOLDER, {}, 'node', 'qwen-code')));
   });
 });
 

@@ -55,6 +55,15 @@ describe('the registry', () => {
     }
   });
 
+  it("gives each agent's hooks a command that runs that agent's hook (what Install Agent Hooks writes)", () => {
+    const hooked = AGENT_MODULES.filter((a) => a.hooks);
+    expect(hooked.map((a) => a.id)).toEqual(expect.arrayContaining(['claude-code', 'opencode', 'copilot-cli']));
+    for (const a of hooked) {
+      expect(a.hooks!.commandLine('/x/cli.js')).toBe(`node "/x/cli.js" hook ${a.id}`);
+      expect(a.hooks!.commandLine('/x/cli.js', { maxTokens: 900, loopLimit: 3 })).toBe(`node "/x/cli.js" hook ${a.id} --max-tokens 900`);
+    }
+  });
+
   it('names the reporter of a usage figure from the registry', () => {
     expect(usageSourceLabel('claude-code')).toBe('Claude Code');
     expect(usageSourceLabel('openai', 'l’export')).toBe('l’export');

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
 import type { SummarizeRequest } from '../../src/engine/summarizer';
-import { VscodeLmClient } from '../../src/extension/vscodeLmClient';
+import { VscodeLmClient } from '../../src/extension/summarizers/vscodeLmClient';
 import { createBudgetedSummarizer } from '../../src/summarizers/deadline';
 import { createOpenAiSummarizer, type OpenAiSummarizerOptions } from '../../src/summarizers/openaiSummarizer';
 import type * as vscode from 'vscode';

@@ -1,13 +1,17 @@
-// `ctxc hook claude-code`: the command Claude Code's hooks run (PreCompact, SessionStart with
-// matcher "compact", UserPromptSubmit). It reads the event's JSON on stdin — for at most
-// HOOK_STDIN_DEADLINE_MS: a writer that keeps the pipe open does not hold the session up — and
-// prints at most one JSON object; the work is src/sessions/claudeHook/claudeHook.ts. It runs from
-// its own bundle (src/cli/hookMain.ts → dist/hook.js), which dist/cli.js loads for `hook`.
+// `ctxc hook <agent>`: the command an agent's hooks run (Claude Code: PreCompact, SessionStart with
+// matcher "compact", UserPromptSubmit; Copilot CLI: preCompact, userPromptSubmitted). It reads the
+// event's JSON on stdin — for at most HOOK_STDIN_DEADLINE_MS: a writer that keeps the pipe open
+// does not hold the session up — and prints at most one JSON object; the work is the agent module's
+// runner (src/sessions/claudeHook/claudeHook.ts, src/sessions/agents/copilot-cli/copilotHook.ts).
+// It runs from its own bundle (src/cli/hookMain.ts → dist/hook.js), which dist/cli.js loads for
+// `hook`.
 //
-// Exit codes follow Claude Code's hooks, not the other commands: 0 always once the command line
-// is read (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2); a
-// mistyped command line in the settings is a usage error (64), which Claude Code shows as a
-// non-blocking hook error, so a broken setup is seen without stopping the session.
+// Exit codes follow the agents' hooks, not the other commands: 0 once the command line is read
+// (2 would be a *blocking* error to Claude Code, so a bad input must never exit 2), unless the
+// runner asks for another (Copilot CLI shows a hook's stderr only when it exits 2, and no exit code
+// stops its compaction); a mistyped command line in the settings is a usage error (64), which
+// Claude Code shows as a non-blocking hook error, so a broken setup is seen without stopping the
+// session.
 
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -52,9 +56,10 @@ const HELP: CommandHelp = {
   usage: USAGE,
   flags: HOOK_FLAGS,
   helpTail:
-    'Run by Claude Code\'s hooks (PreCompact, SessionStart with matcher "compact", UserPromptSubmit): it puts back the facts\n' +
-    "Claude Code's own summary lost, and stops a loop of automatic compactions. Run by Qwen Code's PreCompact hook: it gives\n" +
-    "Qwen Code's summariser the must-keep facts before it summarises. See the README for the settings.json entries.\n",
+    'Run by Claude Code\'s hooks (PreCompact, SessionStart with matcher "compact", UserPromptSubmit) and Copilot CLI\'s\n' +
+    "(preCompact, userPromptSubmitted): it puts back the facts the agent's own summary lost, and stops (Claude Code) or\n" +
+    "reports (Copilot CLI) a loop of automatic compactions. Run by Qwen Code's PreCompact hook: it gives Qwen Code's\n" +
+    'summariser the must-keep facts before it summarises. See the README for the entries.\n',
 };
 
 interface HookArgs extends HookSettings {
@@ -135,7 +140,8 @@ export async function readStdin(io: CliIO, deadlineMs = HOOK_STDIN_DEADLINE_MS):
 
 export const hookCommand: CliCommand = {
   name: 'hook',
-  summary: "The agents' compaction hooks: Claude Code's summary repaired and its loops stopped, Qwen Code's summariser given the facts",
+  summary:
+    "The agents' compaction hooks: put back what their summary lost (Claude Code, Copilot CLI), give the summariser the facts (Qwen Code, opencode), guard against compaction loops",
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     const line = readCommandLine(HELP, io, () => readArgs(argv, io));
@@ -146,6 +152,6 @@ export const hookCommand: CliCommand = {
     const outcome = await run(input.text, { ...settings, stateDir, ...(input.timedOut ? { inputDeadlineMs: HOOK_STDIN_DEADLINE_MS } : {}) });
     if (outcome.output) io.out(`${JSON.stringify(outcome.output)}\n`);
     if (outcome.message) io.err(`${clip(outcome.message, 400)}\n`);
-    return EXIT_OK;
+    return outcome.exitCode ?? EXIT_OK;
   },
 };

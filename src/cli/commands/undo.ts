@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { ArchiveError } from '../../engine/archive/conversationArchive';
 import { undoCompaction } from '../../engine/compactor';
-import { FileArchive } from '../../node/fileArchive';
+import { FileArchive } from '../../files/fileArchive';
 import { booleanFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
 import { onePositional, readCommandLine, type CommandHelp } from '../fileCommand';
 import { EXIT_BAD_INPUT, UsageError, type CliCommand, type CliIO } from '../io';

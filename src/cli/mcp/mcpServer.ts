@@ -2,11 +2,11 @@
 // that speaks MCP (Claude Code, Codex, Cline, VS Code). Four tools, each with a JSON schema the
 // SDK derives from its zod shape:
 //
-//   list_sessions    a folder's agent sessions (Claude Code, Codex, Cline, Roo Code, Copilot Chat,
-//                    aider) with the tokens each sends when resumed
+//   list_sessions    a folder's agent sessions (every agent of the registry) with the tokens each
+//                    sends when resumed
 //   count_context    a session or transcript → tokens by category, the window, each share
 //   session_facts    its must-keep facts (instructions, open tasks, errors, requests, files)
-//   compact_session  a resumable compacted session for Claude Code / Codex, or the handoff text
+//   compact_session  a resumable compacted session for an agent that resumes one, or the handoff text
 //
 // A failure is a tool result with isError and one clear line (the SDK turns a thrown error and a
 // bad argument into one); nothing but protocol messages goes to stdout — the work here never

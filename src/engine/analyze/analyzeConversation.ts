@@ -190,6 +190,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   };
   const memo = memoOrFresh(opts.memo);
   const readingSlot = memoSlotWith<MessageReading>('analyze.reading', c);
+  const shownSlot = memo.lasting ? memoSlotWith<MessageAnalysis>(`analyze.shown:${focus ? JSON.stringify(focus) : ''}`, c) : undefined;
   const focusSlot = focus ? memoSlotWith<number>(`analyze.focus:${JSON.stringify(focus)}`, c) : undefined;
 
   // Pass 1: what each message says. A memo that outlives this call keeps the readings (and the
@@ -273,6 +274,12 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     };
     const dup = dups.nearDuplicateOf[i];
     if (dup !== undefined) analysis.nearDuplicateOf = dup;
+    if (!shownSlot) return analysis;
+    // A conversation analyzed again gives most messages the analysis they had: the same object
+    // then, so that what was derived from it (the span view, the builders' readings) still holds.
+    const before = memo.get(m, shownSlot, () => analysis);
+    if (before === analysis || !sameAnalysis(before, analysis)) memo.set(m, undefined, shownSlot, analysis);
+    else return before;
     return analysis;
   });
 
@@ -285,6 +292,29 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   };
   if (focus) result.focus = focus;
   return result;
+}
+
+const IMPORTANCE_FIELDS: readonly (keyof MessageAnalysis['importance'])[] = [
+  'criticality',
+  'dependency',
+  'uniqueness',
+  'actionability',
+  'overall',
+  'temporal',
+  'temporalCategory',
+  'relevance',
+  'roleScore',
+  'tier',
+];
+
+/** Whether two analyses of one message say the same (the lists compared by identity, as the
+ *  readings and the scans hand out the same list while it stays the same). */
+function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
+  if (a.index !== b.index || a.id !== b.id || a.classification !== b.classification || a.refs !== b.refs) return false;
+  if (a.isAcknowledgement !== b.isAcknowledgement || a.referencedBy !== b.referencedBy || a.nearDuplicateOf !== b.nearDuplicateOf) return false;
+  if (a.keyEvents !== b.keyEvents && (a.keyEvents.length !== b.keyEvents.length || a.keyEvents.some((e, k) => e !== b.keyEvents[k]))) return false;
+  if (Object.keys(a).length !== Object.keys(b).length) return false;
+  return IMPORTANCE_FIELDS.every((k) => a.importance[k] === b.importance[k]);
 }
 
 /**

@@ -18,6 +18,7 @@
 //   important, must …) in a message a person wrote.
 // Header items (system prompt, tool definitions, memory) are never key events: they are kept anyway.
 
+import { exactSize } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../conversation/model';
 import { compileKeywords } from '../text/keywordMatcher';
 import type { KeyEventKind, MessageRefs } from './analysis';
@@ -147,7 +148,7 @@ export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, re
   if (e.result && (e.keyResult || resultOfEdit)) events.push('key_tool_result');
   if (e.pinned) events.push('pinned');
   if (e.user) events.push('user_input');
-  return { events, completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
+  return { events: exactSize(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
 }
 
 export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {

@@ -7,7 +7,7 @@
 // "<returncode>0</returncode>" outputs) compares each newcomer with its first member and its most
 // recent ones only, which is enough: uniqueness stops changing after a few similar messages.
 
-import { jaccardSorted, minhashSignature } from '../text/similarity';
+import { jaccardAbove, minhashSignature } from '../text/similarity';
 import type { AnalyzeConstants } from './constants';
 
 export interface NearDuplicates {
@@ -73,7 +73,7 @@ export function advanceNearDuplicates(
     // Jaccard ≤ smaller / larger: skip pairs whose sizes alone rule it out.
     const ratio = Math.min(a.length, bj.length) / Math.max(a.length, bj.length);
     if (ratio <= threshold) return;
-    if (jaccardSorted(a, bj) > threshold) {
+    if (jaccardAbove(a, bj, threshold)) {
       similarCount[i]!++;
       similarCount[j]!++;
       const prev = nearDuplicateOf[i];

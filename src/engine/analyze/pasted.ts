@@ -12,7 +12,7 @@
 // or a dash ("Follow the prompt below - You are the Analyzer Agent …"). A message that opens
 // with the structure itself is all paste: its own words are empty.
 
-import { oneLine } from '../segments/textCut';
+import { oneLine } from '../text/textCut';
 import { ruleSentences } from './standingRules';
 
 /** Shortest message, in characters, that can carry a paste. */

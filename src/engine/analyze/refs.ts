@@ -5,6 +5,7 @@
 // All extractors are pure, deterministic and linear in the text; results are unique, in a
 // documented order, and capped (limits default to analyze/constants.ts).
 
+import { exactSize } from '../conversation/messageMemo';
 import { isUserAuthored, type Message, type ToolCall } from '../conversation/model';
 import type { MessageRefs } from './analysis';
 import { toolCallArgumentText } from './analysisText';
@@ -410,8 +411,8 @@ export function extractMessageRefs(m: Message, limits: RefLimits = DEFAULT_REF_L
   let idText = text;
   for (const call of m.toolCalls ?? []) idText += `\n${toolCallArgumentText(call)}`;
   return {
-    files,
-    identifiers: extractIdentifiers(idText, limits.maxIdentifiers),
-    errors: extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars),
+    files: exactSize(files),
+    identifiers: exactSize(extractIdentifiers(idText, limits.maxIdentifiers)),
+    errors: exactSize(extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars)),
   };
 }

@@ -71,6 +71,16 @@ export function applySectionEdits(sections: SectionTexts, edits: CompactionEdits
   return out;
 }
 
+/** A summary's text cut before each section heading: normalized apart, the parts join to the
+ *  normal form of the whole (joinNormalized; the cuts fall on the blank lines between sections). */
+function summaryParts(text: string): string[] {
+  const parts = text.split(SECTION_CUT);
+  for (let k = 1; k < parts.length; k++) parts[k] = `## ${parts[k]}`;
+  return parts;
+}
+
+const SECTION_CUT = '\n\n## ';
+
 const TEXT_LENGTH = memoSlot<number>('attempt.textLength');
 const NORMALIZED = memoSlot<TokenizedText>('attempt.normalizedTokens');
 
@@ -104,9 +114,14 @@ export function buildAttempt(
     };
     const draftSummary = buildSummaryMessage(sections, provisional, style);
     const draft = assemble(messages, decided.decisions, header, draftSummary, summaryBefore);
-    // Each kept message is normalized and tokenized once per compaction (or conversation); the summary anew.
+    // Each kept message is normalized and tokenized once per compaction (or conversation); the
+    // summary by its sections, each once while the attempts repeat it.
     const normalize = (m: Message) => tokenizeNormalized(normalizeForMatch(messageAsText(m)));
-    const normalizedParts = draft.map((m) => (m === draftSummary ? normalize(m) : options.cache.messages.get(m, NORMALIZED, normalize)));
+    const normalizedParts: TokenizedText[] = [];
+    for (const m of draft) {
+      if (m !== draftSummary) normalizedParts.push(options.cache.messages.get(m, NORMALIZED, normalize));
+      else for (const part of summaryParts(messageAsText(m))) normalizedParts.push(options.cache.normalized(part));
+    }
     const normalizedText = joinNormalized(normalizedParts.map((p) => p.text));
     loss = detectLoss({ facts: content.facts, resultText: '', normalizedText, normalizedParts, importance: content.importance, readability }, limits);
     summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style);
@@ -114,6 +129,8 @@ export function buildAttempt(
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);
   }
   const result = assemble(messages, decided.decisions, header, summaryMessage, summaryBefore);
+  // The summary shares most of its lines with the other attempts' summaries: counted by its lines.
+  if (summaryMessage) counter.countMessageWith(summaryMessage, options.cache.textCounter(counter));
   // The kept messages may have been shortened even when nothing was summarized (a last round
   // over its room).
   const degradation = [...(decided.span.length > 0 ? fit.degradation : []), ...(decided.strategy.degradation ?? [])];

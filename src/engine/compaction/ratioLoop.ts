@@ -119,6 +119,9 @@ export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Atte
     over && minimal.span.length !== attempt.decided.span.length ? materialOf(input, options, minimal, minimal.span, undefined) : attempt.content.material;
   const floorSections = fitSectionMaterial(material, 0, extractOptions(input, options)).sections;
   const meta = { ...SKELETON_METADATA, compactions: ctx.compactions, summarizedMessages: minimal.span.length };
-  const summaryTokens = minimal.span.length > 0 ? input.counter.countMessage(buildSummaryMessage(floorSections, meta, summaryStyleOf(options))) : 0;
+  const summaryTokens =
+    minimal.span.length > 0
+      ? input.counter.countMessageWith(buildSummaryMessage(floorSections, meta, summaryStyleOf(options)), options.cache.textCounter(input.counter))
+      : 0;
   return budget.fixedTokens + keptTokens(input, minimal.decisions) + summaryTokens;
 }

@@ -5,6 +5,7 @@ import { messageText, type Conversation, type Message, type Role } from '../conv
 import type { CompactionStats, DegradationStep, LossReport, MessagePlan } from '../result';
 import { SECTION_NAMES, type SectionTexts, type Summary } from '../sections';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
+import type { TextCounter } from '../tokens/tokenCounter';
 import type { Attempt } from './attempt';
 import { PRESENT } from './decisions';
 import type { PlannedCompaction } from './plan';
@@ -36,10 +37,12 @@ export interface CompactionPreview {
   degradation: DegradationStep[];
 }
 
-export function summaryOf(sections: SectionTexts, summaryMessage: Message | undefined, counter: CachedTokenCounter): Summary {
+/** The summary's sections and message with their tokens; `text` counts as `counter` does, with
+ *  what the attempts counted remembered (CompactionCache.textCounter). */
+export function summaryOf(sections: SectionTexts, summaryMessage: Message | undefined, counter: CachedTokenCounter, text: TextCounter): Summary {
   return {
-    sections: SECTION_NAMES.map((name) => ({ name, text: sections[name], tokens: sections[name] ? counter.count(sections[name]) : 0 })),
-    tokens: summaryMessage ? counter.countMessage(summaryMessage) : 0,
+    sections: SECTION_NAMES.map((name) => ({ name, text: sections[name], tokens: sections[name] ? text.count(sections[name]) : 0 })),
+    tokens: summaryMessage ? counter.countMessageWith(summaryMessage, text) : 0,
   };
 }
 
@@ -114,7 +117,7 @@ export function previewOf(planned: PlannedCompaction, now: string | undefined): 
   const { input, options } = ctx;
   return {
     conversation: conversationOf(planned, attempt.messages),
-    summary: summaryOf(attempt.sections, attempt.summaryMessage, input.counter),
+    summary: summaryOf(attempt.sections, attempt.summaryMessage, input.counter, options.cache.textCounter(input.counter)),
     plan: planOf(planned, attempt),
     loss: attempt.loss,
     stats: statsOf(planned, attempt, now),

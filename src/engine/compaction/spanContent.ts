@@ -5,7 +5,7 @@
 import type { MessageAnalysis } from '../analyze/analysis';
 import type { Message } from '../conversation/model';
 import type { Fact } from '../result';
-import { buildSectionMaterial, fitSectionMaterial, type ExtractOptions, type SectionMaterial } from '../segments/extractSections';
+import { buildSectionMaterial, fitSectionMaterial, spanViewOf, type ExtractOptions, type SectionMaterial } from '../segments/extractSections';
 import type { SectionTexts } from '../sections';
 import { spanFacts } from '../validate/facts';
 import { PRESENT, type Decided } from './decisions';
@@ -41,6 +41,11 @@ export function extractOptions(input: CompactionInput, options: ResolvedOptions)
   };
 }
 
+/** The messages after the summarized ones: evidence for the summary's claims (segments/evidence.ts). */
+function afterOf(input: CompactionInput, last: number): NonNullable<ExtractOptions['after']> {
+  return { messages: input.messages.slice(last + 1), analyses: input.analysis.messages.slice(last + 1) };
+}
+
 /** The builders' material for the messages at `idx`; with chunks, each chunk is summarized onto
  *  the sections of the chunks before it. */
 export function materialOf(
@@ -52,8 +57,7 @@ export function materialOf(
 ): SectionMaterial {
   const analyses = input.analysis.messages;
   const ex = extractOptions(input, options);
-  // The messages after the summarized ones: evidence for the summary's claims (segments/evidence.ts).
-  const afterOf = (last: number) => ({ messages: input.messages.slice(last + 1), analyses: analyses.slice(last + 1) });
+  const after = (last: number) => afterOf(input, last);
   // The latest request, kept verbatim while work after it is summarized (strategies/tail.ts).
   const request = latestRequest(input);
   const keptOf = (span: readonly number[]) => {
@@ -64,7 +68,7 @@ export function materialOf(
     return buildSectionMaterial(
       idx.map((i) => input.messages[i]!),
       idx.map((i) => analyses[i]),
-      { ...ex, after: afterOf(idx[idx.length - 1] ?? input.messages.length), ...keptOf(idx) },
+      { ...ex, after: after(idx[idx.length - 1] ?? input.messages.length), ...keptOf(idx) },
     );
   }
   let previous: SectionTexts | undefined;
@@ -76,7 +80,7 @@ export function materialOf(
     material = buildSectionMaterial(
       chunkIdx.map((i) => input.messages[i]!),
       chunkIdx.map((i) => analyses[i]),
-      { ...ex, after: afterOf(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}), ...keptOf(chunkIdx) },
+      { ...ex, after: after(chunkIdx[chunkIdx.length - 1]!), ...(previous ? { previous } : {}), ...keptOf(chunkIdx) },
     );
     prevCompactions = Math.max(prevCompactions, material.previousCompactions);
     previous = fitSectionMaterial(material, Number.POSITIVE_INFINITY, ex).sections;
@@ -95,7 +99,12 @@ export function spanContent(input: CompactionInput, options: ResolvedOptions, de
     messages,
     analyses,
     material,
-    facts: spanFacts(messages, analyses, { limits: options.limits.validate, memo: options.cache.messages }),
+    facts: spanFacts(messages, analyses, {
+      limits: options.limits.validate,
+      memo: options.cache.messages,
+      // The builders' view of these messages, made just before (for one chunk, made again here).
+      view: spanViewOf(messages, analyses, afterOf(input, idx[idx.length - 1] ?? input.messages.length), options.cache.messages),
+    }),
     importance: meanImportance(analyses),
   };
 }

@@ -106,6 +106,14 @@ export class MessageMemo {
     return this.getIn(entry ?? this.entryOf(m), slot, compute);
   }
 
+  /** Puts `value` as the value of `slot` for `m`: a value that depends on more than the message
+   *  (its analysis) is read again when that changed, and replaces the one kept. */
+  set<T>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, value: T): void {
+    const e = entry ?? this.entryOf(m);
+    while (e.length < slot.index) e.push(ABSENT);
+    e[slot.index] = value;
+  }
+
   /** The values kept for `m`. */
   entry(m: Message): MemoEntry {
     return this.entryOf(m);
@@ -166,6 +174,12 @@ export const NONE: readonly never[] = Object.freeze([]);
 /** `xs`, or NONE when it is empty. */
 export function orNone<T>(xs: T[]): readonly T[] {
   return xs.length === 0 ? NONE : xs;
+}
+
+/** `xs` with no room to grow: push() leaves spare capacity (a list of one has room for 17), and
+ *  a list kept for each message pays for it once per message. */
+export function exactSize<T>(xs: T[]): T[] {
+  return xs.length === 0 ? [] : xs.slice();
 }
 
 /** A memo for one call when the caller keeps none: the stages of one call still share it. */

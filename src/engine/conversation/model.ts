@@ -90,6 +90,7 @@ export type SourceFormat =
   | 'qwen-code'
   | 'vscode-chat'
   | 'copilot-chat'
+  | 'copilot-cli'
   | 'aider'
   | 'opencode'
   | 'swe-agent'
@@ -171,12 +172,13 @@ export interface ConversationMeta {
 }
 
 /** Who wrote a reported figure. */
-export type UsageSource = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai';
+export type UsageSource =
+  'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'cline' | 'roo-code' | 'aider' | 'opencode' | 'anthropic' | 'openai' | 'copilot-cli';
 
 /** The parts of a reported figure, as its source recorded them. */
 export interface UsageParts {
   /** Input tokens. Anthropic and Cline count here only those neither read from nor written to the
-   *  prompt cache; OpenAI, Codex and aider count all of them. */
+   *  prompt cache; OpenAI, Codex, Copilot CLI and aider count all of them. */
   input: number;
   /** Tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`, Cline `cacheWrites`). */
   cacheWrite?: number;

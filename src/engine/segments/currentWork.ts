@@ -14,7 +14,7 @@ import { latestRequestOf } from './evidence';
 import { requestParts } from './userMessages';
 import { requestWords } from '../analyze/pasted';
 import { isPromptAnswer } from '../analyze/keywords';
-import { cutText, inlineCode, listItem, oneLine } from './textCut';
+import { cutText, inlineCode, listItem, oneLine } from '../text/textCut';
 
 /** Tool output lines that say nothing (wrappers, blank, exit codes). */
 const NOISE_LINE = /^\s*(?:<\/?[a-z_]+>|\s*)\s*$/;

@@ -22,16 +22,13 @@
 
 import type { DegradationStep } from '../result';
 import { SECTION_NAMES, type SectionName } from '../sections';
-import type { TextCounter } from '../tokens/tokenCounter';
 import type { SegmentConstants } from './constants';
-import type { SectionItem } from './sectionItems';
+import type { FormTokens, SectionItem } from './sectionItems';
 import { bulletText } from './parseSummary';
-import { listItem, oneLine } from './textCut';
+import { listItem, oneLine } from '../text/textCut';
 import { gistOf } from './userMessages';
 
 const USERS: SectionName = 'All user messages';
-/** Newline between items, as sectionItems.ts counts it. */
-const JOIN_TOKENS = 1;
 /** About what "- (12 more user messages left out to fit; the archive has them)" takes. */
 const LEFT_OUT_LINE_TOKENS = 16;
 
@@ -52,8 +49,12 @@ export interface DegradeOptions {
   budget: number;
   /** The emergency level: step 4 may run. */
   emergency: boolean;
-  counter: TextCounter;
+  /** The tokens of an item's forms (sectionItems.ts formTokensOf). */
+  tokensOf: FormTokens;
   c: SegmentConstants;
+  /** Keeps what the steps made of each list, for the next degradation of the same material with
+   *  the same counter (the ratio loop fits one material to several budgets). */
+  memo?: DegradeMemo;
 }
 
 export interface Degraded {
@@ -63,6 +64,23 @@ export interface Degraded {
   released: Map<SectionName, Set<SectionItem>>;
 }
 
+/** What the steps gave for each item list, and each list's floor. Every step but the emergency
+ *  release is a pure function of the list it changes, so a list met again (the same material
+ *  fitted to another budget) is given what it was given before. */
+export class DegradeMemo {
+  readonly floors = new WeakMap<readonly SectionItem[], number>();
+  private readonly made = new WeakMap<readonly SectionItem[], Map<string, unknown>>();
+
+  step<T>(list: readonly SectionItem[], key: string, make: () => T): T {
+    let byKey = this.made.get(list);
+    if (!byKey) this.made.set(list, (byKey = new Map()));
+    if (byKey.has(key)) return byKey.get(key) as T;
+    const v = make();
+    byKey.set(key, v);
+    return v;
+  }
+}
+
 /** Tokens of each required item's shortest form, counted once per form string: the floor of
  *  all the lists, and of one item. */
 interface FloorOf {
@@ -70,18 +88,9 @@ interface FloorOf {
   item(it: SectionItem): number;
 }
 
-function floorCounter(counter: TextCounter): FloorOf {
-  const cache = new Map<string, number>();
-  const count = (form: string) => {
-    let t = cache.get(form);
-    if (t === undefined) {
-      t = counter.count(form) + JOIN_TOKENS;
-      cache.set(form, t);
-    }
-    return t;
-  };
+function floorCounter(tokensOf: FormTokens, ofList: WeakMap<readonly SectionItem[], number>): FloorOf {
+  const shortest = (it: SectionItem) => tokensOf(it.forms)[0]!;
   // A step changes one list or two; the floor of each list is counted once.
-  const ofList = new Map<readonly SectionItem[], number>();
   const floorOf = (items: SectionItemLists) => {
     let n = 0;
     for (const name of SECTION_NAMES) {
@@ -89,14 +98,14 @@ function floorCounter(counter: TextCounter): FloorOf {
       let f = ofList.get(list);
       if (f === undefined) {
         f = 0;
-        for (const it of list) if (it.required) f += count(it.forms[0]!);
+        for (const it of list) if (it.required) f += shortest(it);
         ofList.set(list, f);
       }
       n += f;
     }
     return n;
   };
-  return Object.assign(floorOf, { item: (it: SectionItem) => (it.required ? count(it.forms[0]!) : 0) });
+  return Object.assign(floorOf, { item: (it: SectionItem) => (it.required ? shortest(it) : 0) });
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -188,7 +197,7 @@ function gist(items: SectionItem[], recentKept: number): { items: SectionItem[];
 }
 
 /** Step 4, first part: every required entry to one short line. */
-function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean): SectionItemLists {
+function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean, memo: DegradeMemo): SectionItemLists {
   const out = {} as SectionItemLists;
   // The first request keeps its gist: it says what the whole conversation is for.
   const first = items[USERS].filter((it) => it.required).sort((a, b) => a.order - b.order)[0];
@@ -197,18 +206,23 @@ function oneLiners(items: SectionItemLists, c: SegmentConstants, users: boolean)
       out[name] = items[name];
       continue;
     }
-    out[name] = items[name].map((it) => {
-      if (!it.required || it.reduced?.verbatim) return it;
-      // A user message's gist counts what its original leaves out; other entries their first form.
-      const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
-      const line =
-        name === USERS
-          ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS, it.reduced?.whole)
-          : // A path, a signature or a command in code stays whole.
-            oneLine(text, c.ENTRY_EMERGENCY_CHARS, text.match(/`[^`\n]+`/g) ?? undefined);
-      const form = listItem(line);
-      return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
-    });
+    out[name] = memo.step(
+      items[name],
+      `oneLiners:${name === USERS}:${c.USER_MESSAGE_GIST_CHARS}:${c.USER_MESSAGE_EMERGENCY_CHARS}:${c.ENTRY_EMERGENCY_CHARS}`,
+      () =>
+        items[name].map((it) => {
+          if (!it.required || it.reduced?.verbatim) return it;
+          // A user message's gist counts what its original leaves out; other entries their first form.
+          const text = bulletText(name === USERS && it.reduced?.gist ? it.reduced.gist : it.forms[0]!);
+          const line =
+            name === USERS
+              ? gistOf(text, it === first ? c.USER_MESSAGE_GIST_CHARS : c.USER_MESSAGE_EMERGENCY_CHARS, it.reduced?.whole)
+              : // A path, a signature or a command in code stays whole.
+                oneLine(text, c.ENTRY_EMERGENCY_CHARS, text.match(/`[^`\n]+`/g) ?? undefined);
+          const form = listItem(line);
+          return form.length < it.forms[0]!.length ? { ...it, forms: [form, ...it.forms] } : it;
+        }),
+    );
   }
   return out;
 }
@@ -260,7 +274,8 @@ function release(
 
 /** The material after the steps the budget and level call for, and the steps taken. */
 export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Degraded {
-  const floorOf = floorCounter(opts.counter);
+  const memo = opts.memo ?? new DegradeMemo();
+  const floorOf = floorCounter(opts.tokensOf, memo.floors);
   const steps: DegradationStep[] = [];
   const released = new Map<SectionName, Set<SectionItem>>();
   let cur = items;
@@ -270,7 +285,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
   if (!over()) return { items, steps, released };
   const withUsers = (list: SectionItem[]) => ({ ...cur, [USERS]: list });
 
-  const a = shorten(cur[USERS]);
+  const a = memo.step(cur[USERS], 'shorten', () => shorten(cur[USERS]));
   if (a.n > 0) {
     const before = floorOf(cur);
     cur = withUsers(a.items);
@@ -280,7 +295,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     });
   }
   if (over()) {
-    const b = mergeRepeats(cur[USERS]);
+    const b = memo.step(cur[USERS], 'mergeRepeats', () => mergeRepeats(cur[USERS]));
     if (b.acks + b.similar > 0) {
       const before = floorOf(cur);
       cur = withUsers(b.items);
@@ -292,7 +307,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     }
   }
   if (over()) {
-    const g = gist(cur[USERS], opts.c.USER_MESSAGE_RECENT_KEPT);
+    const g = memo.step(cur[USERS], `gist:${opts.c.USER_MESSAGE_RECENT_KEPT}`, () => gist(cur[USERS], opts.c.USER_MESSAGE_RECENT_KEPT));
     if (g.n > 0) {
       const before = floorOf(cur);
       cur = withUsers(g.items);
@@ -306,7 +321,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
     // Files, errors and the rest give way before the person's own words do.
     const before = floorOf(cur);
     const parts: string[] = [];
-    cur = oneLiners(cur, opts.c, false);
+    cur = oneLiners(cur, opts.c, false, memo);
     parts.push('files, errors and the rest on one short line each');
     if (over()) {
       const r = release(cur, opts.budget, floorOf, false, released);
@@ -314,7 +329,7 @@ export function degradeItems(items: SectionItemLists, opts: DegradeOptions): Deg
       notes = r.reserve;
     }
     if (over()) {
-      cur = oneLiners(cur, opts.c, true);
+      cur = oneLiners(cur, opts.c, true, memo);
       parts.push('user messages to their first words (the first request to its gist)');
     }
     if (over()) cur = release(cur, opts.budget - notes, floorOf, true, released).items;

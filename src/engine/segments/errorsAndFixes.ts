@@ -22,7 +22,7 @@ import { extractFilePaths } from '../analyze/refs';
 import { isDeclinedResult } from '../analyze/toolKinds';
 import { confirmsItWorks, isPersonsMessage } from './evidence';
 import { describeCall, type SpanMessage, type SpanToolCall, type SpanView } from './spanView';
-import { collapseWhitespace, inlineCode, listItem, oneLine } from './textCut';
+import { collapseWhitespace, inlineCode, listItem, oneLine } from '../text/textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
 const GENERIC = /^exit code -?\d+$/;

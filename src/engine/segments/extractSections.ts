@@ -16,7 +16,7 @@ import type { TextCounter } from '../tokens/tokenCounter';
 import { allocateSectionBudgets, type SectionDemand } from './allocateBudget';
 import { SEGMENT_CONSTANTS, type SegmentConstants } from './constants';
 import { buildCurrentWork } from './currentWork';
-import { degradeItems, leftOutLine } from './degrade';
+import { DegradeMemo, degradeItems, leftOutLine } from './degrade';
 import { buildErrorsAndFixes } from './errorsAndFixes';
 import { buildFilesAndCode } from './filesAndCode';
 import { mergeSectionTexts, previousSections } from './mergeSections';
@@ -24,7 +24,7 @@ import { buildPendingTasks } from './pendingTasks';
 import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
-import { fitItems, measureItems, sectionFloor, sectionNeed, type MeasuredItem, type SectionItem } from './sectionItems';
+import { fitItems, formTokensOf, measuredFigures, measureItems, type FormTokens, type MeasuredItem, type SectionItem } from './sectionItems';
 import { buildSpanView, viewPrefix, type SpanView } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
@@ -154,6 +154,19 @@ function timelineView(messages: readonly Message[], analyses: readonly (MessageA
   return kept.view!;
 }
 
+/** The view of `span` the builders read (the span followed by `after` when given, cut to the
+ *  span): the last one made when the same messages were viewed just before. */
+export function spanViewOf(
+  span: readonly Message[],
+  analyses: readonly (MessageAnalysis | undefined)[],
+  after: ExtractOptions['after'],
+  memo: MessageMemo,
+): SpanView {
+  const later = after && after.messages.length > 0 ? after : undefined;
+  const timeline = later ? timelineView([...span, ...later.messages], [...analyses, ...later.analyses], memo) : timelineView(span, analyses, memo);
+  return viewPrefix(timeline, span.length);
+}
+
 /** Runs the eight builders over the span (no budget yet). */
 export function buildSectionMaterial(
   span: readonly Message[],
@@ -194,43 +207,51 @@ export function buildSectionMaterial(
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }
 
-/** The counts of the forms of a material's items (and of what degrading them made), for each
- *  counter, while the material lives: every fit of it — the degradation's floor, the measuring,
- *  each budget the ratio loop tries — counts a form once. */
-const MATERIAL_COUNTS = new WeakMap<SectionMaterial, WeakMap<TextCounter, TextCounter>>();
+/** What fitting a material reads again at each budget, per counter, while the material lives:
+ *  every fit of it — the degradation's floor, the measuring, each budget the ratio loop tries —
+ *  degrades a list once and measures a list once (the forms' counts are kept by formTokensOf). */
+interface MaterialFit {
+  tokensOf: FormTokens;
+  degrade: DegradeMemo;
+  measured: WeakMap<readonly SectionItem[], MeasuredItem[]>;
+}
 
-function materialCounter(material: SectionMaterial, counter: TextCounter): TextCounter {
-  let byCounter = MATERIAL_COUNTS.get(material);
-  if (!byCounter) MATERIAL_COUNTS.set(material, (byCounter = new WeakMap()));
-  let counted = byCounter.get(counter);
-  if (!counted) {
-    const counts = new Map<string, number>();
-    counted = {
-      encoding: counter.encoding,
-      count: (text) => {
-        let n = counts.get(text);
-        if (n === undefined) counts.set(text, (n = counter.count(text)));
-        return n;
-      },
-    };
-    byCounter.set(counter, counted);
+const MATERIAL_FITS = new WeakMap<SectionMaterial, WeakMap<TextCounter, MaterialFit>>();
+
+function materialFit(material: SectionMaterial, counter: TextCounter): MaterialFit {
+  let byCounter = MATERIAL_FITS.get(material);
+  if (!byCounter) MATERIAL_FITS.set(material, (byCounter = new WeakMap()));
+  let fit = byCounter.get(counter);
+  if (!fit) {
+    fit = { tokensOf: formTokensOf(counter), degrade: new DegradeMemo(), measured: new WeakMap() };
+    byCounter.set(counter, fit);
   }
-  return counted;
+  return fit;
 }
 
 /** Fits prepared material into `budget` tokens (section bodies only). When the required content
  *  alone is over the budget, it is reduced first, in the steps degrade.ts describes. */
 export function fitSectionMaterial(material: SectionMaterial, budget: number, opts: ExtractOptions = {}): ExtractedSections {
   const c = opts.limits ?? SEGMENT_CONSTANTS;
-  const counter = materialCounter(material, opts.counter ?? estimateCounter);
-  const degraded = degradeItems(material.items, { budget: Math.max(0, budget), emergency: opts.emergency === true, counter, c });
+  const counter = opts.counter ?? estimateCounter;
+  const fit = materialFit(material, counter);
+  const degraded = degradeItems(material.items, {
+    budget: Math.max(0, budget),
+    emergency: opts.emergency === true,
+    tokensOf: fit.tokensOf,
+    c,
+    memo: fit.degrade,
+  });
   const measured = {} as Record<SectionName, MeasuredItem[]>;
   const demands: SectionDemand[] = [];
   for (const name of SECTION_NAMES) {
-    const m = measureItems(degraded.items[name], counter);
+    const list = degraded.items[name];
+    let m = fit.measured.get(list);
+    if (!m) fit.measured.set(list, (m = measureItems(list, fit.tokensOf)));
     measured[name] = m;
     const meanPriority = m.length > 0 ? m.reduce((s, x) => s + Math.min(1.5, x.item.priority), 0) / m.length : 0;
-    demands.push({ name, floor: sectionFloor(m), need: sectionNeed(m), weight: weightOf(name, c) * (c.IMPORTANCE_WEIGHT_BASE + meanPriority) });
+    const { floor, need } = measuredFigures(m);
+    demands.push({ name, floor, need, weight: weightOf(name, c) * (c.IMPORTANCE_WEIGHT_BASE + meanPriority) });
   }
   // The lines saying what the emergency cut left out are set aside first (at most this long).
   let notes = 0;

@@ -16,7 +16,7 @@ import { fromMessage, recency, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import type { FileAction, SpanMessage, SpanToolCall } from './spanView';
-import { fence, foldCode, inlineCode, listItem } from './textCut';
+import { fence, foldCode, inlineCode, listItem } from '../text/textCut';
 
 type Action = FileAction | 'mentioned by the user';
 

@@ -24,7 +24,7 @@ import { compileKeywords } from '../text/keywordMatcher';
 import { isCodeSegment, splitSentences } from '../text/sentences';
 import { taskListAt } from './pendingTasks';
 import { buildSpanView, type SpanMessage, type SpanView } from './spanView';
-import { collapseWhitespace } from './textCut';
+import { collapseWhitespace } from '../text/textCut';
 
 export type LedgerKind = 'Rule' | 'Decision' | 'Plan';
 export type LedgerStatus = 'open' | 'done' | 'cancelled' | 'superseded' | 'revoked';

@@ -23,7 +23,7 @@ import { SECTION_NAMES, emptySectionTexts } from '../sections';
 import { contentItems, itemKey, joinItems } from './sectionText';
 import { mergeLedgers, parseLedger, renderLedger, withoutLedger, type LedgerEntry } from './ledger';
 import { parseSummary } from './parseSummary';
-import { listItem } from './textCut';
+import { listItem } from '../text/textCut';
 
 /** The sections of every earlier summary in the span, merged in order (a conversation normally
  *  holds one; several are folded oldest first). Also returns how many compactions they record. */

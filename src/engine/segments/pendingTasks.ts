@@ -20,7 +20,7 @@ import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
 import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
 import { memoSlot, NONE, orNone, type MessageMemo } from '../conversation/messageMemo';
-import { collapseWhitespace, listItem, oneLine, withoutListMarkers } from './textCut';
+import { collapseWhitespace, listItem, oneLine, withoutListMarkers } from '../text/textCut';
 import { requestParts } from './userMessages';
 import { requestWords } from '../analyze/pasted';
 

@@ -6,7 +6,7 @@ import type { SegmentConstants } from './constants';
 import { bulletText, firstInlineCode, splitBullets } from './parseSummary';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import { CUT_MARKER_PATTERN, collapseWhitespace, cutAfter, cutMarker, listItem, type WholeTexts } from './textCut';
+import { CUT_MARKER_PATTERN, collapseWhitespace, cutAfter, cutMarker, listItem, type WholeTexts } from '../text/textCut';
 
 /** Where earlier items sort: before everything from the new span. */
 export const PREVIOUS_ORDER_BASE = -1_000_000;

@@ -20,7 +20,7 @@ import { orNone } from '../conversation/messageMemo';
 import { fromMessage, importanceAt, recency } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
-import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine, withoutListMarkers } from './textCut';
+import { balanceFences, collapseWhitespace, cutAfter, cutText, listItem, oneLine, withoutListMarkers } from '../text/textCut';
 import { readableUserText, requestParts } from './userMessages';
 import { requestWords, type MessageParts } from '../analyze/pasted';
 import type { SegmentConstants } from './constants';

@@ -24,7 +24,7 @@ import type { SegmentConstants } from './constants';
 import type { SpanMessage } from './spanView';
 import type { SectionItem } from './sectionItems';
 import { uniqueByKey } from './sectionItems';
-import { collapseWhitespace, listItem, oneLine, withoutListMarkers } from './textCut';
+import { collapseWhitespace, listItem, oneLine, withoutListMarkers } from '../text/textCut';
 import { requestParts } from './userMessages';
 
 const REASONING = compileKeywords(

@@ -9,7 +9,7 @@
 // are the contract people and re-compaction read, whatever the budget.
 
 import { SECTION_NAMES, type SectionTexts } from '../sections';
-import { formatCount } from './formatNumber';
+import { formatCount } from '../text/formatNumber';
 
 export const SUMMARY_TITLE = '# Compacted conversation summary';
 export const METADATA_HEADING = 'Compression Metadata';
@@ -40,8 +40,13 @@ export interface SummaryStyle {
   brief: boolean;
 }
 
+/** A line escapeBody changes: one that starts with "#", or with backslashes and then "#". */
+const HEADING_LIKE = /(?:^|\n)\\*#/;
+
 /** Escapes body lines that would read as headings: "#…" → "\#…", "\#…" → "\\#…". */
 export function escapeBody(text: string): string {
+  // Most bodies have no such line: one search instead of a split and a join.
+  if (!HEADING_LIKE.test(text)) return text;
   return text
     .split('\n')
     .map((l) => (/^\\*#/.test(l) ? `\\${l}` : l))

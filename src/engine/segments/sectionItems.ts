@@ -58,14 +58,33 @@ export interface FittedSection {
 /** Tokens of each form of each item, counted once. */
 export interface MeasuredItem {
   item: SectionItem;
-  tokens: number[];
+  tokens: readonly number[];
 }
 
 /** Newline between items, counted as one token (tokenizers rarely merge across it). */
 const JOIN_TOKENS = 1;
 
-export function measureItems(items: readonly SectionItem[], counter: TextCounter): MeasuredItem[] {
-  return items.map((item) => ({ item, tokens: item.forms.map((f) => counter.count(f) + JOIN_TOKENS) }));
+/** The tokens each form of a list of forms takes in a section, with the newline that joins it. */
+export type FormTokens = (forms: readonly string[]) => readonly number[];
+
+const FORM_TOKENS = new WeakMap<TextCounter, WeakMap<readonly string[], readonly number[]>>();
+
+/** FormTokens by `counter`, remembered for each forms array while it lives: a message's entry
+ *  keeps its forms array from one material to the next (the ratio loop's spans, a grown
+ *  conversation), so it is counted once, without hashing its strings again. */
+export function formTokensOf(counter: TextCounter): FormTokens {
+  let byForms = FORM_TOKENS.get(counter);
+  if (!byForms) FORM_TOKENS.set(counter, (byForms = new WeakMap()));
+  const known = byForms;
+  return (forms) => {
+    let t = known.get(forms);
+    if (!t) known.set(forms, (t = forms.map((f) => counter.count(f) + JOIN_TOKENS)));
+    return t;
+  };
+}
+
+export function measureItems(items: readonly SectionItem[], tokensOf: FormTokens): MeasuredItem[] {
+  return items.map((item) => ({ item, tokens: tokensOf(item.forms) }));
 }
 
 export function sectionFloor(measured: readonly MeasuredItem[]): number {
@@ -86,20 +105,55 @@ function byPriority(a: { m: MeasuredItem; i: number }, b: { m: MeasuredItem; i: 
   return b.m.item.priority - a.m.item.priority || a.m.item.order - b.m.item.order || a.i - b.i;
 }
 
+/** What fitItems reads of a measured list whatever the budget: the indices in priority order
+ *  and in rendering order, the most forms an item has, the floor and the need. */
+interface Ranked {
+  byPriority: Int32Array;
+  byOrder: Int32Array;
+  maxLevel: number;
+  floor: number;
+  need: number;
+}
+
+/** Per measured list (the ratio loop fits the same lists to several budgets): sorted once. */
+const RANKED = new WeakMap<readonly MeasuredItem[], Ranked>();
+
+function rankedOf(measured: readonly MeasuredItem[]): Ranked {
+  let r = RANKED.get(measured);
+  if (r) return r;
+  const indexed = measured.map((m, i) => ({ m, i }));
+  const prio = Int32Array.from(indexed.sort(byPriority), (x) => x.i);
+  const order = Int32Array.from(
+    measured.map((m, i) => ({ m, i })).sort((a, b) => a.m.item.order - b.m.item.order || a.i - b.i),
+    (x) => x.i,
+  );
+  let maxLevel = 0;
+  for (const m of measured) maxLevel = Math.max(maxLevel, m.item.forms.length - 1);
+  r = { byPriority: prio, byOrder: order, maxLevel, floor: sectionFloor(measured), need: sectionNeed(measured) };
+  RANKED.set(measured, r);
+  return r;
+}
+
+/** The floor and the need of a measured list (sectionFloor, sectionNeed), summed once per list. */
+export function measuredFigures(measured: readonly MeasuredItem[]): { floor: number; need: number } {
+  return rankedOf(measured);
+}
+
 /** Fills a section within `budget` tokens (required items always appear). */
 export function fitItems(measured: readonly MeasuredItem[], budget: number): FittedSection {
-  const level = new Array<number>(measured.length).fill(-1);
+  const ranked = rankedOf(measured);
+  const level = new Int32Array(measured.length).fill(-1);
   let used = 0;
-  measured.forEach((m, i) => {
+  for (let i = 0; i < measured.length; i++) {
+    const m = measured[i]!;
     if (m.item.required) {
       level[i] = 0;
       used += m.tokens[0]!;
     }
-  });
-  const ranked = measured.map((m, i) => ({ m, i })).sort(byPriority);
-  const maxLevel = Math.max(0, ...measured.map((m) => m.item.forms.length - 1));
-  for (let lv = 0; lv <= maxLevel; lv++) {
-    for (const { m, i } of ranked) {
+  }
+  for (let lv = 0; lv <= ranked.maxLevel; lv++) {
+    for (const i of ranked.byPriority) {
+      const m = measured[i]!;
       const cur = level[i]!;
       if (cur !== lv - 1 || lv >= m.tokens.length) continue;
       const delta = m.tokens[lv]! - (cur >= 0 ? m.tokens[cur]! : 0);
@@ -109,22 +163,24 @@ export function fitItems(measured: readonly MeasuredItem[], budget: number): Fit
       }
     }
   }
-  const shown = measured
-    .map((m, i) => ({ m, i }))
-    .filter(({ i }) => level[i]! >= 0)
-    .sort((a, b) => a.m.item.order - b.m.item.order || a.i - b.i);
-  const text = shown.map(({ m, i }) => m.item.forms[level[i]!]).join('\n');
+  const shown: number[] = [];
+  for (const i of ranked.byOrder) if (level[i]! >= 0) shown.push(i);
+  const text = shown.map((i) => measured[i]!.item.forms[level[i]!]).join('\n');
   let shortened = 0;
-  for (const { m, i } of shown) if (level[i]! < m.item.forms.length - 1) shortened++;
+  for (const i of shown) if (level[i]! < measured[i]!.item.forms.length - 1) shortened++;
   return {
     text,
     tokens: used,
-    need: sectionNeed(measured),
-    floor: sectionFloor(measured),
+    need: ranked.need,
+    floor: ranked.floor,
     shown: shown.length,
     offered: measured.length,
     shortened,
-    shownOf: (items) => shown.filter(({ m }) => items.has(m.item)).length,
+    shownOf: (items) => {
+      let n = 0;
+      for (const i of shown) if (items.has(measured[i]!.item)) n++;
+      return n;
+    },
   };
 }
 

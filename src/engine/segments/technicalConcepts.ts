@@ -11,7 +11,7 @@ import { NONE, orNone } from '../conversation/messageMemo';
 import { fromMessage, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
 import type { SpanMessage, SpanToolCall } from './spanView';
-import { inlineCode, listItem } from './textCut';
+import { inlineCode, listItem } from '../text/textCut';
 import { FILE_EXTENSIONS } from '../analyze/refs';
 import { isEmphasisWord, LETTERS_ONLY_CAPS } from '../text/emphasis';
 

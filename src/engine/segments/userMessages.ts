@@ -32,7 +32,7 @@ import {
   openingWords,
   withoutListMarkers,
   type WholeTexts,
-} from './textCut';
+} from '../text/textCut';
 import { bulletText } from './parseSummary';
 import { previousItems, shortenEntry } from './previousItems';
 import { splitPasted, type MessageParts } from '../analyze/pasted';
@@ -154,6 +154,7 @@ function similarGroups(ctx: BuilderContext, texts: readonly { sm: SpanMessage; r
     texts.map((t) => t.sm.message),
     () => [],
     (first, from) => {
+      if (from >= shingles.length) return;
       // A text's match lies among the SIMILAR_LOOKBACK texts before it: those are all the new
       // texts need.
       const lo = Math.max(0, from - SIMILAR_LOOKBACK);
@@ -223,12 +224,15 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
 /** shortenedForm of a message, once per message and analysis (the names it keeps come from the
  *  analysis' references). */
 function shortenedOf(ctx: BuilderContext, sm: SpanMessage, text: string, analysis: MessageAnalysis | undefined, rules: WholeTexts): string | undefined {
-  const byRefs = fromMessage(ctx, sm, 'users.shortened', () => new WeakMap<object, string | undefined>());
+  // The last references it was made from and what they gave (a message is analyzed once per
+  // compaction, or again when its conversation grew): one pair, not a table per message.
+  const last = fromMessage(ctx, sm, 'users.shortened', () => ({ at: undefined as object | undefined, value: undefined as string | undefined }));
   const at = analysis?.refs ?? NO_ANALYSIS;
-  if (byRefs.has(at)) return byRefs.get(at);
-  const v = shortenedForm(text, analysis, ctx.c, rules);
-  byRefs.set(at, v);
-  return v;
+  if (last.at !== at) {
+    last.value = shortenedForm(text, analysis, ctx.c, rules);
+    last.at = at;
+  }
+  return last.value;
 }
 
 const NO_ANALYSIS = {};

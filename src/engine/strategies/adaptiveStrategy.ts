@@ -132,7 +132,13 @@ export const adaptiveStrategy: Strategy = {
     const gentle = ctx.level !== 'heavy' && ctx.level !== 'emergency';
     const label = `adaptive ${taskType}${gentle ? '' : ` (${ctx.level})`}: ${chain.join(' → ')}; ${chosen === 'summary' ? 'none fitted, summary of all but the last round' : `${chosen} met the budget`}`;
     const filled = chosen === 'summary' || !gentle ? result.decisions : fillRecent(ctx, result.decisions);
-    const decisions = filled.map((d) => ({ ...d, reason: `${d.reason} [${label}]` }));
+    // Few distinct reasons: each labelled once, one string for all the messages that share it.
+    const labelled = new Map<string, string>();
+    const decisions = filled.map((d) => {
+      let reason = labelled.get(d.reason);
+      if (reason === undefined) labelled.set(d.reason, (reason = `${d.reason} [${label}]`));
+      return { ...d, reason };
+    });
     return { decisions, ...(result.chunks ? { chunks: result.chunks } : {}), warnings: result.warnings };
   },
 };

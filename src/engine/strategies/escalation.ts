@@ -4,7 +4,7 @@
 // explicit target the level asked for is kept (the default target is a suggestion).
 
 import type { DegradationStep } from '../result';
-import { formatCount } from '../segments/formatNumber';
+import { formatCount } from '../text/formatNumber';
 import { heavierLevel, type CompactionLevel } from './levelStrategy';
 
 /** A result more than this share over its target is not "within the target": the next level

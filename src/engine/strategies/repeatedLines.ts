@@ -5,7 +5,7 @@
 // like these, differing only in their numbers". Nothing else in the text changes; a collapse is
 // made only where it makes the text shorter.
 
-import { formatCount } from '../segments/formatNumber';
+import { formatCount } from '../text/formatNumber';
 
 /** The shape of a line: its digit runs masked, trailing whitespace ignored. */
 function shapeOf(line: string): string {

@@ -16,7 +16,7 @@
 
 import { memoSlot } from '../conversation/messageMemo';
 import { isUserAuthored } from '../conversation/model';
-import { formatCount } from '../segments/formatNumber';
+import { formatCount } from '../text/formatNumber';
 import type { MessageDecision, StrategyContext, StrategyDecision } from './strategy';
 import { collapsedMessage, emergencyPreview } from './truncation';
 import { isFixed, keepRecentMessages, keptTokens, turnsOf } from './turns';
@@ -40,11 +40,17 @@ function collapsedOf(ctx: StrategyContext, i: number, minRun: number): Collapsed
   const archived = ctx.archived !== false;
   const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter, archived);
   if (!ctx.memo) return make();
-  const byCounter = ctx.memo.get(m, memoSlot<WeakMap<object, Collapsed>>(`tail.collapsed:${minRun}:${archived}`), () => new WeakMap());
-  if (byCounter.has(ctx.counter)) return byCounter.get(ctx.counter);
-  const c = make();
-  byCounter.set(ctx.counter, c);
-  return c;
+  // The counter it was made with and what it gave (one counter per compaction, or per
+  // conversation): one pair per message, not a table.
+  const last = ctx.memo.get(m, memoSlot<{ counter: object | undefined; value: Collapsed | undefined }>(`tail.collapsed:${minRun}:${archived}`), () => ({
+    counter: undefined,
+    value: undefined,
+  }));
+  if (last.counter !== ctx.counter) {
+    last.value = make();
+    last.counter = ctx.counter;
+  }
+  return last.value as Collapsed;
 }
 
 function collapseRepeats(ctx: StrategyContext, decisions: MessageDecision[]): number {

@@ -54,7 +54,7 @@ function findTurns(ctx: StrategyContext): number[][] {
       i++;
       continue;
     }
-    turns.push([...pendingThinking, i]);
+    turns.push(pendingThinking.length === 0 ? [i] : [...pendingThinking, i]);
     pendingThinking = [];
     i++;
   }

@@ -2,7 +2,7 @@
 // clause. Whatever was sent in, the echo stays a few hundred characters, says it was cut and how
 // long the original was, and is one line.
 
-import { formatCount } from '../segments/formatNumber';
+import { formatCount } from './formatNumber';
 
 /** Longest echo of input in a message. */
 export const MAX_ECHO_CHARS = 200;

@@ -110,6 +110,10 @@ export class CachedTokenCounter implements TokenCounter {
     return this.text.count(text);
   }
 
+  get splitsAtLines(): boolean {
+    return this.text.splitsAtLines === true;
+  }
+
   countMessage(m: Message): number {
     return this.countMessageByCategory(m).total;
   }
@@ -133,29 +137,42 @@ export class CachedTokenCounter implements TokenCounter {
     return tokens;
   }
 
+  /** countMessage, the message's texts counted by `text` — which must count as this counter does
+   *  (its encoder with a memo of parts, as the compaction cache's textCounter): a new summary
+   *  that shares most of its lines with the last one is counted in the time its new lines take.
+   *  Remembered for the message object. */
+  countMessageWith(m: Message, text: TextCounter): number {
+    let tokens = this.byObject.get(m);
+    if (!tokens) {
+      tokens = this.encode(m, text);
+      this.byObject.set(m, tokens);
+    }
+    return tokens.total;
+  }
+
   countMessages(messages: readonly Message[]): number {
     let total = 0;
     for (const m of messages) total += this.countMessage(m);
     return messages.length > 0 ? total + REPLY_PRIMING : 0;
   }
 
-  private encode(m: Message): MessageTokens {
+  private encode(m: Message, text: TextCounter = this.text): MessageTokens {
     this.encodedMessages++;
     const by: Partial<Record<TokenCategory, number>> = {};
     const add = (c: TokenCategory, n: number) => {
       if (n) by[c] = (by[c] ?? 0) + n;
     };
     const main = mainCategory(m);
-    add(main, MESSAGE_OVERHEAD + (m.name ? NAME_OVERHEAD + this.text.count(m.name) : 0));
+    add(main, MESSAGE_OVERHEAD + (m.name ? NAME_OVERHEAD + text.count(m.name) : 0));
     for (const p of m.content) {
-      if (p.type === 'text') add(main, this.text.count(p.text));
-      else if (p.type === 'thinking') add('thinking', this.text.count(p.text));
+      if (p.type === 'text') add(main, text.count(p.text));
+      else if (p.type === 'thinking') add('thinking', text.count(p.text));
       else add(main, IMAGE_TOKENS);
     }
     if (m.toolCalls) {
-      for (const c of m.toolCalls) add('toolCalls', TOOL_CALL_OVERHEAD + this.text.count(c.name) + this.text.count(c.arguments));
+      for (const c of m.toolCalls) add('toolCalls', TOOL_CALL_OVERHEAD + text.count(c.name) + text.count(c.arguments));
     }
-    if (m.toolDefinitions && m.content.length === 0) add('toolDefinitions', this.text.count(JSON.stringify(m.toolDefinitions)));
+    if (m.toolDefinitions && m.content.length === 0) add('toolDefinitions', text.count(JSON.stringify(m.toolDefinitions)));
     let total = 0;
     for (const v of Object.values(by)) total += v ?? 0;
     return { total, byCategory: by };

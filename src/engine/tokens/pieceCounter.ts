@@ -23,7 +23,7 @@ const SLICED_STRING_MIN_LENGTH = 13;
 /** A copy of `piece` that does not keep the text it was cut from alive: a memo key that is a
  *  view into a 1 MB tool output would hold the whole output in memory. Concatenating and
  *  slicing makes V8 flatten the piece into a fresh string of its own. */
-function detached(piece: string): string {
+export function detached(piece: string): string {
   return piece.length < SLICED_STRING_MIN_LENGTH ? piece : (' ' + piece).slice(1);
 }
 
@@ -45,6 +45,8 @@ export class PieceCounter implements TextCounter {
   private bytes = new Uint8Array(1024);
   private hits = 0;
   private misses = 0;
+  /** The o200k_base and cl100k_base patterns never make a piece across a line part's cut. */
+  readonly splitsAtLines = true;
 
   constructor(
     readonly encoding: EncodingName,
@@ -60,21 +62,21 @@ export class PieceCounter implements TextCounter {
     const re = this.splitter;
     re.lastIndex = 0;
     let total = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      const piece = m[0];
-      if (piece.length === 1) {
+    // The pattern matches every character (letters, numbers, whitespace, and everything else
+    // each have an alternative), so the pieces follow one another: each runs from where the
+    // last ended to lastIndex. test() finds them without building a match per piece.
+    let start = 0;
+    while (re.test(text)) {
+      const end = re.lastIndex;
+      if (end === start + 1 && text.charCodeAt(start) < 0x80) {
         // One ASCII character is one byte, and every byte is a token: skip the memo.
-        if (piece.charCodeAt(0) < 0x80) {
-          total++;
-          continue;
-        }
-      } else if (piece.length === 0) {
+        total++;
+      } else if (end === start) {
         // The shipped patterns never match empty; step over it as matchAll would.
         re.lastIndex++;
         continue;
-      }
-      total += this.countPiece(piece);
+      } else total += this.countPiece(text.slice(start, end));
+      start = end;
     }
     return total;
   }

@@ -56,6 +56,9 @@ export function categoryRowLabel(c: TokenCategory): string {
 export interface TextCounter {
   readonly encoding: EncodingName | 'estimate';
   count(text: string): number;
+  /** The count of a text is the sum of the counts of its line parts (lineSegments.ts): true for
+   *  the tiktoken encodings, whose pieces never cross those cuts. */
+  readonly splitsAtLines?: boolean;
 }
 
 export interface MessageTokens {

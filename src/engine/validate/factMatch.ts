@@ -162,23 +162,83 @@ function forEachToken(text: string, at: (start: number, end: number, hash: numbe
 interface Needle {
   text: string;
   ends: Ends;
-  /** Tokens held whole: hash and offset in the needle. Empty: searched for directly. */
-  anchors: { hash: number; offset: number }[];
 }
 
-function needleInfo(fact: Fact): Needle {
+/** The facts' needles, read once per facts array (the ratio loop checks the same facts against
+ *  each attempt): each needle's anchors as ids of distinct token hashes, flat. */
+interface Needles {
+  length: number;
+  needles: Needle[];
+  /** The id of each distinct anchor hash. */
+  ids: Map<number, number>;
+  /** Needle k's anchors are anchorId / anchorOffset [anchorStart[k], anchorStart[k + 1]). */
+  anchorStart: Int32Array;
+  anchorId: Int32Array;
+  anchorOffset: Int32Array;
+  /** The first needle with the same text and ends (it is answered once). */
+  first: Int32Array;
+}
+
+/** What a fact is searched for, read once per fact object (a message's facts are the same
+ *  objects from one span to the next): its needle, the key of needles alike, its anchors. */
+interface NeedleInfo extends Needle {
+  /** Each anchor as its hash (a signed 32-bit number: a map key V8 keeps unboxed) and its
+   *  offset in the needle, in pairs: one small array per fact. */
+  anchors: number[];
+}
+
+const NEEDLES = new WeakMap<Fact, NeedleInfo>();
+const NO_ANCHORS: number[] = [];
+
+function needleInfo(fact: Fact): NeedleInfo {
+  let info = NEEDLES.get(fact);
+  if (info) return info;
   const text = needleOf(fact);
   const ends = ENDS[fact.kind];
-  const anchors: Needle['anchors'] = [];
+  const anchors: number[] = [];
   if (text) {
     const leftWhole = ends !== 'none';
     const rightWhole = ends === 'both';
     forEachToken(text, (start, end, hash) => {
       const cjk = end === start + 1 && isCjkCode(text.charCodeAt(start));
-      if (cjk || ((start > 0 || leftWhole) && (end < text.length || rightWhole))) anchors.push({ hash, offset: start });
+      if (!(cjk || ((start > 0 || leftWhole) && (end < text.length || rightWhole)))) return;
+      anchors.push(hash | 0, start);
     });
   }
-  return { text, ends, anchors };
+  info = { text, ends, anchors: anchors.length === 0 ? NO_ANCHORS : anchors.slice() };
+  NEEDLES.set(fact, info);
+  return info;
+}
+
+function prepare(facts: readonly Fact[]): Needles {
+  const needles: Needle[] = [];
+  const ids = new Map<number, number>();
+  const anchorStart = new Int32Array(facts.length + 1);
+  const anchorIds: number[] = [];
+  const anchorOffsets: number[] = [];
+  const first = new Int32Array(facts.length);
+  // Needles alike (the same text with the same ends) are answered once.
+  const byText: Record<Ends, Map<string, number>> = { both: new Map(), start: new Map(), none: new Map() };
+  facts.forEach((fact, k) => {
+    const info = needleInfo(fact);
+    needles.push(info);
+    anchorStart[k] = anchorIds.length;
+    const alike = byText[info.ends];
+    const same = alike.get(info.text);
+    first[k] = same ?? k;
+    if (same !== undefined) return;
+    alike.set(info.text, k);
+    const anchors = info.anchors;
+    for (let a = 0; a < anchors.length; a += 2) {
+      const hash = anchors[a]!;
+      let id = ids.get(hash);
+      if (id === undefined) ids.set(hash, (id = ids.size));
+      anchorIds.push(id);
+      anchorOffsets.push(anchors[a + 1]!);
+    }
+  });
+  anchorStart[facts.length] = anchorIds.length;
+  return { length: facts.length, needles, ids, anchorStart, anchorId: Int32Array.from(anchorIds), anchorOffset: Int32Array.from(anchorOffsets), first };
 }
 
 /** Whether `needle` occurs at `at` in `hay` with the ends its rule asks for. */
@@ -189,16 +249,49 @@ function occursAt(hay: string, needle: string, ends: Ends, at: number): boolean 
   return !(ends === 'both' && isWordChar(needle.charAt(needle.length - 1)) && isWordChar(hay.charAt(at + needle.length)));
 }
 
-const prepared = new WeakMap<readonly Fact[], { length: number; needles: Needle[] }>();
+const prepared = new WeakMap<readonly Fact[], Needles>();
 
-/** The needles of `facts`, computed once per facts array (the ratio loop checks the same facts
- *  against each attempt). */
-function needlesOf(facts: readonly Fact[]): Needle[] {
+function needlesOf(facts: readonly Fact[]): Needles {
   const hit = prepared.get(facts);
-  if (hit && hit.length === facts.length) return hit.needles;
-  const needles = facts.map(needleInfo);
-  prepared.set(facts, { length: facts.length, needles });
-  return needles;
+  if (hit && hit.length === facts.length) return hit;
+  const made = prepare(facts);
+  prepared.set(facts, made);
+  return made;
+}
+
+/** Where each anchor id occurs in a text: positions[start[id] .. start[id + 1]), ascending. */
+interface AnchorPositions {
+  start: Int32Array;
+  positions: Int32Array;
+}
+
+/** The positions of the anchors of `n` in the text whose tokens `each` reads in order. */
+function anchorPositions(n: Needles, each: (token: (start: number, hash: number) => void) => void): AnchorPositions {
+  let hitIds = new Int32Array(1024);
+  let hitAt = new Int32Array(1024);
+  let hits = 0;
+  each((start, hash) => {
+    const id = n.ids.get(hash);
+    if (id === undefined) return;
+    if (hits === hitIds.length) {
+      const grownIds = new Int32Array(hits * 2);
+      grownIds.set(hitIds);
+      hitIds = grownIds;
+      const grownAt = new Int32Array(hits * 2);
+      grownAt.set(hitAt);
+      hitAt = grownAt;
+    }
+    hitIds[hits] = id;
+    hitAt[hits++] = start;
+  });
+  // A counting sort by id keeps each id's positions in text order.
+  const start = new Int32Array(n.ids.size + 1);
+  for (let k = 0; k < hits; k++) start[hitIds[k]! + 1]!++;
+  for (let id = 0; id < n.ids.size; id++) start[id + 1]! += start[id]!;
+  const fill = start.slice(0, n.ids.size);
+  const positions = new Int32Array(hits);
+  for (let k = 0; k < hits; k++) positions[fill[hitIds[k]!]!++] = hitAt[k]!;
+  return { start, positions };
 }
 
 /** A normalized text (normalizeForMatch) and its tokens as [start, hash] pairs: what the index
@@ -209,11 +302,18 @@ export interface TokenizedText {
 }
 
 export function tokenizeNormalized(text: string): TokenizedText {
-  const out: number[] = [];
+  let out = new Uint32Array(Math.min(64, 2 * text.length));
+  let n = 0;
   forEachToken(text, (start, _end, hash) => {
-    out.push(start, hash);
+    if (n + 2 > out.length) {
+      const grown = new Uint32Array(Math.max(out.length * 2, 64));
+      grown.set(out);
+      out = grown;
+    }
+    out[n++] = start;
+    out[n++] = hash;
   });
-  return { text, tokens: Uint32Array.from(out) };
+  return { text, tokens: n === out.length ? out : out.slice(0, n) };
 }
 
 /** For each fact, whether it appears in `normalizedText` (already passed through
@@ -221,50 +321,61 @@ export function tokenizeNormalized(text: string): TokenizedText {
  *  `parts`, when given, are the texts normalizedText joins (joinNormalized) with their tokens:
  *  no token crosses the space between two parts, so the text's tokens are theirs, shifted. */
 export function presentFacts(facts: readonly Fact[], normalizedText: string, parts?: readonly TokenizedText[]): boolean[] {
-  const needles = needlesOf(facts);
-  const wanted = new Map<number, number[]>();
-  for (const n of needles) for (const a of n.anchors) if (!wanted.has(a.hash)) wanted.set(a.hash, []);
-  if (wanted.size > 0 && parts) {
-    let end = -1;
-    for (const p of parts) {
-      if (!p.text) continue;
-      const offset = end < 0 ? 0 : end + 1;
-      const t = p.tokens;
-      for (let k = 0; k < t.length; k += 2) wanted.get(t[k + 1]!)?.push(offset + t[k]!);
-      end = offset + p.text.length;
-    }
-  } else if (wanted.size > 0) {
-    forEachToken(normalizedText, (start, _end, hash) => {
-      wanted.get(hash)?.push(start);
+  const n = needlesOf(facts);
+  let at: AnchorPositions | undefined;
+  if (n.ids.size > 0 && parts) {
+    at = anchorPositions(n, (token) => {
+      let end = -1;
+      for (const p of parts) {
+        if (!p.text) continue;
+        const offset = end < 0 ? 0 : end + 1;
+        const t = p.tokens;
+        for (let k = 0; k < t.length; k += 2) token(offset + t[k]!, t[k + 1]! | 0);
+        end = offset + p.text.length;
+      }
     });
+  } else if (n.ids.size > 0) {
+    at = anchorPositions(n, (token) => forEachToken(normalizedText, (start, _end, hash) => token(start, hash | 0)));
   }
-  const memo = new Map<string, boolean>();
-  return needles.map((n) => {
-    if (!n.text) return true;
-    const key = `${n.ends}\u0000${n.text}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let found: boolean;
-    if (n.anchors.length === 0) found = occurs(normalizedText, n.text, n.ends);
-    else {
-      let best = n.anchors[0]!;
-      let positions = wanted.get(best.hash)!;
-      for (const a of n.anchors) {
-        const p = wanted.get(a.hash)!;
-        if (p.length < positions.length) {
-          best = a;
-          positions = p;
-        }
-      }
-      found = false;
-      for (const p of positions) {
-        if (occursAt(normalizedText, n.text, n.ends, p - best.offset)) {
-          found = true;
-          break;
-        }
+  const found = new Array<boolean>(facts.length);
+  for (let k = 0; k < facts.length; k++) {
+    const f = n.first[k]!;
+    if (f !== k) {
+      found[k] = found[f]!;
+      continue;
+    }
+    const needle = n.needles[k]!;
+    if (!needle.text) {
+      found[k] = true;
+      continue;
+    }
+    const a0 = n.anchorStart[k]!;
+    const a1 = n.anchorStart[k + 1]!;
+    if (a0 === a1 || !at) {
+      found[k] = occurs(normalizedText, needle.text, needle.ends);
+      continue;
+    }
+    // Wherever the needle occurs, each of its anchors does too: look only where the rarest is.
+    let best = a0;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let a = a0; a < a1; a++) {
+      const id = n.anchorId[a]!;
+      const count = at.start[id + 1]! - at.start[id]!;
+      if (count < fewest) {
+        fewest = count;
+        best = a;
       }
     }
-    memo.set(key, found);
-    return found;
-  });
+    const id = n.anchorId[best]!;
+    const shift = n.anchorOffset[best]!;
+    let hit = false;
+    for (let p = at.start[id]!; p < at.start[id + 1]!; p++) {
+      if (occursAt(normalizedText, needle.text, needle.ends, at.positions[p]! - shift)) {
+        hit = true;
+        break;
+      }
+    }
+    found[k] = hit;
+  }
+  return found;
 }

@@ -8,7 +8,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
+import { exactSize, memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
@@ -57,6 +57,9 @@ export interface FactOptions {
   limits?: ValidateConstants;
   /** Keeps what each message alone gives, for the next call over the same messages. */
   memo?: MessageMemo;
+  /** The span's view, when the caller has it (the section builders' view of the same messages
+   *  and analyses): spared building it again. */
+  view?: SpanView;
 }
 
 function aligned(
@@ -75,29 +78,78 @@ function userFactOf(text: string, chars: number): string {
   return readableUserText(text).replace(/\s+/g, ' ').trim().slice(0, chars);
 }
 
+/** A message's structural facts, each with the key that tells it from the others (kind and
+ *  normal form): the same objects from one span to the next while what they are read from —
+ *  the analysis' references, the files of the message's calls — is the same. */
+interface MessageFacts {
+  refs: object | undefined;
+  callFiles: readonly (readonly { path: string }[])[];
+  facts: Fact[];
+  keys: string[];
+}
+
+function sameFiles(a: readonly (readonly { path: string }[])[], b: readonly (readonly { path: string }[])[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function messageFacts(sm: SpanView['messages'][number], callFiles: readonly (readonly { path: string }[])[], userFact: () => string): MessageFacts {
+  const facts: Fact[] = [];
+  const keys: string[] = [];
+  const id = sm.message.id;
+  const add = (kind: FactKind, value: string) => {
+    if (!value.trim()) return;
+    keys.push(`${kind}\u0000${normalizeForMatch(value)}`);
+    facts.push({ kind, value, sourceId: id });
+  };
+  if (sm.userAuthored) {
+    const fact = userFact();
+    if (fact) add('userMessage', fact);
+    for (const p of sm.analysis?.refs.files ?? []) add('filePath', p);
+  }
+  for (const files of callFiles) for (const f of files) add('filePath', f.path);
+  if (!sm.assistant) for (const e of sm.analysis?.refs.errors ?? []) if (!GENERIC_ERROR.test(e)) add('errorSignature', e);
+  return { refs: sm.analysis?.refs, callFiles, facts, keys };
+}
+
+const NO_CALLS: readonly (readonly { path: string }[])[] = [];
+
 function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo | undefined): Fact[] {
   const facts: Fact[] = [];
   const seen = new Set<string>();
-  const add = (kind: FactKind, value: string, sourceId: string) => {
-    const key = `${kind}\u0000${normalizeForMatch(value)}`;
-    if (!value.trim() || seen.has(key)) return;
-    seen.add(key);
-    facts.push({ kind, value, sourceId });
-  };
   const userSlot = memoSlot<string>(`facts.user:${c.USER_FACT_CHARS}`);
+  const factsSlot = memoSlot<MessageFacts>(`facts.structural:${c.USER_FACT_CHARS}`);
   for (const sm of view.messages) {
     if (sm.summary) continue;
-    const id = sm.message.id;
-    if (sm.userAuthored) {
-      const fact = memo ? memo.read(sm.message, sm.memo, userSlot, () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
-      if (fact) add('userMessage', fact, id);
-      for (const p of sm.analysis?.refs.files ?? []) add('filePath', p, id);
+    const calls = view.callsAt.get(sm.pos);
+    const callFiles = calls ? calls.map((x) => x.files) : NO_CALLS;
+    const userFact = () =>
+      memo ? memo.read(sm.message, sm.memo, userSlot, () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
+    let mf: MessageFacts;
+    if (memo) {
+      mf = memo.read(sm.message, sm.memo, factsSlot, () => messageFacts(sm, callFiles, userFact));
+      if (mf.refs !== sm.analysis?.refs || !sameFiles(mf.callFiles, callFiles)) {
+        mf = messageFacts(sm, callFiles, userFact);
+        memo.set(sm.message, sm.memo, factsSlot, mf);
+      }
+    } else mf = messageFacts(sm, callFiles, userFact);
+    for (let k = 0; k < mf.facts.length; k++) {
+      const key = mf.keys[k]!;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      facts.push(mf.facts[k]!);
     }
-    for (const call of view.callsAt.get(sm.pos) ?? []) for (const f of call.files) add('filePath', f.path, id);
-    if (!sm.assistant) for (const e of sm.analysis?.refs.errors ?? []) if (!GENERIC_ERROR.test(e)) add('errorSignature', e, id);
   }
   const list = latestTaskList(view, memo);
-  if (list) for (const line of list.lines) if (!isClosedTask(line)) add('pendingTask', line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, ''), list.id);
+  if (list) {
+    for (const line of list.lines) {
+      if (isClosedTask(line)) continue;
+      const value = line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, '');
+      const key = `pendingTask\u0000${normalizeForMatch(value)}`;
+      if (!value.trim() || seen.has(key)) continue;
+      seen.add(key);
+      facts.push({ kind: 'pendingTask', value, sourceId: list.id });
+    }
+  }
   return facts;
 }
 
@@ -133,7 +185,7 @@ function speechFacts(sm: SpanView['messages'][number]): SpeechFacts | undefined 
   for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(m[0]);
   let keywords = 0;
   for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) keywords |= 1 << IMPORTANT_KEYWORDS.indexOf(m[0]);
-  return { terms: orNone(terms), numbers: orNone(numbers), keywords };
+  return { terms: orNone(exactSize(terms)), numbers: orNone(exactSize(numbers)), keywords };
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {
@@ -150,7 +202,7 @@ export function spanFacts(
   opts: FactOptions = {},
 ): Fact[] {
   const c = opts.limits ?? VALIDATE_CONSTANTS;
-  const view = buildSpanView(span, aligned(span, analysis), opts.memo);
+  const view = opts.view ?? buildSpanView(span, aligned(span, analysis), opts.memo);
   const facts = structuralFacts(view, c, opts.memo);
   const terms = new Map<string, { n: number; id: string }>();
   const numbers = new Map<string, { n: number; id: string }>();

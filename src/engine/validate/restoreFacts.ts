@@ -28,7 +28,7 @@ import { buildSectionMaterial } from '../segments/extractSections';
 import { latestTaskList } from '../segments/pendingTasks';
 import type { SectionItem } from '../segments/sectionItems';
 import { buildSpanView, type SpanView } from '../segments/spanView';
-import { inlineCode, oneLine } from '../segments/textCut';
+import { inlineCode, oneLine } from '../text/textCut';
 import { toolCallKind } from '../analyze/toolKinds';
 import { dataLine, quoteAsData, QUOTE_MARK } from '../text/quoteAsData';
 import { readableUserText } from '../segments/userMessages';

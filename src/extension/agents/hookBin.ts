@@ -6,8 +6,8 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../node/atomicWrite';
-import { readTextIfExists } from '../../node/readTextIfExists';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readTextIfExists } from '../../files/readTextIfExists';
 
 /** dist/cli.js picks dist/hook.js (`ctxc hook`) or dist/ctxc.js (everything else) beside itself. */
 export const HOOK_BUNDLES = ['cli.js', 'hook.js', 'ctxc.js'] as const;

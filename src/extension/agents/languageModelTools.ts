@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { figuresText } from '../../engine/figures';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import { dataLine } from '../../engine/text/quoteAsData';
-import { oneLine } from '../../engine/segments/textCut';
+import { oneLine } from '../../engine/text/textCut';
 import { categoryRowLabel, TOKEN_CATEGORIES } from '../../engine/tokens/tokenCounter';
 import type { AgentId, AgentSession } from '../../sessions/agentSession';
 import { AGENT_IDS } from '../../sessions/agents/registry';

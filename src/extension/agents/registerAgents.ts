@@ -1,4 +1,4 @@
-// Context Compactor inside the agents: the agents' hooks' install and remove commands (and the
+// Context Compactor inside the agents: the agent hooks' install and remove commands (and the
 // loop guard's reason shown when it blocks), the tools for Copilot's agent mode, and the MCP server
 // offered to VS Code.
 
@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
 import { guarded, type Logger } from '../log';
 import type { SettingsStore } from '../settings';
-import { installClaudeHooksCommand, removeClaudeHooksCommand } from './claudeHooksCommand';
+import { installAgentHooksCommand, removeAgentHooksCommand } from './claudeHooksCommand';
 import { HOOK_BIN, renewHookCli } from './hookBin';
 import { registerLanguageModelTools } from './languageModelTools';
 import { LoopGuardNotice } from './loopGuardNotice';
@@ -25,10 +25,10 @@ export function registerAgents(context: vscode.ExtensionContext, deps: { setting
   );
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.installClaudeHooks, () =>
-      guarded(deps.log, vscode.l10n.t('Install Agent Hooks'), () => installClaudeHooksCommand(hookDeps)),
+      guarded(deps.log, vscode.l10n.t('Install Agent Hooks'), () => installAgentHooksCommand(hookDeps)),
     ),
     vscode.commands.registerCommand(COMMANDS.removeClaudeHooks, () =>
-      guarded(deps.log, vscode.l10n.t('Remove Agent Hooks'), () => removeClaudeHooksCommand(hookDeps)),
+      guarded(deps.log, vscode.l10n.t('Remove Agent Hooks'), () => removeAgentHooksCommand(hookDeps)),
     ),
   );
   registerLanguageModelTools(context, deps.log, deps.settings);

@@ -15,7 +15,7 @@ import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import { notificationText } from '../notificationText';
 import { AnswerMarkdown } from './answerMarkdown';
-import { breakdownRows, groupedNumber, modelLineMarkdown } from '../statusBar/meterText';
+import { breakdownRows, groupedNumber, modelLineMarkdown } from '../meter/meterText';
 import { contextPressure } from '../trigger';
 import { historyConversation, sessionKeyOf, sessionLabel } from './chatHistory';
 import { toLanguageModelMessages } from './lmMessages';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ActiveConversation } from '../conversationService';
 import type { ConversationStore } from '../conversationStore';
 import { COMMANDS } from '../ids';
-import type { MeterFocus } from '../meterFocus';
+import type { MeterFocus } from '../meter/meterFocus';
 
 export async function targetConversation(
   store: ConversationStore,

@@ -4,7 +4,7 @@
 import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import type { Logger } from '../log';
-import type { MeterFocus } from '../meterFocus';
+import type { MeterFocus } from '../meter/meterFocus';
 import type { ApiKeyStore } from '../secrets';
 import type { SettingsStore } from '../settings';
 import type { SummarizerFactory } from '../summarizers/summarizerFactory';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { CompactionFigures } from '../../engine/figures';
 import type { CompactionResult } from '../../engine/result';
-import { confirmCompaction, type ConfirmationChoice } from '../confirmation/confirmCompaction';
+import { confirmCompaction, type ConfirmationChoice } from '../compact/confirmCompaction';
 import type { ActiveConversation, Compaction } from '../conversationService';
 import { localWarningText } from '../engineWarnings';
 import { ratioAndNotInFile } from '../figuresText';
@@ -15,7 +15,7 @@ import { contextPressure } from '../trigger';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
 import { openHandoff } from './handoff';
-import { groupedNumber } from '../statusBar/meterText';
+import { groupedNumber } from '../meter/meterText';
 import { notificationText } from '../notificationText';
 
 export type CompactOutcome =

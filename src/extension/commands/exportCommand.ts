@@ -8,7 +8,7 @@ import { writeUriAtomic } from '../persistence/atomicFile';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';
 import { notificationText } from '../notificationText';
-import { isAtomicWriteError } from '../../node/atomicWrite';
+import { isAtomicWriteError } from '../../files/atomicWrite';
 
 interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;

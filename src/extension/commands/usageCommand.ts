@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
-import { breakdownRows, groupedNumber, methodLabel } from '../statusBar/meterText';
+import { breakdownRows, groupedNumber, methodLabel } from '../meter/meterText';
 import { contextPressure } from '../trigger';
 import type { CommandDeps } from './commandDeps';
 import { targetConversation } from './activeConversation';

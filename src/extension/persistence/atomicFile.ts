@@ -1,8 +1,8 @@
 // Files the extension writes (archives, state, exports) are written whole or not at all, by
-// writeFileAtomic (src/node/atomicWrite.ts); this adds the Uri the export command is given.
+// writeFileAtomic (src/files/atomicWrite.ts); this adds the Uri the export command is given.
 
 import * as vscode from 'vscode';
-import { writeFileAtomic } from '../../node/atomicWrite';
+import { writeFileAtomic } from '../../files/atomicWrite';
 
 /** Writes `data` to `uri`: atomic on disk, never over one of the `protect` files (also through a
  *  link to one); other schemes (remote, virtual) get the file system's own write. */

@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import type { Conversation } from '../../engine/conversation/model';
 import { hash64 } from '../../engine/text/hash';
-import { writeFileAtomic } from '../../node/atomicWrite';
-import { readTextIfExists } from '../../node/readTextIfExists';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readTextIfExists } from '../../files/readTextIfExists';
 
 export const STATE_VERSION = 1;
 

@@ -1,9 +1,9 @@
-// The extension's archive: the FileArchive of src/node under the extension's global storage, so
+// The extension's archive: the FileArchive of src/files under the extension's global storage, so
 // an original archived before a compaction survives reloads and undo still works tomorrow. Its
 // file names are readable when the key is safe and hashed where it is not.
 
 import { hash64 } from '../../engine/text/hash';
-import { FileArchive } from '../../node/fileArchive';
+import { FileArchive } from '../../files/fileArchive';
 
 /** Keys longer than this are shortened (file names have limits); the hash keeps them unique. */
 const MAX_FILE_KEY_LENGTH = 80;

@@ -16,7 +16,7 @@ import type { ConversationStore } from '../conversationStore';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 import type { FollowMode, SettingsStore } from '../settings';
-import { transcriptKey, type MeterFocus } from '../meterFocus';
+import { transcriptKey, type MeterFocus } from '../meter/meterFocus';
 import type { SessionConversations } from './sessionConversations';
 import type { WorkspaceSessions } from './workspaceSessions';
 

@@ -7,7 +7,7 @@
 
 import * as vscode from 'vscode';
 import { resumableAgent, type ResumableModule } from '../../sessions/agents/registry';
-import { programOnPath } from '../../node/programOnPath';
+import { programOnPath } from '../../files/programOnPath';
 import { statOf } from '../../sessions/diskReads';
 import { UserFacingError } from '../log';
 

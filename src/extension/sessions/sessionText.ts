@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { escapeMarkdown } from '../../engine/text/markdownEscape';
 import type { AgentSession } from '../../sessions/agentSession';
 import { agentName } from '../../sessions/agents/registry';
-import { formatTokenCount, groupedNumber } from '../statusBar/meterText';
+import { formatTokenCount, groupedNumber } from '../meter/meterText';
 
 /** The session's first request, else its id. */
 export function sessionTitle(s: Pick<AgentSession, 'title' | 'id'>): string {

@@ -24,7 +24,7 @@ import type { ApplyElsewhere } from '../conversationStore';
 import { ratioAndNotInFile } from '../figuresText';
 import { userMessageOf, UserFacingError } from '../log';
 import { notificationText } from '../notificationText';
-import { groupedNumber } from '../statusBar/meterText';
+import { groupedNumber } from '../meter/meterText';
 import { resumeInTerminal } from './resumeTerminal';
 import { sessionLabel } from './sessionText';
 import type { SessionPlaces } from './sessionWatch';

@@ -8,14 +8,14 @@
 
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { moveToTrash } from '../../node/freedesktopTrash';
+import { moveToTrash } from '../../files/freedesktopTrash';
 import { statOf } from '../../sessions/diskReads';
 import { agentName, resumableAgent } from '../../sessions/agents/registry';
 import type { ConversationStore } from '../conversationStore';
 import { UserFacingError, type Logger } from '../log';
-import type { MeterFocus } from '../meterFocus';
+import type { MeterFocus } from '../meter/meterFocus';
 import { notificationText } from '../notificationText';
-import { groupedNumber } from '../statusBar/meterText';
+import { groupedNumber } from '../meter/meterText';
 import type { SessionConversations } from './sessionConversations';
 import type { SessionPlaces } from './sessionWatch';
 import type { WorkspaceSessions } from './workspaceSessions';

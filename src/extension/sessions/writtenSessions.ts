@@ -7,7 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../node/atomicWrite';
+import { writeFileAtomic } from '../../files/atomicWrite';
 import type { Logger } from '../log';
 
 /** Records kept: a person undoes recent compactions, not last year's. */

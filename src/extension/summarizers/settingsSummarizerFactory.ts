@@ -12,7 +12,7 @@ import type { Logger } from '../log';
 import { UserFacingError } from '../log';
 import type { ApiKeyStore } from '../secrets';
 import type { CompactorSettings } from '../settings';
-import { selectSummaryModel, VscodeLmClient } from '../vscodeLmClient';
+import { selectSummaryModel, VscodeLmClient } from './vscodeLmClient';
 import type { MadeSummarizer, SummarizerFactory } from './summarizerFactory';
 
 /** Local servers (Ollama, LM Studio, vLLM) accept any key but the SDK wants one. */

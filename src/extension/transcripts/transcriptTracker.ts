@@ -9,9 +9,9 @@ import type { CompactionEngine } from '../compactionEngine';
 import type { ConversationStore } from '../conversationStore';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { transcriptKey, type MeterFocus } from '../meterFocus';
+import { transcriptKey, type MeterFocus } from '../meter/meterFocus';
 import { UserFacingError } from '../log';
-import { siblingUsage } from '../../node/siblingUsage';
+import { siblingUsage } from '../../files/siblingUsage';
 import { looksLikeTranscript } from './transcriptDetection';
 
 /** Quiet time after the last change before a document is re-imported: typing or an agent

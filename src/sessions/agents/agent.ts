@@ -61,6 +61,9 @@ export interface SessionFile {
   /** Absolute path of the file to create. */
   file: string;
   text: string;
+  /** Other files the agent needs beside it to resume it (Copilot CLI's workspace.yaml, Cline CLI's
+   *  manifest), written the same way (private, exclusive) after it, and removed with it. */
+  companions?: { file: string; text: string }[];
   /** What had to change on the way (header messages left out, thinking without signature, …). */
   notes: string[];
 }
@@ -125,6 +128,9 @@ export interface HookSettingsFile {
   scope: 'workspace' | 'user';
   /** The folder, for a workspace file. */
   folder?: string;
+  /** The file holds our hooks alone (Copilot CLI's hooks folder takes one file per set): removing
+   *  them removes the file when nothing else is left in it. */
+  ownFile?: boolean;
 }
 
 /** A settings object with our hooks added or taken out, every other key and hook as it was. */
@@ -134,6 +140,8 @@ export interface HookSettingsChange {
   removed: number;
   /** Handlers added. */
   added: number;
+  /** Nothing but our hooks was in it (an `ownFile` can then be removed). */
+  empty?: boolean;
 }
 
 /** The hook settings `ctxc hook <agent>` runs with (flags of its command line). */
@@ -146,12 +154,14 @@ export interface AgentHookSettings {
 }
 
 /** One run of `ctxc hook <agent>`: the agent's JSON from stdin in; at most one JSON object for
- *  stdout and one line for stderr out. Never throws: a hook must not stop the agent by accident. */
+ *  stdout and one line for stderr out, and the exit code when it is not 0 (Copilot CLI shows a hook's
+ *  stderr to the person only when it exits 2). Never throws: a hook must not stop the agent by
+ *  accident. */
 export type HookRunner = (
   stdinText: string,
   /** `inputDeadlineMs`: stdin was still open after that long; `stdinText` is what came by then. */
   opts: AgentHookSettings & { stateDir: string; now?: () => Date; inputDeadlineMs?: number },
-) => Promise<{ output?: Record<string, unknown>; message?: string }>;
+) => Promise<{ output?: Record<string, unknown>; message?: string; exitCode?: number }>;
 
 /** An agent's hooks around its own compactions: how they are installed, and what runs. */
 export interface AgentHooks {
@@ -159,6 +169,8 @@ export interface AgentHooks {
   settingsFiles(p: Pick<AgentPlaces, 'folders' | 'env' | 'home'>): HookSettingsFile[];
   /** The events installed, as the agent names them (for the confirmation). */
   events: readonly string[];
+  /** The command line the hooks run: `node "<cli.js>" hook <agent>` with the settings as flags. */
+  commandLine(cliPath: string, settings?: Partial<AgentHookSettings>): string;
   /** What the install adds for `command` (shown before asking). */
   entry(command: string): unknown;
   /** `settings` (the parsed file, {} when there is none) with our hooks for `command`; an earlier

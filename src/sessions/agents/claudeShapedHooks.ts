@@ -6,8 +6,8 @@
 // there twice. Pure: the caller reads and writes the file. (claudeHook/hookSettings.ts is the same
 // for Claude Code's events; it could be `claudeShapedHooks(HOOK_EVENTS, 'claude-code')`.)
 
-import type { AgentHookSettings, HookSettingsChange } from './agent';
-import { SettingsShapeError, shellDoubleQuote } from '../claudeHook/hookSettings';
+import type { HookSettingsChange } from './agent';
+import { SettingsShapeError } from '../claudeHook/hookSettings';
 
 type Json = Record<string, unknown>;
 
@@ -26,18 +26,6 @@ export interface ClaudeShapedHooks {
 
 function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** `node "<cli.js>" hook <agent>`, plus the flags whose values differ from `defaults`. */
-export function agentHookCommandLine(cliPath: string, agent: string, settings: Partial<AgentHookSettings>, defaults: AgentHookSettings, node = 'node'): string {
-  const flags: string[] = [];
-  const add = (flag: string, v: number | undefined, d: number) => {
-    if (v !== undefined && v !== d) flags.push(`--${flag} ${v}`);
-  };
-  add('max-tokens', settings.maxTokens, defaults.maxTokens);
-  add('loop-limit', settings.loopLimit, defaults.loopLimit);
-  add('loop-minutes', settings.loopMinutes, defaults.loopMinutes);
-  return [node, shellDoubleQuote(cliPath), 'hook', agent, ...flags].join(' ');
 }
 
 export function claudeShapedHooks(events: readonly HookEvent[], agent: string, product: string): ClaudeShapedHooks {

@@ -8,6 +8,7 @@ import { claudeCodeAgent } from './claude-code/agent';
 import { clineAgent } from './cline/agent';
 import { codexAgent } from './codex/agent';
 import { copilotChatAgent } from './copilot-chat/agent';
+import { copilotCliAgent } from './copilot-cli/agent';
 import { geminiCliAgent } from './gemini-cli/agent';
 import { qwenCodeAgent } from './qwen-code/agent';
 import { opencodeAgent } from './opencode/agent';
@@ -20,6 +21,7 @@ export const AGENT_MODULES: readonly AgentModule[] = [
   geminiCliAgent,
   qwenCodeAgent,
   opencodeAgent,
+  copilotCliAgent,
   clineAgent,
   rooCodeAgent,
   copilotChatAgent,

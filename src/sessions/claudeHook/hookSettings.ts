@@ -28,9 +28,9 @@ export function shellDoubleQuote(s: string): string {
   return `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
-/** The command line: `node "<cli.js>" hook claude-code`, plus the flags whose values differ from
- *  the defaults. */
-export function hookCommandLine(cliPath: string, settings: Partial<HookSettings> = {}, node = 'node'): string {
+/** The command line: `node "<cli.js>" hook <agent>` (Claude Code's unless another agent's module
+ *  asks), plus the flags whose values differ from the defaults. */
+export function hookCommandLine(cliPath: string, settings: Partial<HookSettings> = {}, node = 'node', agent = 'claude-code'): string {
   const flags: string[] = [];
   const add = (flag: string, v: number | undefined, d: number) => {
     if (v !== undefined && v !== d) flags.push(`--${flag} ${v}`);
@@ -38,7 +38,7 @@ export function hookCommandLine(cliPath: string, settings: Partial<HookSettings>
   add('max-tokens', settings.maxTokens, HOOK_DEFAULTS.maxTokens);
   add('loop-limit', settings.loopLimit, HOOK_DEFAULTS.loopLimit);
   add('loop-minutes', settings.loopMinutes, HOOK_DEFAULTS.loopMinutes);
-  return [node, shellDoubleQuote(cliPath), 'hook', 'claude-code', ...flags].join(' ');
+  return [node, shellDoubleQuote(cliPath), 'hook', agent, ...flags].join(' ');
 }
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 // What the Claude Code hook remembers between its runs, one small JSON file per session, and its
 // log. Both live in a folder of our own — $XDG_STATE_HOME/context-compactor (default
-// ~/.local/state/context-compactor), or --state-dir — never beside or inside the agent's files:
+// ~/.local/state/context-compactor), or --state-dir — never beside or inside the agent's files
+// (another agent's hook keeps the same files in a folder named by its id, e.g. copilot-cli/):
 //
 //   claude-code/<session id>.json   the session's compactions (time, trigger, size before and
 //                                   where it came from, the transcript's length then), a repair
@@ -23,8 +24,8 @@
 import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RestoreItem } from '../../engine/validate/restoreFacts';
-import { writeFileAtomic } from '../../node/atomicWrite';
-import { readTextIfExists } from '../../node/readTextIfExists';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import { readTextIfExists } from '../../files/readTextIfExists';
 import type { Env } from '../locations';
 import { withLock } from './stateLock';
 
@@ -111,12 +112,15 @@ export function sessionFileName(session: string): string {
   return `${safe || '_'}.json`;
 }
 
-export function sessionStatePath(stateDir: string, session: string): string {
-  return join(stateDir, 'claude-code', sessionFileName(session));
+/** The agent whose hook keeps the state: its id names the state's folder. */
+const CLAUDE_CODE = 'claude-code';
+
+export function sessionStatePath(stateDir: string, session: string, agent = CLAUDE_CODE): string {
+  return join(stateDir, agent, sessionFileName(session));
 }
 
-export function sessionLockPath(stateDir: string, session: string): string {
-  return sessionStatePath(stateDir, session).replace(/\.json$/, '.lock');
+export function sessionLockPath(stateDir: string, session: string, agent = CLAUDE_CODE): string {
+  return sessionStatePath(stateDir, session, agent).replace(/\.json$/, '.lock');
 }
 
 export function emptyState(session: string): SessionState {
@@ -134,8 +138,8 @@ function asEntry(v: unknown): CompactionEntry | undefined {
 
 /** The session's state; a fresh one when there is none, or when what is there is not ours
  *  (`note` then says why). */
-export async function readSessionState(stateDir: string, session: string): Promise<{ state: SessionState; note?: string }> {
-  const path = sessionStatePath(stateDir, session);
+export async function readSessionState(stateDir: string, session: string, agent = CLAUDE_CODE): Promise<{ state: SessionState; note?: string }> {
+  const path = sessionStatePath(stateDir, session, agent);
   let text: string | undefined;
   try {
     text = await readTextIfExists(path);
@@ -154,27 +158,28 @@ export async function readSessionState(stateDir: string, session: string): Promi
   }
 }
 
-export async function writeSessionState(stateDir: string, state: SessionState): Promise<void> {
+export async function writeSessionState(stateDir: string, state: SessionState, agent = CLAUDE_CODE): Promise<void> {
   const trimmed: SessionState = { ...state, compactions: state.compactions.slice(-MAX_REMEMBERED_COMPACTIONS) };
-  await writeFileAtomic(sessionStatePath(stateDir, state.session), `${JSON.stringify(trimmed)}\n`);
+  await writeFileAtomic(sessionStatePath(stateDir, state.session, agent), `${JSON.stringify(trimmed)}\n`);
 }
 
 /**
  * Reads the session's state, lets `change` change it, and writes it back, holding the session's
  * lock throughout, so runs at once each see the others' changes. `say` hears why the state was
- * started afresh or changed without the lock, when it was.
+ * started afresh or changed without the lock, when it was. `agent`: whose hook's state it is.
  */
 export async function updateSessionState<T>(
   stateDir: string,
   session: string,
   change: (state: SessionState) => T | Promise<T>,
   say: (msg: string) => void,
+  agent = CLAUDE_CODE,
 ): Promise<T> {
-  const locked = await withLock(sessionLockPath(stateDir, session), async () => {
-    const { state, note } = await readSessionState(stateDir, session);
+  const locked = await withLock(sessionLockPath(stateDir, session, agent), async () => {
+    const { state, note } = await readSessionState(stateDir, session, agent);
     if (note) say(note);
     const value = await change(state);
-    await writeSessionState(stateDir, state);
+    await writeSessionState(stateDir, state, agent);
     return value;
   });
   if (!locked.locked) say(`${locked.reason}; the state was changed without the lock`);
@@ -205,12 +210,12 @@ export interface RepairDetails {
   unchecked?: { lines: { category: string; line: string }[]; tokens: number; text: string };
 }
 
-export function repairDetailsPath(stateDir: string, session: string): string {
-  return sessionStatePath(stateDir, session).replace(/\.json$/, '.repair.json');
+export function repairDetailsPath(stateDir: string, session: string, agent = CLAUDE_CODE): string {
+  return sessionStatePath(stateDir, session, agent).replace(/\.json$/, '.repair.json');
 }
 
-export async function writeRepairDetails(stateDir: string, details: RepairDetails): Promise<void> {
-  await writeFileAtomic(repairDetailsPath(stateDir, details.session), `${JSON.stringify(details, null, 2)}\n`);
+export async function writeRepairDetails(stateDir: string, details: RepairDetails, agent = CLAUDE_CODE): Promise<void> {
+  await writeFileAtomic(repairDetailsPath(stateDir, details.session, agent), `${JSON.stringify(details, null, 2)}\n`);
 }
 
 export function logPath(stateDir: string): string {

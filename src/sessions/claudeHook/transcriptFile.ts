@@ -8,11 +8,11 @@
 //     to a regular file and said so, a dangling one or a loop is refused with the reason.
 //   - Lines are read backwards from an offset, a chunk at a time, for what sits near the end (the
 //     last compact boundary, the usage of the last request): the cost is what lies after it.
-//   - A range is read forwards, decoded strictly (src/node/decodeText.ts).
+//   - A range is read forwards, decoded strictly (src/files/decodeText.ts).
 
 import { constants } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
-import { decodeTranscript } from '../../node/decodeText';
+import { decodeTranscript } from '../../files/decodeText';
 
 /** Bytes read per step when walking backwards. */
 export const BACKWARD_CHUNK_BYTES = 1024 * 1024;

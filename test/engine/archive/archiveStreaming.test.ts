@@ -47,7 +47,46 @@ describe('incremental SHA-256', () => {
   });
 });
 
+/** Canonical JSON as its definition says, member by member: the reference the fast path is held to. */
+function reference(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => reference(x === undefined ? null : x)).join(',')}]`;
+  const rec = v as Record<string, unknown>;
+  const keys = Object.keys(rec)
+    .filter((k) => rec[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(rec[k])}`).join(',')}}`;
+}
+
+/** Keys that order differently as numbers and as text, and keys Object.prototype has. */
+const AWKWARD_KEYS = ['10', '9', '0', 'a', 'B', 'toString', 'constructor', 'valueOf', 'hasOwnProperty', 'é', '😀', ''];
+
 describe('streamed canonical JSON', () => {
+  it('writes plain data as the member-by-member definition does, deep and shallow, with awkward keys', () => {
+    const key = fc.oneof(fc.constantFrom(...AWKWARD_KEYS), fc.string({ maxLength: 4 }));
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('arr'), tie('obj')),
+      leaf: fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(undefined)),
+      arr: fc.array(tie('tree'), { maxLength: 4 }),
+      obj: fc.dictionary(key, tie('tree'), { maxKeys: 5 }),
+    }));
+    fc.assert(
+      fc.property(fc.array(tree, { maxLength: 5 }), fc.dictionary(key, tree, { maxKeys: 4 }), (list, meta) => {
+        // The shape of a conversation (messages two levels down) and the bare values.
+        for (const v of [{ messages: list, meta }, list, meta]) expect(canonicalJson(v)).toBe(reference(v));
+      }),
+      { numRuns: 500, seed: 27 },
+    );
+  });
+
+  it('writes data that is not plain member by member: class instances, null prototypes, an own __proto__', () => {
+    const nullProto = Object.assign(Object.create(null) as object, { b: 1, a: 2 });
+    const withDate = { messages: [{ at: new Date(0), z: 1 }] };
+    expect(canonicalJson({ messages: [nullProto] })).toBe('{"messages":[{"a":2,"b":1}]}');
+    expect(canonicalJson(withDate)).toBe('{"messages":[{"at":{},"z":1}]}');
+    expect(canonicalJson({ messages: [JSON.parse('{"__proto__":{"x":1},"a":1}') as unknown] })).toBe('{"messages":[{"__proto__":{"x":1},"a":1}]}');
+  });
+
   it('hands on the same text canonicalJson builds, in pieces', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {

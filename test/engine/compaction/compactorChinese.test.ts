@@ -13,7 +13,7 @@ import { importTranscript } from '../../../src/engine/conversation/importers/det
 import type { Conversation } from '../../../src/engine/conversation/model';
 import { parseSummary } from '../../../src/engine/segments/parseSummary';
 import { SEGMENT_CONSTANTS } from '../../../src/engine/segments/constants';
-import { cutText } from '../../../src/engine/segments/textCut';
+import { cutText } from '../../../src/engine/text/textCut';
 import type { SectionName } from '../../../src/engine/sections';
 import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
 import { fixturesDir } from '../../helpers/transcripts';

@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryArchive } from '../../../src/engine/archive/memoryArchive';
-import { compactConversation, undoCompaction } from '../../../src/engine/compactor';
+import { CompactionCache } from '../../../src/engine/compaction/cache';
+import { compactConversation, planCompaction, undoCompaction } from '../../../src/engine/compactor';
 import { validateApiShape } from '../../../src/engine/conversation/apiShape';
 import type { Conversation, Message } from '../../../src/engine/conversation/model';
 import type { CompactionResult } from '../../../src/engine/result';
@@ -215,6 +216,31 @@ describe('compactConversation on random conversations', () => {
         expect(JSON.stringify(again)).toBe(JSON.stringify(result));
       }),
       { numRuns: RUNS, seed: 20260101 },
+    );
+  });
+});
+
+describe('planning a random conversation as it grows, with one cache', () => {
+  it('gives after every appended message what a plan with no cache gives', async () => {
+    counter = await createTokenCounter('gpt-4o');
+    await fc.assert(
+      fc.asyncProperty(conversationArb, async (c) => {
+        const conv = await subject(c);
+        const options = {
+          ...(c.target ?? {}),
+          ...(c.keepRecentRounds !== undefined ? { keepRecentRounds: c.keepRecentRounds } : {}),
+          now: '2026-01-01T00:00:00.000Z',
+        };
+        const cache = new CompactionCache();
+        const grown = [...conv.messages, ...messagesOf([{ kind: 'user', text: 'One more thing.', pinned: false }, ...c.more], 'g')];
+        // The analysis, the readings and the scans of each plan are extended by the next one.
+        for (let k = Math.max(1, conv.messages.length - 2); k <= grown.length; k++) {
+          const prefix: Conversation = { ...conv, messages: grown.slice(0, k) };
+          const warm = planCompaction(prefix, { counter, cache, ...options });
+          expect(warm).toEqual(planCompaction(prefix, { counter, ...options }));
+        }
+      }),
+      { numRuns: RUNS / 2, seed: 20260127 },
     );
   });
 });

@@ -1,4 +1,4 @@
-// An agent's JSONL session is read line by line (src/node/jsonlStream.ts) instead of whole: the
+// An agent's JSONL session is read line by line (src/files/jsonlStream.ts) instead of whole: the
 // import is the same as reading the whole text — conversation, history and warnings, line numbers
 // included — on the shared Claude Code sessions and on generated sessions with a BOM, CRLF line
 // ends, blank and broken lines, a first line larger than a read; files it does not take (a JSON
@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTranscript } from '../../../src/cli/readTranscript';
 import { agentLogFormat, importTranscript } from '../../../src/engine/conversation/importers/detect';
-import { streamJsonlFile } from '../../../src/node/jsonlStream';
+import { streamJsonlFile } from '../../../src/files/jsonlStream';
 import { JsonlParser, parseJsonl } from '../../../src/engine/conversation/importers/jsonText';
 import { bigTurn, claudeLines, codexLines, jsonl } from '../../helpers/agentSessions';
 import { transcriptFiles, transcriptPath } from '../../helpers/transcripts';

@@ -8,7 +8,7 @@ import { shellCommandKind } from '../../../src/engine/analyze/toolKinds';
 import { buildSpanView, patchFileActions, shellFileActions } from '../../../src/engine/segments/spanView';
 import type { Message } from '../../../src/engine/conversation/model';
 import { extractSections } from '../../../src/engine/segments/extractSections';
-import { oneLine } from '../../../src/engine/segments/textCut';
+import { oneLine } from '../../../src/engine/text/textCut';
 import { ConversationBuilder } from '../../helpers/compactorFixtures';
 
 describe('file paths in text', () => {

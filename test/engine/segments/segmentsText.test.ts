@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { SECTION_NAMES, emptySectionTexts } from '../../../src/engine/sections';
 import { SEGMENT_CONSTANTS as C } from '../../../src/engine/segments/constants';
-import { formatCount } from '../../../src/engine/segments/formatNumber';
+import { formatCount } from '../../../src/engine/text/formatNumber';
 import { bulletText, firstInlineCode, parseSummary, splitBullets } from '../../../src/engine/segments/parseSummary';
 import { renderSummaryMarkdown } from '../../../src/engine/segments/renderSummary';
-import { balanceFences, cutAfter, cutText, fence, foldCode, inlineCode, listItem } from '../../../src/engine/segments/textCut';
+import { balanceFences, cutAfter, cutText, fence, foldCode, inlineCode, listItem } from '../../../src/engine/text/textCut';
 
 const meta = { originalChars: 12345, compressedChars: 1234, ratio: 0.1, qualityScore: 0.87, compactions: 2, summarizedMessages: 40 };
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { splitPasted, requestWords } from '../../../src/engine/analyze/pasted';
 import { importAider } from '../../../src/engine/conversation/importers/aider';
 import { extractSections } from '../../../src/engine/segments/extractSections';
-import { listItem } from '../../../src/engine/segments/textCut';
+import { listItem } from '../../../src/engine/text/textCut';
 import { splitInlineReasoning } from '../../../src/engine/text/reasoning';
 import { ConversationBuilder } from '../../helpers/compactorFixtures';
 

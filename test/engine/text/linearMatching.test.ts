@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact, FactKind } from '../../../src/engine/result';
 import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts, tokenizeNormalized } from '../../../src/engine/validate/factMatch';
-import { firstSimilarBefore, jaccardSorted } from '../../../src/engine/text/similarity';
+import { firstSimilarBefore, jaccardAbove, jaccardSorted } from '../../../src/engine/text/similarity';
 
 const WORDS = [
   'fail',
@@ -121,6 +121,17 @@ describe('firstSimilarBefore', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('jaccardAbove', () => {
+  it('answers jaccardSorted(a, b) > t for every pair of sets and threshold, stopping early or not', () => {
+    fc.assert(
+      fc.property(set, set, fc.constantFrom(0, 0.2, 0.5, 0.6, 0.75, 0.8, 0.9, 0.99, 1), (a, b, t) => {
+        expect(jaccardAbove(a, b, t)).toBe(jaccardSorted(a, b) > t);
+      }),
+      { numRuns: 3000, seed: 27 },
     );
   });
 });

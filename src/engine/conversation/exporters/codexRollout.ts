@@ -21,7 +21,7 @@
 // thread_history projection).
 
 import type { Conversation, Message } from '../model';
-import { inheritedField, sessionParts, type InheritedFigures } from './sessionParts';
+import { definedOnly, inheritedField, sessionParts, sessionText as textOf, type InheritedFigures } from './sessionParts';
 
 export interface CodexRolloutOptions {
   /** The new session's id (a fresh UUID). */
@@ -92,7 +92,7 @@ export function codexRollout(conv: Conversation, opts: CodexRolloutOptions): Cod
       thread_source: 'user',
       ...(opts.modelProvider ? { model_provider: opts.modelProvider } : {}),
       ...(opts.baseInstructions ? { base_instructions: { text: opts.baseInstructions } } : {}),
-      ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: compact({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
+      ...(opts.from ? { [CODEX_PROVENANCE_FIELD]: definedOnly({ ...opts.from, inherited: undefined, ...inheritedField(opts.from.inherited) }) } : {}),
     }),
     line(stamp(), 1, 'event_msg', { type: 'user_message', message: firstRequest, images: [], local_images: [], text_elements: [] }),
     line(stamp(), 2, 'compacted', { message: parts.summaryText, replacement_history: history }),
@@ -105,19 +105,8 @@ function line(timestamp: string, ordinal: number, type: string, payload: Record<
   return { timestamp, ordinal, type, payload };
 }
 
-function compact(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
 function userItem(text: string): Record<string, unknown> {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
-}
-
-function textOf(m: Message): string {
-  return m.content
-    .map((p) => (p.type === 'text' ? p.text : p.type === 'image' ? p.placeholder : ''))
-    .filter((t) => t !== '')
-    .join('\n');
 }
 
 function lastUserText(tail: readonly Message[]): string | undefined {

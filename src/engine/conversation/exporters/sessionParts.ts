@@ -17,6 +17,8 @@ export const SESSION_SUMMARY_PREFIX =
 export interface SessionParts {
   /** The summary as the agent will read it (prefix + the 8 sections). */
   summaryText: string;
+  /** The summary alone, for an agent that introduces it in its own words (Copilot CLI). */
+  summary: string;
   /** The messages after the summary, in order. */
   tail: Message[];
   /** Header messages left out (the resuming agent sends its own). */
@@ -42,7 +44,8 @@ export function sessionParts(conv: Conversation, agentName: string): SessionPart
     leftOut > 0 ? [`${leftOut} header message${leftOut === 1 ? '' : 's'} (system prompt, tool definitions) left out: ${agentName} sends its own`] : [];
   if (reminders > 0) notes.push(`${reminders} reminder${reminders === 1 ? '' : 's'} the agent renders itself (date, environment, listings) left out`);
   if (resent > 0) notes.push(`${resent} tool result${resent === 1 ? '' : 's'} the agent sent a second time left out`);
-  return { summaryText: `${SESSION_SUMMARY_PREFIX}${messageText(conv.messages[at]!)}`, tail, leftOut, notes };
+  const summary = messageText(conv.messages[at]!);
+  return { summaryText: `${SESSION_SUMMARY_PREFIX}${summary}`, summary, tail, leftOut, notes };
 }
 
 /** What the agent sends but a session written back leaves out (it sends its own): header items
@@ -75,4 +78,29 @@ function isRenderedReminder(m: Message): boolean {
 export function inheritedField(i: InheritedFigures | undefined): { inherited?: InheritedFigures } {
   const clean = readInherited(i);
   return clean ? { inherited: clean } : {};
+}
+
+/** A message's text as written back: its text parts and image placeholders, in order. */
+export function sessionText(m: Message): string {
+  return m.content
+    .map((p) => (p.type === 'text' ? p.text : p.type === 'image' ? p.placeholder : ''))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+/** Tool arguments as the object the agents record (they send its JSON); arguments that are not a
+ *  JSON object are kept as `{input: text}`. */
+export function argumentsObject(args: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(args);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // not JSON
+  }
+  return { input: args };
+}
+
+/** An object without its undefined fields (a provenance record). */
+export function definedOnly(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }

@@ -29,6 +29,7 @@ import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
 import { withReportedUsage, type UsageRecord } from './reportedUsage';
 import type { MessageDraft } from './toolPairing';
+import { compactString } from '../../text/compactString';
 
 const SESSION = /^# aider chat started at (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})/;
 const USER = /^####(?: |$)/;
@@ -42,22 +43,47 @@ export const AIDER_TOOL_NAME = 'aider';
 
 type Kind = 'user' | 'assistant' | 'output';
 
+/** Calls `line` with each line of `text` from 0-based line `from` to `to` (exclusive; the end by
+ *  default) and its number, as text.split(/\r?\n/) would give them: a history of a million lines
+ *  is read without an array of them (40 MB for a 50 MB history). */
+function forEachLine(text: string, line: (l: string, i: number) => void, from = 0, to = Number.POSITIVE_INFINITY): void {
+  let pos = 0;
+  let i = 0;
+  for (; i < from; i++) {
+    const nl = text.indexOf('\n', pos);
+    if (nl < 0) return;
+    pos = nl + 1;
+  }
+  for (; i < to; i++) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    line(text.slice(pos, end), i);
+    if (nl < 0) return;
+    pos = nl + 1;
+  }
+}
+
 export function importAider(text: string, opts: ImportOptions = {}): ImportResult {
-  const lines = text.split(/\r?\n/);
-  const starts = lines.flatMap((l, i) => (SESSION.test(l) ? [i] : []));
+  const starts: number[] = [];
+  /** Whether a line before the first session header has words: a first session needs no header. */
+  let wordsBefore = false;
+  forEachLine(text, (l, i) => {
+    if (SESSION.test(l)) starts.push(i);
+    else if (starts.length === 0 && l.trim() !== '') wordsBefore = true;
+  });
   const cut = opts.wholeFile ? 0 : (starts[starts.length - 1] ?? 0);
-  const live = readSessions(lines.slice(cut), cut, !opts.wholeFile);
+  const live = readSessions(text, cut, Number.POSITIVE_INFINITY, !opts.wholeFile);
   const meta: ConversationMeta = {};
   if (opts.sourcePath) meta.sourcePath = opts.sourcePath;
   const warnings: ImportWarning[] = [];
   // Chat sessions before the live one (a first session needs no header: text before the first one).
-  const sessions = starts.filter((i) => i < cut).length + (lines.slice(0, starts[0]).some((l) => l.trim() !== '') ? 1 : 0);
+  const sessions = starts.filter((i) => i < cut).length + (wordsBefore ? 1 : 0);
   if (cut === 0 || sessions === 0) {
     if (live.models[0]) meta.model = live.models[0];
     if (live.drafts.length === 0) warnings.push({ position: 'file', message: 'no aider messages found' });
     return withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
   }
-  const earlier = readSessions(lines.slice(0, cut), 0, false);
+  const earlier = readSessions(text, 0, cut, false);
   const model = live.models[0] ?? earlier.models[earlier.models.length - 1];
   if (model) meta.model = model;
   warnings.push({
@@ -81,8 +107,8 @@ interface ReadSessions {
   usage: UsageRecord[];
 }
 
-/** The messages of `lines`, which start at 0-based line `offset` of the file. */
-function readSessions(lines: readonly string[], offset: number, readUsage: boolean): ReadSessions {
+/** The messages of the lines [from, to) of the file (0-based). */
+function readSessions(text: string, from: number, to: number, readUsage: boolean): ReadSessions {
   const drafts: MessageDraft[] = [];
   const models: string[] = [];
   const usage: UsageRecord[] = [];
@@ -93,16 +119,20 @@ function readSessions(lines: readonly string[], offset: number, readUsage: boole
   /** Blank lines seen after an output run, kept only if the run continues. */
   let blanksInOutput = 0;
 
+  // Every body is a copy of its own (compactString): one cut from the history would keep the
+  // whole history's text alive as long as the conversation.
   const flush = () => {
     if (kind === undefined) return;
     const at = startLine;
     if (kind === 'user') {
-      drafts.push(plainDraft('user', 'USER_MESSAGE', textParts(buf.join('\n').replace(/\s+$/, '')), sourceMeta('aider', { line: at }), timestamp));
+      drafts.push(
+        plainDraft('user', 'USER_MESSAGE', textParts(compactString(buf.join('\n').replace(/\s+$/, ''))), sourceMeta('aider', { line: at }), timestamp),
+      );
     } else if (kind === 'assistant') {
-      const body = buf.join('\n').trim();
+      const body = compactString(buf.join('\n').trim());
       if (body !== '') drafts.push(plainDraft('assistant', 'ASSISTANT_MESSAGE', textParts(body), sourceMeta('aider', { line: at }), timestamp));
     } else {
-      const body = buf.join('\n').replace(/\s+$/, '');
+      const body = compactString(buf.join('\n').replace(/\s+$/, ''));
       const id = `aider_${at}`;
       const call = { id, name: AIDER_TOOL_NAME, arguments: '{}' };
       const prev = drafts[drafts.length - 1];
@@ -120,7 +150,7 @@ function readSessions(lines: readonly string[], offset: number, readUsage: boole
       }
       buf.forEach((l, k) => {
         const m = MAIN_MODEL.exec(l);
-        if (m) models.push(m[1]!);
+        if (m) models.push(compactString(m[1]!));
         const record = readUsage ? tokensRecord(l, at + k) : undefined;
         if (record) usage.push(record);
       });
@@ -140,34 +170,39 @@ function readSessions(lines: readonly string[], offset: number, readUsage: boole
     }
   };
 
-  lines.forEach((line, i) => {
-    const lineNo = offset + i + 1;
-    const session = SESSION.exec(line);
-    if (session) {
-      flush();
-      timestamp = `${session[1]}T${session[2]}`;
-      return;
-    }
-    if (USER.test(line)) {
-      begin('user', lineNo);
-      buf.push(line.slice(5).replace(TRAILING_BREAK, ''));
-      return;
-    }
-    if (OUTPUT.test(line)) {
-      if (kind === 'output') for (; blanksInOutput > 0; blanksInOutput--) buf.push('');
-      begin('output', lineNo);
-      buf.push(line.slice(2).replace(TRAILING_BREAK, ''));
-      return;
-    }
-    if (line.trim() === '') {
-      if (kind === 'user') flush();
-      else if (kind === 'output') blanksInOutput++;
-      else if (kind === 'assistant') buf.push('');
-      return;
-    }
-    begin('assistant', lineNo);
-    buf.push(line);
-  });
+  forEachLine(
+    text,
+    (line, i) => {
+      const lineNo = i + 1;
+      const session = SESSION.exec(line);
+      if (session) {
+        flush();
+        timestamp = `${session[1]}T${session[2]}`;
+        return;
+      }
+      if (USER.test(line)) {
+        begin('user', lineNo);
+        buf.push(line.slice(5).replace(TRAILING_BREAK, ''));
+        return;
+      }
+      if (OUTPUT.test(line)) {
+        if (kind === 'output') for (; blanksInOutput > 0; blanksInOutput--) buf.push('');
+        begin('output', lineNo);
+        buf.push(line.slice(2).replace(TRAILING_BREAK, ''));
+        return;
+      }
+      if (line.trim() === '') {
+        if (kind === 'user') flush();
+        else if (kind === 'output') blanksInOutput++;
+        else if (kind === 'assistant') buf.push('');
+        return;
+      }
+      begin('assistant', lineNo);
+      buf.push(line);
+    },
+    from,
+    to,
+  );
   flush();
   return { drafts, models, usage };
 }

@@ -11,11 +11,13 @@ import type { ImportResult, SourceFormat } from '../model';
 import { importAider, looksLikeAider } from './aider';
 import { fromAnthropicValue } from './anthropic';
 import { isClineConversation } from './cline';
+import { fromClineCliValue, looksLikeClineCliSession } from './clineCli';
 import { importClaudeCode, importClaudeCodeLines } from './claudeCode';
 import { looksLikeClaudeCodeEntry } from './claudeCodeEntries';
 import { importCodex, importCodexLines, looksLikeCodexRolloutLine } from './codex';
 import { importCopilotChat, looksLikeChatSessionLog } from './copilotChat';
 import { importGeminiCli, looksLikeGeminiSessionDocument, looksLikeGeminiSessionHeader } from './geminiCli';
+import { importCopilotCli, importCopilotCliLines, looksLikeCopilotCliEvent } from './copilotCli';
 import type { ImportOptions } from './importOptions';
 import { parseJsonDocument, stripBom, type JsonlResult } from './jsonText';
 import { arr, isObject, str } from './jsonShape';
@@ -31,7 +33,12 @@ import { describeJsonValue, TranscriptError } from './transcriptError';
 import { fromVsCodeChatValue, looksLikeVsCodeChat } from './vscodeChat';
 
 const EXPECTED_ANY =
-  'a transcript: JSON (OpenAI or Anthropic messages, Cline history, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval, an opencode export), Claude Code JSONL, a Codex rollout, a Gemini CLI or Qwen Code session, a VS Code chat session log, or aider Markdown';
+  'a transcript: JSON (OpenAI or Anthropic messages, Cline history or Cline CLI session, VS Code chat export, SWE-agent or mini-swe-agent trajectory, OpenHands events, LongMemEval, an opencode export), Claude Code JSONL, a Codex rollout, a Copilot CLI events.jsonl, a Gemini CLI or Qwen Code session, a VS Code chat session log, or aider Markdown';
+/** The agents whose session logs are JSON lines, named when a JSONL file is none of them. */
+const JSONL_AGENTS =
+  'Claude Code (~/.claude/projects/…/<session>.jsonl), Codex (rollout-….jsonl), Copilot CLI (session-state/<id>/events.jsonl), Gemini CLI and Qwen Code sessions, VS Code chat session logs';
+/** Lines of a JSONL file looked at for a Claude Code entry (its first lines may be bookkeeping). */
+const CLAUDE_SNIFF_LINES = 50;
 
 /** Detects the format without importing. Throws a TranscriptError when nothing fits. */
 export function detectFormat(text: string, fileName?: string): SourceFormat {
@@ -46,18 +53,21 @@ export function importTranscript(text: string, opts: ImportOptions = {}): Import
 }
 
 /** The agent log a JSONL file is, by its first line (a complete object): a Codex rollout, a VS
- *  Code chat session log, or a Claude Code session — in that order, as detection checks them. */
-export function agentLogFormat(firstLine: unknown): 'codex' | 'copilot-chat' | 'gemini-cli' | 'qwen-code' | 'claude-code' | undefined {
+ *  Code chat session log, a Gemini CLI or Qwen Code session, a Copilot CLI events file or a Claude
+ *  Code session — in that order, as detection checks them. */
+export function agentLogFormat(firstLine: unknown): 'codex' | 'copilot-chat' | 'gemini-cli' | 'qwen-code' | 'copilot-cli' | 'claude-code' | undefined {
   if (looksLikeCodexRolloutLine(firstLine)) return 'codex';
   if (looksLikeGeminiSessionHeader(firstLine)) return 'gemini-cli';
   if (looksLikeQwenRecord(firstLine)) return 'qwen-code';
   if (looksLikeChatSessionLog(firstLine)) return 'copilot-chat';
+  if (looksLikeCopilotCliEvent(firstLine)) return 'copilot-cli';
   return looksLikeClaudeCodeEntry(firstLine) ? 'claude-code' : undefined;
 }
 
-/** A Claude Code session or a Codex rollout from its lines, parsed as they were read (a file read
- *  as a stream): what importTranscript gives for the whole text. */
-export function importSessionLines(format: 'claude-code' | 'codex', lines: JsonlResult, opts: ImportOptions = {}): ImportResult {
+/** A Claude Code session, a Codex rollout or a Copilot CLI events file from its lines, parsed as
+ *  they were read (a file read as a stream): what importTranscript gives for the whole text. */
+export function importSessionLines(format: 'claude-code' | 'codex' | 'copilot-cli', lines: JsonlResult, opts: ImportOptions = {}): ImportResult {
+  if (format === 'copilot-cli') return importCopilotCliLines(lines, opts);
   return format === 'codex' ? importCodexLines(lines, opts) : importClaudeCodeLines(lines, opts);
 }
 
@@ -88,20 +98,66 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
   const agent = agentLogFormat(firstLine);
   if (agent !== undefined && agent !== 'claude-code') return { format: agent };
   if (isJsonl(text)) return { format: 'claude-code' };
-  if (name.endsWith('.jsonl')) {
-    // A .jsonl name usually means Claude Code; JSONL of chat messages (one {role, content} per
-    // line) reads as a message list, and one JSON document saved as .jsonl by its content.
+  const lines = firstLine !== undefined && secondLineIsObject(text);
+  if (lines || name.endsWith('.jsonl')) {
+    // JSONL of chat messages (one {role, content} per line) reads as a message list, and one JSON
+    // document saved as .jsonl by its content; other JSON lines are Claude Code's only when one of
+    // their first lines is a Claude Code entry (its first lines may be bookkeeping). Anything else
+    // is refused, naming what it holds: read as Claude Code it would give no messages at all.
     const messages = messagesPerLine(text, file);
     if (messages) return { format: formatOfValue(messages, name, file), value: messages };
-    try {
-      const value: unknown = JSON.parse(text);
-      return { format: formatOfValue(value, name, file), value };
-    } catch {
-      return { format: 'claude-code' };
+    if (!lines) {
+      try {
+        const value: unknown = JSON.parse(text);
+        return { format: formatOfValue(value, name, file), value };
+      } catch {
+        // not one document: JSON lines, or broken
+      }
+    }
+    const among = firstLinesKind(text);
+    // No line is JSON at all: the Claude Code importer says so, with the line.
+    if (among === 'claude-code' || (among === 'none' && name.endsWith('.jsonl'))) return { format: 'claude-code' };
+    if (among === 'json') {
+      throw new TranscriptError({
+        file,
+        position: 'line 1',
+        expected: `a session log of a supported agent: ${JSONL_AGENTS}; or JSON lines of chat messages`,
+        found: `JSON lines of an unknown kind (the first: ${describeFirstLine(firstLine)})`,
+      });
     }
   }
   const value = parseJsonDocument(text, file);
   return { format: formatOfValue(value, name, file), value };
+}
+
+/** Whether the second non-blank line starts a JSON object: JSON lines, not one document. */
+function secondLineIsObject(text: string): boolean {
+  const m = /^[^\n]*\n\s*(\S)/.exec(text.slice(text.search(/\S/)));
+  return m?.[1] === '{';
+}
+
+/** What the first lines hold: a Claude Code entry, other JSON objects only, or no JSON object. */
+function firstLinesKind(text: string): 'claude-code' | 'json' | 'none' {
+  let json = false;
+  for (const l of text.split('\n', CLAUDE_SNIFF_LINES + 1).slice(0, CLAUDE_SNIFF_LINES)) {
+    const t = l.trim();
+    if (!t.startsWith('{') || !t.endsWith('}')) continue;
+    try {
+      const v: unknown = JSON.parse(t);
+      if (looksLikeClaudeCodeEntry(v)) return 'claude-code';
+      json = true;
+    } catch {
+      // a line cut short or not JSON: the next one may tell
+    }
+  }
+  return json ? 'json' : 'none';
+}
+
+/** What a JSONL file's first line is, for the refusal: its keys and, when it has one, its type. */
+function describeFirstLine(v: unknown): string {
+  if (v === undefined) return 'not one complete JSON object';
+  const type = isObject(v) ? str(v, 'type') : undefined;
+  return `${describeJsonValue(v)}${type !== undefined ? ` of type '${type.slice(0, 60)}'` : ''}`;
 }
 
 /** JSONL whose first line is a chat message ({role, content}, no 'type'): the lines as a list. */
@@ -175,6 +231,7 @@ export function formatOfValue(value: unknown, name: string, file?: string): Sour
   if (looksLikeVsCodeChat(value)) return 'vscode-chat';
   if (looksLikeLongMemEval(value)) return 'longmemeval';
   if (looksLikeOpenHands(value)) return 'openhands';
+  if (looksLikeClineCliSession(value)) return 'cline';
   if (looksLikeOpencodeExport(value)) return 'opencode';
   const list = Array.isArray(value) ? value : isObject(value) ? arr(value, 'messages') : undefined;
   if (list) {
@@ -248,11 +305,16 @@ function importAs(format: SourceFormat, text: string, value: unknown, opts: Impo
       return importGeminiCli(text, opts);
     case 'qwen-code':
       return importQwenCode(text, opts);
+    case 'copilot-cli':
+      return importCopilotCli(text, opts);
     case 'openai':
       return fromOpenAIValue(parsed(), opts);
     case 'anthropic':
-    case 'cline':
       return fromAnthropicValue(parsed(), opts);
+    case 'cline': {
+      const v = parsed();
+      return looksLikeClineCliSession(v) ? fromClineCliValue(v, opts) : fromAnthropicValue(v, opts);
+    }
     case 'mini-swe-agent':
       return fromMiniSweAgentValue(parsed(), opts);
     case 'swe-agent':

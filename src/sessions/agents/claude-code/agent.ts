@@ -3,7 +3,7 @@
 // a new file there. Its hooks are src/sessions/claudeHook.
 
 import { join } from 'node:path';
-import { addClaudeHooks, hasClaudeHooks, HOOK_EVENTS, hooksEntry, removeClaudeHooks } from '../../claudeHook/hookSettings';
+import { addClaudeHooks, hasClaudeHooks, HOOK_EVENTS, hookCommandLine, hooksEntry, removeClaudeHooks } from '../../claudeHook/hookSettings';
 import { claudeConfigDir, claudeProjectDir } from '../../locations';
 import { shellQuote } from '../../shellQuote';
 import { readBackAs } from '../../readBack';
@@ -40,6 +40,7 @@ export const claudeCodeAgent: AgentModule = {
       { path: join(claudeConfigDir(p.env, p.home), 'settings.json'), scope: 'user' },
     ],
     events: HOOK_EVENTS.map((e) => e.event),
+    commandLine: (cliPath, settings) => hookCommandLine(cliPath, settings),
     entry: (command) => ({ hooks: hooksEntry(command) }),
     add: addClaudeHooks,
     remove: removeClaudeHooks,

@@ -4,8 +4,9 @@
 //   in `state/taskHistory.json` (`cwdOnTaskInitialization`, else `shadowGitConfigWorkTree`).
 // - Roo Code (rooveterinaryinc.roo-cline): the same task files; its folder is in
 //   `tasks/<id>/history_item.json` (`workspace`).
-// - Cline 4 sessions: `<sessions>/<id>/<id>.json` (a manifest with `cwd` / `workspace_root`) and
-//   its messages file (`messages_path`, else `<id>.messages.json`).
+// - Cline CLI 3.x sessions: `<sessions>/<id>/<id>.json` (a manifest with `cwd` / `workspace_root`)
+//   and its messages file (`messages_path`, else `<id>.messages.json`); one we wrote names the
+//   session it came from in the manifest's metadata.
 // A task whose folder is not recorded is not shown: nothing says it belongs to this workspace.
 
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { entriesOf, entryStatOf, readJsonFile } from '../../diskReads';
 import { clineDataDir, clineSessionsDir, folderOf } from '../../locations';
 import type { SourceContext } from '../sourceContext';
 import { isObject, str } from '../../../engine/conversation/importers/jsonShape';
+import { unwrapClineUserText } from '../../../engine/conversation/importers/clineCli';
+import { CLINE_PROVENANCE_FIELD } from '../../../engine/conversation/exporters/clineCliSession';
 
 export const CLINE_EXTENSION_ID = 'saoudrizwan.claude-dev';
 export const ROO_EXTENSION_ID = 'rooveterinaryinc.roo-cline';
@@ -30,7 +33,7 @@ export async function findClineSessions(ctx: SourceContext): Promise<FoundSessio
   const roots = [...ctx.globalStorage.map((g) => join(g, CLINE_EXTENSION_ID)), clineDataDir(ctx.env, ctx.home)];
   const out: FoundSession[] = [];
   for (const root of roots) out.push(...(await tasksIn(root, 'cline', ctx)));
-  out.push(...(await cline4Sessions(clineSessionsDir(ctx.env, ctx.home), ctx)));
+  out.push(...(await clineCliSessions(clineSessionsDir(ctx.env, ctx.home), ctx)));
   return out;
 }
 
@@ -58,6 +61,8 @@ async function tasksIn(root: string, agent: AgentId, ctx: SourceContext): Promis
       agent,
       id: t.name,
       file,
+      // The extension's tasks: it cannot resume one from a file (a compaction is a handoff).
+      resumable: false,
       size: s.size,
       mtimeMs: s.mtimeMs,
       ...(facts.cwd ? { cwd: facts.cwd } : {}),
@@ -91,7 +96,7 @@ async function historyItem(dir: string): Promise<TaskFacts> {
   return { ...(cwd ? { cwd } : {}), ...(title ? { title } : {}) };
 }
 
-async function cline4Sessions(dir: string, ctx: SourceContext): Promise<FoundSession[]> {
+async function clineCliSessions(dir: string, ctx: SourceContext): Promise<FoundSession[]> {
   const out: FoundSession[] = [];
   for (const e of await entriesOf(dir)) {
     if (!e.isDirectory()) continue;
@@ -105,14 +110,18 @@ async function cline4Sessions(dir: string, ctx: SourceContext): Promise<FoundSes
     if (!s || s.isDirectory()) continue;
     const meta = isObject(manifest['metadata']) ? manifest['metadata'] : {};
     const title = str(meta, 'title') ?? str(manifest, 'prompt');
+    const from = meta[CLINE_PROVENANCE_FIELD];
+    const parent = isObject(from) ? str(from, 'sessionId') : undefined;
     out.push({
       agent: 'cline',
       id: str(manifest, 'session_id') ?? e.name,
       file,
+      format: 'cline',
       size: s.size,
       mtimeMs: s.mtimeMs,
       ...(cwd ? { cwd } : {}),
-      ...(title ? { title } : {}),
+      ...(title ? { title: unwrapClineUserText(title) } : {}),
+      ...(parent ? { parent, relation: 'compacted' as const } : {}),
     });
   }
   return out;

@@ -12,13 +12,13 @@
 // Only our row is written: one INSERT … ON CONFLICT DO NOTHING in an IMMEDIATE transaction that
 // waits at most INDEX_BUSY_TIMEOUT_MS for Codex's own lock. Nothing is written when the database is
 // locked past that, when its `threads` table is not one we know (a column we need is missing, or
-// one we do not fill has no default), or when this runtime has no SQLite (src/node/sqlite.ts); the
+// one we do not fill has no default), or when this runtime has no SQLite (src/files/sqlite.ts); the
 // rollout still resumes by id, and the outcome says why.
 
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readTextIfExists } from '../../../node/readTextIfExists';
-import { openSqlite, SqliteBusyError, type SqlRow, type SqliteDatabase, type SqlValue } from '../../../node/sqlite';
+import { readTextIfExists } from '../../../files/readTextIfExists';
+import { openSqlite, SqliteBusyError, type SqlRow, type SqliteDatabase, type SqlValue } from '../../../files/sqlite';
 
 export const CODEX_INDEX_FILE = 'state_5.sqlite';
 /** How long a write waits for Codex's lock. node:sqlite waits synchronously: kept short so the

@@ -6,6 +6,7 @@
 // for its summary prompt, and the loop guard on going on after an automatic compaction.
 
 import { join } from 'node:path';
+import { hookCommandLine } from '../../claudeHook/hookSettings';
 import { readBackAs } from '../../readBack';
 import { shellQuote } from '../../shellQuote';
 import type { AgentModule } from '../agent';
@@ -53,6 +54,7 @@ export const opencodeAgent: AgentModule = {
       { path: join(p.env['XDG_CONFIG_HOME'] || join(p.home, '.config'), 'opencode', 'opencode.json'), scope: 'user' },
     ],
     events: OPENCODE_HOOK_EVENTS,
+    commandLine: (cliPath, settings) => hookCommandLine(cliPath, settings, 'node', 'opencode'),
     entry: (command) => ({ plugin: [opencodePluginEntry(command)] }),
     add: addOpencodeHooks,
     remove: removeOpencodeHooks,

@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { isObject } from '../../../engine/conversation/importers/jsonShape';
 import type { OpencodeModelRef } from '../../../engine/conversation/exporters/opencodeSession';
-import { readTextIfExists } from '../../../node/readTextIfExists';
+import { readTextIfExists } from '../../../files/readTextIfExists';
 import { statOf } from '../../diskReads';
 import type { Env } from '../../locations';
 import { lastUserModel, opencodeDatabases, storedSessions } from './store';

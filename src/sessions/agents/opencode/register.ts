@@ -8,8 +8,8 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { importTranscript } from '../../../engine/conversation/importers/detect';
-import { writeFileAtomic } from '../../../node/atomicWrite';
-import { programOnPath } from '../../../node/programOnPath';
+import { writeFileAtomic } from '../../../files/atomicWrite';
+import { programOnPath } from '../../../files/programOnPath';
 import type { Env } from '../../locations';
 import { statOf } from '../../diskReads';
 import { readBackProblem, sentParts } from '../../readBack';

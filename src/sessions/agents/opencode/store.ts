@@ -4,7 +4,7 @@
 // folder, parent_id for a sub-agent's session, metadata JSON), `message` and `part` (their `data`
 // JSON, without the ids, which are columns). Recent writes sit in its write-ahead log.
 //
-// Read with src/node/sqlite: without SQLite, without a lock, without writing anything (not even
+// Read with src/files/sqlite: without SQLite, without a lock, without writing anything (not even
 // the log's index), so opencode is never blocked and its database never changed by us. A session is
 // given on as `opencode export` prints it, and read with the opencode importer. A session is named
 // `<database>#<session id>`: that is its `file` in the listing, for `ctxc count|compact|inspect`
@@ -12,7 +12,7 @@
 
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { isObject } from '../../../engine/conversation/importers/jsonShape';
-import { readSqlite, type SqlRow, type SqliteTables } from '../../../node/sqlite/sqliteReader';
+import { readSqlite, type SqlRow, type SqliteTables } from '../../../files/sqlite/sqliteReader';
 import { entriesOf } from '../../diskReads';
 import type { Env } from '../../locations';
 

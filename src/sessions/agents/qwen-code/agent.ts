@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { readBackAs } from '../../readBack';
 import { shellQuote } from '../../shellQuote';
 import type { AgentModule } from '../agent';
+import { hookCommandLine } from '../../claudeHook/hookSettings';
 import { claudeShapedHooks } from '../claudeShapedHooks';
 import tested from '../testedVersions.json';
 import { findQwenSessions, qwenDir, qwenRuntimeDir } from './sessions';
@@ -43,6 +44,7 @@ export const qwenCodeAgent: AgentModule = {
       { path: join(qwenDir(p.env, p.home), 'settings.json'), scope: 'user' },
     ],
     events: QWEN_HOOK_EVENTS.map((e) => e.event),
+    commandLine: (cliPath, settings) => hookCommandLine(cliPath, settings, 'node', 'qwen-code'),
     entry: (command) => ({ hooks: hooks.entry(command) }),
     add: hooks.add,
     remove: hooks.remove,

@@ -18,7 +18,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { importQwenCode } from '../../../engine/conversation/importers/qwenCode';
 import { createTokenCounter } from '../../../engine/tokens/messageCounter';
 import { planFactRestore, renderRestore, RESTORE_LEAD, type RestoreItem } from '../../../engine/validate/restoreFacts';
-import { decodeTranscript } from '../../../node/decodeText';
+import { decodeTranscript } from '../../../files/decodeText';
 import { appendLog, updateSessionState, type CompactionEntry } from '../../claudeHook/hookState';
 import { SESSION_MAX_BYTES } from '../../diskReads';
 import type { HookRunner } from '../agent';

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { TokenReport } from '../../engine/tokens/report';
 import type { Compaction } from '../conversationService';
 import { partsLine } from '../figuresText';
-import { groupedNumber } from '../statusBar/meterText';
+import { groupedNumber } from '../meter/meterText';
 import { contextPressure } from '../trigger';
 
 export type ConfirmationChoice = 'compact' | 'inspect' | 'dropOldest' | 'newSession' | 'cancel';

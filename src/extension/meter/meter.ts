@@ -8,7 +8,7 @@ import type { ActiveConversation, ConversationService } from '../conversationSer
 import { isSessionKey } from '../sessions/sessionConversations';
 import { COMMANDS, METER_ID } from '../ids';
 import { Disposable } from '../lifecycle';
-import type { MeterFocus, MeterGlance } from '../meterFocus';
+import type { MeterFocus, MeterGlance } from './meterFocus';
 import type { Logger } from '../log';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';

@@ -11,7 +11,7 @@ import { Disposable } from '../lifecycle';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
 import { notificationText } from '../notificationText';
-import { groupedNumber } from '../statusBar/meterText';
+import { groupedNumber } from '../meter/meterText';
 
 export class CompactionProposal extends Disposable {
   /** Conversations proposed for since they last were under the trigger. */

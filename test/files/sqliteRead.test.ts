@@ -1,4 +1,4 @@
-// The lock-free SQLite reader (src/node/sqlite) against the real SQLite library: databases made by
+// The lock-free SQLite reader (src/files/sqlite) against the real SQLite library: databases made by
 // the `sqlite3` shell (small pages, so rows overflow and trees have several levels; every integer
 // width, floats, blobs, NULLs, a column added by ALTER TABLE, text and INTEGER PRIMARY KEY tables,
 // indexes) read the same through our reader as through SQLite; a database in WAL mode copied while
@@ -11,7 +11,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSqlite, SqliteFormatError, type SqlRow } from '../../src/node/sqlite/sqliteReader';
+import { readSqlite, SqliteFormatError, type SqlRow } from '../../src/files/sqlite/sqliteReader';
 
 const root = mkdtempSync(join(tmpdir(), 'ctxc-sqlite-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

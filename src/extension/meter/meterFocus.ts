@@ -11,10 +11,10 @@
 // now.
 
 import * as vscode from 'vscode';
-import type { ConversationStore } from './conversationStore';
-import { Disposable } from './lifecycle';
-import type { Logger } from './log';
-import { notificationText } from './notificationText';
+import type { ConversationStore } from '../conversationStore';
+import { Disposable } from '../lifecycle';
+import type { Logger } from '../log';
+import { notificationText } from '../notificationText';
 
 /** Why the meter would move:
  *  editor   a transcript editor got the focus (automatic);

@@ -2,8 +2,16 @@
 // . ! ?, Chinese 。！？, a blank line) with a visible marker, fold long code, keep
 // Markdown code fences balanced, and write Markdown list items.
 
-import type { SegmentConstants } from './constants';
 import { formatCount } from './formatNumber';
+
+/** The sizes text is cut and folded by (the summary's: SegmentConstants has them). */
+export interface CutConstants {
+  /** How far back from a limit a sentence end is looked for. */
+  SENTENCE_CUT_LOOKBACK_CHARS: number;
+  CODE_LINE_MAX_CHARS: number;
+  CODE_FOLD_LINES: number;
+  CODE_FOLD_KEEP_LINES: number;
+}
 
 /** The marker that ends a cut text; the bracket says how much was left out. */
 export function cutMarker(omittedChars: number): string {
@@ -95,7 +103,7 @@ export interface CutResult {
  * sentence end within SENTENCE_CUT_LOOKBACK_CHARS of the limit (else at a word boundary, else
  * at the limit), fences balanced, followed by the cut marker.
  */
-export function cutText(text: string, maxChars: number, c: SegmentConstants, whole?: WholeTexts): CutResult {
+export function cutText(text: string, maxChars: number, c: CutConstants, whole?: WholeTexts): CutResult {
   const trimmed = text.trim();
   if (trimmed.length <= maxChars) return { text: trimmed, cut: false, omitted: 0 };
   const limit = Math.max(1, Math.floor(maxChars));
@@ -118,7 +126,7 @@ export function cutText(text: string, maxChars: number, c: SegmentConstants, who
  * SENTENCE_CUT_LOOKBACK_CHARS), else cut as cutText(minChars). Used for the shortest form of a
  * message: at least its first `minChars` characters survive, verbatim.
  */
-export function cutAfter(text: string, minChars: number, c: SegmentConstants, whole?: WholeTexts): CutResult {
+export function cutAfter(text: string, minChars: number, c: CutConstants, whole?: WholeTexts): CutResult {
   const trimmed = text.trim();
   if (trimmed.length <= minChars + c.SENTENCE_CUT_LOOKBACK_CHARS / 4) return { text: trimmed, cut: false, omitted: 0 };
   const found = firstSentenceEnd(trimmed, minChars, minChars + c.SENTENCE_CUT_LOOKBACK_CHARS);
@@ -186,7 +194,7 @@ export function closingWords(text: string, maxChars: number, whole?: WholeTexts)
 
 /** Folds code longer than CODE_FOLD_LINES lines: the first CODE_FOLD_KEEP_LINES lines, then
  *  "[code folded: N lines]" naming how many were left out. Long lines are cut. */
-export function foldCode(code: string, c: SegmentConstants): { text: string; folded: number } {
+export function foldCode(code: string, c: CutConstants): { text: string; folded: number } {
   const lines = code.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
   const clip = (l: string) => (l.length > c.CODE_LINE_MAX_CHARS ? `${l.slice(0, safeEnd(l, c.CODE_LINE_MAX_CHARS))}…` : l);
   if (lines.length <= c.CODE_FOLD_LINES) return { text: lines.map(clip).join('\n'), folded: 0 };

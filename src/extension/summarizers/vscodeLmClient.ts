@@ -7,9 +7,9 @@
 // iterator does not end on cancellation.
 
 import * as vscode from 'vscode';
-import { cancelledError, SummarizerError, toSummarizerError } from '../engine/llm/errors';
-import type { LlmClient, LlmCompletion, LlmCompletionRequest } from '../engine/llm/llmClient';
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, raceAbort, RequestDeadline } from '../summarizers/deadline';
+import { cancelledError, SummarizerError, toSummarizerError } from '../../engine/llm/errors';
+import type { LlmClient, LlmCompletion, LlmCompletionRequest } from '../../engine/llm/llmClient';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, raceAbort, RequestDeadline } from '../../summarizers/deadline';
 
 /** What VS Code shows the user when it asks for consent to use the model. */
 const JUSTIFICATION = 'Context Compactor summarizes the older part of a long conversation so it fits the context window.';
