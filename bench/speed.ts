@@ -14,6 +14,7 @@ const SECTIONS: [name: string, load: () => Promise<BenchSectionModule>][] = [
   ['compaction', () => import('./sections/compaction')],
   ['webview', () => import('./sections/webview')],
   ['scale', () => import('./sections/scale')],
+  ['meter', () => import('./sections/meter')],
   ['hook', () => import('./sections/hook')],
   ['limits', () => import('./sections/limits')],
 ];

@@ -11,7 +11,8 @@ import { registerContextKeys } from './extension/contextKeys';
 import type { ConversationStore } from './extension/conversationStore';
 import { registerConversationStore } from './extension/conversationStore';
 import { createEngine } from './extension/engineModules';
-import { registerInspector } from './extension/inspector/registerInspector';
+import { contextHistoryProvider } from './extension/inspector/contextHistory';
+import { offloadElsewhereNote, registerInspector } from './extension/inspector/registerInspector';
 import { registerLog } from './extension/log';
 import { registerMeterFocus, type MeterFocus } from './extension/meter/meterFocus';
 import { registerCompactionProposal } from './extension/compact/compactionProposal';
@@ -31,6 +32,7 @@ export interface ContextCompactorApi {
 }
 
 export function activate(context: vscode.ExtensionContext, engine: CompactionEngine = createEngine()): ContextCompactorApi {
+  const began = Date.now();
   const log = registerLog(context);
   const settings = registerSettings(context);
   const secrets = registerSecrets(context);
@@ -38,16 +40,20 @@ export function activate(context: vscode.ExtensionContext, engine: CompactionEng
   const store = registerConversationStore(context, { engine, settings, log, summarizers });
   const focus = registerMeterFocus(context, store, log);
   const tracker = registerTranscriptTracking(context, store, focus, engine, log, () => settings.current.follow !== 'off');
-  const inspector = registerInspector(context, store, { log });
+  const inspector = registerInspector(context, store, {
+    log,
+    history: contextHistoryProvider(store, settings),
+    offloadNote: (key) => (store.applyElsewhere(key) ? offloadElsewhereNote() : undefined),
+  });
   const deps = { store, engine, settings, log, tracker, summarizers, secrets, inspector, focus };
   registerCommands(context, deps);
   registerSessions(context, deps);
-  registerMeter(context, store, settings, focus);
+  registerMeter(context, store, settings, focus, { log, since: began });
   registerCompactionProposal(context, store, settings);
   registerContextKeys(context, store);
   registerChatParticipant(context, deps);
   registerAgents(context, { settings, log });
-  log.info('activated');
+  log.info(`activated in ${Date.now() - began} ms`);
   return { store, inspector, focus };
 }
 

@@ -28,6 +28,7 @@ import { SECTIONS } from '../agents/sessionFixtures.mjs';
 import { findTranscriptsDir } from '../transcripts.mjs';
 import { ctxcJson, numberField } from './ctxc.mjs';
 import { prepareSessions, sessionSteps } from './sessions.mjs';
+import { checkInspectorContext } from './inspectorContext.mjs';
 
 const CATEGORY = 'Context Compactor';
 const COMMANDS = {
@@ -181,13 +182,13 @@ export const compactorScenario = {
     });
 
     await step('expected compaction from the CLI (ctxc compact --format json)', () => {
-      // As the meter and the confirmation show it: the compacted messages plus the overhead the
-      // session's reported usage shows (its system prompt and tools, which compaction keeps); with
-      // an archive, as the extension always archives: the summary then says undo restores it.
+      // As the meter and the confirmation show it: what the agent will send (tokensBefore → tokensAfter,
+      // the file's part and the part not in the file, src/engine/figures.ts); with an archive, as the
+      // extension always archives: the summary then says undo restores it.
       const archiveDir = mkdtempSync(join(tmpdir(), 'ctxc-e2e-archive-'));
       const compacted = ctxcJson(['compact', files.compacted.path, '--format', 'json', '--archive', archiveDir]);
       const what = `ctxc compact ${files.compacted.rel} --format json`;
-      const after = numberField(compacted, 'tokensAfter', what) + numberField(compacted, 'overhead', what);
+      const after = numberField(compacted, 'tokensAfter', what);
       if (!(after < expected.before)) {
         throw new E2eError('ctxc compact does not shrink the mid-size transcript', {
           expected: `tokensAfter < ${expected.before}`,
@@ -221,39 +222,44 @@ export const compactorScenario = {
       console.log(`[e2e]   meter: ${m.label} ("${m.text}")`);
     });
 
-    await step('Inspect Conversation shows the 8 sections and a timeline row per message', async () => {
-      await runCommand(page, COMMANDS.inspect.title, { id: COMMANDS.inspect.id });
-      const frame = await webviewFrame(page, { title: INSPECTOR_TITLE, extensionId: compactorScenario.extensionId });
-      for (const heading of SECTIONS) {
+    await step(
+      'Inspect Conversation shows the 8 sections, a timeline row per message, the context pane, and previews a compaction up to a message',
+      async () => {
+        await runCommand(page, COMMANDS.inspect.title, { id: COMMANDS.inspect.id });
+        const frame = await webviewFrame(page, { title: INSPECTOR_TITLE, extensionId: compactorScenario.extensionId });
+        for (const heading of SECTIONS) {
+          try {
+            await frame.getByRole('heading', { name: heading, exact: true }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+          } catch {
+            const headings = await frame
+              .getByRole('heading')
+              .allTextContents()
+              .catch(() => []);
+            throw new E2eError(`the inspector shows no heading "${heading}"`, {
+              expected: `the 8 section headings ${JSON.stringify(SECTIONS)}`,
+              seen: `headings ${JSON.stringify(headings.map((h) => h.trim()))}`,
+            });
+          }
+        }
+        const rows = frame.getByRole('row');
         try {
-          await frame.getByRole('heading', { name: heading, exact: true }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+          await rows.first().waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
         } catch {
-          const headings = await frame
-            .getByRole('heading')
-            .allTextContents()
-            .catch(() => []);
-          throw new E2eError(`the inspector shows no heading "${heading}"`, {
-            expected: `the 8 section headings ${JSON.stringify(SECTIONS)}`,
-            seen: `headings ${JSON.stringify(headings.map((h) => h.trim()))}`,
+          throw new E2eError('the inspector timeline has no rows', { expected: 'elements with role="row"', seen: 'none' });
+        }
+        const texts = await rows.allTextContents();
+        if (!texts.some((t) => /\b(user|assistant|system|tool)\b/i.test(t))) {
+          throw new E2eError('no timeline row names its message role', {
+            expected: 'a row containing user/assistant/system/tool',
+            seen: JSON.stringify(texts.slice(0, 5)),
           });
         }
-      }
-      const rows = frame.getByRole('row');
-      try {
-        await rows.first().waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
-      } catch {
-        throw new E2eError('the inspector timeline has no rows', { expected: 'elements with role="row"', seen: 'none' });
-      }
-      const texts = await rows.allTextContents();
-      if (!texts.some((t) => /\b(user|assistant|system|tool)\b/i.test(t))) {
-        throw new E2eError('no timeline row names its message role', {
-          expected: 'a row containing user/assistant/system/tool',
-          seen: JSON.stringify(texts.slice(0, 5)),
-        });
-      }
-      console.log(`[e2e]   inspector: 8 sections, ${texts.length} timeline rows`);
-      await shots.shot(page, 'inspector', { readme: 'inspector' });
-    });
+        console.log(`[e2e]   inspector: 8 sections, ${texts.length} timeline rows`);
+        await shots.shot(page, 'inspector', { readme: 'inspector' });
+        const context = await checkInspectorContext(page, frame, shots);
+        console.log(`[e2e]   context: ${context.caption} ${context.items} biggest items; compact up to #${context.upTo} of ${context.rows} previewed`);
+      },
+    );
 
     await step('Undo Last Compaction restores the original count', async () => {
       await runCommand(page, COMMANDS.undo.title, { id: COMMANDS.undo.id });

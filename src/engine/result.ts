@@ -181,6 +181,14 @@ export interface CompactionEdits {
   /** Messages to pin (never summarized or dropped). */
   pin?: string[];
   unpin?: string[];
+  /** Compact only up to this message (inclusive): every later one is kept verbatim, and the target
+   *  is a share of the messages up to it. */
+  upTo?: string;
+  /** Tool results to offload: each goes to an archive entry of its own, a one-line placeholder
+   *  naming it in its place. */
+  offload?: string[];
+  /** Change nothing but the offloads: every other message is kept verbatim, nothing is summarized. */
+  offloadOnly?: boolean;
 }
 
 /** Find a message by id (small helper the host and CLI use on results). */

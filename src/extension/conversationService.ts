@@ -46,6 +46,9 @@ export interface ConversationService extends vscode.Disposable {
   preview(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken): Promise<Compaction>;
   /** Compacts for real (re-validating the edits), archives the original, persists state. */
   apply(key: string, edits?: CompactionEdits, token?: vscode.CancellationToken, options?: ApplyOptions): Promise<Compaction>;
-  /** Restores the state before the last applied compaction. False when there is nothing to undo. */
+  /** Restores the state before the last applied compaction (for an agent session, switches back to
+   *  the original the compaction was written from). False when there is nothing to undo. */
   undo(key: string): Promise<boolean>;
+  /** Whether undo has something to undo for `key`. */
+  canUndo(key: string): boolean;
 }

@@ -42,6 +42,14 @@ import { notificationText } from './notificationText';
 
 export type { ApplyElsewhere, ReportProvider } from './store/conversationEntry';
 
+/** Undo for compactions that did not become steps of a conversation (written into an agent as a
+ *  new session): the sessions feature keeps them. */
+export interface UndoElsewhere {
+  canUndo(key: string): boolean;
+  /** False when there was nothing to undo or the person declined. */
+  undo(key: string): Promise<boolean>;
+}
+
 export interface SourceOptions {
   label: string;
   kind: 'transcript' | 'chat';
@@ -75,6 +83,7 @@ export class ConversationStore extends Disposable implements ConversationService
   /** Conversations being read for the first time, so two callers share one load. */
   private readonly loading = new Map<string, Promise<ConversationEntry>>();
   private activeKey: string | undefined;
+  private undoElsewhere: UndoElsewhere | undefined;
   private readonly activeEmitter = this._register(new vscode.EventEmitter<ActiveConversation | undefined>());
   private readonly changeEmitter = this._register(new vscode.EventEmitter<ActiveConversation>());
   private readonly resetEmitter = this._register(new vscode.EventEmitter<string>());
@@ -202,8 +211,11 @@ export class ConversationStore extends Disposable implements ConversationService
     });
   }
 
+  /** Undoes the last compaction of `key`: its last step, else a compaction of it written into its
+   *  agent (UndoElsewhere). */
   async undo(key: string): Promise<boolean> {
     const e = this.entries.get(key);
+    if ((!e || e.steps.length === 0) && this.undoElsewhere?.canUndo(key)) return this.undoElsewhere.undo(key);
     if (!e) return false;
     return this.serialize(e, async () => {
       const undone = await this.steps.popStep(e);
@@ -218,7 +230,12 @@ export class ConversationStore extends Disposable implements ConversationService
   // ───────────── beyond the seam ─────────────
 
   canUndo(key: string): boolean {
-    return (this.entries.get(key)?.steps.length ?? 0) > 0;
+    return (this.entries.get(key)?.steps.length ?? 0) > 0 || !!this.undoElsewhere?.canUndo(key);
+  }
+
+  /** Who undoes the compactions written elsewhere (the sessions feature). */
+  setUndoElsewhere(undo: UndoElsewhere): void {
+    this.undoElsewhere = undo;
   }
 
   /** Where applying a compaction to this conversation goes, when not onto its own steps. */

@@ -40,6 +40,8 @@ export const SESSION_COMMANDS = {
   resume: 'contextCompactor.sessions.resume',
   reveal: 'contextCompactor.sessions.reveal',
   pin: 'contextCompactor.sessions.pin',
+  /** The context chart of the row's session, in the inspector. */
+  chart: 'contextCompactor.sessions.chart',
 } as const;
 
 /** The view container in the activity bar, and the Sessions view in it. */

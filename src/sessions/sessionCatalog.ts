@@ -256,7 +256,7 @@ export function transcriptErrorRead(e: TranscriptError): { error: string; unquot
  *  `/command` reads as the command line it was; one without arguments (`/clear`, `/init`, which
  *  open many sessions) only when nothing else was asked. One pass (the first of equal positions
  *  wins), so a live session's update does not sort its messages. */
-function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
+export function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
   const at = (m: Message) => m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
   const bare = (m: Message) => /^\/?\S+$/.test(String(m.source?.extra?.['command'] ?? ' '));
   let first: { m: Message; at: number } | undefined;

@@ -91,6 +91,71 @@ export interface HeaderView {
   degradation: DegradationStep[];
 }
 
+/** One request of the context chart: what it sent (the agent's record, or our count). */
+export interface ContextPointView {
+  /** 1-based, in order. */
+  n: number;
+  tokens: number;
+  /** ISO time, when recorded. */
+  at?: string;
+}
+
+/** A compaction on the chart, between two requests. */
+export interface ContextMarkView {
+  /** The number of requests before it. */
+  afterPoint: number;
+  /** Who compacted: the agent by itself (auto), when asked (manual), or Context Compactor (ours). */
+  kind: 'auto' | 'manual' | 'ours' | 'unknown';
+  /** What the agent counted before compacting, when it recorded it. */
+  preTokens?: number;
+  at?: string;
+}
+
+/** The context over time. */
+export interface ContextHistoryView {
+  /** 'reported': each request as the agent recorded it; 'counted': our count of the conversation at
+   *  each assistant message (the file records no usage). */
+  source: 'reported' | 'counted';
+  /** Who recorded the figures (the agent's name), for 'reported'. */
+  recordedBy?: string;
+  points: ContextPointView[];
+  compactions: ContextMarkView[];
+  window: number;
+  /** Tokens at which compaction is proposed (the trigger). */
+  trigger: number;
+}
+
+/** What compacting costs in prompt cache, and when it pays off (engine/compactionCost.ts). */
+export interface CostView {
+  /** Tokens written to the cache again at the next request. */
+  rewritten: number;
+  /** Tokens that request would have read from the cache without compacting. */
+  wouldRead: number;
+  /** Tokens fewer on each later request. */
+  savedPerRequest: number;
+  /** The model the prices are for, as the conversation names it. */
+  model: string;
+  price?: { family: string; input: number; cacheWrite: number; cacheRead: number; source: string; readOn: string };
+  /** US dollars: the next request's extra cost (negative: a saving), and each later request's saving. */
+  extraAtNext?: number;
+  savedPerRequestDollars?: number;
+  /** Later requests after which compacting has paid for itself (0: at once). */
+  paysOffAfter?: number;
+}
+
+/** One of the biggest items of the conversation. */
+export interface BigItemView {
+  id: string;
+  index: number;
+  kind: 'fileRead' | 'toolResult' | 'toolCall';
+  /** The tool and what it acted on ("Read src/loader.ts", "Bash npm test"). From the conversation:
+   *  shown as text. */
+  label: string;
+  tokens: number;
+  /** One click offloads it (a tool result of a conversation whose compactions are kept here). */
+  offloadable: boolean;
+}
+
 /** `preview`: nothing has changed yet. `applied`: this compaction replaced the conversation. */
 export type InspectorPhase = 'preview' | 'applied';
 
@@ -109,6 +174,16 @@ export interface InspectorModel {
   after: ResultMessageView[];
   missing: MissingFactView[];
   canUndo: boolean;
+  /** The context over time, when it could be read. */
+  history?: ContextHistoryView;
+  /** What this compaction costs in prompt cache. */
+  cost: CostView;
+  /** The biggest tool results and tool calls, biggest first. */
+  biggest: BigItemView[];
+  /** Why nothing can be offloaded here, when nothing can. */
+  offloadNote?: string;
+  /** What the preview was computed for: up to a message, or only offloads. */
+  scope: { upTo?: string; offload: string[] };
 }
 
 // ───────────────────────────── edits ─────────────────────────────
@@ -122,6 +197,10 @@ export interface InspectorEdits {
   restore: string[];
   pin: string[];
   unpin: string[];
+  /** Compact only up to this message (inclusive). */
+  upTo?: string;
+  /** Tool results to offload; when any, the compaction does nothing else. */
+  offload: string[];
 }
 
 // ───────────────────────────── webview → host ─────────────────────────────
@@ -200,6 +279,8 @@ export interface InitNotification {
   /** Absent when there is nothing to show yet (`message` says why). */
   model?: InspectorModel;
   message?: string;
+  /** A part to bring into view (the Sessions view's "Show Context Chart"). */
+  reveal?: 'chart';
 }
 
 /** Long work on the host side, for the progress line. */

@@ -147,6 +147,32 @@ describe('one compaction of the shared kiliman session: the same before → afte
     /** The tokens a row of the Sessions view shows (its tooltip: "69,822 of 200,000 tokens"). */
     const rowTokens = (r: FakeTreeRow) => numbers((r.item.tooltip as MarkdownString).value, /([\d,]+) of ([\d,]+) tokens/)[0];
 
+    it('Show Context Chart: the inspector on the session with its chart in view, the cost of compacting from the same figures', async () => {
+      host = activateHost(createEngine());
+      await vi.waitFor(async () => expect((await rows()).map(rowTokens)).toEqual([ref.before]), HOST_SETTLES);
+      await fake.command('contextCompactor.sessions.chart')!((await rows())[0]!.element);
+      const panel = fake.state.webviewPanels.at(-1)!;
+      panel.webview.receive({ type: 'ready' });
+      const init = await vi.waitFor(() => {
+        const m = (panel.webview.posted as HostToWebview[]).find((x) => x.type === 'init');
+        if (!m || m.type !== 'init' || !m.model) throw new Error('no init yet');
+        return m;
+      }, HOST_SETTLES);
+      expect(init.reveal).toBe('chart');
+      const { history, cost, biggest, offloadNote } = init.model!;
+      // Every request Claude Code recorded; the last one is what the meter builds on.
+      expect(history).toMatchObject({ source: 'reported', recordedBy: 'Claude Code' });
+      expect(history!.points).toHaveLength(131);
+      expect(history!.trigger).toBe(Math.round(history!.window * 0.8));
+      expect([cost.wouldRead, cost.rewritten, cost.savedPerRequest]).toEqual([ref.inFile.before, ref.inFile.after, ref.before - ref.after]);
+      expect(cost.price?.family).toMatch(/Claude/);
+      expect(cost.paysOffAfter).toBeGreaterThanOrEqual(0);
+      // A compaction of this session is written as a new one: its tool results are not offloaded alone.
+      expect(offloadNote).toMatch(/written as a new session/);
+      expect(biggest.length).toBeGreaterThan(0);
+      expect(biggest.every((b) => !b.offloadable)).toBe(true);
+    });
+
     it('meter, Sessions view, inspector, confirmation and notification; then the meter and the view follow the new session', async () => {
       host = activateHost(createEngine());
       // Followed with no file open: the meter names the agent and the session.

@@ -5,6 +5,7 @@
 // compaction with one, both on this workspace's real session files), and the MCP server offered
 // where VS Code has the API (and not where it has not) — a definition that really serves.
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import type * as vscode from 'vscode';
 import { LM_TOOLS, MCP_PROVIDER_ID } from '../../src/extension/ids';
 import { HOOK_DEFAULTS, runClaudeCodeHook } from '../../src/sessions/claudeHook/claudeHook';
 import { hookCommandLine, hooksEntry } from '../../src/sessions/claudeHook/hookSettings';
+import { HOOK_BIN, HOOK_BUNDLES } from '../../src/extension/agents/hookBin';
 import { agentById } from '../../src/sessions/agents/registry';
 import { copilotHookCommandLine, copilotHooksEntry } from '../../src/sessions/agents/copilot-cli/hookSettings';
 import { claudeProjectName } from '../../src/sessions/locations';
@@ -114,7 +116,7 @@ describe('Install / Remove Agent Hooks', () => {
       'opencode · all your projects',
       'Copilot CLI · all your projects',
     ]);
-    const command = hookCommandLine(cli);
+    const command = hookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'));
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toBe(`Add the Claude Code hooks to ${settingsFile}?`);
     expect(modal.detail).toContain(JSON.stringify({ hooks: hooksEntry(command) }, null, 2));
@@ -140,6 +142,24 @@ describe('Install / Remove Agent Hooks', () => {
     expect(again.hooks.UserPromptSubmit).toHaveLength(1);
     expect(again.hooks.UserPromptSubmit[0].hooks[0].command).toContain('--max-tokens 900 --loop-limit 5');
     expect(fake.messages.filter((m) => m.modal).at(-1)!.detail).toContain('It replaces the 3 entries an earlier install added.');
+  });
+
+  it("runs a copy of ctxc whose path outlives an update (the extension's folder is named by its version); another build renews it", async () => {
+    await install('Install');
+    const bin = join(host.context.globalStorageUri.fsPath, HOOK_BIN);
+    const command = JSON.parse(readFileSync(settingsFile, 'utf8')).hooks.UserPromptSubmit[0].hooks[0].command as string;
+    expect(command).toBe(hookCommandLine(join(bin, 'cli.js')));
+    expect(command).not.toContain(repoRoot);
+    for (const b of HOOK_BUNDLES) expect(readFileSync(join(bin, b)).equals(readFileSync(join(repoRoot, 'dist', b))), b).toBe(true);
+    // The copy runs: bad input on stdin, exit 0 and nothing on stdout, as the hook answers it.
+    const run = spawnSync(process.execPath, [join(bin, 'cli.js'), 'hook', 'claude-code'], { input: 'not json', encoding: 'utf8', timeout: 30_000 });
+    expect([run.status, run.stdout]).toEqual([0, '']);
+    // Left by an older build: the next activation of this one renews it.
+    writeFileSync(join(bin, 'hook.js'), '// an older build');
+    writeFileSync(join(bin, 'source.json'), '{"from":"/old/context-compactor-0.0.9/dist"}');
+    host.deactivate();
+    host = activateHost(standInEngine(), host.profile);
+    await vi.waitFor(() => expect(readFileSync(join(bin, 'hook.js')).equals(readFileSync(join(repoRoot, 'dist', 'hook.js')))).toBe(true), HOST_SETTLES);
   });
 
   it('changes nothing when the question is dismissed', async () => {
@@ -174,7 +194,7 @@ describe('Install / Remove Agent Hooks', () => {
     fake.answers.quickPick.push((items) => items.find((i) => i.label.includes('.copilot'))!);
     fake.answers.warning.push('Install');
     await fake.command('contextCompactor.installClaudeHooks')!();
-    const command = copilotHookCommandLine(cli);
+    const command = copilotHookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'));
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toBe(`Add the Copilot CLI hooks to ${copilotFile}?`);
     expect(modal.detail).toContain(JSON.stringify(copilotHooksEntry(command), null, 2));
@@ -202,7 +222,7 @@ describe('Install / Remove Agent Hooks: Qwen Code', () => {
     fake.answers.quickPick.push((items) => items.find((i) => i.label === '$(folder) work/.qwen/settings.json'));
     fake.answers.warning.push('Install');
     await fake.command('contextCompactor.installClaudeHooks')!();
-    const command = hookCommandLine(cli, { maxTokens: 700 }, 'node', 'qwen-code');
+    const command = hookCommandLine(join(host.context.globalStorageUri.fsPath, HOOK_BIN, 'cli.js'), { maxTokens: 700 }, 'node', 'qwen-code');
     expect(command).toMatch(/ hook qwen-code --max-tokens 700$/);
     expect(fake.messages.find((m) => m.modal)!.message).toBe(`Add the Qwen Code hooks to ${qwenSettings}?`);
     const written = JSON.parse(readFileSync(qwenSettings, 'utf8'));

@@ -10,6 +10,7 @@ import { transcriptPath } from '../helpers/transcripts';
 import { standInEngine, standInImport, type StandInEngine } from '../fakes/compactionEngine';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from '../fakes/extensionHost';
 import { fake, resetFake, Uri, type FakeStatusBarItem } from '../fakes/vscode';
+import { ESTIMATE_QUIET_MS } from '../../src/extension/commands/compactCommand';
 
 /** Token counts as the messages show them (the fake's language is English). */
 const grouped = (n: number): string => n.toLocaleString('en');
@@ -132,6 +133,32 @@ describe('Compact Conversation', () => {
     expect(doc.getText()).toContain('# Handoff: django.traj.json');
     expect(doc.getText()).toContain('Primary Request and Intent');
     expect(fake.state.clipboard).toBe(doc.getText());
+    expect(active().conversation).toBe(before);
+  });
+
+  it("the confirmation never opens over the estimate's progress notification: a quick one opens none, a slow one is closed first", async () => {
+    fake.answers.warning.push(undefined);
+    await compact();
+    const quick = fake.messages.find((m) => m.modal)!;
+    expect(quick.notificationsOnScreen).toEqual([]);
+    expect(fake.state.progress.filter((p) => p.title?.startsWith('Estimating'))).toEqual([]);
+    // While it runs, the status bar says so.
+    expect(fake.state.statusBarMessages.some((m) => m.text.includes('Estimating the compaction of django.traj.json…'))).toBe(true);
+
+    engine.beforeReturn = (run) => (run.dryRun ? new Promise((resolve) => setTimeout(resolve, ESTIMATE_QUIET_MS + 200)) : undefined);
+    fake.answers.warning.push(undefined);
+    await compact();
+    const slow = fake.messages.filter((m) => m.modal).at(-1)!;
+    expect(fake.state.progress.filter((p) => p.title === 'Estimating the compaction of django.traj.json…')).toHaveLength(1);
+    expect(slow.notificationsOnScreen).toEqual([]);
+  });
+
+  it("Cancel on the slow estimate's notification stops the preview: no dialog, nothing changes", async () => {
+    engine.beforeReturn = (run) => (run.dryRun ? new Promise((resolve) => setTimeout(resolve, ESTIMATE_QUIET_MS + 500)) : undefined);
+    fake.state.onProgress = (source) => source.cancel();
+    const before = active().conversation;
+    await compact();
+    expect(fake.messages.some((m) => m.modal)).toBe(false);
     expect(active().conversation).toBe(before);
   });
 

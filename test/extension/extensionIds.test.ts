@@ -88,6 +88,7 @@ describe('manifest and ids agree', () => {
       'contextCompactor.sessions.resume': 'Context Compactor: Resume in Terminal',
       'contextCompactor.sessions.reveal': 'Context Compactor: Reveal File',
       'contextCompactor.sessions.pin': 'Context Compactor: Pin the Meter to This Session',
+      'contextCompactor.sessions.chart': 'Context Compactor: Show Context Chart',
       'contextCompactor.installClaudeHooks': 'Context Compactor: Install Agent Hooks',
       'contextCompactor.removeClaudeHooks': 'Context Compactor: Remove Agent Hooks',
     });
@@ -104,7 +105,14 @@ describe('manifest and ids agree', () => {
     expect(inline.sort()).toEqual([SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume].sort());
     const context = rowMenu.filter((m) => !m.group?.startsWith('inline')).map((m) => m.command);
     expect(context.sort()).toEqual(
-      [SESSION_COMMANDS.compact, SESSION_COMMANDS.inspect, SESSION_COMMANDS.resume, SESSION_COMMANDS.pin, SESSION_COMMANDS.reveal].sort(),
+      [
+        SESSION_COMMANDS.compact,
+        SESSION_COMMANDS.inspect,
+        SESSION_COMMANDS.chart,
+        SESSION_COMMANDS.resume,
+        SESSION_COMMANDS.pin,
+        SESSION_COMMANDS.reveal,
+      ].sort(),
     );
     for (const m of rowMenu) expect(m.when).toContain(`view == ${SESSIONS_VIEW_ID}`);
     expect(manifest.contributes.menus['view/title']!.map((m) => m.command)).toEqual([SESSION_COMMANDS.refresh]);

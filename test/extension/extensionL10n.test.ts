@@ -67,3 +67,12 @@ describe('localization', () => {
     expect(untranslated).toEqual([]);
   });
 });
+
+describe('what a person reads', () => {
+  it('names no internal design documents (the settings once said "seed 003: 80%")', () => {
+    for (const name of ['package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.zh-cn.json']) {
+      const text = readFileSync(join(repoRoot, name), 'utf8');
+      expect(text.match(/seed ?0\d\d/gi), name).toBeNull();
+    }
+  });
+});

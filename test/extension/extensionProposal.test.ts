@@ -10,7 +10,7 @@ const REL = 'mini-swe-agent/django__django-11138.traj.json';
 describe('compaction proposal at the trigger', () => {
   let host: ActivatedHost;
   const active = () => host.api.store.active()!;
-  const proposals = () => fake.messages.filter((m) => m.message.includes('context window. Compact it?'));
+  const proposals = () => fake.messages.filter((m) => m.message.includes('Compact it?'));
 
   beforeEach(async () => {
     resetFake();
@@ -34,7 +34,10 @@ describe('compaction proposal at the trigger', () => {
     await vi.waitFor(() => expect(active().compactions).toBe(1), HOST_SETTLES);
     const [proposal] = proposals();
     expect(proposal).toMatchObject({ kind: 'info', items: ['Compact Conversation…', 'Inspect Conversation'] });
-    expect(proposal!.message).toBe(`${basename(REL)} uses 85% of its ${window}-token context window. Compact it?`);
+    // Figures as a person reads them (grouped), never "200000-token".
+    const total = proposal!.message.match(/\(([\d,]+) of/)?.[1];
+    expect(proposal!.message).toBe(`${basename(REL)} uses 85% of its context window (${total} of ${window.toLocaleString('en')} tokens). Compact it?`);
+    expect(total).toMatch(/^\d{1,3}(,\d{3})+$/);
     // The usual modal confirmation came in between.
     expect(fake.messages.some((m) => m.modal && m.message.startsWith('Compact this conversation?'))).toBe(true);
     expect(active().report.total).toBeLessThan(window * 0.8);

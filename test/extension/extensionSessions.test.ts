@@ -2,92 +2,39 @@
 // vscode fake, on a fake home: what is listed and how it is grouped, an append reaching the meter
 // through the file watcher, the follow modes, the source settings, Compact writing a new Claude
 // Code session beside an untouched original, Resume in Terminal, and the handoff for a Cline task.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { importTranscript } from '../../src/engine/conversation/importers/detect';
-import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
-import { tokenReport } from '../../src/engine/tokens/report';
 import { createEngine } from '../../src/extension/engineModules';
 import { formatTokenCount } from '../../src/extension/meter/meterText';
+import { rowTitle } from '../../src/extension/sessions/sessionText';
 import { SESSION_MAX_BYTES } from '../../src/sessions/diskReads';
 import { claudeProjectDir } from '../../src/sessions/locations';
 import { bigTurn, claudeLines, codexLines, jsonl, writeFileIn } from '../helpers/agentSessions';
 import { addOpencodeSession, hasSqlite3, placeOpencodeStore } from '../helpers/opencodeStore';
 import { activateHost, HOST_SETTLES, type ActivatedHost } from '../fakes/extensionHost';
-import { commands, fake, resetFake, treeRows, type FakeStatusBarItem, type FakeTreeRow, type MarkdownString } from '../fakes/vscode';
-
-const VIEW = 'contextCompactor.sessions';
-const CLAUDE_ID = '11111111-1111-4111-8111-000000000001';
-const OLDER_ID = '11111111-1111-4111-8111-000000000002';
-const CODEX_ID = '22222222-2222-4222-8222-000000000001';
-
-/** Environment variables that move an agent's folders: cleared so the fake home is the only one. */
-const AGENT_ENV = ['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CLINE_DIR', 'CLINE_DATA_DIR', 'CLINE_SESSION_DATA_DIR', 'XDG_DATA_HOME', 'OPENCODE_DB'];
+import { commands, fake, type MarkdownString } from '../fakes/vscode';
+import {
+  appendTurn,
+  CLAUDE_ID,
+  claudeSession,
+  claudeTokens,
+  CODEX_ID,
+  flat,
+  meter,
+  meterTotal,
+  OLDER_ID,
+  rowOf,
+  rows,
+  setupSessionsWorld,
+  teardownSessionsWorld,
+  VIEW,
+} from '../helpers/sessionsHost';
 
 let root: string;
 let home: string;
 let work: string;
 let host: ActivatedHost | undefined;
-const savedEnv: Record<string, string | undefined> = {};
-
-const meter = (): FakeStatusBarItem => fake.statusBarItem('contextCompactor.meter')!;
-const meterTotal = (): number | undefined => {
-  const m = /: (\d+) \/ (\d+) tokens/.exec(meter().visible ? (meter().accessibilityInformation?.label ?? '') : '');
-  return m ? Number(m[1]) : undefined;
-};
-
-/** The tokens the meter should show for a Claude Code session file: the chain the CLI resumes,
- *  counted with the session's own model (the same rule as `ctxc count`). */
-async function claudeTokens(file: string): Promise<number> {
-  const { conversation } = importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, format: 'claude-code' });
-  return tokenReport(conversation.messages, await createTokenCounter(conversation.meta.model)).total;
-}
-
-function claudeSession(id: string, turns: string[], opts: { cwd?: string; mtime?: number } = {}): string {
-  const cwd = opts.cwd ?? work;
-  const file = writeFileIn(
-    join(claudeProjectDir({}, home, cwd), `${id}.jsonl`),
-    jsonl(claudeLines({ sessionId: id, cwd, turns: turns.map((t) => bigTurn(t)) })),
-  );
-  if (opts.mtime) utimesSync(file, opts.mtime / 1000, opts.mtime / 1000);
-  return file;
-}
-
-/** Appends one more turn to a Claude Code session, chained to its last line. */
-function appendTurn(file: string, name: string): void {
-  const lines = readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { uuid: string; sessionId: string; cwd: string });
-  const last = lines.at(-1)!;
-  const more = claudeLines({ sessionId: last.sessionId, cwd: last.cwd, turns: [bigTurn(name)], start: 1000 + lines.length, parent: last.uuid });
-  appendFileSync(file, jsonl(more));
-}
-
-async function rows(): Promise<FakeTreeRow[]> {
-  return treeRows(fake.treeView(VIEW)!);
-}
-
-function flat(list: FakeTreeRow[], depth = 0): { depth: number; label: string; description: string; context?: string; row: FakeTreeRow }[] {
-  return list.flatMap((r) => [
-    {
-      depth,
-      label: String(r.item.label),
-      description: String(r.item.description ?? ''),
-      ...(r.item.contextValue ? { context: r.item.contextValue } : {}),
-      row: r,
-    },
-    ...flat(r.children, depth + 1),
-  ]);
-}
-
-async function rowOf(label: string): Promise<FakeTreeRow> {
-  const found = flat(await rows()).find((r) => r.label === label);
-  if (!found) throw new Error(`no row "${label}" in ${JSON.stringify(flat(await rows()).map((r) => r.label))}`);
-  return found.row;
-}
 
 function start(): ActivatedHost {
   host = activateHost(createEngine());
@@ -95,28 +42,13 @@ function start(): ActivatedHost {
 }
 
 beforeEach(() => {
-  resetFake();
-  for (const k of AGENT_ENV) {
-    savedEnv[k] = process.env[k];
-    delete process.env[k];
-  }
-  root = mkdtempSync(join(tmpdir(), 'ctxc-sessions-ui-'));
-  home = join(root, 'home');
-  work = join(root, 'work space');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  process.env['HOME'] = home;
-  fake.setWorkspaceRoot(work);
+  ({ root, home, work } = setupSessionsWorld());
 });
 
 afterEach(() => {
   host?.deactivate();
   host = undefined;
-  for (const k of AGENT_ENV) {
-    if (savedEnv[k] === undefined) delete process.env[k];
-    else process.env[k] = savedEnv[k];
-  }
-  rmSync(root, { recursive: true, force: true });
+  teardownSessionsWorld();
 });
 
 describe('the Sessions view', () => {
@@ -148,12 +80,12 @@ describe('the Sessions view', () => {
     const shown = flat(await rows()).map((r) => `${'  '.repeat(r.depth)}${r.label}${r.context ? ` [${r.context}]` : ''}`);
     expect(shown).toEqual([
       'Claude Code [agent]',
-      '  TURN-bravo: read notes-bravo.txt and restate it [session.resumable]',
+      `  ${rowTitle({ title: 'TURN-bravo: read notes-bravo.txt and restate it', id: '' })} [session.resumable]`,
       '    inspect the tables [session.subagent]',
       '  broken [session.error]',
-      '  TURN-alpha: read notes-alpha.txt and restate it [session.resumable]',
+      `  ${rowTitle({ title: 'TURN-alpha: read notes-alpha.txt and restate it', id: '' })} [session.resumable]`,
       'Codex [agent]',
-      '  TURN-delta: read notes-delta.txt and restate it [session.resumable]',
+      `  ${rowTitle({ title: 'TURN-delta: read notes-delta.txt and restate it', id: '' })} [session.resumable]`,
     ]);
 
     const row = flat(await rows()).find((r) => r.label.startsWith('TURN-bravo'))!;
@@ -179,7 +111,8 @@ describe('the Sessions view', () => {
     start();
     await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
     const row = flat(await rows())[1]!;
-    expect(row.label).toBe('see [the docs](command:workbench.action.quit) **now**');
+    // Cut to ROW_TITLE_CHARS so the numbers after it stay in sight; the tooltip has it all.
+    expect(row.label).toBe('see [the docs](command:workbench.ac…');
     const tooltip = row.row.item.tooltip as MarkdownString;
     expect(tooltip.isTrusted).toBe(false);
     expect(tooltip.value).not.toContain('](command:');
@@ -349,7 +282,10 @@ describe('the meter names what it follows, and can be pinned', () => {
     // Another session is written: listed, but the meter stays where it is pinned.
     const third = claudeSession('11111111-1111-4111-8111-000000000003', ['charlie']);
     fake.fileEvent(third, 'create');
-    await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('TURN-charlie: read notes-charlie.txt and restate it'), HOST_SETTLES);
+    await vi.waitFor(
+      async () => expect(flat(await rows()).map((r) => r.label)).toContain(rowTitle({ title: 'TURN-charlie: read notes-charlie.txt and restate it', id: '' })),
+      HOST_SETTLES,
+    );
     expect(label()).toMatch(/TURN-alpha/);
     // The pinned session grows: the meter follows it.
     appendTurn(older, 'delta');
@@ -406,7 +342,7 @@ describe('compacting a session back into its agent', () => {
     const modal = fake.messages.find((m) => m.modal)!;
     expect(modal.message).toMatch(new RegExp(`^Compact this conversation\\? ${before.toLocaleString('en')} → [\\d,]+ tokens \\(estimated\\)$`));
     expect(modal.detail).toContain(
-      'Compact writes a new Claude Code session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.',
+      'Compact writes a new Claude Code session from the summary and the recent turns, and leaves this one as it is: Undo switches back to it.',
     );
     expect(modal.items).toEqual(['Compact', 'Inspect First…']);
 
@@ -424,7 +360,7 @@ describe('compacting a session back into its agent', () => {
     // The result says what happened and how to undo it; Resume runs the agent in the session's folder.
     const done = fake.messages.find((m) => m.message.startsWith('Compacted into a new Claude Code session'))!;
     expect(done.message).toMatch(
-      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: resuming it undoes this\.$/,
+      /: [\d,]+ → [\d,]+ tokens \([\d.]+x\)\. Written to .+, resumed from .+\. The original session is untouched: Undo Last Compaction switches back to it\.$/,
     );
     expect(done.message).toContain(`Written to ${join(claudeProjectDir({}, home, work), `${newId}.jsonl`)}, resumed from ${work}.`);
     // The confirmation's estimate is what was written: the preview is planned as the new session is
@@ -458,9 +394,11 @@ describe('compacting a session back into its agent', () => {
     await fake.command('contextCompactor.compact')!();
     expect(projectFiles()).toHaveLength(2);
     expect(fake.messages.some((m) => m.message.startsWith('Compacted into a new Claude Code session'))).toBe(true);
-    // The original's conversation is as the file says, with nothing to undo: it was never changed.
+    // The original's conversation is as the file says, with no step of its own: it was never
+    // changed. Undo switches back to it (extensionSessionUndo.test.ts).
     expect(host!.api.store.get(key)!.report.total).toBe(await claudeTokens(file));
-    expect(host!.api.store.canUndo(key)).toBe(false);
+    expect(host!.api.store.get(key)!.compactions).toBe(0);
+    expect(host!.api.store.canUndo(key)).toBe(true);
     // The new session is now the newest of the workspace: the meter follows it.
     const written = join(
       claudeProjectDir({}, home, work),
@@ -483,6 +421,21 @@ describe('compacting a session back into its agent', () => {
     expect(fake.state.terminals).toHaveLength(1);
     expect(fake.state.terminals[0]).toMatchObject({ name: `Codex · ${CODEX_ID.slice(0, 8)}`, sent: [`codex resume ${CODEX_ID}\n`], shown: true });
     expect(fake.state.terminals[0]!.creationOptions.cwd).toBe(sub);
+  });
+
+  it("Resume in Terminal looks for the agent's program on the PATH first, and says so when it is not there", async () => {
+    writeFileIn(
+      join(home, '.codex', 'sessions', '2026', '01', '01', `rollout-2026-01-01T00-00-00-${CODEX_ID}.jsonl`),
+      jsonl(codexLines({ id: CODEX_ID, cwd: work, turns: [bigTurn('delta')] })),
+    );
+    rmSync(join(root, 'bin', 'codex'));
+    start();
+    await vi.waitFor(async () => expect(flat(await rows()).length).toBe(2), HOST_SETTLES);
+    await fake.command('contextCompactor.sessions.resume')!((await rowOf('TURN-delta: read notes-delta.txt and restate it')).element);
+    expect(fake.state.terminals).toEqual([]);
+    expect(fake.messages.find((m) => m.kind === 'error')!.message).toBe(
+      `\`codex\` (Codex) is not on the PATH VS Code runs with, so no terminal was opened. Install Codex, or run \`codex resume ${CODEX_ID}\` in ${work} from a terminal where it is.`,
+    );
   });
 
   it('a Resume in Terminal that fails after the compaction is a notification saying why', async () => {
@@ -558,11 +511,16 @@ describe('compacting a session back into its agent', () => {
       response: [{ kind: 'markdownContent', value: { value: bigTurn(t).answer } }],
     }));
     const chat = writeFileIn(join(h.profile.storageDir, 'chatSessions', 'chat-1.json'), JSON.stringify({ version: 3, sessionId: 'chat-1', requests }));
+    // A chat opened and never used: nothing to show but its id, so no row.
+    const emptyId = '5f0e7d4c-1b2a-4c3d-9e8f-0a1b2c3d4e5f';
+    writeFileIn(join(h.profile.storageDir, 'chatSessions', `${emptyId}.json`), JSON.stringify({ version: 3, sessionId: emptyId, requests: [] }));
     const opened: unknown[] = [];
     commands.registerCommand('workbench.action.chat.newChat', () => opened.push('new'));
     commands.registerCommand('workbench.action.chat.open', (arg: unknown) => opened.push(arg));
     fake.fileEvent(chat, 'create');
     await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('Copilot Chat'), HOST_SETTLES);
+    expect(flat(await rows()).map((r) => r.label)).toEqual(['Copilot Chat', bigTurn('alpha').user.slice(0, 35) + '…']);
+    expect(flat(await rows())[0]!.description).toBe('1 session');
     fake.answers.warning.push('Compact');
     await fake.command('contextCompactor.sessions.compact')!(flat(await rows()).find((r) => r.context === 'session.handoff')!.row.element);
     expect(opened[0]).toBe('new');
@@ -607,7 +565,10 @@ describe('an opencode session', () => {
       process.env['PATH'] = join(root, 'no-opencode-here');
       try {
         start();
-        await vi.waitFor(async () => expect(flat(await rows()).map((r) => r.label)).toContain('TURN-alpha: read notes-alpha.txt and restate it'), HOST_SETTLES);
+        await vi.waitFor(
+          async () => expect(flat(await rows()).map((r) => r.label)).toContain(rowTitle({ title: 'TURN-alpha: read notes-alpha.txt and restate it', id: '' })),
+          HOST_SETTLES,
+        );
         const row = await rowOf('TURN-alpha: read notes-alpha.txt and restate it');
         const revealed: unknown[] = [];
         commands.registerCommand('revealFileInOS', (uri: unknown) => revealed.push(uri));

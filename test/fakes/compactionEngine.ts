@@ -74,6 +74,8 @@ export interface StandInRun {
   focus?: string;
   signal?: AbortSignal;
   summarizer?: { name: string };
+  /** A preview (nothing is applied). */
+  dryRun?: boolean;
 }
 
 export interface StandInEngine extends CompactionEngine {
@@ -97,6 +99,7 @@ export function standInEngine(): StandInEngine {
     };
     const result = await run(conversation, opts, archive, {
       request,
+      ...(host.dryRun ? { dryRun: true } : {}),
       ...(request.focus ? { focus: request.focus } : {}),
       ...(host.signal ? { signal: host.signal } : {}),
       ...(opts.summarizer ? { summarizer: opts.summarizer } : {}),

@@ -313,6 +313,31 @@ export interface ShownMessage {
   modal: boolean;
   detail?: string;
   items: string[];
+  /** Titles of the progress notifications still on screen when this message was shown. */
+  notificationsOnScreen: string[];
+}
+
+/** One withProgress call: where it shows, and when it started and ended (Date.now()). */
+export interface FakeProgress {
+  title?: string;
+  location: ProgressLocation | { viewId: string };
+  reports: { message?: string; increment?: number }[];
+  cancellable: boolean;
+  startedAt: number;
+  endedAt?: number;
+}
+
+/** VS Code keeps a progress notification on screen at least this long, even when its task ends
+ *  sooner (workbench progressService: "Show progress for at least 800ms"). */
+export const PROGRESS_NOTIFICATION_MIN_MS = 800;
+
+function notificationsOnScreen(): string[] {
+  const now = Date.now();
+  return state.progress
+    .filter(
+      (p) => p.location === ProgressLocation.Notification && (p.endedAt === undefined || now < Math.max(p.endedAt, p.startedAt + PROGRESS_NOTIFICATION_MIN_MS)),
+    )
+    .map((p) => p.title ?? '');
 }
 
 export interface FakeStatusBarItem {
@@ -393,10 +418,14 @@ function freshState() {
     messages: [] as ShownMessage[],
     quickPicks: [] as { items: readonly QuickPickItemLike[]; options: vscode.QuickPickOptions | undefined }[],
     inputBoxes: [] as (vscode.InputBoxOptions | undefined)[],
-    progress: [] as { title?: string; reports: { message?: string; increment?: number }[]; cancellable: boolean }[],
+    progress: [] as FakeProgress[],
     /** Set to a function to control withProgress tasks (e.g. cancel the token mid-way). */
     onProgress: undefined as ((token: CancellationTokenSource) => void) | undefined,
     statusBarItems: [] as FakeStatusBarItem[],
+    /** Whether workspace.fs.delete takes useTrash (a desktop's file system does, a remote server's does not). */
+    fileSystemTrash: true,
+    /** Files deleted with useTrash, in order. */
+    trashed: [] as string[],
     /** Transient status bar messages (window.setStatusBarMessage), newest last. */
     statusBarMessages: [] as { text: string; hideAfterMs?: number; disposed: boolean }[],
     outputChannels: [] as FakeOutputChannel[],
@@ -579,7 +608,7 @@ function showMessage(kind: ShownMessage['kind'], message: string, ...rest: unkno
     options = rest.shift() as { modal?: boolean; detail?: string };
   }
   const items = rest.map((r) => (typeof r === 'string' ? r : (r as { title: string }).title));
-  const shown: ShownMessage = { kind, message, modal: !!options?.modal, items };
+  const shown: ShownMessage = { kind, message, modal: !!options?.modal, items, notificationsOnScreen: notificationsOnScreen() };
   if (options?.detail !== undefined) shown.detail = options.detail;
   state.messages.push(shown);
   return answer(state.answers[kind], undefined, shown);
@@ -670,13 +699,20 @@ async function withProgress<R>(
   options: ProgressOptions,
   task: (progress: { report(v: { message?: string; increment?: number }): void }, token: CancellationToken) => Thenable<R>,
 ): Promise<R> {
-  const record = { title: options.title, reports: [] as { message?: string; increment?: number }[], cancellable: !!options.cancellable };
+  const record: FakeProgress = {
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    location: options.location,
+    reports: [],
+    cancellable: !!options.cancellable,
+    startedAt: Date.now(),
+  };
   state.progress.push(record);
   const source = new CancellationTokenSource();
   state.onProgress?.(source);
   try {
     return await task({ report: (v) => record.reports.push(v) }, source.token);
   } finally {
+    record.endedAt = Date.now();
     source.dispose();
   }
 }
@@ -1060,7 +1096,12 @@ export const workspace = {
     async createDirectory(uri: Uri): Promise<void> {
       mkdirSync(uri.fsPath, { recursive: true });
     },
-    async delete(uri: Uri, opts?: { recursive?: boolean }): Promise<void> {
+    async delete(uri: Uri, opts?: { recursive?: boolean; useTrash?: boolean }): Promise<void> {
+      if (opts?.useTrash) {
+        // VS Code refuses useTrash on a file system without a trash (a remote server's).
+        if (!state.fileSystemTrash) throw new Error(`Unable to delete file '${uri.fsPath}' via trash because provider does not support it.`);
+        state.trashed.push(uri.fsPath);
+      }
       rmSync(uri.fsPath, { recursive: !!opts?.recursive, force: true });
     },
     async rename(from: Uri, to: Uri): Promise<void> {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageView, ResultMessageView } from '../../src/shared/protocol';
 import { alignMessages, blockLines, blockLineCounts, countLines, pairLines, type DiffLine } from '../../webview-ui/src/diff/conversationDiff';
-import { isPinned, planEditKey, togglePin, toggleRestore } from '../../webview-ui/src/state/edits';
+import { editCount, isPinned, planEditKey, setUpTo, toggleOffload, togglePin, toggleRestore } from '../../webview-ui/src/state/edits';
 import { emptyEdits, readUiState } from '../../webview-ui/src/state/uiState';
 import { condense, REMOVED_RUN_LINES, CONTEXT_LINES } from '../../webview-ui/src/views/diffView';
 
@@ -110,6 +110,25 @@ describe('inspector edits', () => {
     expect(planEditKey(e)).toBe(planEditKey(emptyEdits()));
   });
 
+  it('a range and offloads exclude each other (an offload is a compaction of its own); each needs a new preview', () => {
+    const e = emptyEdits();
+    setUpTo(e, 'm7');
+    expect(planEditKey(e)).not.toBe(planEditKey(emptyEdits()));
+    expect(editCount(e)).toBe(1);
+    toggleOffload(e, 't3');
+    expect(e.upTo).toBeUndefined();
+    expect(e.offload).toEqual(['t3']);
+    toggleOffload(e, 't4');
+    setUpTo(e, 'm9');
+    expect([e.upTo, e.offload]).toEqual(['m9', []]);
+    setUpTo(e, undefined);
+    expect(e).toEqual(emptyEdits());
+    // Saved and read back after a reload.
+    toggleOffload(e, 't3');
+    expect(readUiState({ edits: { ...e, upTo: 5 } }).edits).toEqual({ sections: {}, restore: [], pin: [], unpin: [], offload: ['t3'] });
+    expect(readUiState({ edits: { upTo: 'm2' } }).edits.upTo).toBe('m2');
+  });
+
   it('reads saved state field by field, dropping what does not fit', () => {
     const s = readUiState({
       version: 1,
@@ -129,7 +148,7 @@ describe('inspector edits', () => {
       search: '',
       timelineScroll: 0,
       diffMode: 'unified',
-      edits: { sections: { 'Current Work': 'mine' }, restore: ['a'], pin: [], unpin: [] },
+      edits: { sections: { 'Current Work': 'mine' }, restore: ['a'], pin: [], unpin: [], offload: [] },
     });
     expect(readUiState('garbage')).toEqual(readUiState(undefined));
   });

@@ -118,7 +118,7 @@ describe('inspector interactions', () => {
     // preview, never anything that changes the conversation.
     expect(since.slice(0, at).filter((m) => m.type !== 'countSections' && m.type !== 'preview')).toEqual([]);
     const state = await uiState(h);
-    expect(state.edits).toEqual({ sections: {}, restore: [], pin: [], unpin: [] });
+    expect(state.edits).toEqual({ sections: {}, restore: [], pin: [], unpin: [], offload: [] });
     expect(await h.page.getAttribute(`[role="row"][data-id="${row.id}"] [data-action="pin"]`, 'aria-pressed')).toBe('false');
     expect(await h.page.textContent('.card[data-section="Current Work"] .card-body')).not.toContain('changed my mind');
     await h.close();
@@ -238,7 +238,7 @@ describe('inspector interactions', () => {
     await h.page.waitForSelector('[data-action="refresh"]:not([hidden])');
     await h.page.click('[data-action="refresh"]');
     const preview = await h.waitForPost(isType('preview'));
-    expect(preview.edits).toEqual({ sections: {}, restore: [], pin: [], unpin: [] });
+    expect(preview.edits).toEqual({ sections: {}, restore: [], pin: [], unpin: [], offload: [] });
     await h.close();
   });
 
@@ -282,7 +282,7 @@ describe('inspector interactions', () => {
       search: 'nothing matches this',
       timelineScroll: 0,
       diffMode: 'unified',
-      edits: { sections: { [SECTION]: 'from elsewhere' }, restore: [], pin: [], unpin: [] },
+      edits: { sections: { [SECTION]: 'from elsewhere' }, restore: [], pin: [], unpin: [], offload: [] },
     };
     const h = await ready({ savedState: other });
     expect(await h.page.locator('[role="row"]:not([hidden])').count()).toBe(fx.model.messages.length);

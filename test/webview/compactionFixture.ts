@@ -194,17 +194,20 @@ export interface Fixture {
   counter: CachedTokenCounter;
 }
 
-/** The inspector model for a conversation, as the host would send it in `init`. */
-export async function fixtureFor(conv: Conversation, key = conv.meta.sourcePath ?? conv.id): Promise<Fixture> {
+/** The inspector model for a conversation, as the host would send it in `init`; `reported`: the
+ *  last usage the agent recorded, whose part not in the file is found as the host finds it (that
+ *  usage less our count of the file). */
+export async function fixtureFor(conv: Conversation, key = conv.meta.sourcePath ?? conv.id, reported?: number): Promise<Fixture> {
   const modelId = conv.meta.model ?? 'gpt-4o';
   const counter = await createTokenCounter(modelId);
   const result = fixtureResult(conv, counter);
+  const overhead = reported !== undefined ? Math.max(0, reported - result.tokensBefore) : 0;
   const model = buildInspectorModel({
     key,
     label: conv.meta.sourcePath ? basename(conv.meta.sourcePath) : conv.id,
     phase: 'preview',
     before: conv,
-    compaction: { result, figures: compactionFigures({ overhead: 0, window: counter.model.contextWindow }, result) },
+    compaction: { result, figures: compactionFigures({ overhead, window: counter.model.contextWindow }, result) },
     model: modelId,
     countMethod: counter.method,
     canUndo: false,
@@ -213,17 +216,19 @@ export async function fixtureFor(conv: Conversation, key = conv.meta.sourcePath 
 }
 
 /** The inspector model of the real engine's compaction (compactConversation with its defaults,
- *  the extractive summarizer, an in-memory archive and a fixed clock), as the host sends it. */
-export async function engineFixtureFor(conv: Conversation, key = conv.meta.sourcePath ?? conv.id): Promise<Fixture> {
+ *  the extractive summarizer, an in-memory archive and a fixed clock), as the host sends it;
+ *  `reported` as for fixtureFor. */
+export async function engineFixtureFor(conv: Conversation, key = conv.meta.sourcePath ?? conv.id, reported?: number): Promise<Fixture> {
   const modelId = conv.meta.model ?? 'gpt-4o';
   const counter = await createTokenCounter(modelId);
   const result = await compactConversation(conv, { counter, archive: new MemoryArchive(), now: '2026-01-01T00:00:00.000Z' });
+  const overhead = reported !== undefined ? Math.max(0, reported - result.tokensBefore) : 0;
   const model = buildInspectorModel({
     key,
     label: conv.meta.sourcePath ? basename(conv.meta.sourcePath) : conv.id,
     phase: 'preview',
     before: conv,
-    compaction: { result, figures: compactionFigures({ overhead: 0, window: counter.model.contextWindow }, result) },
+    compaction: { result, figures: compactionFigures({ overhead, window: counter.model.contextWindow }, result) },
     model: modelId,
     countMethod: counter.method,
     canUndo: false,

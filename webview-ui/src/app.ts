@@ -8,8 +8,9 @@ import { h } from './dom/element';
 import { formatTokens } from './dom/format';
 import { HostChannel, HostRequestError } from './host/hostChannel';
 import { afterNextPaint } from './scheduling/timeSlices';
-import { editCount, planEditKey, revertSection, setSectionText, togglePin, toggleRestore } from './state/edits';
+import { editCount, planEditKey, revertSection, setSectionText, setUpTo, toggleOffload, togglePin, toggleRestore } from './state/edits';
 import { UiStateStore, emptyEdits } from './state/uiState';
+import { ContextPane } from './views/contextPane';
 import { DiffView } from './views/diffView';
 import { HeaderView } from './views/headerView';
 import { MissingFacts } from './views/missingFacts';
@@ -29,6 +30,7 @@ export class InspectorApp {
   private readonly timeline: Timeline;
   private readonly facts: MissingFacts;
   private readonly diff: DiffView;
+  private readonly context: ContextPane;
   private readonly body: HTMLElement;
   private model: InspectorModel | undefined;
   private live: Partial<Record<SectionName, LiveCount>> = {};
@@ -68,7 +70,23 @@ export class InspectorApp {
       togglePin: (m) => this.togglePin(m),
       toggleRestore: (m) => this.toggleRestore(m.id),
       showDiff: (m) => this.showDiffOf(m),
+      compactUpTo: (m) => {
+        setUpTo(this.edits, this.edits.upTo === m.id ? undefined : m.id);
+        this.planEditsChanged();
+      },
       uiChanged: () => this.store.changed(),
+    });
+    this.context = new ContextPane({
+      reveal: (id) => this.timeline.reveal(id),
+      toggleOffload: (id) => {
+        toggleOffload(this.edits, id);
+        this.planEditsChanged();
+      },
+      wholeConversation: () => {
+        setUpTo(this.edits, undefined);
+        this.edits.offload = [];
+        this.planEditsChanged();
+      },
     });
     this.facts = new MissingFacts({
       reveal: (id) => this.timeline.reveal(id),
@@ -95,7 +113,14 @@ export class InspectorApp {
       h('h2', { text: 'Timeline', attrs: { id: 'timeline-h' } }),
       this.timeline.element,
     );
-    this.body = h('div', { className: 'body' }, h('div', { className: 'columns-2' }, summaryPane, timelinePane), this.facts.element, this.diff.element);
+    this.body = h(
+      'div',
+      { className: 'body' },
+      this.context.element,
+      h('div', { className: 'columns-2' }, summaryPane, timelinePane),
+      this.facts.element,
+      this.diff.element,
+    );
     this.body.hidden = true;
     root.replaceChildren(this.header.element, this.body);
     root.setAttribute('aria-busy', 'true');
@@ -113,8 +138,11 @@ export class InspectorApp {
   private onNotification(n: HostNotification): void {
     switch (n.type) {
       case 'init':
-        if (n.model) this.showModel(n.model, 'init');
-        else {
+        if (n.model) {
+          this.showModel(n.model, 'init');
+          // "Show Context Chart": the chart in view once it is drawn.
+          if (n.reveal === 'chart') void afterNextPaint().then(() => this.context.chart.reveal());
+        } else {
           this.model = undefined;
           this.body.hidden = true;
           this.root.setAttribute('aria-busy', 'false');
@@ -161,6 +189,7 @@ export class InspectorApp {
     this.header.setAlert(undefined);
     if (this.busy === undefined) this.header.setStatus(model.phase === 'applied' ? 'Applied.' : 'Preview: nothing changes until you apply.');
     this.refreshHeader();
+    this.context.show(model, this.edits);
     this.sections.show(model, this.edits, this.live);
     this.timeline.show(model, this.edits);
     void this.timeline.complete.then((finished) => {
@@ -198,7 +227,10 @@ export class InspectorApp {
 
   private planEditsChanged(): void {
     this.timeline.refresh();
-    if (this.model) this.facts.show(this.model, this.edits);
+    if (this.model) {
+      this.facts.show(this.model, this.edits);
+      this.context.refresh(this.model, this.edits);
+    }
     this.editsChanged();
     this.schedulePreview();
   }
@@ -327,6 +359,7 @@ export class InspectorApp {
     // The host normally closes the panel; if it stays, it shows the computed preview again.
     const model = this.model;
     if (model) {
+      this.context.show(model, this.edits);
       this.sections.show(model, this.edits, this.live);
       this.timeline.show(model, this.edits);
       this.facts.show(model, this.edits);

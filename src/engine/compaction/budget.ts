@@ -36,13 +36,22 @@ export function resolveTarget(options: Pick<ResolvedOptions, 'budget' | 'ratio'>
   return { target: Math.max(1, Math.round(COMPACTION_DEFAULTS.targetRatio * tokensBefore)), explicit: false };
 }
 
+/** The compaction changes only part of the conversation (up to a message, or only offloads). */
+export function isScoped(options: Pick<ResolvedOptions, 'edits'>): boolean {
+  return options.edits?.upTo !== undefined || options.edits?.offloadOnly === true;
+}
+
 export function planBudget(input: CompactionInput, options: ResolvedOptions): Budget {
-  const { target, explicit } = resolveTarget(options, input.tokensBefore);
-  const summaryCap = options.summaryMaxTokens ?? (explicit ? Number.POSITIVE_INFINITY : COMPACTION_DEFAULTS.summaryMaxTokens);
+  const resolved = resolveTarget(options, input.tokensBefore);
+  const explicit = resolved.explicit;
+  let target = resolved.target;
   let fixedTokens = REPLY_PRIMING;
   input.messages.forEach((m, i) => {
     if (input.header.has(i) || input.keptAlways.has(m.id)) fixedTokens += input.tokens[i]!;
   });
+  // A scoped compaction's default target is a share of what it may change, besides what it keeps.
+  if (!explicit && isScoped(options)) target = fixedTokens + Math.round(COMPACTION_DEFAULTS.targetRatio * Math.max(0, input.tokensBefore - fixedTokens));
+  const summaryCap = options.summaryMaxTokens ?? (explicit ? Number.POSITIVE_INFINITY : COMPACTION_DEFAULTS.summaryMaxTokens);
   const style = summaryStyleOf(options);
   // Every heading is always there; an empty section's "- (none)" is the most a body can cost
   // beyond what the sections' budget counts.
@@ -52,6 +61,7 @@ export function planBudget(input: CompactionInput, options: ResolvedOptions): Bu
   const bodyCap = Math.max(summaryMin, summaryCap - skeleton);
   const reserve = Math.min(bodyCap, Math.max(summaryMin, Math.floor(available * SUMMARY_RESERVE_SHARE)));
   const warnings: EngineWarning[] = [];
-  if (available < Math.max(1, summaryMin)) warnings.push({ code: 'noRoom', target, fixed: fixedTokens });
+  // Only offloading needs no room for a summary.
+  if (available < Math.max(1, summaryMin) && !options.edits?.offloadOnly) warnings.push({ code: 'noRoom', target, fixed: fixedTokens });
   return { target, explicit, fixedTokens, available, bodyCap, reserve, summaryMin, warnings };
 }

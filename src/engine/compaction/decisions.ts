@@ -6,6 +6,7 @@
 import type { Decision } from '../result';
 import type { MessageDecision, StrategyContext, StrategyDecision } from '../strategies/strategy';
 import { finishTail } from '../strategies/tail';
+import { offloadedMessage } from '../strategies/truncation';
 import type { Budget } from './budget';
 import type { CompactionInput } from './input';
 import type { ResolvedOptions } from './options';
@@ -33,12 +34,19 @@ export function spanOf(decisions: readonly MessageDecision[]): number[] {
 }
 
 function normalizeDecisions(decisions: readonly MessageDecision[], input: CompactionInput): MessageDecision[] {
-  const { messages, header, pinned, restored } = input;
+  const { messages, header, pinned, restored, offload } = input;
   if (decisions.length !== messages.length) throw new Error(`strategy returned ${decisions.length} decisions for ${messages.length} messages`);
   const out = decisions.map((d, i): MessageDecision => {
     const m = messages[i]!;
     if (header.has(i) && (d.decision !== 'kept' || d.replacement)) return { decision: 'kept', reason: 'header item (always kept)' };
     if (pinned.has(m.id) && (d.decision !== 'kept' || d.replacement)) return { decision: 'kept', reason: 'pinned' };
+    if (offload.has(m.id) && m.toolResult) {
+      return {
+        decision: 'offloaded',
+        reason: 'offloaded in the inspector: its text is in an archive entry of its own',
+        replacement: offloadedMessage(m, input.tokens[i]!, input.counter),
+      };
+    }
     if (restored.has(m.id)) return { decision: 'kept', reason: 'restored in the inspector' };
     return { ...d };
   });

@@ -30,6 +30,8 @@ export interface CompactionInput {
   restored: ReadonlySet<string>;
   /** Both of the above. */
   keptAlways: ReadonlySet<string>;
+  /** Tool results offloaded whatever the strategy says (the inspector's offload). */
+  offload: ReadonlySet<string>;
 }
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
@@ -67,9 +69,14 @@ const PIN_TAG = /<pin>[\s\S]*?<\/pin>/i;
 /** Whether a message's text holds a <pin>…</pin>. */
 const PIN_TAGGED = memoSlot<boolean>('input.pinTagged');
 
-/** Ids kept verbatim whatever the strategy says: pinned (flag, <pin>…</pin>, inspector pin)
- *  and restored in the inspector. */
-function pinnedIds(messages: readonly Message[], edits: CompactionEdits | undefined, memo: MessageMemo): { pinned: Set<string>; restored: Set<string> } {
+/** Ids kept verbatim whatever the strategy says: pinned (flag, <pin>…</pin>, inspector pin),
+ *  restored in the inspector, the messages after an `upTo`, and with `offloadOnly` every message
+ *  not offloaded. */
+function pinnedIds(
+  messages: readonly Message[],
+  edits: CompactionEdits | undefined,
+  memo: MessageMemo,
+): { pinned: Set<string>; restored: Set<string>; offload: Set<string> } {
   const unpin = new Set(edits?.unpin ?? []);
   const pinned = new Set<string>();
   for (const m of messages) {
@@ -77,8 +84,16 @@ function pinnedIds(messages: readonly Message[], edits: CompactionEdits | undefi
     if (m.pinned || memo.get(m, PIN_TAGGED, (x) => PIN_TAG.test(messageText(x)))) pinned.add(m.id);
   }
   for (const id of edits?.pin ?? []) pinned.add(id);
+  const offload = new Set(edits?.offload ?? []);
   const restored = new Set((edits?.restore ?? []).filter((id) => !pinned.has(id)));
-  return { pinned, restored };
+  if (edits?.upTo !== undefined) {
+    const at = messages.findIndex((m) => m.id === edits.upTo);
+    if (at < 0) throw new CompactionInputError(`edits.upTo: no message has the id '${edits.upTo.slice(0, 80)}'`);
+    for (const m of messages.slice(at + 1)) if (!pinned.has(m.id)) restored.add(m.id);
+  }
+  if (edits?.offloadOnly) for (const m of messages) if (!offload.has(m.id) && !pinned.has(m.id)) restored.add(m.id);
+  for (const id of offload) restored.delete(id);
+  return { pinned, restored, offload };
 }
 
 export function headerIndices(messages: readonly Message[]): Set<number> {
@@ -101,7 +116,7 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
     memo: options.cache.messages,
   });
   const blocks = computeToolBlocks(messages);
-  const { pinned, restored } = pinnedIds(messages, options.edits, options.cache.messages);
+  const { pinned, restored, offload } = pinnedIds(messages, options.edits, options.cache.messages);
   return {
     conv,
     messages,
@@ -116,5 +131,6 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
     pinned,
     restored,
     keptAlways: new Set([...pinned, ...restored]),
+    offload,
   };
 }

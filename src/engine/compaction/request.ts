@@ -85,7 +85,10 @@ export interface RunContext {
 /** The engine's options for a request on a conversation counted as `report`. */
 export function requestOptions(request: CompactionRequest, report: Pick<TokenReport, 'total' | 'overhead' | 'window'>, run: RunContext): CompactOptions {
   const explicit = request.budget !== undefined || request.ratio !== undefined;
-  const fit = explicit ? undefined : fitUnderTrigger(report, request.triggerRatio ?? REQUEST_DEFAULTS.triggerRatio);
+  // A compaction of part of the conversation (up to a message, only offloads) is not made to fit the
+  // window: what it keeps is the person's choice.
+  const scoped = request.edits?.upTo !== undefined || request.edits?.offloadOnly === true;
+  const fit = explicit || scoped ? undefined : fitUnderTrigger(report, request.triggerRatio ?? REQUEST_DEFAULTS.triggerRatio);
   // The summary's default limit holds unless the person gave a target (a derived one is not theirs).
   const summaryMaxTokens = request.summaryMaxTokens ?? (explicit ? undefined : COMPACTION_DEFAULTS.summaryMaxTokens);
   const tools = request.tools && Object.values(request.tools).some((v) => v !== undefined) ? request.tools : undefined;

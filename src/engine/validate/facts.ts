@@ -13,6 +13,7 @@ import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
+import { readableUserText } from '../segments/userMessages';
 import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
 import { normalizeForMatch } from './factMatch';
 
@@ -71,9 +72,10 @@ function aligned(
   return list;
 }
 
-/** The opening of a person's message as its fact states it: whitespace collapsed, cut. */
+/** The opening of a person's message as its fact states it — a slash command as typed (`/init`),
+ *  as the summary lists it, not Claude Code's markup around it —, whitespace collapsed, cut. */
 function userFactOf(text: string, chars: number): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, chars);
+  return readableUserText(text).replace(/\s+/g, ' ').trim().slice(0, chars);
 }
 
 /** A message's structural facts, each with the key that tells it from the others (kind and

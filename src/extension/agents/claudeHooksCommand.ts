@@ -6,9 +6,10 @@
 // breaks, the write is atomic, and removing takes out exactly the entries an install added (a file
 // that held only ours is removed).
 //
-// The command runs this extension's own dist/cli.js with `node` (the package is not on the npm
-// registry, so `npx ctxc` would fetch another package); the hook settings are written into it as
-// flags, so changing a setting means installing again.
+// The command runs this extension's dist/cli.js with `node` (the package is not on the npm
+// registry, so `npx ctxc` would fetch another package), from a copy in the global storage whose
+// path outlives an update (hookBin.ts); the hook settings are written into it as flags, so
+// changing a setting means installing again.
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,13 +25,16 @@ import type { AgentModule, HookSettingsFile } from '../../sessions/agents/agent'
 import { AGENT_MODULES } from '../../sessions/agents/registry';
 import { isInside } from '../../sessions/locations';
 import { UserFacingError, type Logger } from '../log';
+import { stableHookCli } from './hookBin';
 import type { SettingsStore } from '../settings';
 
 export interface HookCommandDeps {
   settings: SettingsStore;
   log: Logger;
-  /** The extension's folder (its dist/cli.js is what the hooks run). */
+  /** The extension's folder (its dist/cli.js is what the hooks run, copied to `globalStorage`). */
   extensionPath: string;
+  /** The extension's global storage folder, where the copy the hooks run is kept. */
+  globalStorage: string;
   /** Called once the hooks are written (the loop guard's notices start watching). */
   onInstalled?: () => void;
 }
@@ -106,11 +110,12 @@ function nodeOnPath(): Promise<boolean> {
 }
 
 export async function installAgentHooksCommand(deps: HookCommandDeps): Promise<void> {
-  const cli = join(deps.extensionPath, 'dist', 'cli.js');
-  if (!existsSync(cli)) throw new UserFacingError(vscode.l10n.t('The extension has no {0}; reinstall Context Compactor.', cli));
+  const bundled = join(deps.extensionPath, 'dist', 'cli.js');
+  if (!existsSync(bundled)) throw new UserFacingError(vscode.l10n.t('The extension has no {0}; reinstall Context Compactor.', bundled));
   const target = await vscode.window.showQuickPick(targets(), { placeHolder: vscode.l10n.t('Where should the agent hooks go?') });
   if (!target) return;
   const hooks = target.agent.hooks;
+  const cli = await stableHookCli(deps.extensionPath, deps.globalStorage);
   const s = deps.settings.current;
   const command = hooks.commandLine(cli, { maxTokens: s.claudeHookMaxTokens, loopLimit: s.claudeHookLoopLimit, loopMinutes: s.claudeHookLoopMinutes });
   const { text, value } = await readSettings(target.path);

@@ -12,7 +12,8 @@ import type { TranscriptTracker } from '../transcripts/transcriptTracker';
 
 /** Opens the inspector for a conversation (src/extension/inspector implements it). */
 export interface InspectorLauncher {
-  show(conversationKey: string): Promise<void> | void;
+  /** `reveal`: a part to bring into view (the context chart). */
+  show(conversationKey: string, reveal?: 'chart'): Promise<void> | void;
 }
 
 export interface CommandDeps {

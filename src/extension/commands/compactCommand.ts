@@ -25,12 +25,40 @@ export type CompactOutcome =
   | { kind: 'handoff' }
   | { kind: 'cancelled' };
 
-/** A dry run under a cancellable progress notification. */
-export function previewWithProgress(deps: CommandDeps, target: ActiveConversation): Thenable<Compaction> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Estimating the compaction of {0}…', target.label), cancellable: true },
-    (_progress, token) => deps.store.preview(target.key, undefined, token),
-  );
+/** A preview that ends within this long opens no notification: the dialog that follows it would
+ *  open over a notification VS Code keeps on screen for at least PROGRESS_NOTIFICATION_MIN_MS. */
+export const ESTIMATE_QUIET_MS = 1_000;
+/** VS Code shows a progress notification for at least 800 ms whatever its task does; a little more,
+ *  for the message to reach the workbench and the notification to close. */
+export const PROGRESS_NOTIFICATION_MIN_MS = 900;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** A dry run: the status bar says it is under way; a long one gets a cancellable progress
+ *  notification, which is closed before this resolves (the confirmation is never shown over it). */
+export async function previewWithProgress(deps: CommandDeps, target: ActiveConversation): Promise<Compaction> {
+  const title = vscode.l10n.t('Estimating the compaction of {0}…', target.label);
+  const cts = new vscode.CancellationTokenSource();
+  const running = deps.store.preview(target.key, undefined, cts.token);
+  const status = vscode.window.setStatusBarMessage(`$(sync~spin) ${notificationText(title)}`, running);
+  try {
+    const quick = await Promise.race([running.then((c) => ({ c })), pause(ESTIMATE_QUIET_MS).then(() => undefined)]);
+    if (quick) return quick.c;
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
+      const opened = Date.now();
+      const cancel = token.onCancellationRequested(() => cts.cancel());
+      try {
+        const compaction = await running;
+        await pause(PROGRESS_NOTIFICATION_MIN_MS - (Date.now() - opened));
+        return compaction;
+      } finally {
+        cancel.dispose();
+      }
+    });
+  } finally {
+    status.dispose();
+    cts.dispose();
+  }
 }
 
 /** The compaction itself, cancellable; the result is applied only when it arrives whole. */
@@ -142,7 +170,7 @@ export async function compactConversationFlow(deps: CommandDeps, target: ActiveC
 }
 
 export async function compactCommand(deps: CommandDeps, arg?: unknown): Promise<CompactOutcome | undefined> {
-  const target = await targetConversation(deps.store, arg);
+  const target = await targetConversation(deps.store, arg, deps.focus);
   if (!target) return undefined;
   return compactConversationFlow(deps, target);
 }
@@ -153,6 +181,8 @@ export async function undoCommand(deps: CommandDeps, arg?: unknown): Promise<boo
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to undo'));
     return false;
   }
+  // A compaction written into an agent is undone (and said) by the sessions feature.
+  if ((deps.store.get(key)?.compactions ?? 0) === 0) return deps.store.undo(key);
   const before = deps.store.get(key)!.report.total;
   const undone = await deps.store.undo(key);
   const after = deps.store.get(key)?.report.total ?? before;

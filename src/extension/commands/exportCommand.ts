@@ -55,7 +55,7 @@ function defaultTarget(sourceUri: vscode.Uri | undefined, label: string, extensi
 }
 
 export async function exportCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
-  const target = await targetConversation(deps.store, arg);
+  const target = await targetConversation(deps.store, arg, deps.focus);
   if (!target) return undefined;
   const picked = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', target.label) });
   if (!picked) return undefined;

@@ -15,7 +15,7 @@ import { usageCommand } from './usageCommand';
 import { targetConversation } from './activeConversation';
 
 async function inspectCommand(deps: CommandDeps, arg?: unknown): Promise<void> {
-  const target = await targetConversation(deps.store, arg);
+  const target = await targetConversation(deps.store, arg, deps.focus);
   if (!target) return;
   deps.focus.show(target.key, 'inspect');
   await deps.inspector.show(target.key);

@@ -8,7 +8,7 @@ import { previewWithProgress } from './compactCommand';
 import { notificationText } from '../notificationText';
 
 export async function copySummaryCommand(deps: CommandDeps, arg?: unknown): Promise<string | undefined> {
-  const target = await targetConversation(deps.store, arg);
+  const target = await targetConversation(deps.store, arg, deps.focus);
   if (!target) return undefined;
   let text = deps.store.summaryText(target.key);
   let fromPreview = false;

@@ -22,7 +22,7 @@ interface UsageItem extends vscode.QuickPickItem {
 }
 
 export async function usageCommand(deps: CommandDeps, arg?: unknown): Promise<void> {
-  const target = await targetConversation(deps.store, arg);
+  const target = await targetConversation(deps.store, arg, deps.focus);
   if (!target) return;
   const { report } = target;
   const settings = deps.settings.current;

@@ -11,6 +11,7 @@ import { Disposable } from '../lifecycle';
 import type { SettingsStore } from '../settings';
 import { contextPressure } from '../trigger';
 import { notificationText } from '../notificationText';
+import { groupedNumber } from '../meter/meterText';
 
 export class CompactionProposal extends Disposable {
   /** Conversations proposed for since they last were under the trigger. */
@@ -44,7 +45,13 @@ export class CompactionProposal extends Disposable {
     const inspect = vscode.l10n.t('Inspect Conversation');
     const choice = await vscode.window.showInformationMessage(
       notificationText(
-        vscode.l10n.t('{0} uses {1}% of its {2}-token context window. Compact it?', conversation.label, percent, String(conversation.report.window)),
+        vscode.l10n.t(
+          '{0} uses {1}% of its context window ({2} of {3} tokens). Compact it?',
+          conversation.label,
+          percent,
+          groupedNumber(conversation.report.total),
+          groupedNumber(conversation.report.window),
+        ),
       ),
       compact,
       inspect,

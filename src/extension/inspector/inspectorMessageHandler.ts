@@ -7,11 +7,20 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../../engine/conversation/model';
 import type { ActiveConversation, ConversationService } from '../conversationService';
 import { isCancellation, userMessageOf, type Logger } from '../log';
-import type { HostToWebview, InspectorEdits, InspectorModel, ResponseValues, SectionEdits, WebviewRequestType } from '../../shared/protocol';
+import type {
+  ContextHistoryView,
+  HostToWebview,
+  InspectorEdits,
+  InspectorModel,
+  ResponseValues,
+  SectionEdits,
+  WebviewRequestType,
+} from '../../shared/protocol';
 import { localWarningText } from '../engineWarnings';
 import { buildInspectorModel, toCompactionEdits } from './inspectorModel';
 import { countSections, type CounterProvider } from './sectionCounter';
 import { parseWebviewMessage, unknownIds } from './webviewMessages';
+import type { HistoryProvider } from './contextHistory';
 import { clip, MAX_ECHO_CHARS } from '../../engine/text/clip';
 
 /** Characters of an unknown message id quoted back to the webview. */
@@ -29,6 +38,10 @@ export interface InspectorChannel {
 export interface HandlerOptions {
   counters: CounterProvider;
   log?: Logger;
+  /** The context over time of a conversation (the chart). */
+  history?: HistoryProvider;
+  /** Why nothing can be offloaded in a conversation, when nothing can. */
+  offloadNote?: (key: string) => string | undefined;
 }
 
 /** What the inspector currently shows, and the conversation it was computed from. */
@@ -41,11 +54,13 @@ interface Shown {
   stale: boolean;
 }
 
-const NO_EDITS: InspectorEdits = { sections: {}, restore: [], pin: [], unpin: [] };
+const NO_EDITS: InspectorEdits = { sections: {}, restore: [], pin: [], unpin: [], offload: [] };
 
 export class InspectorMessageHandler implements vscode.Disposable {
   private key: string | undefined;
   private shown: Shown | undefined;
+  /** A part to bring into view with the next init. */
+  private reveal: 'chart' | undefined;
   private ready = false;
   /** The preview in flight (a newer one, an apply or closing the panel cancels it). */
   private preview: { cts: vscode.CancellationTokenSource; id?: number } | undefined;
@@ -75,8 +90,10 @@ export class InspectorMessageHandler implements vscode.Disposable {
     return this.key;
   }
 
-  /** Shows a conversation (another one, or the same one again: then the preview is kept). */
-  async show(key: string | undefined): Promise<void> {
+  /** Shows a conversation (another one, or the same one again: then the preview is kept), with
+   *  `reveal` brought into view. */
+  async show(key: string | undefined, reveal?: 'chart'): Promise<void> {
+    this.reveal = reveal;
     if (key !== undefined && key !== this.key) {
       this.key = key;
       this.shown = undefined;
@@ -145,14 +162,16 @@ export class InspectorMessageHandler implements vscode.Disposable {
       this.post({ type: 'init', message: 'The conversation this inspector showed is not open. Open its transcript again, then run "Inspect Conversation".' });
       return;
     }
+    const reveal = this.reveal;
+    this.reveal = undefined;
     if (this.shown && this.shown.key === key && !this.shown.stale) {
       // The webview reloaded (hidden and shown again, or restored): the preview still holds.
-      this.post({ type: 'init', model: this.shown.model });
+      this.post({ type: 'init', model: this.shown.model, ...(reveal ? { reveal } : {}) });
       return;
     }
     try {
       const model = await this.runPreview(key, NO_EDITS);
-      if (model) this.post({ type: 'init', model });
+      if (model) this.post({ type: 'init', model, ...(reveal ? { reveal } : {}) });
     } catch (err) {
       if (isCancellation(err)) return;
       this.options.log?.error('inspector: preview failed', err);
@@ -190,6 +209,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.post({ type: 'busy', busy: true, label: 'Applying…' });
     try {
       const before = entry.conversation;
+      const history = this.history(key);
       const compaction = await this.service.apply(key, toCompactionEdits(edits));
       const now = this.service.get(key);
       const model = buildInspectorModel({
@@ -202,6 +222,8 @@ export class InspectorMessageHandler implements vscode.Disposable {
         model: entry.model,
         countMethod: await this.countMethod(entry.model),
         canUndo: true,
+        edits,
+        ...this.extras(key, await history),
       });
       this.shown = { key, model, seen: now?.conversation ?? compaction.result.conversation, stale: false };
       this.respond('apply', id, { model });
@@ -233,9 +255,17 @@ export class InspectorMessageHandler implements vscode.Disposable {
       this.post({ type: 'busy', busy: false });
       return this.respond('undo', id, { undone: false });
     }
+    // Undoing a compaction written into an agent removes the session it wrote (shown here when
+    // the inspector was opened on it): the original the meter shows again takes its place.
+    if (!this.service.get(key)) {
+      const back = this.service.active()?.key;
+      if (back === undefined) return this.respond('undo', id, { undone: true });
+      this.key = back;
+      this.shown = undefined;
+    }
     try {
       // The original is back: show what compacting it again would do.
-      const model = await this.runPreview(key, NO_EDITS);
+      const model = await this.runPreview(this.key!, NO_EDITS);
       if (model) this.respond('undo', id, { undone: true, model });
       else this.respond('undo', id, { undone: true });
     } catch (err) {
@@ -270,6 +300,7 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.post({ type: 'busy', busy: true, label: 'Previewing…' });
     try {
       const before = entry.conversation;
+      const history = this.history(key);
       let compaction;
       try {
         compaction = await this.service.preview(key, toCompactionEdits(edits), cts.token);
@@ -288,7 +319,9 @@ export class InspectorMessageHandler implements vscode.Disposable {
         warningWords: localWarningText,
         model: entry.model,
         countMethod: await this.countMethod(entry.model),
-        canUndo: entry.compactions > 0,
+        canUndo: this.service.canUndo(key),
+        edits,
+        ...this.extras(key, await history),
       });
       this.shown = { key, model, seen: before, stale: false };
       return model;
@@ -308,6 +341,19 @@ export class InspectorMessageHandler implements vscode.Disposable {
     this.preview = undefined;
     p.cts.cancel();
     if (p.id !== undefined) this.post({ type: 'response', id: p.id, request: 'preview', ok: false, error: 'Superseded.', cancelled: true });
+  }
+
+  /** The chart's data, read beside the preview; a failure leaves the chart out (and is logged). */
+  private history(key: string): Promise<ContextHistoryView | undefined> {
+    return (this.options.history?.(key) ?? Promise.resolve(undefined)).catch((err: unknown) => {
+      this.options.log?.warn(`inspector: the context history of ${key} could not be read: ${(err as Error).message}`);
+      return undefined;
+    });
+  }
+
+  private extras(key: string, history: ContextHistoryView | undefined): { history?: ContextHistoryView; offloadNote?: string } {
+    const note = this.options.offloadNote?.(key);
+    return { ...(history ? { history } : {}), ...(note ? { offloadNote: note } : {}) };
   }
 
   private async countMethod(model: string): Promise<'exact' | 'proxy' | 'estimate' | undefined> {

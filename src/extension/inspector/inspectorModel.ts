@@ -6,7 +6,20 @@ import type { CompactionEdits, ImportanceMetrics, MessagePlan } from '../../engi
 import { SECTION_NAMES } from '../../engine/sections';
 import { warningText, type EngineWarning } from '../../engine/warnings';
 import type { Compaction } from '../conversationService';
-import type { ImportanceView, InspectorEdits, InspectorModel, InspectorPhase, MessageView, ResultMessageView, SectionView } from '../../shared/protocol';
+import { compactionCost, type CompactionCost } from '../../engine/compactionCost';
+import { modelPrice } from '../../engine/tokens/modelPrices';
+import type {
+  ContextHistoryView,
+  CostView,
+  ImportanceView,
+  InspectorEdits,
+  InspectorModel,
+  InspectorPhase,
+  MessageView,
+  ResultMessageView,
+  SectionView,
+} from '../../shared/protocol';
+import { biggestItems } from './biggestItems';
 
 export interface ModelInput {
   key: string;
@@ -22,6 +35,13 @@ export interface ModelInput {
   canUndo: boolean;
   /** The engine's warnings in words (the host's translation; default English). */
   warningWords?: (w: EngineWarning) => string;
+  /** The context over time, when it could be read. */
+  history?: ContextHistoryView;
+  /** Why nothing can be offloaded (an agent session's compaction is written as a new session, which
+   *  needs a summary); absent: tool results can be. */
+  offloadNote?: string;
+  /** The edits the compaction was made with (its scope: up to a message, only offloads). */
+  edits?: InspectorEdits;
 }
 
 /** Everything the model reads in a message, as plain text: the text parts, thinking, tool calls
@@ -105,6 +125,8 @@ export function buildInspectorModel(input: ModelInput): InspectorModel {
   if (result.summarizer.model) header.summarizerModel = result.summarizer.model;
   if (result.summarizer.fallbackReason) header.summarizerFallback = result.summarizer.fallbackReason;
   if (input.countMethod) header.countMethod = input.countMethod;
+  const priceModel = input.before.meta.model ?? input.model;
+  const cost = compactionCost(figures, modelPrice(priceModel));
   return {
     key: input.key,
     label: input.label,
@@ -116,6 +138,34 @@ export function buildInspectorModel(input: ModelInput): InspectorModel {
     after,
     missing: result.loss.missing.map((f) => ({ kind: f.kind, value: f.value, sourceId: f.sourceId })),
     canUndo: input.canUndo,
+    ...(input.history ? { history: input.history } : {}),
+    cost: costView(cost, priceModel),
+    biggest: biggestItems(input.before.messages, (m) => plans.get(m.id)?.tokens ?? 0, input.offloadNote === undefined),
+    ...(input.offloadNote ? { offloadNote: input.offloadNote } : {}),
+    scope: { ...(input.edits?.upTo !== undefined ? { upTo: input.edits.upTo } : {}), offload: [...(input.edits?.offload ?? [])] },
+  };
+}
+
+function costView(c: CompactionCost, model: string): CostView {
+  return {
+    rewritten: c.rewritten,
+    wouldRead: c.wouldRead,
+    savedPerRequest: c.savedPerRequest,
+    model,
+    ...(c.price
+      ? {
+          price: {
+            family: c.price.family,
+            input: c.price.input,
+            cacheWrite: c.price.cacheWrite,
+            cacheRead: c.price.cacheRead,
+            source: c.price.source,
+            readOn: c.price.readOn,
+          },
+        }
+      : {}),
+    ...(c.dollars ? { extraAtNext: c.dollars.extraAtNext, savedPerRequestDollars: c.dollars.savedPerRequest } : {}),
+    ...(c.paysOffAfter !== undefined ? { paysOffAfter: c.paysOffAfter } : {}),
   };
 }
 
@@ -126,5 +176,11 @@ export function toCompactionEdits(edits: InspectorEdits): CompactionEdits {
   if (edits.restore.length > 0) out.restore = [...edits.restore];
   if (edits.pin.length > 0) out.pin = [...edits.pin];
   if (edits.unpin.length > 0) out.unpin = [...edits.unpin];
+  if (edits.upTo !== undefined) out.upTo = edits.upTo;
+  // An offload is a compaction of its own: nothing else changes.
+  if (edits.offload.length > 0) {
+    out.offload = [...edits.offload];
+    out.offloadOnly = true;
+  }
   return out;
 }

@@ -10,12 +10,15 @@ import type { HostToWebview } from '../../shared/protocol';
 import { INSPECTOR_TITLE, createNonce, renderInspectorHtml } from './inspectorHtml';
 import { InspectorMessageHandler } from './inspectorMessageHandler';
 import type { CounterProvider } from './sectionCounter';
+import type { HistoryProvider } from './contextHistory';
 
 export interface InspectorDeps {
   extensionUri: vscode.Uri;
   service: ConversationService;
   counters: CounterProvider;
   log?: Logger;
+  history?: HistoryProvider;
+  offloadNote?: (key: string) => string | undefined;
 }
 
 /** The only folders the webview may load from: the bundle and the media (icons, screenshots). */
@@ -52,16 +55,18 @@ export class InspectorPanel implements vscode.Disposable {
     return InspectorPanel.current;
   }
 
-  /** Reveals the open inspector (switching it to `key`) or opens one. */
-  static createOrShow(deps: InspectorDeps, key: string | undefined): InspectorPanel {
+  /** Reveals the open inspector (switching it to `key`) or opens one, in the active editor group:
+   *  the whole width of the editor area (beside an editor it had half, and its timeline rows a
+   *  few characters of text). `reveal` brings a part into view (the context chart). */
+  static createOrShow(deps: InspectorDeps, key: string | undefined, reveal?: 'chart'): InspectorPanel {
     const open = InspectorPanel.current;
     if (open) {
-      open.panel.reveal(open.panel.viewColumn ?? vscode.ViewColumn.Beside);
-      void open.handler.show(key);
+      open.panel.reveal(open.panel.viewColumn ?? vscode.ViewColumn.Active);
+      void open.handler.show(key, reveal);
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, INSPECTOR_TITLE, vscode.ViewColumn.Beside, inspectorPanelOptions(deps.extensionUri));
-    return new InspectorPanel(panel, deps, key);
+    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, INSPECTOR_TITLE, vscode.ViewColumn.Active, inspectorPanelOptions(deps.extensionUri));
+    return new InspectorPanel(panel, deps, key, reveal);
   }
 
   /** Takes over a panel VS Code restored after a reload. */
@@ -80,6 +85,7 @@ export class InspectorPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     private readonly deps: InspectorDeps,
     key: string | undefined,
+    reveal?: 'chart',
   ) {
     InspectorPanel.current = this;
     panel.title = INSPECTOR_TITLE;
@@ -90,9 +96,15 @@ export class InspectorPanel implements vscode.Disposable {
         post: (message: HostToWebview) => this.post(message),
         close: () => this.dispose(),
       },
-      deps.log ? { counters: deps.counters, log: deps.log } : { counters: deps.counters },
+      {
+        counters: deps.counters,
+        ...(deps.log ? { log: deps.log } : {}),
+        ...(deps.history ? { history: deps.history } : {}),
+        ...(deps.offloadNote ? { offloadNote: deps.offloadNote } : {}),
+      },
       key,
     );
+    if (reveal) void this.handler.show(key, reveal);
     this.subscriptions.push(
       this.handler,
       panel.webview.onDidReceiveMessage((m: unknown) => this.handler.handle(m)),

@@ -50,7 +50,10 @@ export function parseEdits(v: unknown, where = 'edits'): InspectorEdits | string
   if (typeof pin === 'string') return pin;
   const unpin = parseIds(v.unpin, `${where}.unpin`);
   if (typeof unpin === 'string') return unpin;
-  return { sections, restore, pin, unpin };
+  const offload = parseIds(v.offload, `${where}.offload`);
+  if (typeof offload === 'string') return offload;
+  if (v.upTo !== undefined && typeof v.upTo !== 'string') return `${where}.upTo: expected a message id string`;
+  return { sections, restore, pin, unpin, offload, ...(typeof v.upTo === 'string' ? { upTo: v.upTo } : {}) };
 }
 
 /** Checks a raw webview message against the protocol. */
@@ -83,6 +86,7 @@ export function parseWebviewMessage(raw: unknown): ParsedWebviewMessage {
 /** Ids the edits name that the conversation does not hold (the webview's view may be stale). */
 export function unknownIds(edits: InspectorEdits, known: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  for (const id of [...edits.restore, ...edits.pin, ...edits.unpin]) if (!known.has(id)) out.push(id);
+  for (const id of [...edits.restore, ...edits.pin, ...edits.unpin, ...edits.offload, ...(edits.upTo !== undefined ? [edits.upTo] : [])])
+    if (!known.has(id)) out.push(id);
   return out;
 }

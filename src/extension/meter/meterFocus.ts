@@ -22,8 +22,9 @@ import { notificationText } from '../notificationText';
  *  inspect  the inspector was opened on it;
  *  chat     @compactor was asked in that chat;
  *  opened   Open Transcript… (unpins);
- *  written  the session a compaction just wrote into its agent (the pin follows it). */
-export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' | 'written';
+ *  written  the session a compaction just wrote into its agent (the pin follows it);
+ *  undone   the original again, after its compaction into its agent was undone (the pin follows). */
+export type FocusReason = 'editor' | 'session' | 'inspect' | 'chat' | 'opened' | 'written' | 'undone';
 
 /** The conversation key of a transcript file. */
 export function transcriptKey(uri: vscode.Uri): string {
@@ -32,8 +33,23 @@ export function transcriptKey(uri: vscode.Uri): string {
 
 const AUTOMATIC: ReadonlySet<FocusReason> = new Set(['editor', 'session']);
 
+/** The longest a command waits for the session the meter glances at to be counted. */
+export const GLANCE_WAIT_MS = 60_000;
+
 /** How long a switch the user did not ask for is said in the status bar. */
 export const SWITCH_MESSAGE_MS = 6_000;
+
+/** What the meter shows of a session found but not read yet: the tokens of its last request, as
+ *  its agent recorded them. A conversation taking the meter replaces it. */
+export interface MeterGlance {
+  /** The session's file. */
+  file: string;
+  label: string;
+  tokens: number;
+  window: number;
+  /** Who recorded the figure (the agent's name). */
+  source: string;
+}
 
 export interface FocusChange {
   key: string | undefined;
@@ -45,9 +61,13 @@ export class MeterFocus extends Disposable {
   /** What shows the meter when the active conversation goes away (the live session). */
   private fallback: (() => string | undefined) | undefined;
   private switchMessage: vscode.Disposable | undefined;
+  private glanced: MeterGlance | undefined;
   private readonly changeEmitter = this._register(new vscode.EventEmitter<FocusChange>());
+  private readonly glanceEmitter = this._register(new vscode.EventEmitter<MeterGlance | undefined>());
   /** The pin changed (the active conversation's changes are the store's onDidChangeActive). */
   readonly onDidChangePin = this.changeEmitter.event;
+  /** The glance changed (shown, or replaced by a conversation). */
+  readonly onDidChangeGlance = this.glanceEmitter.event;
 
   constructor(
     private readonly store: ConversationStore,
@@ -56,7 +76,11 @@ export class MeterFocus extends Disposable {
     super();
     this._register(
       store.onDidChangeActive((active) => {
-        if (active) return;
+        if (active) {
+          // A conversation shows now: the glance has done its work.
+          if (this.glanced) this.setGlance(undefined);
+          return;
+        }
         // The pinned conversation went away (its editor closed): the pin goes with it.
         if (this.pinnedKey && !store.get(this.pinnedKey)) this.setPin(undefined);
         const next = this.fallback?.();
@@ -71,20 +95,59 @@ export class MeterFocus extends Disposable {
     return this.pinnedKey;
   }
 
+  /** What the meter shows while no conversation does, if anything. */
+  get glance(): MeterGlance | undefined {
+    return this.glanced;
+  }
+
+  /** Shows a session found but not read yet, until a conversation takes the meter; false (and
+   *  nothing shown) when one shows already. */
+  showGlance(glance: MeterGlance): boolean {
+    if (this.store.active()) return false;
+    this.setGlance(glance);
+    return true;
+  }
+
+  /** Takes the glance away (its session will not be counted: it cannot be read, or is followed no more). */
+  clearGlance(): void {
+    if (this.glanced) this.setGlance(undefined);
+  }
+
+  /** Settles once the session the meter glances at is counted (or after `ms`): a command run
+   *  meanwhile acts on it. At once when nothing is glanced at. */
+  settled(ms = GLANCE_WAIT_MS): Promise<void> {
+    if (!this.glanced) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        listener.dispose();
+        clearTimeout(timer);
+        resolve();
+      };
+      const listener = this.onDidChangeGlance((g) => g === undefined && done());
+      const timer = setTimeout(done, ms);
+    });
+  }
+
+  private setGlance(glance: MeterGlance | undefined): void {
+    this.glanced = glance;
+    this.glanceEmitter.fire(glance);
+  }
+
   /** Who takes the meter when its conversation goes away (the live session follower). */
   setFallback(fallback: () => string | undefined): void {
     this.fallback = fallback;
   }
 
   /** Asks for `key` to show in the meter; true when it does. A pin holds against everything but
-   *  Open Transcript… (which unpins) and the pinned session's own compaction (`from`: the pin moves
-   *  to what it wrote). A focused transcript editor holds against the live session. */
+   *  Open Transcript… (which unpins), the pinned session's own compaction (`from`: the pin moves
+   *  to what it wrote) and its undo (the pin moves back). A focused transcript editor holds against
+   *  the live session. */
   show(key: string, reason: FocusReason, from?: string): boolean {
     if (!this.store.get(key)) return false;
     const pinned = this.pinnedKey;
     if (pinned !== undefined && pinned !== key) {
       if (reason === 'opened') this.setPin(undefined);
-      else if (reason === 'written' && from === pinned) this.setPin(key);
+      else if ((reason === 'written' || reason === 'undone') && from === pinned) this.setPin(key);
       else if (this.store.get(pinned)) return false;
       else this.setPin(undefined);
     }

@@ -240,3 +240,16 @@ export function meterTooltip(
   );
   return md;
 }
+
+/** The tooltip of a session found and not read yet (its label comes from the session: escaped). */
+export function glanceTooltip(g: { label: string; tokens: number; window: number; source: string }, percent: number): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.appendMarkdown(`**${vscode.l10n.t('Context Compactor')}** — ${escapeMarkdown(g.label)}\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('{0} of {1} tokens ({2}%)', groupedNumber(g.tokens), groupedNumber(g.window), percent.toFixed(1))}\n\n`);
+  md.appendMarkdown(
+    vscode.l10n.t('As the API reported for the last request ({0}). The session is being read and counted; the breakdown follows.', escapeMarkdown(g.source)),
+  );
+  return md;
+}

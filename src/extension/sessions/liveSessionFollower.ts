@@ -30,6 +30,9 @@ export class LiveSessionFollower extends Disposable {
   private followed: AgentSession | undefined;
   private mode: FollowMode;
   private choosing: Promise<void> = Promise.resolve();
+  private readonly followEmitter = this._register(new vscode.EventEmitter<AgentSession>());
+  /** A session was put in the store as the one followed (with what it holds now). */
+  readonly onDidFollow = this.followEmitter.event;
 
   constructor(
     private readonly store: ConversationStore,
@@ -38,6 +41,8 @@ export class LiveSessionFollower extends Disposable {
     private readonly conversations: SessionConversations,
     settings: SettingsStore,
     private readonly log: Logger,
+    /** A session the meter leaves alone unless pinned (a compaction of it was undone and the file kept). */
+    private readonly setAside: (s: AgentSession) => boolean = () => false,
   ) {
     super();
     this.mode = settings.current.follow;
@@ -86,7 +91,13 @@ export class LiveSessionFollower extends Disposable {
     const pinned = this.focus.pinned;
     const pin = pinned ? this.sessions.sessions.find((s) => this.conversations.keyOf(s) === pinned && followable(s)) : undefined;
     if (pin) return pin;
-    return this.mode === 'auto' ? this.sessions.sessions.find(followable) : undefined;
+    return this.mode === 'auto' ? this.sessions.sessions.find((s) => followable(s) && !this.setAside(s)) : undefined;
+  }
+
+  /** Looks again at what to follow (a compaction into an agent was undone); settles when done. */
+  refollow(): Promise<void> {
+    this.choose();
+    return this.choosing;
   }
 
   /** Follows the wanted session, or nothing. */
@@ -95,6 +106,8 @@ export class LiveSessionFollower extends Disposable {
       const next = this.wanted();
       if (!next) {
         if (this.followed) this.stop();
+        // The session glanced at will not be counted here (it cannot be read, or is not followable).
+        if (this.sessions.hasListed) this.focus.clearGlance();
         return;
       }
       if (next.file === this.followed?.file) {
@@ -127,6 +140,7 @@ export class LiveSessionFollower extends Disposable {
     if (session.file === this.followed?.file) this.followed = session;
     const target = await this.conversations.put(session, update.result, update.report);
     if (this.mayTakeMeter(session)) this.focus.show(target.key, 'session');
+    if (session.file === this.followed?.file) this.followEmitter.fire(session);
   }
 
   /** @compactor's chat keeps the meter from Copilot Chat's file of the same chat. */

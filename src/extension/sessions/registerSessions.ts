@@ -5,7 +5,12 @@
 // shown, and then kept up to date from the agents' folders.
 
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import type { SourceFormat } from '../../engine/conversation/model';
+import { resolveModel } from '../../engine/tokens/modelRegistry';
+import type { FoundSession } from '../../sessions/agentSession';
+import { agentById } from '../../sessions/agents/registry';
+import { glanceAt } from '../../sessions/sessionGlance';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../sessions/agentSession';
 import type { CommandDeps } from '../commands/commandDeps';
@@ -22,7 +27,9 @@ import { sessionLabel } from './sessionText';
 import { agentName, storeOwning } from '../../sessions/agents/registry';
 import { EventBatcher, SessionWatchers, watchRoots, type SessionPlaces } from './sessionWatch';
 import { resumableAgent, writeBackFor } from './sessionWriteBack';
+import { undoWritten } from './undoWritten';
 import { WorkspaceSessions } from './workspaceSessions';
+import { WrittenSessions } from './writtenSessions';
 
 /** Quiet time after a file event before the sessions are read again, and the longest wait while
  *  an agent keeps writing: the meter moves well within a second of an append. */
@@ -45,17 +52,29 @@ export function sessionPlaces(context: Pick<vscode.ExtensionContext, 'globalStor
   };
 }
 
+/** What the workspace remembers of the session the meter followed last, to show it at once after a
+ *  reload (a glance at its last request) while the sessions are found and counted. */
+const FOLLOWED_KEY = 'contextCompactor.followedSession';
+interface RememberedSession {
+  file: string;
+  agent: string;
+  format?: SourceFormat;
+  label: string;
+}
+
 export class SessionsFeature extends Disposable {
   readonly sessions: WorkspaceSessions;
   readonly conversations: SessionConversations;
   readonly follower: LiveSessionFollower;
   readonly tree: SessionsTree;
   readonly view: vscode.TreeView<SessionsNode>;
+  /** The compactions written into agents, for Undo. */
+  readonly written: WrittenSessions;
   private readonly watchers: SessionWatchers;
   private started = false;
 
   constructor(
-    private readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'storageUri'>,
+    private readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'storageUri' | 'workspaceState'>,
     private readonly deps: CommandDeps,
   ) {
     super();
@@ -63,10 +82,48 @@ export class SessionsFeature extends Disposable {
     const sources = () => sessionSourcesOf(deps.settings.current);
     // Counted with the store's counters: a session's count in the view is the meter's.
     this.sessions = this._register(new WorkspaceSessions(places, sources, deps.log, (model) => deps.store.counterForModel(model)));
+    this.written = new WrittenSessions(context.globalStorageUri.fsPath, deps.log);
+    void this.written.load();
     this.conversations = new SessionConversations(deps.store, this.sessions, (s) =>
-      writeBackFor(s, { deps, places, keyOf: (x) => this.conversations.keyOf(x), written: (w, from) => this.showWritten(w.file, from) }),
+      writeBackFor(s, {
+        deps,
+        places,
+        keyOf: (x) => this.conversations.keyOf(x),
+        written: async (w, from) => {
+          await this.written.add({
+            from: { key: this.conversations.keyOf(from), file: from.file, label: sessionLabel(from) },
+            written: { agent: w.agent, id: w.id, file: w.file, cwd: w.cwd },
+            at: new Date().toISOString(),
+          });
+          return this.showWritten(w.file, from);
+        },
+      }),
     );
-    this.follower = this._register(new LiveSessionFollower(deps.store, deps.focus, this.sessions, this.conversations, deps.settings, deps.log));
+    this.follower = this._register(
+      new LiveSessionFollower(deps.store, deps.focus, this.sessions, this.conversations, deps.settings, deps.log, (s) =>
+        this.written.setAside(s.file, s.mtimeMs),
+      ),
+    );
+    deps.store.setUndoElsewhere({
+      canUndo: (key) => !!this.written.undoable((file) => this.conversations.keyOf({ file }), key),
+      undo: async (key) => {
+        const record = this.written.undoable((file) => this.conversations.keyOf({ file }), key);
+        if (!record) return false;
+        return undoWritten(
+          {
+            store: deps.store,
+            focus: deps.focus,
+            log: deps.log,
+            sessions: this.sessions,
+            conversations: this.conversations,
+            written: this.written,
+            places,
+            refollow: () => this.follower.refollow(),
+          },
+          record,
+        );
+      },
+    });
     this.tree = this._register(new SessionsTree(this.sessions, () => this.follower.session?.file));
     this.view = this._register(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
     const batcher = this._register(new EventBatcher((events) => void this.sessions.filesChanged(events), SESSION_EVENT_DELAY_MS, SESSION_EVENT_MAX_DELAY_MS));
@@ -76,6 +133,24 @@ export class SessionsFeature extends Disposable {
       this.sessions.onDidChange(() => {
         this.view.message = undefined;
         this.tree.refresh();
+      }),
+    );
+    // While sessions are found and counted, the view says so (its progress bar).
+    let listed: (() => void) | undefined;
+    this._register(
+      this.sessions.onDidChangeBusy((busy) => {
+        listed?.();
+        listed = undefined;
+        if (busy) void vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID } }, () => new Promise<void>((resolve) => (listed = resolve)));
+      }),
+    );
+    this._register(toDisposable(() => listed?.()));
+    this._register(this.sessions.onDidFind((found) => void this.glanceNewest(found)));
+    this._register(
+      this.follower.onDidFollow((s) => {
+        const remembered: RememberedSession = { file: s.file, agent: s.agent, label: sessionLabel(s), ...(formatOf(s) ? { format: formatOf(s)! } : {}) };
+        const before = context.workspaceState.get<RememberedSession>(FOLLOWED_KEY);
+        if (before?.file !== remembered.file || before.label !== remembered.label) void context.workspaceState.update(FOLLOWED_KEY, remembered);
       }),
     );
     this._register(this.view.onDidChangeVisibility((e) => e.visible && this.start()));
@@ -106,7 +181,41 @@ export class SessionsFeature extends Disposable {
     if (this.started || this.isDisposed) return;
     this.started = true;
     this.view.message = vscode.l10n.t("Looking for this workspace's agent sessions…");
+    void this.glanceRemembered();
     this.restart();
+  }
+
+  /** The meter at once, before anything is listed: the session it followed last, at a glance. */
+  private async glanceRemembered(): Promise<void> {
+    const r = this.context.workspaceState.get<RememberedSession>(FOLLOWED_KEY);
+    if (!r || typeof r.file !== 'string' || this.deps.settings.current.follow !== 'auto' || this.deps.focus.pinned) return;
+    await this.glance(r, r.label);
+  }
+
+  /** The newest session found, at a glance, while the listing reads and counts them all. */
+  private async glanceNewest(found: readonly FoundSession[]): Promise<void> {
+    if (this.deps.focus.glance || this.deps.settings.current.follow !== 'auto' || this.deps.focus.pinned) return;
+    const newest = found.find((f) => f.relation !== 'subagent' && !this.written.setAside(f.file, f.mtimeMs));
+    if (newest) await this.glance(newest);
+  }
+
+  private async glance(s: Pick<FoundSession, 'file' | 'agent' | 'format' | 'title'>, label?: string): Promise<void> {
+    if (this.deps.store.active()) return;
+    const g = await glanceAt(s, label === undefined).catch((err: unknown) => {
+      this.deps.log.warn(`glancing at ${s.file} failed: ${(err as Error).message}`);
+      return undefined;
+    });
+    if (!g || this.deps.store.active() || this.isDisposed) return;
+    const settings = this.deps.settings.current;
+    const window = settings.maxContextTokens > 0 ? settings.maxContextTokens : (g.usage.window ?? resolveModel(g.usage.model ?? settings.model).contextWindow);
+    const shown = this.deps.focus.showGlance({
+      file: s.file,
+      label: label ?? sessionLabel({ agent: s.agent, id: basename(s.file), title: g.title ?? '' }),
+      tokens: g.usage.tokens,
+      window,
+      source: agentName(s.agent),
+    });
+    if (shown) this.deps.log.info(`the meter shows ${s.file} at a glance: ${g.usage.tokens} tokens as its last request recorded`);
   }
 
   /** Watches the folders the settings and workspace folders give now, and lists again. */
@@ -149,6 +258,13 @@ export class SessionsFeature extends Disposable {
     await this.deps.inspector.show(target.key);
   }
 
+  /** The inspector on the session, its context chart in view. */
+  async chart(arg: unknown): Promise<void> {
+    const target = await this.conversations.open(this.sessionOf(arg));
+    this.deps.focus.show(target.key, 'inspect');
+    await this.deps.inspector.show(target.key, 'chart');
+  }
+
   /** Pins the meter to the session (read now), so it follows that one whatever else is written. */
   async pin(arg: unknown): Promise<void> {
     const session = this.sessionOf(arg);
@@ -187,6 +303,12 @@ export class SessionsFeature extends Disposable {
   }
 }
 
+/** The format a session's file is read as (its agent's only format, when it has one). */
+function formatOf(s: Pick<AgentSession, 'agent'>): SourceFormat | undefined {
+  const formats = agentById(s.agent)?.formats ?? [];
+  return formats.length === 1 ? formats[0] : undefined;
+}
+
 function isSessionNode(v: unknown): v is { kind: 'session'; file: string } {
   return typeof v === 'object' && v !== null && (v as SessionsNode).kind === 'session' && typeof (v as { file?: unknown }).file === 'string';
 }
@@ -205,5 +327,6 @@ export function registerSessions(context: vscode.ExtensionContext, deps: Command
   register(SESSION_COMMANDS.resume, vscode.l10n.t('Resume in Terminal'), (arg) => feature.resume(arg));
   register(SESSION_COMMANDS.reveal, vscode.l10n.t('Reveal Session File'), (arg) => feature.reveal(arg));
   register(SESSION_COMMANDS.pin, vscode.l10n.t('Pin the Meter to This Session'), (arg) => feature.pin(arg));
+  register(SESSION_COMMANDS.chart, vscode.l10n.t('Show Context Chart'), (arg) => feature.chart(arg));
   return feature;
 }

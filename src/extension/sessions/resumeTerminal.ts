@@ -2,10 +2,12 @@
 // command (`claude --resume <id>`, `codex resume <id>`). Claude Code looks for the session only in
 // the project folder of the directory it runs in, so the folder is the one the session records.
 // The folder goes to the terminal as its cwd (no shell quoting involved); the id is checked to be a
-// plain token and quoted for the shell anyway.
+// plain token and quoted for the shell anyway. The agent's program is looked for on the PATH first:
+// a terminal that only answers "command not found" says nothing the user can act on.
 
 import * as vscode from 'vscode';
 import { resumableAgent, type ResumableModule } from '../../sessions/agents/registry';
+import { programOnPath } from '../../files/programOnPath';
 import { statOf } from '../../sessions/diskReads';
 import { UserFacingError } from '../log';
 
@@ -15,6 +17,8 @@ export interface ResumeTarget {
   id: string;
   /** The folder the session ran in. */
   cwd: string;
+  /** Where the program is looked for (default: the extension host's environment). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Session ids the agents write: UUIDs (letters, digits, '-'); nothing a shell would read. */
@@ -30,6 +34,17 @@ export async function resumeInTerminal(target: ResumeTarget): Promise<vscode.Ter
   if (!folder?.isDirectory()) {
     throw new UserFacingError(
       vscode.l10n.t('The folder this session ran in, {0}, does not exist any more; {1} resumes a session only from that folder.', target.cwd, agent.name),
+    );
+  }
+  if (!(await programOnPath(agent.resume.program, target.env ?? process.env))) {
+    throw new UserFacingError(
+      vscode.l10n.t(
+        '`{0}` ({1}) is not on the PATH VS Code runs with, so no terminal was opened. Install {1}, or run `{2}` in {3} from a terminal where it is.',
+        agent.resume.program,
+        agent.name,
+        agent.resume.command(target.id),
+        target.cwd,
+      ),
     );
   }
   const terminal = vscode.window.createTerminal({ name: `${agent.name} · ${target.id.slice(0, 8)}`, cwd: target.cwd });

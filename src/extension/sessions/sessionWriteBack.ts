@@ -6,7 +6,8 @@
 //   what the original measured (its overhead, model, window: the new session is metered as the
 //   confirmation said), shown under its original in the Sessions view and in the meter, and offered
 //   to resume in a terminal. The notification says where it was written; a failure, also of the
-//   resume, is a notification too. The original is untouched: resuming it is the undo.
+//   resume, is a notification too. The original is untouched: Undo switches back to it
+//   (undoWritten.ts, from the record the sessions feature keeps of every session written).
 // - Cline, Roo Code, Copilot Chat, aider: a handoff — the summary and the recent turns as a prompt
 //   (commands/handoff.ts, transcript text fenced) on the clipboard, in a new chat where the agent
 //   offers one. None of them can resume a session from a file.
@@ -50,7 +51,7 @@ export function writeBackFor(session: AgentSession, w: WriteBackDeps): ApplyElse
   if (agent) {
     return {
       effect: vscode.l10n.t(
-        'Compact writes a new {0} session from the summary and the recent turns, and leaves this one as it is: resuming it is the undo.',
+        'Compact writes a new {0} session from the summary and the recent turns, and leaves this one as it is: Undo switches back to it.',
         name,
       ),
       apply: async (compaction, before) => {
@@ -125,7 +126,7 @@ async function announceWritten(
     ),
     vscode.l10n.t('Written to {0}, resumed from {1}.', written.file, written.cwd),
     listed ? '' : vscode.l10n.t('It is not among the sessions of this workspace: its agent looks for it from that folder.'),
-    vscode.l10n.t('The original session is untouched: resuming it undoes this.'),
+    vscode.l10n.t('The original session is untouched: Undo Last Compaction switches back to it.'),
   ]
     .filter(Boolean)
     .join(' ');

@@ -2,6 +2,8 @@
 // session first), newest first within a group, with the sub-agents and compacted sessions of a
 // session under it (a Claude Code session compacted into a Codex rollout too). A row shows the
 // title, the meter's numbers and the last activity; its contextValue says which actions apply.
+// A session that holds nothing (an empty Copilot Chat, a task never started) is not listed: its row
+// would be an id and "empty"; a file that cannot be read is listed with its error.
 
 import * as vscode from 'vscode';
 import type { AgentId, AgentSession } from '../../sessions/agentSession';
@@ -55,6 +57,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     super();
   }
 
+  /** Whether a session has a row: it holds messages, or it cannot be read (the error is shown). */
+  static listed(s: AgentSession): boolean {
+    return !!s.error || s.messages > 0;
+  }
+
   refresh(): void {
     this.emitter.fire(undefined);
   }
@@ -84,7 +91,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (node.kind === 'agent') {
       const item = new vscode.TreeItem(agentName(node.agent), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `agent:${node.agent}`;
-      const count = this.source.sessions.filter((s) => s.agent === node.agent).length;
+      const count = this.index().list.filter((s) => s.agent === node.agent && SessionsTree.listed(s)).length;
       item.description = count === 1 ? vscode.l10n.t('1 session') : vscode.l10n.t('{0} sessions', count);
       item.contextValue = 'agent';
       item.iconPath = new vscode.ThemeIcon(agentById(node.agent)?.icon ?? 'robot');
@@ -121,6 +128,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     for (const s of list) byId.set(s.id, [...(byId.get(s.id) ?? []), s]);
     const index: TreeIndex = { list, agents: [], topLevel: new Map(), children: new Map(), parents: new Map() };
     for (const s of list) {
+      if (!SessionsTree.listed(s)) continue;
       const parent = s.parent ? parentOf(s, byId.get(s.parent) ?? []) : undefined;
       if (parent) {
         index.parents.set(s.file, parent);

@@ -49,10 +49,17 @@ export class WorkspaceSessions extends Disposable {
   private unknownTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly changeEmitter = this._register(new vscode.EventEmitter<readonly AgentSession[]>());
   private readonly liveEmitter = this._register(new vscode.EventEmitter<LiveSessionUpdate>());
+  private readonly findEmitter = this._register(new vscode.EventEmitter<readonly FoundSession[]>());
+  private readonly busyEmitter = this._register(new vscode.EventEmitter<boolean>());
+  private busy = 0;
   /** The list changed (newest first). */
   readonly onDidChange = this.changeEmitter.event;
   /** A live meter read something new: the session and what it now holds. */
   readonly onDidUpdateLive = this.liveEmitter.event;
+  /** A listing found the session files (newest first), before reading them. */
+  readonly onDidFind = this.findEmitter.event;
+  /** A listing started (true) or every listing ended (false). */
+  readonly onDidChangeBusy = this.busyEmitter.event;
 
   constructor(
     private readonly places: () => SessionPlaces,
@@ -94,43 +101,73 @@ export class WorkspaceSessions extends Disposable {
     return this.refresh();
   }
 
-  /** Lists every session again; a listing under way is cancelled. */
+  /** Lists every session again; a listing under way is cancelled. The sessions are found first (what
+   *  was found is announced: onDidFind), then metered newest first, one per turn of the queue, so a
+   *  pinned session's update or a changed file is read between two of them (the meter does not wait
+   *  for the whole listing). */
   refresh(): Promise<void> {
     const generation = ++this.generation;
     this.abort?.abort();
-    return this.run(async () => {
-      if (generation !== this.generation || this.isDisposed) return;
-      const abort = new AbortController();
-      this.abort = abort;
-      this.lastFullListing = Date.now();
-      try {
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setBusy(1);
+    return this.listAll(generation, abort).finally(() => this.setBusy(-1));
+  }
+
+  private async listAll(generation: number, abort: AbortController): Promise<void> {
+    try {
+      const found = await this.run(async () => {
+        if (generation !== this.generation || this.isDisposed) return undefined;
+        this.lastFullListing = Date.now();
         const p = this.places();
-        const found = await findSessions({ ...p, agents: this.sources(), signal: abort.signal });
+        const all = await findSessions({ ...p, agents: this.sources(), signal: abort.signal });
         abort.signal.throwIfAborted();
-        this.found = new Map(found.map((f) => [f.file, f]));
+        this.found = new Map(all.map((f) => [f.file, f]));
         for (const file of [...this.live.keys()]) if (!this.found.has(file)) this.live.delete(file);
-        // Newest first, shown as they are metered: the live session is followed at once, and a
-        // workspace with many sessions fills the view in steps (rows not metered yet keep their
-        // last figures).
-        found.sort((a, b) => b.mtimeMs - a.mtimeMs);
-        const previous = new Map(this.list.map((s) => [s.file, s]));
-        const out: AgentSession[] = [];
-        for (const [i, f] of found.entries()) {
-          abort.signal.throwIfAborted();
-          out.push(await this.meter(f, abort.signal));
-          if (i === 0 || (i + 1) % PUBLISH_EVERY === 0) {
-            const rest = found.slice(i + 1).flatMap((r) => previous.get(r.file) ?? []);
-            this.publish([...out, ...rest]);
-          }
+        return all.sort((a, b) => b.mtimeMs - a.mtimeMs);
+      });
+      if (!found) return;
+      if (!this.isDisposed) this.findEmitter.fire(found);
+      // Newest first, shown as they are metered: the live session is followed at once, and a
+      // workspace with many sessions fills the view in steps (rows not metered yet keep their
+      // last figures).
+      const previous = new Map(this.list.map((s) => [s.file, s]));
+      const out: AgentSession[] = [];
+      for (const [i, f] of found.entries()) {
+        out.push(
+          await this.run(async () => {
+            abort.signal.throwIfAborted();
+            return this.meter(this.found.get(f.file) ?? f, abort.signal);
+          }),
+        );
+        if (i === 0 || (i + 1) % PUBLISH_EVERY === 0) {
+          const rest = found.slice(i + 1).flatMap((r) => previous.get(r.file) ?? []);
+          this.publish(this.newest([...out, ...rest]));
         }
-        abort.signal.throwIfAborted();
-        this.listed = true;
-        this.publish(out);
-      } catch (err) {
-        if (abort.signal.aborted || this.isDisposed) return;
-        this.log.error('listing the agent sessions failed', err);
       }
+      abort.signal.throwIfAborted();
+      this.listed = true;
+      this.publish(this.newest(out));
+    } catch (err) {
+      if (abort.signal.aborted || this.isDisposed) return;
+      this.log.error('listing the agent sessions failed', err);
+    }
+  }
+
+  /** `sessions`, each replaced by the list's own entry when that one was read later (a file event
+   *  handled between two turns of the listing). */
+  private newest(sessions: AgentSession[]): AgentSession[] {
+    const now = new Map(this.list.map((s) => [s.file, s]));
+    return sessions.map((s) => {
+      const later = now.get(s.file);
+      return later && (later.mtimeMs > s.mtimeMs || later.size > s.size) ? later : s;
     });
+  }
+
+  private setBusy(delta: number): void {
+    const was = this.busy > 0;
+    this.busy += delta;
+    if (was !== this.busy > 0 && !this.isDisposed) this.busyEmitter.fire(this.busy > 0);
   }
 
   /** A batch of file events: the sessions that changed are metered again; anything else (a file

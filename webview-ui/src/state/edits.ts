@@ -1,4 +1,5 @@
-// The person's edits on top of the host's preview: pins, restores and section texts. Pure
+// The person's edits on top of the host's preview: pins, restores, section texts, the range
+// compacted (up to a message) and the tool results offloaded. Pure
 // functions over InspectorEdits, so the views never disagree about what is pinned or restored.
 
 import type { SectionName } from '../../../src/shared/engineNames';
@@ -36,11 +37,42 @@ export function revertSection(edits: InspectorEdits, name: SectionName): void {
   delete edits.sections[name];
 }
 
+/** Compacts only up to `id` (inclusive), or the whole conversation again (undefined). An
+ *  offload is a compaction of its own, so choosing a range drops the offloads. */
+export function setUpTo(edits: InspectorEdits, id: string | undefined): void {
+  if (id === undefined) delete edits.upTo;
+  else {
+    edits.upTo = id;
+    edits.offload = [];
+  }
+}
+
+export function isOffloaded(edits: InspectorEdits, id: string): boolean {
+  return edits.offload.includes(id);
+}
+
+/** Adds a tool result to the offloads, or takes it out; offloading changes nothing else, so it
+ *  drops a chosen range. */
+export function toggleOffload(edits: InspectorEdits, id: string): void {
+  if (edits.offload.includes(id)) edits.offload = edits.offload.filter((x) => x !== id);
+  else {
+    edits.offload.push(id);
+    delete edits.upTo;
+  }
+}
+
 export function editCount(edits: InspectorEdits): number {
-  return Object.keys(edits.sections).length + edits.restore.length + edits.pin.length + edits.unpin.length;
+  return (
+    Object.keys(edits.sections).length +
+    edits.restore.length +
+    edits.pin.length +
+    edits.unpin.length +
+    edits.offload.length +
+    (edits.upTo !== undefined ? 1 : 0)
+  );
 }
 
 /** Edits that change the plan (and so need a new preview), as opposed to section texts. */
 export function planEditKey(edits: InspectorEdits): string {
-  return JSON.stringify([[...edits.restore].sort(), [...edits.pin].sort(), [...edits.unpin].sort()]);
+  return JSON.stringify([[...edits.restore].sort(), [...edits.pin].sort(), [...edits.unpin].sort(), [...edits.offload].sort(), edits.upTo ?? null]);
 }

@@ -13,7 +13,7 @@ const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 const DECISIONS: readonly Decision[] = ['kept', 'summarized', 'truncated', 'masked', 'dropped', 'offloaded'];
 
 export function emptyEdits(): InspectorEdits {
-  return { sections: {}, restore: [], pin: [], unpin: [] };
+  return { sections: {}, restore: [], pin: [], unpin: [], offload: [] };
 }
 
 export function defaultUiState(key?: string): InspectorUiState {
@@ -51,6 +51,8 @@ export function readUiState(raw: unknown): InspectorUiState {
     s.edits.restore = strings(e.restore);
     s.edits.pin = strings(e.pin);
     s.edits.unpin = strings(e.unpin);
+    s.edits.offload = strings(e.offload);
+    if (typeof e.upTo === 'string') s.edits.upTo = e.upTo;
   }
   return s;
 }

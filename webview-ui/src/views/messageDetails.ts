@@ -12,6 +12,8 @@ export const DETAIL_CHARS = 20_000;
 
 export interface DetailActions {
   showDiff(m: MessageView): void;
+  /** Compact only up to this message (again: the whole conversation). */
+  compactUpTo(m: MessageView): void;
 }
 
 export class MessageDetails {
@@ -22,7 +24,8 @@ export class MessageDetails {
     this.show(undefined);
   }
 
-  show(m: MessageView | undefined): void {
+  /** `upTo`: the preview compacts up to this message. */
+  show(m: MessageView | undefined, upTo = false): void {
     clear(this.element);
     if (!m) {
       this.element.appendChild(
@@ -43,6 +46,11 @@ export class MessageDetails {
     );
     const diff = button('Show its diff', { attrs: { 'data-action': 'details-diff' } });
     diff.addEventListener('click', () => this.actions.showDiff(m));
+    const range = button(upTo ? 'Compacting up to here' : 'Compact up to here', {
+      pressed: upTo,
+      attrs: { 'data-action': 'details-up-to', title: 'Compact this message and every one before it; the later ones stay as they are' },
+    });
+    range.addEventListener('click', () => this.actions.compactUpTo(m));
     const figures = h(
       'dl',
       { className: 'figures' },
@@ -58,7 +66,7 @@ export class MessageDetails {
       h('dd', { text: m.contentType.replace(/_/g, ' ') }),
     );
     const text = h('pre', { className: 'message-text', attrs: { tabindex: 0, 'aria-label': `Text of message #${m.index}` } });
-    this.element.append(head, figures, h('div', { className: 'details-actions' }, diff));
+    this.element.append(head, figures, h('div', { className: 'details-actions' }, diff, range));
     if (hasBidiControls(m.text))
       this.element.appendChild(
         h('p', { className: 'warning', text: 'This message contains bidirectional control characters; the text below is shown isolated, in stored order.' }),

@@ -12,6 +12,7 @@ import type { InspectorEdits, InspectorModel, InspectorUiState, MessageView } fr
 import { h } from '../dom/element';
 import { runInSlices, type SlicedRun } from '../scheduling/timeSlices';
 import { isPinned, isRestored } from '../state/edits';
+import { emptyEdits } from '../state/uiState';
 import { MessageDetails } from './messageDetails';
 import { TimelineFilters, makePredicate, type FilterPredicate } from './timelineFilters';
 import { createRow, updateRow, type RowState } from './timelineRow';
@@ -33,6 +34,7 @@ export interface TimelineCallbacks {
   togglePin(m: MessageView): void;
   toggleRestore(m: MessageView): void;
   showDiff(m: MessageView): void;
+  compactUpTo(m: MessageView): void;
   /** Filters, selection or scroll changed (UI state to save). */
   uiChanged(): void;
 }
@@ -43,7 +45,7 @@ export class Timeline {
   private readonly filters: TimelineFilters;
   private readonly details: MessageDetails;
   private model: InspectorModel | undefined;
-  private edits: InspectorEdits = { sections: {}, restore: [], pin: [], unpin: [] };
+  private edits: InspectorEdits = emptyEdits();
   private rows: HTMLElement[] = [];
   private groups: HTMLElement[] = [];
   /** Shown rows per group when it was last sized. */
@@ -64,7 +66,7 @@ export class Timeline {
       className: 'grid',
       attrs: { role: 'grid', 'aria-label': 'Timeline: every message of the original conversation', 'aria-readonly': 'true', tabindex: -1 },
     });
-    this.details = new MessageDetails({ showDiff: (m) => callbacks.showDiff(m) });
+    this.details = new MessageDetails({ showDiff: (m) => callbacks.showDiff(m), compactUpTo: (m) => callbacks.compactUpTo(m) });
     const columns = h(
       'div',
       { className: 'columns', attrs: { 'aria-hidden': 'true' } },
@@ -303,13 +305,14 @@ export class Timeline {
     ui.selectedId = m.id;
     this.ensureCreated(index);
     markSelected(this.rows[index]!, true);
-    this.details.show(m);
+    this.details.show(m, this.edits.upTo === m.id);
     this.callbacks.uiChanged();
   }
 
   private showSelected(): void {
     const id = this.ui().selectedId;
-    this.details.show(id === undefined ? undefined : this.model?.messages.find((m) => m.id === id));
+    const m = id === undefined ? undefined : this.model?.messages.find((x) => x.id === id);
+    this.details.show(m, m !== undefined && this.edits.upTo === m.id);
   }
 
   private messageOfRow(row: HTMLElement): MessageView | undefined {
