@@ -75,7 +75,8 @@ describe('ctxc count --json', () => {
       expect(k).toBeGreaterThan(0);
       expect(reported.countedAsOf).toBe(independentTotal(conversation.messages.slice(0, k), j.encoding));
       expect(j['countedSince']).toBe(independentTotal(conversation.messages.slice(k), j.encoding) - REPLY_PRIMING);
-      expect(j.total).toBe(reported.tokens + (j['countedSince'] as number));
+      // A figure a little below our count (its rounding, a proxy tokenizer's difference) adds nothing.
+      expect(j.total).toBe(Math.max(reported.tokens, reported.countedAsOf) + (j['countedSince'] as number));
     } else {
       expect(j['overhead']).toBe(0);
       expect(j['countedSince']).toBeNull();

@@ -1,6 +1,6 @@
 // The status-bar meter: its exact text and accessibility label (the end-to-end test reads the
 // label), its colours at the thresholds, and that it follows the conversation as it grows.
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -244,16 +244,22 @@ describe('meter on every shared transcript format, with the real importers', () 
   });
 
   it('a figure below our count of the same messages is implausible: named, not used, no negative row, no share over 100%', async () => {
-    // aider's usage for a local qwen model ("13.0k", ±500) is below our o200k count of its messages.
-    const doc = await workspace.openTextDocument(Uri.file(transcriptPath('aider/AlexShchuka__mozgoslav.aider.chat.history.md')));
+    // A real aider history whose last recorded usage is made far lower ("13k" → "9k", ±500) than our
+    // count of its messages: beyond the rounding and a proxy tokenizer's difference, so not what was sent.
+    const copy = join(mkdtempSync(join(tmpdir(), 'ctxc-implausible-')), 'low.aider.chat.history.md');
+    const text = readFileSync(transcriptPath('aider/AlexShchuka__mozgoslav.aider.chat.history.md'), 'utf8');
+    const at = text.lastIndexOf('> Tokens: 13k sent');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(copy, `${text.slice(0, at)}> Tokens: 9k sent${text.slice(at + '> Tokens: 13k sent'.length)}`);
+    const doc = await workspace.openTextDocument(Uri.file(copy));
     fake.setActiveEditor(doc);
     await vi.waitFor(() => expect(meter().visible).toBe(true), HOST_SETTLES);
     const report = host.api.store.active()!.report;
     expect(report.overhead).toBe(0);
     expect(report.total).toBe(report.counted);
-    expect(report.implausible?.usage.tokens).toBe(13_000);
+    expect(report.implausible?.usage.tokens).toBe(9_000);
     expect(tooltip()).toContain(
-      `Our count. The agent recorded 13,000 tokens (aider, line ${report.implausible!.usage.line}), fewer than our count of the same messages (${report.implausible!.countedAsOf.toLocaleString('en')}): that figure cannot be what was sent, so it is not used.`,
+      `Our count. The agent recorded 9,000 tokens (aider, line ${report.implausible!.usage.line}), fewer than our count of the same messages (${report.implausible!.countedAsOf.toLocaleString('en')}): that figure cannot be what was sent, so it is not used.`,
     );
     expect(tooltip()).not.toContain('Not in the file');
     fake.answers.quickPick.push(() => undefined);
