@@ -1,8 +1,7 @@
 // A CompactionCache kept across plans of a growing conversation changes how long a plan takes,
-// never the plan: planning each longer prefix of a real transcript with one cache gives exactly
-// what a plan with no cache gives, with several option sets, and for a re-imported copy (new
-// message objects with the same content) as well. The same conversation planned again with the
-// same options is the kept plan; with other options, or after it grew, a new one.
+// never the plan (compactionCache.corpus.test.ts plans every longer prefix of real transcripts).
+// The same conversation planned again with the same options is the kept plan; with other options,
+// or after it grew, a new one.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -34,24 +33,6 @@ function load(rel: string, opts: { wholeFile?: boolean }): Conversation {
 }
 
 describe('planning a growing conversation with one cache', () => {
-  it.each(FILES)('%s: every prefix plans as with no cache', async (rel, opts) => {
-    const conv = load(rel, opts);
-    const counter = await createTokenCounter(conv.meta.model);
-    const n = conv.messages.length;
-    for (const options of OPTION_SETS) {
-      const cache = new CompactionCache();
-      for (const k of [Math.ceil(n * 0.6), Math.ceil(n * 0.6) + 1, Math.ceil(n * 0.8), n - 1, n]) {
-        const prefix: Conversation = { ...conv, messages: conv.messages.slice(0, k) };
-        const warm = planCompaction(prefix, { counter, cache, now: NOW, ...options });
-        const cold = planCompaction(prefix, { counter, now: NOW, ...options });
-        expect(warm).toEqual(cold);
-      }
-      // A copy imported again: other objects, the same content.
-      const copy = structuredClone(conv);
-      expect(planCompaction(copy, { counter, cache, now: NOW, ...options })).toEqual(planCompaction(copy, { counter, now: NOW, ...options }));
-    }
-  });
-
   it('gives the kept plan for the same conversation and options, a new one otherwise', async () => {
     const conv = load(FILES[0]![0], {});
     const counter = await createTokenCounter(conv.meta.model);
