@@ -7,7 +7,7 @@
 // the request Claude Code then sends (read from the fake server's log) carries the summary and the
 // recent turns, not the summarized ones.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startFakeModel } from '../agents/fakeModel.mjs';
 import { claudeServerEnv, earlyToolText, includes, placeSession, SECTIONS, seedClaudeConfig, SUMMARY_OPENING } from '../agents/sessionFixtures.mjs';
@@ -312,6 +312,24 @@ export async function sessionSteps({ page, step, shots, prepared }) {
     if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Toggle Panel Visibility', { id: 'workbench.action.togglePanel' });
     await runCommand(page, 'View: Show Explorer', { id: 'workbench.view.explorer' });
     await resizeSideBar(page, sideBarWidth);
+    await clearNotifications(page);
+  });
+
+  await step('Undo Last Compaction goes back to the original session (never changed) and moves the written one to the trash', async () => {
+    await runCommand(page, 'Context Compactor: Undo Last Compaction', { id: 'contextCompactor.undo' });
+    const shown = await readModal(page);
+    if (!shown.message.includes('Undo the compaction of') || !shown.buttons.includes('Undo and Move to Trash')) {
+      throw new E2eError('Undo does not ask about the compaction written into Claude Code', {
+        expected: '"Undo the compaction of …?" with Undo and Move to Trash',
+        seen: `"${shown.message}" with ${JSON.stringify(shown.buttons)}`,
+      });
+    }
+    await answerModal(page, 'Undo and Move to Trash');
+    await waitForNotification(page, 'Undone: the meter follows');
+    await waitForMeter(page, (x) => x.total === appended.total, { expected: `the original session's count again, total ${appended.total}` });
+    if (existsSync(written.file)) throw new E2eError('the written session is still in its folder', { expected: 'moved to the trash', seen: written.file });
+    if (!readFileSync(session.file).equals(appended.bytes))
+      throw new E2eError('the original session file changed', { expected: 'the same bytes', seen: 'different bytes' });
     await clearNotifications(page);
   });
 }
