@@ -9,6 +9,7 @@
 // they leave empty, and an event list left empty), and installing first removes an earlier
 // install (an older extension path, other flags) so the entry is never there twice.
 
+import type { HookSettingsChange } from '../agents/agent';
 import type { HookSettings } from './claudeHook';
 import { HOOK_DEFAULTS } from './claudeHook';
 
@@ -18,9 +19,6 @@ export const HOOK_EVENTS: readonly { event: string; matcher?: string }[] = [
   { event: 'SessionStart', matcher: 'compact' },
   { event: 'UserPromptSubmit' },
 ];
-
-/** What every command we install contains, and only ours. */
-export const HOOK_COMMAND_MARK = ' hook claude-code';
 
 /** A path in double quotes for the shell Claude Code runs hooks with (sh, or Git Bash on
  *  Windows): `"`, `\`, `$` and backquote escaped. */
@@ -43,13 +41,6 @@ export function hookCommandLine(cliPath: string, settings: Partial<HookSettings>
 
 type Json = Record<string, unknown>;
 
-/** The `hooks` object the install adds for `command`. */
-export function hooksEntry(command: string): Record<string, Json[]> {
-  const out: Record<string, Json[]> = {};
-  for (const { event, matcher } of HOOK_EVENTS) out[event] = [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
-  return out;
-}
-
 /** A settings file that cannot be changed safely: said in words the person can act on. */
 export class SettingsShapeError extends Error {
   override name = 'SettingsShapeError';
@@ -59,78 +50,108 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isOurs(handler: unknown): boolean {
-  return isObject(handler) && typeof handler['command'] === 'string' && handler['command'].includes(HOOK_COMMAND_MARK);
+// Hook settings in Claude Code's shape, which Qwen Code reads too: settings.hooks[Event] is a list
+// of matcher groups `{ matcher?, hooks: [{ type: "command", command }] }`. Ours are recognised by
+// their command, which always runs `… hook <agent>`: removing takes out exactly those handlers (and
+// a group they leave empty, and an event list left empty), and adding first removes an earlier
+// install (an older extension path, other flags), so the entry is never there twice. Pure: the
+// caller reads and writes the file.
+
+export interface HookEvent {
+  event: string;
+  matcher?: string;
 }
 
-function checkShape(settings: unknown): Json {
-  if (!isObject(settings)) throw new SettingsShapeError('the file holds JSON, but not an object ({ … }) as Claude Code settings are');
-  const hooks = settings['hooks'];
-  if (hooks !== undefined && !isObject(hooks)) throw new SettingsShapeError("its 'hooks' is not an object");
-  for (const { event } of HOOK_EVENTS) {
-    const list = isObject(hooks) ? hooks[event] : undefined;
-    if (list !== undefined && !Array.isArray(list)) throw new SettingsShapeError(`its 'hooks.${event}' is not a list`);
-  }
-  return settings;
+export interface ClaudeShapedHooks {
+  /** The `hooks` object an install adds for `command`. */
+  entry(command: string): Record<string, Json[]>;
+  add(settings: unknown, command: string): HookSettingsChange;
+  remove(settings: unknown): HookSettingsChange;
+  has(settings: unknown): boolean;
 }
 
-export interface SettingsChange {
-  settings: Json;
-  /** Handlers of ours taken out. */
-  removed: number;
-  /** Handlers added. */
-  added: number;
-}
+export function claudeShapedHooks(events: readonly HookEvent[], agent: string, product: string): ClaudeShapedHooks {
+  const mark = ` hook ${agent}`;
+  const isOurs = (h: unknown) => isObject(h) && typeof h['command'] === 'string' && (h['command'].endsWith(mark) || h['command'].includes(`${mark} `));
 
-/** `settings` without our handlers; other keys, events, groups and handlers as they were, in order. */
-export function removeClaudeHooks(settings: unknown): SettingsChange {
-  const s = checkShape(settings);
-  if (!isObject(s['hooks'])) return { settings: s, removed: 0, added: 0 };
-  let removed = 0;
-  const hooks: Json = {};
-  for (const [event, list] of Object.entries(s['hooks'])) {
-    if (!Array.isArray(list)) {
-      hooks[event] = list;
-      continue;
+  const entry = (command: string): Record<string, Json[]> => {
+    const out: Record<string, Json[]> = {};
+    for (const { event, matcher } of events) out[event] = [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
+    return out;
+  };
+
+  const checkShape = (settings: unknown): Json => {
+    if (!isObject(settings)) throw new SettingsShapeError(`the file holds JSON, but not an object ({ … }) as ${product} settings are`);
+    const hooks = settings['hooks'];
+    if (hooks !== undefined && !isObject(hooks)) throw new SettingsShapeError("its 'hooks' is not an object");
+    for (const { event } of events) {
+      const list = isObject(hooks) ? hooks[event] : undefined;
+      if (list !== undefined && !Array.isArray(list)) throw new SettingsShapeError(`its 'hooks.${event}' is not a list`);
     }
-    const groups: unknown[] = [];
-    for (const group of list) {
-      if (!isObject(group) || !Array.isArray(group['hooks'])) {
-        groups.push(group);
+    return settings;
+  };
+
+  const remove = (settings: unknown): HookSettingsChange => {
+    const s = checkShape(settings);
+    if (!isObject(s['hooks'])) return { settings: s, removed: 0, added: 0 };
+    let removed = 0;
+    const hooks: Json = {};
+    for (const [event, list] of Object.entries(s['hooks'])) {
+      if (!Array.isArray(list)) {
+        hooks[event] = list;
         continue;
       }
-      const kept = group['hooks'].filter((h) => !isOurs(h));
-      removed += group['hooks'].length - kept.length;
-      if (kept.length > 0) groups.push(kept.length === group['hooks'].length ? group : { ...group, hooks: kept });
+      const groups: unknown[] = [];
+      for (const group of list) {
+        if (!isObject(group) || !Array.isArray(group['hooks'])) {
+          groups.push(group);
+          continue;
+        }
+        const kept = group['hooks'].filter((h) => !isOurs(h));
+        removed += group['hooks'].length - kept.length;
+        if (kept.length > 0) groups.push(kept.length === group['hooks'].length ? group : { ...group, hooks: kept });
+      }
+      if (groups.length > 0 || list.length === 0) hooks[event] = groups;
     }
-    if (groups.length > 0 || list.length === 0) hooks[event] = groups;
-  }
-  const out: Json = { ...s };
-  if (Object.keys(hooks).length > 0 || Object.keys(s['hooks']).length === 0) out['hooks'] = hooks;
-  else delete out['hooks'];
-  return { settings: out, removed, added: 0 };
+    const out: Json = { ...s };
+    if (Object.keys(hooks).length > 0 || Object.keys(s['hooks']).length === 0) out['hooks'] = hooks;
+    else delete out['hooks'];
+    return { settings: out, removed, added: 0 };
+  };
+
+  const add = (settings: unknown, command: string): HookSettingsChange => {
+    const { settings: s, removed } = remove(settings);
+    const hooks: Json = isObject(s['hooks']) ? { ...s['hooks'] } : {};
+    let added = 0;
+    for (const [event, groups] of Object.entries(entry(command))) {
+      const list = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+      hooks[event] = [...list, ...groups];
+      added += groups.length;
+    }
+    return { settings: { ...s, hooks }, removed, added };
+  };
+
+  const has = (settings: unknown): boolean =>
+    isObject(settings) &&
+    isObject(settings['hooks']) &&
+    Object.values(settings['hooks']).some(
+      (list) => Array.isArray(list) && list.some((g) => isObject(g) && Array.isArray(g['hooks']) && g['hooks'].some(isOurs)),
+    );
+
+  return { entry, add, remove, has };
 }
 
+/** Claude Code's own: its events, its commands. */
+const CLAUDE_HOOKS = claudeShapedHooks(HOOK_EVENTS, 'claude-code', 'Claude Code');
+
+/** The `hooks` object the install adds for `command`. */
+export const hooksEntry = CLAUDE_HOOKS.entry;
+/** `settings` without our handlers; other keys, events, groups and handlers as they were, in order. */
+export const removeClaudeHooks = CLAUDE_HOOKS.remove;
 /** `settings` with our hooks for `command` (an earlier install of ours replaced). */
-export function addClaudeHooks(settings: unknown, command: string): SettingsChange {
-  const { settings: s, removed } = removeClaudeHooks(settings);
-  const hooks: Json = isObject(s['hooks']) ? { ...s['hooks'] } : {};
-  let added = 0;
-  for (const [event, groups] of Object.entries(hooksEntry(command))) {
-    const list = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    hooks[event] = [...list, ...groups];
-    added += groups.length;
-  }
-  return { settings: { ...s, hooks }, removed, added };
-}
-
+export const addClaudeHooks = CLAUDE_HOOKS.add;
 /** Whether our hooks are in `settings` (any version of the command). */
-export function hasClaudeHooks(settings: unknown): boolean {
-  if (!isObject(settings) || !isObject(settings['hooks'])) return false;
-  return Object.values(settings['hooks']).some(
-    (list) => Array.isArray(list) && list.some((g) => isObject(g) && Array.isArray(g['hooks']) && g['hooks'].some(isOurs)),
-  );
-}
+export const hasClaudeHooks = CLAUDE_HOOKS.has;
 
 /** The indentation a JSON text uses (its first indented line), to write it back the same way. */
 export function jsonIndent(text: string): string | number {
