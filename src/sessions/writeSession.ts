@@ -16,6 +16,8 @@ import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts'
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
+import { calibrationOf } from '../engine/tokens/calibration';
+import { REPLY_PRIMING } from '../engine/tokens/messageCounter';
 import { writeFileAtomic } from '../files/atomicWrite';
 import type { InheritedFigures } from '../engine/conversation/exporters/sessionParts';
 import type { WriteContext } from './agents/agent';
@@ -85,7 +87,7 @@ export function resumeTargets(): string[] {
  *  the target sends). */
 export function inheritedFigures(
   original: Conversation,
-  report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited' | 'perMessage'>,
+  report: Pick<TokenReport, 'overhead' | 'reported' | 'inherited' | 'perMessage' | 'method'>,
   target: string,
 ): InheritedFigures {
   if (!sameAgent(original, target)) {
@@ -95,17 +97,30 @@ export function inheritedFigures(
   const window = report.reported?.usage.contextWindow ?? report.inherited?.window;
   // What the file holds but the new session leaves out (Claude Code's prompt_snapshot: the system
   // prompt and tools; the reminders it renders) is overhead of the new one until its agent answers.
-  const carries = resumableAgent(target)?.resume.carries;
+  const resume = resumableAgent(target)?.resume;
   let leftOut = 0;
   original.messages.forEach((m, i) => {
-    if (leftOutOfSession(m) && !carries?.(m)) leftOut += report.perMessage[i] ?? 0;
+    if (leftOutOfSession(m) && !resume?.carries?.(m)) leftOut += report.perMessage[i] ?? 0;
   });
-  const overhead = Math.max(0, report.overhead) + leftOut;
+  const overhead = Math.max(0, measuredOverhead(original, report, resume?.overheadFromFirstRequest)) + leftOut;
   return {
     ...(original.meta.model ? { model: original.meta.model } : {}),
     ...(overhead > 0 ? { overhead } : {}),
     ...(window ? { window } : {}),
   };
+}
+
+/** What the original's agent sends besides its messages: the report's overhead, or, for an agent
+ *  whose later requests hold more than its file shows, what its first recorded request held besides
+ *  the messages before it (when that figure is plausible). */
+function measuredOverhead(original: Conversation, report: Pick<TokenReport, 'overhead' | 'perMessage' | 'method'>, fromFirst: boolean | undefined): number {
+  const first = fromFirst ? original.meta.firstReportedUsage : undefined;
+  const k = first ? original.messages.findIndex((m) => m.id === first.atMessageId) : -1;
+  if (!first || k < 0) return report.overhead;
+  let countedAsOf = REPLY_PRIMING;
+  for (let i = 0; i < k; i++) countedAsOf += report.perMessage[i] ?? 0;
+  const measured = calibrationOf(first, countedAsOf, report.method);
+  return measured.implausible ? report.overhead : measured.overhead;
 }
 
 /** Whether `target` is the agent whose session `original` is. */

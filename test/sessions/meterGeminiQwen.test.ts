@@ -66,12 +66,14 @@ const within3 = (value: number, expected: number) => expect(Math.abs(value - exp
 
 /** A Gemini CLI 0.61 session: header, the session context, then per turn the request, a tool turn
  *  (written with its toolCalls, then its results as a user message, which a resume sends again)
- *  and the answer, each answer recording the input tokens of its request. */
-function geminiSession(id: string, model: string): string {
+ *  and the answer, each answer recording the input tokens of its request — with `resent` more after
+ *  the first turn: what the CLI's resumes sent again beyond what the file shows. */
+function geminiSession(id: string, model: string, resent = 0): string {
   let t = 0;
   const ts = () => new Date(Date.UTC(2026, 0, 1, 0, 0, t++)).toISOString();
   let chars = CONTEXT.length;
-  const tokens = () => ({ input: sent(chars), output: 10, cached: 0, thoughts: 0, tool: 0, total: sent(chars) + 10 });
+  let extra = 0;
+  const tokens = () => ({ input: sent(chars) + extra, output: 10, cached: 0, thoughts: 0, tool: 0, total: sent(chars) + extra + 10 });
   const hash = createHash('sha256').update(work).digest('hex');
   const records: unknown[] = [
     { sessionId: id, projectHash: hash, startTime: ts(), lastUpdated: ts(), kind: 'main' },
@@ -96,6 +98,7 @@ function geminiSession(id: string, model: string): string {
     chars += turn.tool.output.length + 60;
     records.push({ id: `a${i}`, timestamp: ts(), type: 'gemini', content: turn.answer, thoughts: [], tokens: tokens(), model });
     chars += turn.answer.length;
+    extra = resent;
   });
   return jsonl(records);
 }
@@ -153,10 +156,12 @@ describe('a Gemini CLI session compacted into Gemini CLI', () => {
     // Each tool turn's result once: the copies the CLI resends (its results are recorded twice) are
     // counted in the original, not written back.
     expect(text.split('"functionResponse":{"id":"call_3"').length - 1).toBe(1);
-    // The model and window it ran with, not a default; the overhead measured on the original plus
-    // the session context the new file leaves out (Gemini CLI renders it anew).
+    // The model and window it ran with, not a default; the overhead measured on the original's
+    // first request (the system prompt and tools: OVERHEAD, and what our count and the figure's
+    // tokenizer make differently of the first messages) plus the session context the new file
+    // leaves out (Gemini CLI renders it anew).
     expect(after).toMatchObject({ model: 'gemini-2.5-pro', window: 1_048_576, reported: null, inherited: { model: 'gemini-2.5-pro' } });
-    expect(after.inherited!.overhead).toBeGreaterThan(before.overhead + 300);
+    expect(after.inherited!.overhead).toBeGreaterThan(OVERHEAD + 300);
     expect(after.overhead).toBe(after.inherited!.overhead);
     // What `ctxc compact` promised holds it too.
     expect(written.notInFile.after).toBe(after.inherited!.overhead);
@@ -176,6 +181,25 @@ describe('a Gemini CLI session compacted into Gemini CLI', () => {
     const answered = await count(written.file);
     expect(answered.reported?.tokens).toBe(after.total + 250);
     expect(answered.total).toBeGreaterThanOrEqual(after.total + 250);
+  });
+
+  it('inherits what the first recorded request held besides its messages, not what later resumes sent again beyond the file', async () => {
+    // The same session, except that every request after the first turn held 5,000 tokens more than
+    // the file shows (a resume resends earlier tool results, more often than it records them).
+    const resentId = '5310d824-6aab-4476-91b2-000000000002';
+    const resentFile = writeFileIn(
+      join(home, '.gemini', 'tmp', 'work', 'chats', 'session-2026-01-01T00-01-5310d824.jsonl'),
+      geminiSession(resentId, 'gemini-2.5-pro', 5_000),
+    );
+    const plain = await compactInto(file, 'gemini-cli');
+    const resent = await compactInto(resentFile, 'gemini-cli');
+    // The original is metered from its last request, resends and all: its next one sends them again.
+    expect(resent.before.overhead).toBeGreaterThanOrEqual(plain.before.overhead + 5_000);
+    // The new session is not resumed from the history the resends came from: it inherits the system
+    // prompt and tools the first request measured (and the session context it leaves out).
+    expect(resent.after.inherited!.overhead).toBe(plain.after.inherited!.overhead);
+    expect(resent.written.notInFile.after).toBe(resent.after.inherited!.overhead);
+    within3(resent.after.total, resent.written.tokensAfter);
   });
 });
 

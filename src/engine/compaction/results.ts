@@ -104,10 +104,11 @@ export function statsOf(planned: PlannedCompaction, attempt: Attempt, now: strin
 }
 
 /** The result's conversation: a new object, the input's meta with the compaction count. The usage
- *  the agent reported is left out: it measured the messages before compaction, not these. */
+ *  the agent reported (the last and the first request's) is left out: it measured the messages
+ *  before compaction, not these. */
 export function conversationOf(planned: PlannedCompaction, messages: Message[]): Conversation {
   const conv = planned.ctx.input.conv;
-  const { reportedUsage: _measuredBefore, ...meta } = conv.meta;
+  const { reportedUsage: _measuredBefore, firstReportedUsage: _firstMeasured, ...meta } = conv.meta;
   // A copy of the list: the plan may be kept (CompactionCache) and given again.
   return { ...conv, messages: [...messages], meta: { ...meta, compactions: planned.compactionCount } };
 }

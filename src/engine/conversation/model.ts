@@ -166,6 +166,10 @@ export interface ConversationMeta {
    *  `token_count`, Cline `api_req_started`, aider `Tokens: … sent`, `usage` in an export), tied to
    *  the message that answered it. Absent when the transcript records none that can be tied. */
   reportedUsage?: ReportedUsage;
+  /** The first request the agent recorded, tied to its answer, when an agent's later requests carry
+   *  more than its file shows (Gemini CLI resends earlier tool results at each resume): the
+   *  overhead a session written back from this one inherits is measured on it. */
+  firstReportedUsage?: ReportedUsage;
   /** A session we wrote back into an agent: what it takes over from its original (inherited.ts),
    *  used until the agent records usage of its own. */
   inherited?: InheritedFigures;

@@ -19,6 +19,7 @@ import type { InheritedFigures } from '../conversation/inherited';
 import type { ConversationMeta, Message, ReportedUsage } from '../conversation/model';
 import { REPLY_PRIMING, type CachedTokenCounter } from './messageCounter';
 import type { TokenReport } from './reportTypes';
+import type { CountMethod } from './tokenCounter';
 
 /** How far below our count a figure may be when our count is a proxy or an estimate (a share of it):
  *  a tokenizer difference, not a figure for other messages. */
@@ -58,9 +59,15 @@ export function calibrate(
   if (k < 0) return undefined;
   let countedAsOf = REPLY_PRIMING;
   for (let i = 0; i < k; i++) countedAsOf += countAt(i);
+  return calibrationOf(usage, countedAsOf, counter.method);
+}
+
+/** The calibration of `usage` against `countedAsOf`, our count (by `method`) of the messages the
+ *  request held, reply priming included. */
+export function calibrationOf(usage: ReportedUsage, countedAsOf: number, method: CountMethod): Calibration {
   const raw = usage.tokens - countedAsOf;
   if (raw >= 0) return { usage, countedAsOf, overhead: raw };
-  const slack = (usage.rounding ?? 0) + (counter.method === 'exact' ? 0 : Math.ceil(countedAsOf * PROXY_TOLERANCE));
+  const slack = (usage.rounding ?? 0) + (method === 'exact' ? 0 : Math.ceil(countedAsOf * PROXY_TOLERANCE));
   return raw + slack >= 0 ? { usage, countedAsOf, overhead: 0 } : { usage, countedAsOf, overhead: 0, implausible: true };
 }
 

@@ -108,6 +108,10 @@ export interface AgentResume {
   /** Header messages of an original of the same agent that the new file carries over (Codex's base
    *  instructions); the others it leaves out are overhead of the new session until its agent answers. */
   carries?(m: Message): boolean;
+  /** The overhead a new session of the same agent inherits is measured on the original's first
+   *  recorded request (meta.firstReportedUsage), not its last: the agent's later requests hold more
+   *  than its file shows. */
+  overheadFromFirstRequest?: boolean;
   /** Tokens the agent sends besides the messages (system prompt and tools), when a session of another
    *  agent is written for it and nothing measured says better. */
   overheadEstimate: number;

@@ -23,12 +23,14 @@
 // - Messages a `$set` of messages or a rewind took out, and the user messages the CLI drops, are
 //   ImportResult.history (counted, not sent).
 // meta.reportedUsage: `tokens.input` of the last gemini message sent that records one (the
-// prompt of the request it answered; `cached` is part of it). meta.model: the last gemini
+// prompt of the request it answered; `cached` is part of it); meta.firstReportedUsage, the first
+// one's, on which a session written back measures its overhead (a resume sends earlier tool
+// results again, more often than the file shows). meta.model: the last gemini
 // message's `model`; meta.sessionId from the header; meta.title from `$set.summary`;
 // meta.inherited from the header of a session we wrote. The file names no working directory (only
 // its sha256, projectHash) and no CLI version.
 
-import type { ConversationMeta, ImportResult, ImportWarning, ItemType } from '../model';
+import type { ConversationMeta, ImportResult, ImportWarning, ItemType, ReportedUsage } from '../model';
 import { GEMINI_PROVENANCE_FIELD } from '../exporters/geminiSession';
 import { RESENT_EXTRA } from '../exporters/sessionParts';
 import { readInherited } from '../inherited';
@@ -102,10 +104,14 @@ export function importGeminiCli(text: string, opts: ImportOptions = {}): ImportR
   const live = toDrafts([...replay.live.values()]);
   if (live.model ?? meta.inherited?.model) meta.model = live.model ?? meta.inherited?.model;
   const result = finishImport(live.drafts, { format: 'gemini-cli', meta, warnings });
-  if (live.usage) {
-    const answer = [...result.conversation.messages].reverse().find((m) => m.role === 'assistant' && m.source?.sourceId === live.usage!.recordId);
-    if (answer) result.conversation.meta.reportedUsage = { ...live.usage.figure, atMessageId: answer.id };
-  }
+  const tied = (usage: RecordedUsage | undefined): ReportedUsage | undefined => {
+    const answer = usage && [...result.conversation.messages].reverse().find((m) => m.role === 'assistant' && m.source?.sourceId === usage.recordId);
+    return answer ? { ...usage.figure, atMessageId: answer.id } : undefined;
+  };
+  const last = tied(live.usage);
+  if (last) result.conversation.meta.reportedUsage = last;
+  const first = live.firstUsage === live.usage ? last : tied(live.firstUsage);
+  if (first) result.conversation.meta.firstReportedUsage = first;
   if (live.repeats > 0)
     warnings.push({
       position: 'file',
@@ -117,7 +123,7 @@ export function importGeminiCli(text: string, opts: ImportOptions = {}): ImportR
   if (historyEntries.length === 0) return result;
   const rewound = dropped.filter((g) => g.rewound).length;
   const replaced = dropped.length - rewound;
-  const { reportedUsage: _live, ...historyMeta } = meta;
+  const { reportedUsage: _live, firstReportedUsage: _first, ...historyMeta } = meta;
   const history = finishImport(toDrafts(historyEntries, true).drafts, { format: 'gemini-cli', meta: historyMeta, warnings: [] });
   warnings.push({
     position: 'file',
@@ -201,7 +207,15 @@ interface Drafts {
   repeats: number;
   /** The last gemini message's model. */
   model?: string;
-  usage?: { recordId: string; figure: Omit<NonNullable<ConversationMeta['reportedUsage']>, 'atMessageId'> };
+  /** The usage of the last and of the first request recorded. */
+  usage?: RecordedUsage;
+  firstUsage?: RecordedUsage;
+}
+
+/** A request's usage, on the gemini record that answered it. */
+interface RecordedUsage {
+  recordId: string;
+  figure: Omit<ReportedUsage, 'atMessageId'>;
 }
 
 /** The messages as Gemini CLI sends them (`all`: every user message, for the history). */
@@ -258,6 +272,7 @@ function toDrafts(entries: readonly Entry[], all = false): Drafts {
             parts: { input, ...(cached !== undefined ? { cacheRead: cached } : {}), ...(output !== undefined ? { output } : {}) },
           },
         };
+        out.firstUsage ??= out.usage;
       }
     }
     // info, error and warning messages are the CLI's own notes: never sent.

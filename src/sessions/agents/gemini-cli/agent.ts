@@ -39,5 +39,9 @@ export const geminiCliAgent: AgentModule = {
     // and 1,541 tokens (o200k_base) in the first request of 0.61; a little under, so a meter never
     // overstates.
     overheadEstimate: 7_500,
+    // Each resume sends the results of the tool turns before it again, one to three times in the
+    // runs here, more than the file shows: the system prompt and tools are what the first request
+    // held besides its messages.
+    overheadFromFirstRequest: true,
   },
 };
