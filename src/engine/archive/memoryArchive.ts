@@ -16,6 +16,13 @@ const BLOCK_CHARS = 1 << 20;
 /** A surrogate that is not half of a pair: UTF-8 would replace it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether UTF-8 carries `text` exactly (it holds no lone surrogate): String.prototype.isWellFormed
+ *  where the host has it (Node 20 does; several times faster than the expression). */
+const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !LONE_SURROGATE.test(text);
+
 type Block = Uint8Array | string;
 
 export class MemoryArchive implements ArchiveStore {
@@ -64,7 +71,7 @@ export class MemoryArchive implements ArchiveStore {
   }
 
   private block(text: string): Block {
-    if (LONE_SURROGATE.test(text)) return text;
+    if (!wellFormed(text)) return text;
     this.encoder ??= new TextEncoder();
     return this.encoder.encode(text);
   }
