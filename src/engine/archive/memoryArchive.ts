@@ -12,7 +12,7 @@
 import { archivePieces, type ArchiveStore, type ArchiveText } from './archiveStore';
 
 /** Characters gathered before they are encoded: few blocks, none large. */
-const BLOCK_CHARS = 1 << 20;
+const BLOCK_CHARS = 64 * 1024;
 /** A surrogate that is not half of a pair: UTF-8 would replace it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
