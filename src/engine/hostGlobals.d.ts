@@ -8,6 +8,11 @@ interface TextEncoder {
 }
 declare const TextEncoder: { new (): TextEncoder };
 
+interface TextDecoder {
+  decode(input?: Uint8Array): string;
+}
+declare const TextDecoder: { new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder };
+
 interface AbortSignal {
   readonly aborted: boolean;
   readonly reason: unknown;

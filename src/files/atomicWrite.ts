@@ -86,10 +86,11 @@ export function isAtomicWriteError(e: unknown): e is AtomicWriteError {
 }
 
 /**
- * Writes `data` to `path` atomically (to the file it points to when `path` is a symlink).
+ * Writes `data` to `path` atomically (to the file it points to when `path` is a symlink): text,
+ * bytes, or text in pieces (written one after the other as they come, never joined).
  * Rejects with an AtomicWriteError; the previous file, if any, is intact.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>, opts: AtomicWriteOptions = {}): Promise<void> {
   const { target, existing } = await checkWriteTarget(path, opts);
   const dir = dirname(target);
   await step('folder', target, () => ensureDir(dir));
@@ -103,7 +104,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   try {
     try {
       await step('write', target, async () => {
-        await fh.writeFile(data);
+        if (typeof data === 'string' || data instanceof Uint8Array) await fh.writeFile(data);
+        else for (const piece of data) await fh.write(piece);
         await fh.sync();
       });
     } finally {

@@ -6,7 +6,7 @@
 
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ArchiveStore } from '../engine/archive/archiveStore';
+import type { ArchiveStore, ArchiveText } from '../engine/archive/archiveStore';
 import { clip } from '../engine/text/clip';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './readTextIfExists';
@@ -36,7 +36,8 @@ export class FileArchive implements ArchiveStore {
     return join(this.dir, this.fileName(key));
   }
 
-  async put(key: string, data: string): Promise<void> {
+  /** Pieces are written to the file as they come: a large original is never one string here. */
+  async put(key: string, data: ArchiveText): Promise<void> {
     // Content-addressed keys: the same key holds the same bytes, so an existing file is kept.
     if (await this.has(key)) return;
     await writeFileAtomic(this.pathOf(key), data);

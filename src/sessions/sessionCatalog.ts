@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import type { UsageRecord } from '../engine/conversation/importers/reportedUsage';
 import { formatTranscriptErrorUnquoted, isTranscriptError, type TranscriptError } from '../engine/conversation/importers/transcriptError';
-import { isUserAuthored, messageText, type ImportResult, type Message } from '../engine/conversation/model';
+import type { ImportResult, Message } from '../engine/conversation/model';
 import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
@@ -19,6 +19,7 @@ import type { TokenReport } from '../engine/tokens/report';
 import { decodeTranscript } from '../files/decodeText';
 import { siblingUsage } from '../files/siblingUsage';
 import { titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
+import { RequestScan } from './firstRequest';
 import { AGENT_MODULES, agentById, storeOwning } from './agents/registry';
 import type { SourceContext } from './agents/sourceContext';
 import { newerThanTested } from './agents/versions';
@@ -158,10 +159,10 @@ export async function meterRead(found: FoundSession, read: SessionRead, counterF
   const counter = await counterFor(conversation.meta.model);
   // The same total `ctxc count` prints: the reported usage plus what came after it, else our count.
   const report = figures.report(conversation.messages, counter, conversation.meta);
-  const title = firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
+  const title = figures.firstRequest(conversation.messages, history?.conversation.messages ?? []) ?? found.title ?? conversation.meta.title ?? '';
   return {
     ...base,
-    title: titleText(title),
+    title: figures.titleText(title),
     ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
     tokens: report.total,
     ...(report.reported ? { reportedTokens: report.reported.usage.tokens } : {}),
@@ -192,13 +193,30 @@ export class SessionFigures {
   private ledger: TokenLedger | undefined;
   private history: { messages: readonly Message[]; counter: CachedTokenCounter; tokens: number } | undefined;
   private made: TokenReport | undefined;
+  /** The list last reported and how many of its first messages were the very objects before it. */
+  private synced: { messages: readonly Message[]; kept: number } | undefined;
+  private readonly requests = new RequestScan();
+  private title: { text: string; title: string } | undefined;
 
   report(messages: readonly Message[], counter: CachedTokenCounter, meta: BasisSource): TokenReport {
     if (this.ledger?.counter !== counter) this.ledger = new TokenLedger(counter);
     const ledger = this.ledger;
     ledger.sync(messages);
+    this.synced = { messages, kept: ledger.sameObjects };
     this.made = ledger.report(basisOf(messages, meta, counter, (i) => ledger.tokensAt(i).total));
     return this.made;
+  }
+
+  /** The session's first request (firstRequest.ts), scanning only the messages that are not the
+   *  very objects of the last report. */
+  firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
+    return this.requests.find(live, history, this.synced?.messages === live ? this.synced.kept : 0);
+  }
+
+  /** titleText of `text`, the last one remembered (an update's title is the last one's). */
+  titleText(text: string): string {
+    if (this.title?.text !== text) this.title = { text, title: titleText(text) };
+    return this.title.title;
   }
 
   /** The last report made (the session's one count: the extension's meter shows this one). */
@@ -250,32 +268,6 @@ export function importSessionText(found: Pick<FoundSession, 'file' | 'format'>, 
 /** A transcript error as a session's error, with its quote-free form. */
 export function transcriptErrorRead(e: TranscriptError): { error: string; unquoted: string } {
   return { error: e.message, unquoted: formatTranscriptErrorUnquoted(e) };
-}
-
-/** The first thing a person asked, in file order, among what is sent and the history. A
- *  `/command` reads as the command line it was; one without arguments (`/clear`, `/init`, which
- *  open many sessions) only when nothing else was asked. One pass (the first of equal positions
- *  wins), so a live session's update does not sort its messages. */
-export function firstRequest(live: readonly Message[], history: readonly Message[]): string | undefined {
-  const at = (m: Message) => m.source?.line ?? m.source?.index ?? Number.MAX_SAFE_INTEGER;
-  const bare = (m: Message) => /^\/?\S+$/.test(String(m.source?.extra?.['command'] ?? ' '));
-  let first: { m: Message; at: number } | undefined;
-  let request: { m: Message; at: number } | undefined;
-  for (const list of [history, live]) {
-    for (const m of list) {
-      if (!isUserAuthored(m)) continue;
-      const p = at(m);
-      const earlierRequest = !request || p < request.at;
-      if (!earlierRequest && first && p >= first.at) continue;
-      if (messageText(m).trim() === '') continue;
-      if (!first || p < first.at) first = { m, at: p };
-      if (earlierRequest && !bare(m)) request = { m, at: p };
-    }
-  }
-  const chosen = (request ?? first)?.m;
-  if (!chosen) return undefined;
-  const command = chosen.source?.extra?.['command'];
-  return command === undefined ? messageText(chosen) : `/${String(command).replace(/^\//, '')}`;
 }
 
 /** Sessions newest first, each child listed in its parent's `children`: the parent of the same

@@ -6,7 +6,7 @@
 import { open } from 'node:fs/promises';
 import { importTranscript } from '../engine/conversation/importers/detect';
 import { titleText, type FoundSession } from './agentSession';
-import { firstRequest } from './sessionCatalog';
+import { firstRequest } from './firstRequest';
 import { readLastUsage, type LastUsage } from './usageLog';
 
 /** The first lines read for a title. */

@@ -9,7 +9,7 @@ import type { CompactionRequest } from '../../src/engine/compaction/request';
 import { compactionFigures } from '../../src/engine/figures';
 import { conversationReport } from '../../src/engine/tokens/report';
 import type { CompactionHost, CompactionRun } from '../../src/sessions/compactionService';
-import type { ArchiveStore } from '../../src/engine/archive/archiveStore';
+import { archiveTextOf, type ArchiveStore } from '../../src/engine/archive/archiveStore';
 import { isHeaderItem, messageText, type Conversation, type ImportResult, type Message, type Role } from '../../src/engine/conversation/model';
 import { computeRounds } from '../../src/engine/conversation/views';
 import type { CompactionResult, LossReport } from '../../src/engine/result';
@@ -182,7 +182,7 @@ export function standInEngine(): StandInEngine {
 
   const memory = new Map<string, string>();
   const memoryArchive: ArchiveStore = {
-    put: async (k, d) => void memory.set(k, d),
+    put: async (k, d) => void memory.set(k, archiveTextOf(d)),
     get: async (k) => memory.get(k),
     has: async (k) => memory.has(k),
   };

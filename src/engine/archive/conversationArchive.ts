@@ -39,18 +39,72 @@ export function conversationKey(conversation: Conversation): string {
   return ARCHIVE_KEY_PREFIX + canonicalHash(conversation);
 }
 
-/** Stores the conversation (if not stored yet) and returns the key undo needs. */
+/** Characters of the exact JSON handed to the store at a time. */
+const PIECE_CHARS = 256 * 1024;
+
+/** Whether JSON.stringify would call a toJSON of `v` (its output could depend on the key it is
+ *  written under, so such a value is written as part of its parent). */
+function hasToJson(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
+}
+
+/** JSON.stringify(conversation) in pieces of about PIECE_CHARS, the same text: its members as
+ *  JSON.stringify writes them, the messages one at a time, so the whole text is never one string. */
+export function* exactJsonPieces(conversation: Conversation): Generator<string> {
+  const conv = conversation as unknown as Record<string, unknown>;
+  const messages = conv['messages'];
+  if (hasToJson(conv) || !Array.isArray(messages) || hasToJson(messages) || messages.some(hasToJson)) {
+    yield JSON.stringify(conversation);
+    return;
+  }
+  let pending = '{';
+  let members = 0;
+  for (const k of Object.keys(conv)) {
+    if (k !== 'messages') {
+      // Written inside an object of its own, so a value JSON leaves out is left out here too.
+      const member = JSON.stringify({ [k]: conv[k] }).slice(1, -1);
+      if (member === '') continue;
+      pending += (members++ > 0 ? ',' : '') + member;
+      continue;
+    }
+    pending += `${members++ > 0 ? ',' : ''}${JSON.stringify(k)}:[`;
+    for (let i = 0; i < messages.length; i++) {
+      pending += (i > 0 ? ',' : '') + (JSON.stringify(messages[i]) ?? 'null');
+      if (pending.length >= PIECE_CHARS) {
+        yield pending;
+        pending = '';
+      }
+    }
+    pending += ']';
+  }
+  yield `${pending}}`;
+}
+
+/** Whether the pieces spell `text` exactly. */
+function spells(text: string, pieces: Iterable<string>): boolean {
+  let at = 0;
+  for (const p of pieces) {
+    if (!text.startsWith(p, at)) return false;
+    at += p.length;
+  }
+  return at === text.length;
+}
+
+/** Stores the conversation (if not stored yet) and returns the key undo needs. The stored text is
+ *  handed to the store in pieces (exactJsonPieces), never built whole. */
 export async function archiveConversation(conversation: Conversation, archive: ArchiveStore): Promise<string> {
   const key = conversationKey(conversation);
-  const exact = JSON.stringify(conversation);
-  const existing = await archive.get(key);
+  const exact = () => exactJsonPieces(conversation);
+  const existing = (await archive.has(key)) ? await archive.get(key) : undefined;
   if (existing === undefined) {
-    await archive.put(key, exact);
+    await archive.put(key, exact());
     return key;
   }
-  if (existing === exact) return key;
-  const variant = `${key}.${sha256Hex(exact).slice(0, VARIANT_HASH_CHARS)}`;
-  if ((await archive.get(variant)) === undefined) await archive.put(variant, exact);
+  if (spells(existing, exact())) return key;
+  const hash = new Sha256();
+  for (const piece of exact()) hash.updateText(piece);
+  const variant = `${key}.${hash.hex().slice(0, VARIANT_HASH_CHARS)}`;
+  if (!(await archive.has(variant))) await archive.put(variant, exact());
   return variant;
 }
 

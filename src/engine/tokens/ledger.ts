@@ -13,12 +13,6 @@ import { applyBasis, type ReportBasis } from './calibration';
 import { assembleReport, type TokenReport } from './report';
 import { TOKEN_CATEGORIES, type MessageTokens, type TokenCategory } from './tokenCounter';
 
-interface Entry {
-  /** The latest object seen with this content (identity is the cheapest check next time). */
-  message: Message;
-  tokens: MessageTokens;
-}
-
 /** What one update did: entries added, replaced by different content, and removed, and how
  *  many messages had to be encoded (the rest came from the counter's caches). */
 export interface LedgerChange {
@@ -33,9 +27,16 @@ function zeroTotals(): Record<TokenCategory, number> {
 }
 
 export class TokenLedger {
-  private readonly entries: Entry[] = [];
+  // One entry per message, in three lists side by side: the latest object seen with its content
+  // (identity is the cheapest check next time), its tokens, and their total (a report copies that
+  // list as it is, and hands the messages to the calibration without a copy).
+  private readonly messages: Message[] = [];
+  private readonly tokens: MessageTokens[] = [];
+  private readonly perMessage: number[] = [];
   private readonly totals = zeroTotals();
   private contentTotal = 0;
+  /** How many of the first messages the last sync was given were the very objects held before. */
+  private kept = 0;
 
   constructor(
     readonly counter: CachedTokenCounter,
@@ -45,59 +46,60 @@ export class TokenLedger {
   }
 
   get length(): number {
-    return this.entries.length;
+    return this.messages.length;
   }
 
   /** Tokens of the whole request: every message plus the reply priming (0 when empty). */
   get total(): number {
-    return this.entries.length > 0 ? this.contentTotal + REPLY_PRIMING : 0;
+    return this.messages.length > 0 ? this.contentTotal + REPLY_PRIMING : 0;
   }
 
   /** Totals by category; the reply priming is billed to the assistant, as tokenReport does. */
   byCategory(): Record<TokenCategory, number> {
     const out = { ...this.totals };
-    if (this.entries.length > 0) out.assistant += REPLY_PRIMING;
+    if (this.messages.length > 0) out.assistant += REPLY_PRIMING;
     return out;
   }
 
   /** Tokens of the message at `index`. */
   tokensAt(index: number): MessageTokens {
-    const e = this.entries[index];
-    if (!e) throw new RangeError(`token ledger: no message at index ${index} (length ${this.entries.length})`);
-    return e.tokens;
+    const t = this.tokens[index];
+    if (!t) throw new RangeError(`token ledger: no message at index ${index} (length ${this.messages.length})`);
+    return t;
+  }
+
+  /** How many of the first messages the last sync was given were the very objects the ledger held
+   *  (what a caller that follows the same list can skip). */
+  get sameObjects(): number {
+    return this.kept;
   }
 
   append(...messages: Message[]): LedgerChange {
     const before = this.counter.encodedMessages;
-    for (const m of messages) {
-      const tokens = this.counter.countMessageByCategory(m);
-      this.entries.push({ message: m, tokens });
-      this.add(tokens, 1);
-    }
+    for (const m of messages) this.push(m, this.counter.countMessageByCategory(m));
     return { appended: messages.length, replaced: 0, removed: 0, encoded: this.counter.encodedMessages - before };
   }
 
   replace(index: number, message: Message): LedgerChange {
-    const e = this.entries[index];
-    if (!e) throw new RangeError(`token ledger: cannot replace index ${index} (length ${this.entries.length})`);
-    if (sameBilledContent(e.message, message)) {
-      e.message = message;
+    const held = this.messages[index];
+    if (!held) throw new RangeError(`token ledger: cannot replace index ${index} (length ${this.messages.length})`);
+    if (sameBilledContent(held, message)) {
+      this.messages[index] = message;
       return { appended: 0, replaced: 0, removed: 0, encoded: 0 };
     }
     const before = this.counter.encodedMessages;
-    const tokens = this.counter.countMessageByCategory(message);
-    this.add(e.tokens, -1);
-    this.add(tokens, 1);
-    this.entries[index] = { message, tokens };
+    this.set(index, message, this.counter.countMessageByCategory(message));
     return { appended: 0, replaced: 1, removed: 0, encoded: this.counter.encodedMessages - before };
   }
 
   /** Keeps the first `length` messages and forgets the rest. */
   truncate(length: number): LedgerChange {
-    const keep = Math.max(0, Math.min(length, this.entries.length));
-    const removed = this.entries.length - keep;
-    for (let i = keep; i < this.entries.length; i++) this.add(this.entries[i]!.tokens, -1);
-    this.entries.length = keep;
+    const keep = Math.max(0, Math.min(length, this.messages.length));
+    const removed = this.messages.length - keep;
+    for (let i = keep; i < this.messages.length; i++) this.add(this.tokens[i]!, -1);
+    this.messages.length = keep;
+    this.tokens.length = keep;
+    this.perMessage.length = keep;
     return { appended: 0, replaced: 0, removed, encoded: 0 };
   }
 
@@ -107,29 +109,25 @@ export class TokenLedger {
    *  transcript that gained one message encodes one message. */
   sync(messages: readonly Message[]): LedgerChange {
     const before = this.counter.encodedMessages;
-    const common = Math.min(messages.length, this.entries.length);
+    const common = Math.min(messages.length, this.messages.length);
+    const held = this.messages;
+    let kept = 0;
+    while (kept < common && held[kept] === messages[kept]) kept++;
+    this.kept = kept;
     let replaced = 0;
-    for (let i = 0; i < common; i++) {
-      const e = this.entries[i]!;
+    for (let i = kept; i < common; i++) {
       const m = messages[i]!;
-      if (e.message === m) continue;
-      if (sameBilledContent(e.message, m)) {
-        e.message = m; // the same content, re-imported: keep the count, follow the new object
+      if (held[i] === m) continue;
+      if (sameBilledContent(held[i]!, m)) {
+        held[i] = m; // the same content, re-imported: keep the count, follow the new object
         continue;
       }
-      const tokens = this.counter.countMessageByCategory(m);
-      this.add(e.tokens, -1);
-      this.add(tokens, 1);
-      this.entries[i] = { message: m, tokens };
+      this.set(i, m, this.counter.countMessageByCategory(m));
       replaced++;
     }
     const removed = this.truncate(messages.length).removed;
     const appended = messages.length - common;
-    for (let i = common; i < messages.length; i++) {
-      const tokens = this.counter.countMessageByCategory(messages[i]!);
-      this.entries.push({ message: messages[i]!, tokens });
-      this.add(tokens, 1);
-    }
+    for (let i = common; i < messages.length; i++) this.push(messages[i]!, this.counter.countMessageByCategory(messages[i]!));
     return { appended, replaced, removed, encoded: this.counter.encodedMessages - before };
   }
 
@@ -137,20 +135,23 @@ export class TokenLedger {
    *  what it inherited), the same as tokenReport(messages, counter, meta) —; O(messages) only to copy
    *  the per-message list, never to count. */
   report(basis?: ReportBasis): TokenReport {
-    const report = assembleReport(
-      this.counter,
-      this.entries.map((e) => e.tokens.total),
-      this.byCategory(),
-      this.total,
-    );
-    return basis
-      ? applyBasis(
-          report,
-          this.entries.map((e) => e.message),
-          basis,
-          this.counter.model.matched === 'override',
-        )
-      : report;
+    const report = assembleReport(this.counter, this.perMessage.slice(), this.byCategory(), this.total);
+    return basis ? applyBasis(report, this.messages, basis, this.counter.model.matched === 'override') : report;
+  }
+
+  private push(message: Message, tokens: MessageTokens): void {
+    this.messages.push(message);
+    this.tokens.push(tokens);
+    this.perMessage.push(tokens.total);
+    this.add(tokens, 1);
+  }
+
+  private set(index: number, message: Message, tokens: MessageTokens): void {
+    this.add(this.tokens[index]!, -1);
+    this.add(tokens, 1);
+    this.messages[index] = message;
+    this.tokens[index] = tokens;
+    this.perMessage[index] = tokens.total;
   }
 
   private add(tokens: MessageTokens, sign: 1 | -1): void {
