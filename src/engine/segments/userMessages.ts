@@ -10,7 +10,7 @@
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
 import { fromMessage, importanceAt, recency, type BuilderContext } from './sectionBuilder';
-import { memoSlotWith, orNone } from '../conversation/messageMemo';
+import { exactSize, memoSlotWith, orNone } from '../conversation/messageMemo';
 import { isRuleSentence, ruleSentences } from '../analyze/standingRules';
 import type { SpanMessage } from './spanView';
 import type { MessageAnalysis } from '../analyze/analysis';
@@ -202,11 +202,13 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   const facts = parts.pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
   // A rule is never cut: a form ends before it (the ledger quotes the person's own) or after it.
   const rules = orNone(ruleSentences(text));
-  const base = distinctForms([
-    cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c, rules).text,
-    withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts, rules),
-    withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts, rules),
-  ]);
+  const base = exactSize(
+    distinctForms([
+      cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c, rules).text,
+      withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts, rules),
+      withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts, rules),
+    ]),
+  );
   const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS, rules);
   return {
     text,

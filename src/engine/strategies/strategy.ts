@@ -84,3 +84,23 @@ export interface Strategy {
   keeps?: string;
   decide(ctx: StrategyContext): StrategyDecision;
 }
+
+/** The most distinct reasons kept interned; past it the table starts afresh (a reason may name
+ *  a message, so a long-lived host would otherwise keep every one it met). */
+const PLAIN_MAX = 4096;
+const PLAIN = new Map<string, MessageDecision>();
+
+/** The decision `decision` for `reason`, without a replacement: one frozen object per pair,
+ *  shared by every message and every attempt it applies to (a plan of 200,000 messages would
+ *  otherwise make one per message per attempt). Never changed: a decision is replaced, not
+ *  edited. */
+export function plainDecision(decision: Decision, reason: string): MessageDecision {
+  const key = `${decision}\u0000${reason}`;
+  let d = PLAIN.get(key);
+  if (d === undefined) {
+    if (PLAIN.size >= PLAIN_MAX) PLAIN.clear();
+    d = Object.freeze({ decision, reason }) as MessageDecision;
+    PLAIN.set(key, d);
+  }
+  return d;
+}
