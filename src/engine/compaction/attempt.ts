@@ -103,16 +103,20 @@ export function buildAttempt(
   let loss: LossReport;
   if (decided.span.length > 0) {
     const originalChars = decided.span.reduce((s, i) => s + options.cache.messages.get(messages[i]!, TEXT_LENGTH, (m) => messageAsText(m).length), 0);
-    const compressedChars = renderSections(sections).length;
+    // Rendered once: its length, the draft and the final message.
+    const body = renderSections(sections);
+    const compressedChars = body.length;
+    let summarized = 0;
+    for (const i of decided.span) if (messages[i]!.itemType !== 'COMPACTION_SUMMARY') summarized++;
     const provisional: CompressionMetadata = {
       originalChars,
       compressedChars,
       ratio: originalChars > 0 ? round2(compressedChars / originalChars) : 0,
       qualityScore: 0,
       compactions: ctx.compactions,
-      summarizedMessages: content.material.previousSummarized + decided.span.filter((i) => messages[i]!.itemType !== 'COMPACTION_SUMMARY').length,
+      summarizedMessages: content.material.previousSummarized + summarized,
     };
-    const draftSummary = buildSummaryMessage(sections, provisional, style);
+    const draftSummary = buildSummaryMessage(sections, provisional, style, body);
     const draft = assemble(messages, decided.decisions, header, draftSummary, summaryBefore);
     // Each kept message is normalized and tokenized once per compaction (or conversation); the
     // summary by its sections, each once while the attempts repeat it.
@@ -124,7 +128,7 @@ export function buildAttempt(
     }
     const normalizedText = joinNormalized(normalizedParts.map((p) => p.text));
     loss = detectLoss({ facts: content.facts, resultText: '', normalizedText, normalizedParts, importance: content.importance, readability }, limits);
-    summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style);
+    summaryMessage = buildSummaryMessage(sections, { ...provisional, qualityScore: round2(loss.overallRetention) }, style, body);
   } else {
     loss = detectLoss({ facts: [], resultText: '', importance: content.importance, readability }, limits);
   }

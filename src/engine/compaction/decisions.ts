@@ -4,7 +4,7 @@
 // with any member present keeps all its members) — and names the span the summary replaces.
 
 import type { Decision } from '../result';
-import type { MessageDecision, StrategyContext, StrategyDecision } from '../strategies/strategy';
+import { plainDecision, type MessageDecision, type StrategyContext, type StrategyDecision } from '../strategies/strategy';
 import { finishTail } from '../strategies/tail';
 import { offloadedMessage } from '../strategies/truncation';
 import type { Budget } from './budget';
@@ -38,8 +38,8 @@ function normalizeDecisions(decisions: readonly MessageDecision[], input: Compac
   if (decisions.length !== messages.length) throw new Error(`strategy returned ${decisions.length} decisions for ${messages.length} messages`);
   const out = decisions.map((d, i): MessageDecision => {
     const m = messages[i]!;
-    if (header.has(i) && (d.decision !== 'kept' || d.replacement)) return { decision: 'kept', reason: 'header item (always kept)' };
-    if (pinned.has(m.id) && (d.decision !== 'kept' || d.replacement)) return { decision: 'kept', reason: 'pinned' };
+    if (header.has(i) && (d.decision !== 'kept' || d.replacement)) return plainDecision('kept', 'header item (always kept)');
+    if (pinned.has(m.id) && (d.decision !== 'kept' || d.replacement)) return plainDecision('kept', 'pinned');
     if (offload.has(m.id) && m.toolResult) {
       return {
         decision: 'offloaded',
@@ -47,15 +47,16 @@ function normalizeDecisions(decisions: readonly MessageDecision[], input: Compac
         replacement: offloadedMessage(m, input.tokens[i]!, input.counter),
       };
     }
-    if (restored.has(m.id)) return { decision: 'kept', reason: 'restored in the inspector' };
-    return { ...d };
+    if (restored.has(m.id)) return plainDecision('kept', 'restored in the inspector');
+    // Decisions are replaced, never edited: the strategy's own objects serve (most are shared).
+    return d;
   });
   // Pinned/restored members pull their whole block in.
   for (const b of input.blocks) {
     const members = [b.assistantIndex, ...b.resultIndices];
     const present = members.filter((i) => PRESENT.has(out[i]!.decision));
     if (present.length > 0 && present.length < members.length) {
-      for (const i of members) if (!PRESENT.has(out[i]!.decision)) out[i] = { decision: 'kept', reason: 'kept with its tool block' };
+      for (const i of members) if (!PRESENT.has(out[i]!.decision)) out[i] = plainDecision('kept', 'kept with its tool block');
     }
   }
   return out;
@@ -98,6 +99,7 @@ export function keptTokens(input: CompactionInput, decisions: readonly MessageDe
 
 /** Decisions that keep every message as it is. */
 export function keepEverything(input: CompactionInput, reason: string): Decided {
-  const decisions: MessageDecision[] = input.messages.map(() => ({ decision: 'kept', reason }));
+  const kept = plainDecision('kept', reason);
+  const decisions: MessageDecision[] = input.messages.map(() => kept);
   return { strategy: { decisions, warnings: [] }, decisions, span: [], keepRoom: 0 };
 }

@@ -40,13 +40,13 @@ export function bestAttempt(
   budget: Budget,
   recorded: number,
 ): { ctx: AttemptContext; attempt: Attempt; prior: number } {
-  const first = firstAttempt(input, options, budget, recorded);
-  const { ctx, prior } = contextOf(input, options, first.decided, first.content, recorded);
-  const initialBudget = first.summaryBudget;
-  let best = first;
+  // The first attempt is held as `best` only: once a better one is made, it is let go.
+  let best = firstAttempt(input, options, budget, recorded);
+  const { ctx, prior } = contextOf(input, options, best.decided, best.content, recorded);
+  const initialBudget = best.summaryBudget;
   /** The last attempt, when it is not the best. */
   let last: Attempt | undefined;
-  if (first.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
+  if (best.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
   for (let k = 1; k < options.limits.validate.RATIO_MAX_ATTEMPTS; k++) {
     const next = nextAttempt(ctx, budget, last ?? best, initialBudget);
     if (!next) break;

@@ -31,8 +31,9 @@ export function summaryStyleOf(options: Pick<ResolvedOptions, 'archived' | 'leve
   return { archived: options.archived, brief: options.level === 'emergency' };
 }
 
-export function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle): Message {
-  const text = renderSummaryMarkdown(sections, meta, style);
+/** The summary message; `body`: the sections rendered already (renderSummaryMarkdown). */
+export function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle, body?: string): Message {
+  const text = renderSummaryMarkdown(sections, meta, style, body);
   return {
     id: summaryId(meta.compactions, text),
     role: 'user',

@@ -89,7 +89,7 @@ interface FloorOf {
 }
 
 function floorCounter(tokensOf: FormTokens, ofList: WeakMap<readonly SectionItem[], number>): FloorOf {
-  const shortest = (it: SectionItem) => tokensOf(it.forms)[0]!;
+  const shortest = (it: SectionItem) => tokensOf.first(it.forms);
   // A step changes one list or two; the floor of each list is counted once.
   const floorOf = (items: SectionItemLists) => {
     let n = 0;

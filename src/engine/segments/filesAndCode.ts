@@ -29,7 +29,37 @@ interface FileRecord {
   /** The latest code written to it (read when the entry is made). */
   code: (() => string) | undefined;
   sourceIds: string[];
-  sourceSet: Set<string>;
+  /** The sources as a set, once there are enough of them to look one up by (addSource). */
+  sourceSet: Set<string> | undefined;
+}
+
+/** Sources from which a file's are looked up in a set rather than the list: most files have one
+ *  or two, and a set for each of 100,000 files at every attempt was most of the section's work. */
+const SOURCE_SET_FROM = 8;
+
+/** Adds `id` to the file's sources, once. */
+function addSource(f: FileRecord, id: string): void {
+  if (f.sourceSet) {
+    if (f.sourceSet.has(id)) return;
+    f.sourceSet.add(id);
+  } else {
+    if (f.sourceIds.includes(id)) return;
+    if (f.sourceIds.length + 1 >= SOURCE_SET_FROM) f.sourceSet = new Set([...f.sourceIds, id]);
+  }
+  f.sourceIds.push(id);
+}
+
+/** normalizeFilePath of the paths met lately: the same paths come back at every attempt. */
+const NORMALIZED_PATHS = new Map<string, string>();
+const NORMALIZED_PATHS_MAX = 65_536;
+
+function normalizedPath(raw: string): string {
+  let p = NORMALIZED_PATHS.get(raw);
+  if (p === undefined) {
+    if (NORMALIZED_PATHS.size >= NORMALIZED_PATHS_MAX) NORMALIZED_PATHS.clear();
+    NORMALIZED_PATHS.set(raw, (p = normalizeFilePath(raw)));
+  }
+  return p;
 }
 
 const ACTED: ReadonlySet<Action> = new Set<Action>(['created', 'edited', 'deleted', 'read', 'searched', 'ran', 'used']);
@@ -174,11 +204,12 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
   const files = new Map<string, FileRecord>();
   const outputOnly = new Map<string, number>();
   const touch = (rawPath: string, action: Action, pos: number, id: string, code?: () => string) => {
-    const path = normalizeFilePath(rawPath);
+    const path = normalizedPath(rawPath);
     if (!path || path.length > 300) return;
     let f = files.get(path);
     if (!f) {
-      f = { path, actions: [], last: action, firstPos: pos, lastPos: pos, code: undefined, sourceIds: [], sourceSet: new Set() };
+      // Made with its first action and source (lists of one, no room to spare).
+      f = { path, actions: [action], last: action, firstPos: pos, lastPos: pos, code: undefined, sourceIds: [id], sourceSet: undefined };
       files.set(path, f);
     }
     // A mention after an action does not replace the action as "last".
@@ -188,10 +219,7 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
     }
     if (!f.actions.includes(action)) f.actions.push(action);
     if (code !== undefined) f.code = code;
-    if (!f.sourceSet.has(id)) {
-      f.sourceSet.add(id);
-      f.sourceIds.push(id);
-    }
+    addSource(f, id);
   };
 
   // A call the person declined did nothing to its files (Errors and fixes names it).
@@ -239,11 +267,7 @@ export function buildFilesAndCode(ctx: BuilderContext): SectionItem[] {
     }
     into.code = from.lastPos >= into.lastPos ? (from.code ?? into.code) : (into.code ?? from.code);
     into.firstPos = Math.min(into.firstPos, from.firstPos);
-    for (const s of from.sourceIds) {
-      if (into.sourceSet.has(s)) continue;
-      into.sourceSet.add(s);
-      into.sourceIds.push(s);
-    }
+    for (const s of from.sourceIds) addSource(into, s);
     files.delete(short);
   }
 

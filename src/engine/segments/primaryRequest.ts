@@ -104,7 +104,7 @@ function requirementsOf(parts: MessageParts, c: SegmentConstants): { k: number; 
 }
 
 /** Higher priority first, then the earlier. */
-function byRank(priority: number, order: number, than: SectionItem): number {
+function byRank(priority: number, order: number, than: { priority: number; order: number }): number {
   return than.priority - priority || order - than.order;
 }
 
@@ -160,8 +160,9 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
     });
   }
   // The PRIMARY_MAX_REQUIREMENTS first by priority, then order, among the first of each key:
-  // kept as they come (a long span offers one per message), best first.
-  const kept: SectionItem[] = [];
+  // kept as they come (a long span offers one per message), best first; made items at the end
+  // (most of those kept for a while are pushed out by later, more recent ones).
+  const kept: { key: string; form: string; priority: number; order: number; id: string }[] = [];
   const seen = new Set<string>();
   const max = c.PRIMARY_MAX_REQUIREMENTS;
   for (const sm of users) {
@@ -178,11 +179,19 @@ export function buildPrimaryRequest(ctx: BuilderContext): SectionItem[] {
       if (max <= 0 || (kept.length >= max && worst && byRank(priority, order, worst) >= 0)) continue;
       let at = kept.length;
       while (at > 0 && byRank(priority, order, kept[at - 1]!) < 0) at--;
-      kept.splice(at, 0, { key, forms: [form], required: false, priority, order, sourceIds: [sm.message.id] });
+      kept.splice(at, 0, { key, form, priority, order, id: sm.message.id });
       if (kept.length > max) kept.pop();
     }
   }
-  return [...items, ...kept, ...ledgerItems(ctx)];
+  const requirements = kept.map(({ key, form, priority, order, id }): SectionItem => ({
+    key,
+    forms: [form],
+    required: false,
+    priority,
+    order,
+    sourceIds: [id],
+  }));
+  return [...items, ...requirements, ...ledgerItems(ctx)];
 }
 
 /** Where the ledger block stands: after everything else in the section. */

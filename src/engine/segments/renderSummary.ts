@@ -96,7 +96,9 @@ export function renderSections(sections: Partial<SectionTexts>): string {
   }).join('\n\n');
 }
 
-export function renderSummaryMarkdown(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle): string {
-  const body = renderSections(sections);
+/** The whole summary; `body` is renderSections(sections) when the caller has it already (the
+ *  ratio loop renders an attempt's sections once for its draft, its final message and its
+ *  compressed length). */
+export function renderSummaryMarkdown(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle, body = renderSections(sections)): string {
   return `${SUMMARY_TITLE}\n\n${leadLine(meta, style)}\n\n${body ? `${body}\n\n` : ''}${renderMetadata(meta, style.brief)}\n`;
 }

@@ -65,7 +65,13 @@ export interface MeasuredItem {
 const JOIN_TOKENS = 1;
 
 /** The tokens each form of a list of forms takes in a section, with the newline that joins it. */
-export type FormTokens = (forms: readonly string[]) => readonly number[];
+export interface FormTokens {
+  (forms: readonly string[]): readonly number[];
+  /** The tokens of the first (shortest) form alone, the same number: what a floor reads. A list
+   *  of forms not counted yet is not counted whole for it (the degradation's lists in between
+   *  make new lists of forms for every entry, and only the last list is measured whole). */
+  first(forms: readonly string[]): number;
+}
 
 const FORM_TOKENS = new WeakMap<TextCounter, WeakMap<readonly string[], readonly number[]>>();
 
@@ -76,11 +82,13 @@ export function formTokensOf(counter: TextCounter): FormTokens {
   let byForms = FORM_TOKENS.get(counter);
   if (!byForms) FORM_TOKENS.set(counter, (byForms = new WeakMap()));
   const known = byForms;
-  return (forms) => {
+  const all = (forms: readonly string[]) => {
     let t = known.get(forms);
     if (!t) known.set(forms, (t = forms.map((f) => counter.count(f) + JOIN_TOKENS)));
     return t;
   };
+  const first = (forms: readonly string[]) => known.get(forms)?.[0] ?? counter.count(forms[0]!) + JOIN_TOKENS;
+  return Object.assign(all, { first });
 }
 
 export function measureItems(items: readonly SectionItem[], tokensOf: FormTokens): MeasuredItem[] {

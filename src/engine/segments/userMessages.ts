@@ -10,7 +10,7 @@
 import { compileKeywords, mergeSpecs } from '../text/keywordMatcher';
 import { splitSentences, isCodeSegment } from '../text/sentences';
 import { fromMessage, importanceAt, recency, type BuilderContext } from './sectionBuilder';
-import { memoSlotWith, orNone } from '../conversation/messageMemo';
+import { exactSize, memoSlotWith, orNone } from '../conversation/messageMemo';
 import { isRuleSentence, ruleSentences } from '../analyze/standingRules';
 import type { SpanMessage } from './spanView';
 import type { MessageAnalysis } from '../analyze/analysis';
@@ -202,11 +202,13 @@ function readUserMessage(sm: SpanMessage, ctx: BuilderContext): UserReading | un
   const facts = parts.pasted ? c.USER_MESSAGE_PASTE_FACT_SENTENCES : c.USER_MESSAGE_FACT_SENTENCES;
   // A rule is never cut: a form ends before it (the ledger quotes the person's own) or after it.
   const rules = orNone(ruleSentences(text));
-  const base = distinctForms([
-    cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c, rules).text,
-    withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts, rules),
-    withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts, rules),
-  ]);
+  const base = exactSize(
+    distinctForms([
+      cutAfter(text, c.USER_MESSAGE_MIN_CHARS, c, rules).text,
+      withFacts(text, c.USER_MESSAGE_MID_CHARS, ctx, facts, rules),
+      withFacts(text, c.USER_MESSAGE_MAX_CHARS, ctx, facts, rules),
+    ]),
+  );
   const gist = gistOf(text, c.USER_MESSAGE_GIST_CHARS, rules);
   return {
     text,
@@ -254,63 +256,59 @@ export function buildUserMessages(ctx: BuilderContext): SectionItem[] {
       }),
     );
   }
-  type Entry = SectionItem & { count: number; base: string[]; text: string; analysis: MessageAnalysis | undefined; read: UserReading; sm: SpanMessage };
-  const byText = new Map<string, Entry>();
-  const entries: Entry[] = [];
+  // Each distinct message is listed once: its item (what the section gets) and what makes it.
+  const byText = new Map<string, UserEntry>();
+  const entries: UserEntry[] = [];
   for (const sm of view.messages) {
     if (!sm.userAuthored || sm.summary) continue;
     const read = fromMessage(ctx, sm, 'users.reading', (x) => readUserMessage(x, ctx));
     if (!read) continue;
-    const { text, key } = read;
-    const existing = byText.get(key);
+    const existing = byText.get(read.key);
     if (existing) {
-      existing.count++;
-      existing.sourceIds.push(sm.message.id);
-      existing.forms = existing.base.map((f) => listItem(`${f} (×${existing.count})`));
-      existing.priority = Math.max(existing.priority, 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos));
+      const it = existing.item;
+      const count = ++existing.count;
+      it.sourceIds.push(sm.message.id);
+      it.forms = existing.read.base.map((f) => listItem(`${f} (×${count})`));
+      it.priority = Math.max(it.priority, 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos));
       continue;
     }
-    const base = read.base;
-    const item: Entry = {
+    const item: SectionItem = {
       key: read.itemKey,
       forms: read.listed,
       required: true,
       priority: 0.5 * importanceAt(view, sm.pos) + 0.5 * recency(view, sm.pos),
       order: sm.pos,
       sourceIds: [sm.message.id],
-      count: 1,
-      base,
-      text,
-      analysis: sm.analysis,
-      read,
-      sm,
     };
-    byText.set(key, item);
+    const entry: UserEntry = { item, count: 1, read, sm };
+    byText.set(read.key, entry);
     items.push(item);
-    entries.push(item);
+    entries.push(entry);
   }
   const groups = similarGroups(ctx, entries);
   entries.forEach((e, i) => {
+    const { read, sm } = e;
     const times = e.count > 1 ? ` (×${e.count})` : '';
-    const reduced: ReducedForms = { gist: times ? listItem(`${e.read.gist}${times}`) : e.read.listedGist };
-    if (e.read.rules.length > 0) reduced.whole = e.read.rules;
-    const shortened = shortenedOf(ctx, e.sm, e.text, e.analysis, e.read.rules);
+    const reduced: ReducedForms = { gist: times ? listItem(`${read.gist}${times}`) : read.listedGist };
+    if (read.rules.length > 0) reduced.whole = read.rules;
+    const shortened = shortenedOf(ctx, sm, read.text, sm.analysis, read.rules);
     if (shortened) reduced.shortened = listItem(`${shortened}${times}`);
-    if (e.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(e.text, 40)}”${times}`;
+    if (sm.analysis?.isAcknowledgement) reduced.acknowledgement = `“${oneLine(read.text, 40)}”${times}`;
     const g = groups[i];
     if (g !== undefined) {
-      reduced.similar = entries[g]!.key;
-      entries[g]!.reduced = { ...(entries[g]!.reduced ?? {}), similar: entries[g]!.key };
+      reduced.similar = entries[g]!.item.key;
+      // The group's first message is marked too (its reduced forms were made before: g < i).
+      entries[g]!.item.reduced!.similar = entries[g]!.item.key;
     }
-    e.reduced = { ...reduced, ...(e.reduced?.similar ? { similar: e.reduced.similar } : {}) };
+    e.item.reduced = reduced;
   });
-  return items.map(({ key, forms, required, priority, order, sourceIds, reduced }) => ({
-    key,
-    forms,
-    required,
-    priority,
-    order,
-    sourceIds,
-    ...(reduced ? { reduced } : {}),
-  }));
+  return items;
+}
+
+/** A distinct user message of the span: its item, how many times it was sent, its reading. */
+interface UserEntry {
+  item: SectionItem;
+  count: number;
+  read: UserReading;
+  sm: SpanMessage;
 }

@@ -16,7 +16,7 @@ import { importanceKeep } from './importanceStrategy';
 import { incrementalPlan } from './incrementalStrategy';
 import { keyEventsKeep } from './keyEventsStrategy';
 import { levelDecisions } from './levelStrategy';
-import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
+import { plainDecision, type MessageDecision, type Strategy, type StrategyContext, type StrategyDecision } from './strategy';
 import { summaryStrategy } from './summaryStrategy';
 import { decisionsFrom, keptTokens, turnsOf } from './turns';
 import { windowKeep } from './windowStrategy';
@@ -115,7 +115,7 @@ function fillRecent(ctx: StrategyContext, decisions: MessageDecision[]): Message
     if (turn.some((i) => ctx.messages[i]!.itemType === 'COMPACTION_SUMMARY')) break;
     const extra = turn.reduce((s, i) => s + (out[i]!.decision === 'summarized' ? ctx.tokens[i]! : 0), 0);
     if (used + extra > ctx.budget.keep) break;
-    for (const i of turn) if (out[i]!.decision === 'summarized') out[i] = { decision: 'kept', reason: 'recent, and the budget has room for it' };
+    for (const i of turn) if (out[i]!.decision === 'summarized') out[i] = plainDecision('kept', 'recent, and the budget has room for it');
     used += extra;
   }
   return out;
@@ -137,7 +137,7 @@ export const adaptiveStrategy: Strategy = {
     const decisions = filled.map((d) => {
       let reason = labelled.get(d.reason);
       if (reason === undefined) labelled.set(d.reason, (reason = `${d.reason} [${label}]`));
-      return { ...d, reason };
+      return d.replacement ? { ...d, reason } : plainDecision(d.decision, reason);
     });
     return { decisions, ...(result.chunks ? { chunks: result.chunks } : {}), warnings: result.warnings };
   },

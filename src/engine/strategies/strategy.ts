@@ -84,3 +84,31 @@ export interface Strategy {
   keeps?: string;
   decide(ctx: StrategyContext): StrategyDecision;
 }
+
+/** The most distinct reasons kept interned; past it the table starts afresh (a reason may name
+ *  a message, so a long-lived host would otherwise keep every one it met). */
+const PLAIN_MAX = 4096;
+/** By decision, then by reason: the reason is looked up as it is (most callers pass the same
+ *  string object for every message, whose hash the string keeps), never joined into a new key. */
+const PLAIN = new Map<Decision, Map<string, MessageDecision>>();
+let plainCount = 0;
+
+/** The decision `decision` for `reason`, without a replacement: one frozen object per pair,
+ *  shared by every message and every attempt it applies to (a plan of 200,000 messages would
+ *  otherwise make one per message per attempt). Never changed: a decision is replaced, not
+ *  edited. */
+export function plainDecision(decision: Decision, reason: string): MessageDecision {
+  let byReason = PLAIN.get(decision);
+  if (byReason === undefined) PLAIN.set(decision, (byReason = new Map()));
+  let d = byReason.get(reason);
+  if (d === undefined) {
+    if (plainCount >= PLAIN_MAX) {
+      for (const m of PLAIN.values()) m.clear();
+      plainCount = 0;
+    }
+    d = Object.freeze({ decision, reason }) as MessageDecision;
+    byReason.set(reason, d);
+    plainCount++;
+  }
+  return d;
+}

@@ -10,7 +10,7 @@
 import type { Message } from '../conversation/model';
 import type { ToolBlock } from '../conversation/views';
 import type { EngineWarning } from '../warnings';
-import type { MessageDecision, Strategy, StrategyContext, StrategyDecision } from './strategy';
+import { plainDecision, type MessageDecision, type Strategy, type StrategyContext, type StrategyDecision } from './strategy';
 
 /** A message that holds only the model's thinking (it belongs with what follows it). */
 export function isThinkingOnly(m: Message): boolean {
@@ -114,12 +114,12 @@ export const summaryStrategy: Strategy = {
     }
 
     const decisions: MessageDecision[] = messages.map((m, i) => {
-      if (ctx.header.has(i)) return { decision: 'kept', reason: headerReason(m) };
-      if (ctx.pinned.has(m.id)) return { decision: 'kept', reason: 'pinned' };
+      if (ctx.header.has(i)) return plainDecision('kept', headerReason(m));
+      if (ctx.pinned.has(m.id)) return plainDecision('kept', 'pinned');
       // An earlier summary inside the kept round (after the request it kept) is merged all the same.
-      if (m.itemType === 'COMPACTION_SUMMARY') return { decision: 'summarized', reason: 'earlier summary, merged section by section' };
-      if (i >= cut) return { decision: 'kept', reason: 'recent round' };
-      return { decision: 'summarized', reason: 'older than the kept rounds' };
+      if (m.itemType === 'COMPACTION_SUMMARY') return plainDecision('summarized', 'earlier summary, merged section by section');
+      if (i >= cut) return plainDecision('kept', 'recent round');
+      return plainDecision('summarized', 'older than the kept rounds');
     });
     return { decisions, warnings };
   },

@@ -4,7 +4,7 @@
 // reasoning goes with the action). Header items and pinned messages are not in any turn: they
 // are always kept.
 
-import type { MessageDecision, StrategyContext } from './strategy';
+import { plainDecision, type MessageDecision, type StrategyContext } from './strategy';
 import { headerReason, isThinkingOnly } from './summaryStrategy';
 
 export function isFixed(ctx: StrategyContext, i: number): boolean {
@@ -78,13 +78,13 @@ export function decisionsFrom(
   replaced: ReadonlyMap<number, MessageDecision> = new Map(),
 ): MessageDecision[] {
   return ctx.messages.map((m, i) => {
-    if (isFixed(ctx, i)) return { decision: 'kept', reason: fixedReason(ctx, i) };
+    if (isFixed(ctx, i)) return plainDecision('kept', fixedReason(ctx, i));
     const r = replaced.get(i);
     if (r) return r;
     const k = keep.get(i);
-    if (k !== undefined && m.itemType !== 'COMPACTION_SUMMARY') return { decision: 'kept', reason: k };
-    if (m.itemType === 'COMPACTION_SUMMARY') return { decision: 'summarized', reason: 'earlier summary, merged section by section' };
-    return { decision: 'summarized', reason: summarizedReason };
+    if (k !== undefined && m.itemType !== 'COMPACTION_SUMMARY') return plainDecision('kept', k);
+    if (m.itemType === 'COMPACTION_SUMMARY') return plainDecision('summarized', 'earlier summary, merged section by section');
+    return plainDecision('summarized', summarizedReason);
   });
 }
 

@@ -23,9 +23,15 @@
 
 import type { Fact, FactKind } from '../result';
 
+/** A run of whitespace that is not one plain space: what normalizeForMatch collapses. A single
+ *  space stays as it is, so a text already in normal form is given back as it is (lower-casing
+ *  and trimming give back a string they do not change), not copied: the normal forms kept for
+ *  every message and fact share the original's characters. */
+const WHITESPACE_TO_COLLAPSE = /\s\s+|(?! )\s/g;
+
 /** Lower-cased, whitespace collapsed: how facts and texts are compared. */
 export function normalizeForMatch(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return text.toLowerCase().replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
 }
 
 /** normalizeForMatch of texts joined by newlines, from each text normalized on its own: the

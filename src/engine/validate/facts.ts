@@ -84,8 +84,8 @@ function userFactOf(text: string, chars: number): string {
 interface MessageFacts {
   refs: object | undefined;
   callFiles: readonly (readonly { path: string }[])[];
-  facts: Fact[];
-  keys: string[];
+  facts: readonly Fact[];
+  keys: readonly string[];
 }
 
 function sameFiles(a: readonly (readonly { path: string }[])[], b: readonly (readonly { path: string }[])[]): boolean {
@@ -108,7 +108,8 @@ function messageFacts(sm: SpanView['messages'][number], callFiles: readonly (rea
   }
   for (const files of callFiles) for (const f of files) add('filePath', f.path);
   if (!sm.assistant) for (const e of sm.analysis?.refs.errors ?? []) if (!GENERIC_ERROR.test(e)) add('errorSignature', e);
-  return { refs: sm.analysis?.refs, callFiles, facts, keys };
+  // Kept per message: no spare capacity, and the one empty list when it states none.
+  return { refs: sm.analysis?.refs, callFiles, facts: orNone(exactSize(facts)), keys: orNone(exactSize(keys)) };
 }
 
 const NO_CALLS: readonly (readonly { path: string }[])[] = [];

@@ -8,6 +8,7 @@ import { validateApiShape } from '../../../src/engine/conversation/apiShape';
 import { messageText, type Conversation } from '../../../src/engine/conversation/model';
 import { capDiff, cutToolOutput, cutToTokens } from '../../../src/engine/strategies/truncation';
 import { getStrategy, listStrategies, UnknownStrategyError } from '../../../src/engine/strategies/registry';
+import { plainDecision } from '../../../src/engine/strategies/strategy';
 import { createTokenCounter, type CachedTokenCounter } from '../../../src/engine/tokens/messageCounter';
 import { ConversationBuilder, codingSession } from '../../helpers/compactorFixtures';
 
@@ -326,5 +327,16 @@ describe('truncation helpers', () => {
     expect(r.text).toContain('output line 0');
     expect(r.text).toContain('ERROR: final failure');
     expect(r.text).toMatch(/\[… [\d,]+ lines of output cut to fit the budget\]/);
+  });
+});
+
+describe('plainDecision', () => {
+  it('gives the messages that share a decision and a reason one frozen object (a plan of 200,000 messages makes a handful)', () => {
+    const a = plainDecision('summarized', 'older than the sliding window');
+    expect(plainDecision('summarized', 'older than the sliding window')).toBe(a);
+    expect(plainDecision('kept', 'older than the sliding window')).not.toBe(a);
+    expect(plainDecision('summarized', 'recent round')).not.toBe(a);
+    expect(a).toEqual({ decision: 'summarized', reason: 'older than the sliding window' });
+    expect(Object.isFrozen(a)).toBe(true);
   });
 });

@@ -44,6 +44,15 @@ const glue = fc.constantFrom(' ', '', '\n', '.', '/', '-', '  ', '修', 'x');
 const text = fc.array(fc.tuple(fragment, glue), { maxLength: 30 }).map((parts) => parts.map(([w, g]) => w + g).join(''));
 const fact = fc.record({ kind: fc.constantFrom(...KINDS), value: fc.oneof(text, fragment), sourceId: fc.constant('m1') }) as fc.Arbitrary<Fact>;
 
+describe('normalizeForMatch', () => {
+  it('lower-cases, collapses every run of whitespace (tabs, newlines, no-break and ideographic spaces) to one space and trims', () => {
+    expect(normalizeForMatch(' Fix\tthe  Bug\n\nin src/A.ts\u00a0now\u3000please ')).toBe('fix the bug in src/a.ts now please');
+    const spaces = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u3000', '\ufeff', ' \t ');
+    const spaced = fc.array(fc.tuple(fragment, spaces), { maxLength: 12 }).map((parts) => parts.map(([w, g]) => w + g).join(''));
+    fc.assert(fc.property(spaced, (t) => normalizeForMatch(t) === t.toLowerCase().split(/\s+/).filter(Boolean).join(' ')));
+  });
+});
+
 describe('presentFacts', () => {
   it('answers as factPresent does, fact by fact, on random facts and texts', () => {
     fc.assert(
