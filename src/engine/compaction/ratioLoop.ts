@@ -46,12 +46,17 @@ export function bestAttempt(
   const initialBudget = best.summaryBudget;
   /** The last attempt, when it is not the best. */
   let last: Attempt | undefined;
+  /** The figures of the attempt before the last one made, when the last one gave the recent
+   *  messages less room (what that saved tells the controller whether more could help). */
+  let beforeShrink: { tokensAfter: number; tailBudget: number } | undefined;
   if (best.decided.span.length === 0 || hasEditedSections(options.edits)) return { ctx, attempt: best, prior };
   for (let k = 1; k < options.limits.validate.RATIO_MAX_ATTEMPTS; k++) {
-    const next = nextAttempt(ctx, budget, last ?? best, initialBudget);
+    const from = last ?? best;
+    const next = nextAttempt(ctx, budget, from, initialBudget, beforeShrink);
     if (!next) break;
     last = undefined; // not needed any more: only the best and the new attempt are alive
     const made = next();
+    beforeShrink = made.decided.keepRoom < from.decided.keepRoom ? { tokensAfter: from.tokensAfter, tailBudget: from.decided.keepRoom } : undefined;
     if (better(made, best, budget.target, options.limits.validate)) best = made;
     else last = made;
   }
@@ -60,7 +65,13 @@ export function bestAttempt(
 
 /** What the ratio controller asks for after `attempt`, as the attempt to make; undefined when
  *  it accepts, or when the tail cannot shrink further. */
-function nextAttempt(ctx: AttemptContext, budget: Budget, attempt: Attempt, initialBudget: number): (() => Attempt) | undefined {
+function nextAttempt(
+  ctx: AttemptContext,
+  budget: Budget,
+  attempt: Attempt,
+  initialBudget: number,
+  beforeShrink: { tokensAfter: number; tailBudget: number } | undefined,
+): (() => Attempt) | undefined {
   const { input, options } = ctx;
   const step = controlRatio(
     {
@@ -73,6 +84,7 @@ function nextAttempt(ctx: AttemptContext, budget: Budget, attempt: Attempt, init
       summaryCap: budget.bodyCap,
       initialSummaryBudget: initialBudget,
       tailBudget: attempt.decided.keepRoom,
+      ...(beforeShrink ? { beforeShrink } : {}),
       loss: attempt.loss,
       importance: attempt.content.importance,
     },

@@ -2,7 +2,10 @@
 // the result or run again with more or less budget.
 //   • Over the target (beyond RATIO_OVERSHOOT_TOLERANCE): shrink — first the summary, down to
 //     its floor (required content) and never below RATIO_MIN of its first allocation; when the
-//     summary is already at its floor, give the kept recent messages less room instead.
+//     summary is already at its floor, give the kept recent messages less room instead — unless
+//     the last time they were given less room saved so little per token of room that the room
+//     left could not reach the target (a summary of them costs about what they cost: the person's
+//     own words, which the summary keeps whole).
 //   • Loss moderate or severe, or important content (> 0.8) retained below 0.7, and the result
 //     below RATIO_MAX of the target: grow the summary by fixed adjustments (severe +0.3,
 //     moderate +0.15, important +0.1, retention < 0.5 +0.2, < 0.7 +0.1, as shares of the target).
@@ -29,6 +32,8 @@ export interface RatioAttempt {
   initialSummaryBudget: number;
   /** Room the recent kept messages were given. */
   tailBudget: number;
+  /** The attempt before this one, when this one gave the recent messages less room. */
+  beforeShrink?: { tokensAfter: number; tailBudget: number };
   loss: LossReport;
   importance: number;
 }
@@ -54,6 +59,15 @@ export function controlRatio(a: RatioAttempt, c: ValidateConstants): RatioDecisi
         tailBudget: a.tailBudget,
         reason: `${over} tokens over the target: summary budget ${a.summaryBudget} → ${next}`,
       };
+    }
+    if (a.tailBudget > 0 && a.beforeShrink && a.beforeShrink.tailBudget > a.tailBudget) {
+      const savedPerToken = (a.beforeShrink.tokensAfter - a.tokensAfter) / (a.beforeShrink.tailBudget - a.tailBudget);
+      const reach = savedPerToken * a.tailBudget;
+      if (reach < over - a.target * c.RATIO_OVERSHOOT_TOLERANCE) {
+        return accept(
+          `${over} tokens over the target: less room for recent messages saved ${savedPerToken.toFixed(2)} tokens per token, the ${a.tailBudget} left would save ${Math.max(0, Math.round(reach))}`,
+        );
+      }
     }
     if (a.tailBudget > 0) {
       const next = Math.max(0, a.tailBudget - over);
