@@ -11,7 +11,7 @@
 
 import { memoOrFresh, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
-import type { Classification, TemporalCategory } from '../result';
+import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
 import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
@@ -23,6 +23,7 @@ import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossRe
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
+import { hashFigure, hashName, Interner, sameStrings } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
@@ -40,19 +41,21 @@ interface MessageReading {
   /** Its subject terms, as the memo's numbers for them (MessageMemo.termId). */
   terms: Int32Array;
   shingles: Uint32Array;
-  /** LSH buckets of the shingles (nearDuplicates.ts). */
-  bands: Int32Array;
+  /** LSH buckets of the shingles (nearDuplicates.ts), kept when the reading is (else the scan
+   *  makes them and lets them go). */
+  bands: Int32Array | undefined;
   isAck: boolean;
   /** A person's message that can open the task (keyEvents.ts statesTask). */
   statesTask: boolean;
   /** What the dependency metric reads of the content scan. */
   scanCounts: { dependency: number; outbound: number };
-  classification: Classification;
-  /** The classification as the analysis gives it (rounded): one object for every analysis. */
-  shownClassification: MessageAnalysis['classification'];
-  /** The key events it shows when it is not the task's first message, by whether it is the
-   *  result of an edit (index 1) or not (0): filled as the analyses ask. */
-  shownEvents: (KeyEventKind[] | undefined)[];
+  /** The classification as the analysis gives it (rounded): one object for every analysis, and
+   *  for every message classified alike (Interner). */
+  shownClassification: Classification;
+  /** The key events it shows when it is not the task's first message, as the result of an edit
+   *  or not: filled as the analyses ask. */
+  shownEvents: readonly KeyEventKind[] | undefined;
+  shownEditEvents: readonly KeyEventKind[] | undefined;
   actionableMatches: number;
   events: KeyEventEvidence;
   roleScore: number;
@@ -117,7 +120,15 @@ function lowerOf(text: string): string {
   return withoutMarkupTags(text.toLowerCase());
 }
 
-function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: MessageMemo): MessageReading {
+/** What a reading is made with beside the message. */
+interface ReadingContext {
+  c: AnalyzeConstants;
+  limits: RefLimits;
+  memo: MessageMemo;
+  classifications: Interner<Classification>;
+}
+
+function readMessage(m: Message, { c, limits, memo, classifications }: ReadingContext): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
   // A person's message is read by their own words (analyze/injectedContext.ts).
@@ -147,20 +158,20 @@ function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: M
     keys: referenceKeys(refs),
     terms: Int32Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t)),
     shingles,
-    bands: lshBandKeys(shingles, c),
+    bands: memo.lasting ? lshBandKeys(shingles, c) : undefined,
     isAck,
     statesTask: user && statesTask(visible, isAck),
     scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
-    classification: cls,
-    shownClassification: {
+    shownClassification: classifications.of({
       contentType: cls.contentType,
       confidence: r4(cls.confidence),
       keywords: cls.keywords,
       technicalLevel: cls.technicalLevel,
       actionability: cls.actionability,
       density: r4(cls.density),
-    },
-    shownEvents: [],
+    }),
+    shownEvents: undefined,
+    shownEditEvents: undefined,
     actionableMatches: detail.actionableMatches,
     events,
     // The role score reads the key events' signals, none of which depends on where the message stands.
@@ -197,7 +208,8 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // near-duplicate scan) for the next analysis of the grown conversation; one for this call only
   // would just hold them longer.
   const lasting = memo.lasting;
-  const read = (x: Message) => readMessage(x, c, limits, memo);
+  const context: ReadingContext = { c, limits, memo, classifications: new Interner(hashClassification, sameClassification) };
+  const read = (x: Message) => readMessage(x, context);
   const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
@@ -222,7 +234,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
         readings.map((f) => f.shingles),
         c,
         from,
-        readings.map((f) => f.bands),
+        lasting ? readings.map((f) => f.bands!) : undefined,
       ),
   );
   const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
@@ -239,10 +251,16 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const firstUser = readings.findIndex((f) => f.statesTask);
 
   // Pass 3: metrics per message.
+  const importances = new Interner(hashImportance, sameImportance);
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
     const edit = editResults[i]!;
-    const events = i === firstUser ? keyEventsOf(f.events, true, edit).events : (f.shownEvents[edit ? 1 : 0] ??= keyEventsOf(f.events, false, edit).events);
+    const events =
+      i === firstUser
+        ? keyEventsOf(f.events, true, edit).events
+        : edit
+          ? (f.shownEditEvents ??= keyEventsOf(f.events, false, true).events)
+          : (f.shownEvents ??= keyEventsOf(f.events, false, false).events);
     const crit = f.criticality;
     const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
@@ -255,7 +273,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       index: i,
       id: m.id,
       classification: f.shownClassification,
-      importance: {
+      importance: importances.of({
         criticality: r4(crit),
         dependency: r4(dep),
         uniqueness: r4(uniq),
@@ -266,7 +284,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
         relevance: r4(relevance),
         roleScore: r4(f.roleScore),
         tier: f.tier,
-      },
+      }),
       refs: f.refs,
       isAcknowledgement: f.isAck,
       keyEvents: events,
@@ -314,7 +332,40 @@ function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
   if (a.isAcknowledgement !== b.isAcknowledgement || a.referencedBy !== b.referencedBy || a.nearDuplicateOf !== b.nearDuplicateOf) return false;
   if (a.keyEvents !== b.keyEvents && (a.keyEvents.length !== b.keyEvents.length || a.keyEvents.some((e, k) => e !== b.keyEvents[k]))) return false;
   if (Object.keys(a).length !== Object.keys(b).length) return false;
-  return IMPORTANCE_FIELDS.every((k) => a.importance[k] === b.importance[k]);
+  return sameImportance(a.importance, b.importance);
+}
+
+function sameImportance(a: ImportanceMetrics, b: ImportanceMetrics): boolean {
+  return a === b || IMPORTANCE_FIELDS.every((k) => a[k] === b[k]);
+}
+
+function hashImportance(x: ImportanceMetrics): number {
+  let h = hashName(0x811c9dc5, x.temporalCategory);
+  h = hashFigure(h, x.criticality);
+  h = hashFigure(h, x.dependency);
+  h = hashFigure(h, x.uniqueness);
+  h = hashFigure(h, x.actionability);
+  h = hashFigure(h, x.temporal);
+  h = hashFigure(h, x.relevance);
+  h = hashFigure(h, x.roleScore);
+  return hashFigure(h, x.tier);
+}
+
+function sameClassification(a: Classification, b: Classification): boolean {
+  return (
+    a.contentType === b.contentType &&
+    a.confidence === b.confidence &&
+    a.technicalLevel === b.technicalLevel &&
+    a.actionability === b.actionability &&
+    a.density === b.density &&
+    sameStrings(a.keywords, b.keywords)
+  );
+}
+
+function hashClassification(x: Classification): number {
+  let h = hashName(hashName(hashName(0x811c9dc5, x.contentType), x.technicalLevel), x.actionability);
+  h = hashFigure(hashFigure(h, x.confidence), x.density);
+  return x.keywords.length === 0 ? h : hashName(h, x.keywords[0]!);
 }
 
 /**

@@ -7,6 +7,7 @@
 // error). Linking to every earlier mention would make a file read 300 times produce 45,000 links
 // that say nothing more.
 
+import { NONE } from '../conversation/messageMemo';
 import type { MessageRefs } from './analysis';
 
 /** Basenames too common to identify a file on their own. */
@@ -59,9 +60,9 @@ export function referenceKeys(refs: MessageRefs): string[] {
 
 export interface CrossReferences {
   /** For each message, the later messages referring back to it (ascending). */
-  referencedBy: number[][];
+  referencedBy: (readonly number[])[];
   /** For each message, the earlier messages it refers back to (ascending). */
-  refersTo: number[][];
+  refersTo: (readonly number[])[];
 }
 
 /** Where a scan stands: each key's first and latest mention, and the links so far. */
@@ -80,21 +81,24 @@ export function crossReferenceScan(): CrossReferenceScan {
 export function advanceCrossReferences(scan: CrossReferenceScan, keysPerMessage: readonly (readonly string[])[], from: number): void {
   const n = keysPerMessage.length;
   const { first, latest, referencedBy: by, refersTo } = scan;
-  const copied = new Set<number>();
-  const link = (i: number, j: number, to: Set<number>) => {
-    let list = by[i]!;
+  // The messages whose list this scan made (the others were handed out before, or are the shared empty one).
+  const own = new Set<number>();
+  // The earlier messages the current one refers back to (made for the few that refer back).
+  let to: Set<number> | undefined;
+  const link = (i: number, j: number) => {
+    const list = by[i]!;
     // j is the largest index so far: the list stays ascending, and a repeat is its last entry.
     if (list[list.length - 1] === j) return;
-    if (i < from && !copied.has(i)) {
-      copied.add(i);
-      by[i] = list = list.slice();
+    if (own.has(i)) (list as number[]).push(j);
+    else {
+      own.add(i);
+      by[i] = list.concat(j);
     }
-    list.push(j);
-    to.add(i);
+    (to ??= new Set()).add(i);
   };
   for (let j = from; j < n; j++) {
-    by.push([]);
-    const to = new Set<number>();
+    // Most messages are referred back to by none: they share one empty list.
+    by.push(NONE);
     for (const key of keysPerMessage[j]!) {
       const f = first.get(key);
       if (f === undefined) {
@@ -103,10 +107,14 @@ export function advanceCrossReferences(scan: CrossReferenceScan, keysPerMessage:
         continue;
       }
       const l = latest.get(key)!;
-      if (f !== j) link(f, j, to);
-      if (l !== f && l !== j) link(l, j, to);
+      if (f !== j) link(f, j);
+      if (l !== f && l !== j) link(l, j);
       latest.set(key, j);
     }
-    refersTo.push(to.size === 0 ? [] : [...to].sort((a, b) => a - b));
+    if (to === undefined) refersTo.push(NONE);
+    else {
+      refersTo.push([...to].sort((a, b) => a - b));
+      to = undefined;
+    }
   }
 }

@@ -18,7 +18,7 @@
 //   important, must …) in a message a person wrote.
 // Header items (system prompt, tool definitions, memory) are never key events: they are kept anyway.
 
-import { exactSize } from '../conversation/messageMemo';
+import { keptList, NONE } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../conversation/model';
 import { compileKeywords } from '../text/keywordMatcher';
 import type { KeyEventKind, MessageRefs } from './analysis';
@@ -71,7 +71,7 @@ export interface KeyEventInput {
 }
 
 export interface KeyEventSignals {
-  events: KeyEventKind[];
+  events: readonly KeyEventKind[];
   /** Task completion seen (role score +1.5). */
   completion: boolean;
   /** Errors or fixes seen (role score +2.0). */
@@ -139,7 +139,7 @@ export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage'
 /** The key events of a message from its evidence and where it stands. */
 export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, resultOfEdit: boolean): KeyEventSignals {
   const events: KeyEventKind[] = [];
-  if (e.header) return { events, completion: false, errorOrFix: false, pinned: e.pinnedFlag };
+  if (e.header) return { events: NONE, completion: false, errorOrFix: false, pinned: e.pinnedFlag };
   if (e.user && (isFirstUserMessage || e.taskStartWords)) events.push('task_start');
   if (e.completion) events.push('task_complete');
   if (e.decision) events.push('decision');
@@ -148,7 +148,7 @@ export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, re
   if (e.result && (e.keyResult || resultOfEdit)) events.push('key_tool_result');
   if (e.pinned) events.push('pinned');
   if (e.user) events.push('user_input');
-  return { events: exactSize(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
+  return { events: keptList(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
 }
 
 export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {

@@ -38,9 +38,13 @@ export function lshBandKeys(shingles: Uint32Array, c: AnalyzeConstants): Int32Ar
   return keys;
 }
 
+/** A bucket's members in order: one index alone as itself (most buckets of a long conversation
+ *  hold one message, and a list per bucket and band was most of the scan's memory). */
+type Members = number | number[];
+
 /** Where a scan stands: the buckets so far and the results for the sets scanned. */
 export interface NearDuplicateScan {
-  buckets: Map<number, number[]>[];
+  buckets: Map<number, Members>[];
   similarCount: number[];
   nearDuplicateOf: (number | undefined)[];
   /** The set each one was last compared with (+1; 0 for none): compared once per set. */
@@ -48,7 +52,7 @@ export interface NearDuplicateScan {
 }
 
 export function nearDuplicateScan(c: AnalyzeConstants): NearDuplicateScan {
-  return { buckets: Array.from({ length: bandShape(c).bands }, () => new Map<number, number[]>()), similarCount: [], nearDuplicateOf: [], comparedFor: [] };
+  return { buckets: Array.from({ length: bandShape(c).bands }, () => new Map<number, Members>()), similarCount: [], nearDuplicateOf: [], comparedFor: [] };
 }
 
 /** Scans sets[from…] into `scan` (the sets before `from` were scanned into it already).
@@ -90,15 +94,21 @@ export function advanceNearDuplicates(
     const keys = bandKeys?.[i] ?? lshBandKeys(a, c);
     for (let b = 0; b < bands; b++) {
       const members = buckets[b]!.get(keys[b]!);
-      if (!members) continue;
+      if (members === undefined) continue;
+      if (typeof members === 'number') {
+        compare(i, a, members);
+        continue;
+      }
       // The bucket's first member, then its most recent ones.
       compare(i, a, members[0]!);
       for (let k = Math.max(1, members.length - (cap - 1)); k < members.length; k++) compare(i, a, members[k]!);
     }
     for (let b = 0; b < bands; b++) {
-      const members = buckets[b]!.get(keys[b]!);
-      if (members) members.push(i);
-      else buckets[b]!.set(keys[b]!, [i]);
+      const bucket = buckets[b]!;
+      const members = bucket.get(keys[b]!);
+      if (members === undefined) bucket.set(keys[b]!, i);
+      else if (typeof members === 'number') bucket.set(keys[b]!, [members, i]);
+      else members.push(i);
     }
   }
 }

@@ -5,7 +5,7 @@
 // All extractors are pure, deterministic and linear in the text; results are unique, in a
 // documented order, and capped (limits default to analyze/constants.ts).
 
-import { exactSize } from '../conversation/messageMemo';
+import { keptList, NONE } from '../conversation/messageMemo';
 import { isUserAuthored, type Message, type ToolCall } from '../conversation/model';
 import type { MessageRefs } from './analysis';
 import { toolCallArgumentText } from './analysisText';
@@ -410,9 +410,11 @@ export function extractMessageRefs(m: Message, limits: RefLimits = DEFAULT_REF_L
   for (const p of extractFilePaths(text, limits.maxFiles)) pushPath(files, seen, p, limits.maxFiles);
   let idText = text;
   for (const call of m.toolCalls ?? []) idText += `\n${toolCallArgumentText(call)}`;
-  return {
-    files: exactSize(files),
-    identifiers: exactSize(extractIdentifiers(idText, limits.maxIdentifiers)),
-    errors: exactSize(extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars)),
-  };
+  const identifiers = extractIdentifiers(idText, limits.maxIdentifiers);
+  const errors = extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars);
+  if (files.length === 0 && identifiers.length === 0 && errors.length === 0) return NO_REFS;
+  return { files: keptList(files), identifiers: keptList(identifiers), errors: keptList(errors) };
 }
+
+/** The refs of a message that mentions nothing (most of a long chat): one object for all of them. */
+const NO_REFS: MessageRefs = Object.freeze({ files: NONE, identifiers: NONE, errors: NONE });

@@ -182,6 +182,11 @@ export function exactSize<T>(xs: T[]): T[] {
   return xs.length === 0 ? [] : xs.slice();
 }
 
+/** exactSize for a list that is only read: NONE when it is empty. */
+export function keptList<T>(xs: T[]): readonly T[] {
+  return xs.length === 0 ? NONE : xs.slice();
+}
+
 /** A memo for one call when the caller keeps none: the stages of one call still share it. */
 export function memoOrFresh(memo: MessageMemo | undefined): MessageMemo {
   return memo ?? new MessageMemo({ byContent: false });

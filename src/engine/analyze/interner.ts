@@ -1,0 +1,52 @@
+// One object for each distinct value of a small record that an analysis gives every message (its
+// importance figures, its classification as shown): a long conversation repeats a few of them, and
+// a record per message kept ~300 bytes per message alive for as long as the analysis is used.
+// The records are read only, everywhere: an object may stand for many messages.
+
+/** Hands out the first object seen equal to each one given. */
+export class Interner<T extends object> {
+  /** By hash: one object, or the several whose hashes collide. */
+  private readonly byHash = new Map<number, T | T[]>();
+
+  constructor(
+    private readonly hash: (x: T) => number,
+    private readonly same: (a: T, b: T) => boolean,
+  ) {}
+
+  /** The object equal to `x` given first (`x` itself when none was). */
+  of(x: T): T {
+    const h = this.hash(x);
+    const at = this.byHash.get(h);
+    if (at === undefined) {
+      this.byHash.set(h, x);
+      return x;
+    }
+    if (!Array.isArray(at)) {
+      if (this.same(at, x)) return at;
+      this.byHash.set(h, [at, x]);
+      return x;
+    }
+    for (const y of at) if (this.same(y, x)) return y;
+    at.push(x);
+    return x;
+  }
+}
+
+/** A step of a hash over numbers: `x` is a figure rounded to 4 decimals (analyzeConversation's r4),
+ *  so x × 10⁴ is a whole number. */
+export function hashFigure(h: number, x: number): number {
+  return Math.imul(h ^ Math.round(x * 10000), 0x01000193);
+}
+
+/** A step of a hash over short strings (names such as 'historical'). */
+export function hashName(h: number, s: string): number {
+  return Math.imul(h ^ (s.length * 131 + s.charCodeAt(0) + s.charCodeAt(s.length - 1) * 7), 0x01000193);
+}
+
+/** Whether two lists of strings hold the same, in order. */
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
