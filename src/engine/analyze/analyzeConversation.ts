@@ -32,6 +32,7 @@ import { roleScore } from './roleScore';
 import { detectTaskType } from './taskType';
 import { advanceTimestamps, parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
 import { toolCallKind } from './toolKinds';
+import { TypedArena } from './typedArena';
 
 /** What one message says, read once: everything the metrics need that depends on the message
  *  alone (and the constants), so that a conversation analyzed again reads only its new messages. */
@@ -126,9 +127,11 @@ interface ReadingContext {
   limits: RefLimits;
   memo: MessageMemo;
   classifications: Interner<Classification>;
+  /** Where the reading's terms and shingles are kept. */
+  arena: TypedArena;
 }
 
-function readMessage(m: Message, { c, limits, memo, classifications }: ReadingContext): MessageReading {
+function readMessage(m: Message, { c, limits, memo, classifications, arena }: ReadingContext): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
   // A person's message is read by their own words (analyze/injectedContext.ts).
@@ -143,7 +146,7 @@ function readMessage(m: Message, { c, limits, memo, classifications }: ReadingCo
   const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (user && isPromptAnswer(visible)));
   const scan = scanContent(lower);
   const tokens = tokenHashes(lower);
-  const shingles = shingleHashes(tokens.ids);
+  const shingles = arena.uint32(shingleHashes(tokens.ids));
   const detail = classifyText(
     text,
     tokens,
@@ -156,7 +159,7 @@ function readMessage(m: Message, { c, limits, memo, classifications }: ReadingCo
   return {
     refs,
     keys: referenceKeys(refs),
-    terms: Int32Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t)),
+    terms: arena.int32(Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t))),
     shingles,
     bands: memo.lasting ? lshBandKeys(shingles, c) : undefined,
     isAck,
@@ -208,7 +211,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // near-duplicate scan) for the next analysis of the grown conversation; one for this call only
   // would just hold them longer.
   const lasting = memo.lasting;
-  const context: ReadingContext = { c, limits, memo, classifications: new Interner(hashClassification, sameClassification) };
+  const context: ReadingContext = { c, limits, memo, classifications: new Interner(hashClassification, sameClassification), arena: new TypedArena() };
   const read = (x: Message) => readMessage(x, context);
   const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 

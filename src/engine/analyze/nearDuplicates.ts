@@ -92,23 +92,24 @@ export function advanceNearDuplicates(
     const a = shingles[i]!;
     if (a.length === 0) continue;
     const keys = bandKeys?.[i] ?? lshBandKeys(a, c);
-    for (let b = 0; b < bands; b++) {
-      const members = buckets[b]!.get(keys[b]!);
-      if (members === undefined) continue;
-      if (typeof members === 'number') {
-        compare(i, a, members);
-        continue;
-      }
-      // The bucket's first member, then its most recent ones.
-      compare(i, a, members[0]!);
-      for (let k = Math.max(1, members.length - (cap - 1)); k < members.length; k++) compare(i, a, members[k]!);
-    }
+    // Each band's bucket is looked up once: its members compared with, then the set added (a
+    // band's buckets hold that band's keys only, so the set never meets itself).
     for (let b = 0; b < bands; b++) {
       const bucket = buckets[b]!;
-      const members = bucket.get(keys[b]!);
-      if (members === undefined) bucket.set(keys[b]!, i);
-      else if (typeof members === 'number') bucket.set(keys[b]!, [members, i]);
-      else members.push(i);
+      const key = keys[b]!;
+      const members = bucket.get(key);
+      if (members === undefined) bucket.set(key, i);
+      else if (typeof members === 'number') {
+        compare(i, a, members);
+        bucket.set(key, [members, i]);
+      } else {
+        // The bucket's first member, then its most recent ones.
+        compare(i, a, members[0]!);
+        for (let k = Math.max(1, members.length - (cap - 1)); k < members.length; k++) compare(i, a, members[k]!);
+        members.push(i);
+        // Only the first and the most recent ones are ever compared with: the rest can go.
+        if (members.length >= 4 * cap) members.splice(1, members.length - cap);
+      }
     }
   }
 }
