@@ -22,7 +22,7 @@ import { scanContent } from './contentScan';
 import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossReferences } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
-import { advanceEditResults, editResultScan, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
+import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
 import { hashFigure, hashName, Interner, sameStrings } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
@@ -38,7 +38,7 @@ import { TypedArena } from './typedArena';
  *  alone (and the constants), so that a conversation analyzed again reads only its new messages. */
 interface MessageReading {
   refs: MessageRefs;
-  keys: string[];
+  keys: readonly string[];
   /** Its subject terms, as the memo's numbers for them (MessageMemo.termId). */
   terms: Int32Array;
   shingles: Uint32Array;
@@ -127,11 +127,12 @@ interface ReadingContext {
   limits: RefLimits;
   memo: MessageMemo;
   classifications: Interner<Classification>;
+  evidences: Interner<KeyEventEvidence>;
   /** Where the reading's terms and shingles are kept. */
   arena: TypedArena;
 }
 
-function readMessage(m: Message, { c, limits, memo, classifications, arena }: ReadingContext): MessageReading {
+function readMessage(m: Message, { c, limits, memo, classifications, evidences, arena }: ReadingContext): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
   // A person's message is read by their own words (analyze/injectedContext.ts).
@@ -155,7 +156,7 @@ function readMessage(m: Message, { c, limits, memo, classifications, arena }: Re
     c,
   );
   const cls = detail.classification;
-  const events = keyEventEvidence({ message: m, lower: speech, fullLower: lower, visibleText: visible, refs }, c);
+  const events = evidences.of(keyEventEvidence({ message: m, lower: speech, fullLower: lower, visibleText: visible, refs }, c));
   return {
     refs,
     keys: referenceKeys(refs),
@@ -211,7 +212,14 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // near-duplicate scan) for the next analysis of the grown conversation; one for this call only
   // would just hold them longer.
   const lasting = memo.lasting;
-  const context: ReadingContext = { c, limits, memo, classifications: new Interner(hashClassification, sameClassification), arena: new TypedArena() };
+  const context: ReadingContext = {
+    c,
+    limits,
+    memo,
+    classifications: new Interner(hashClassification, sameClassification),
+    evidences: new Interner(evidenceBits, (a, b) => evidenceBits(a) === evidenceBits(b)),
+    arena: new TypedArena(),
+  };
   const read = (x: Message) => readMessage(x, context);
   const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 

@@ -43,7 +43,8 @@ const GENERIC_BASENAMES: ReadonlySet<string> = new Set([
  * Index keys for a message's references. A file is keyed by its full path, its last two
  * segments and (unless generic) its basename, so "/repo/src/a.py", "src/a.py" and "a.py" meet.
  */
-export function referenceKeys(refs: MessageRefs): string[] {
+export function referenceKeys(refs: MessageRefs): readonly string[] {
+  if (refs.files.length === 0 && refs.identifiers.length === 0 && refs.errors.length === 0) return NONE;
   const keys = new Set<string>();
   for (const f of refs.files) {
     const parts = f.split('/').filter((p) => p !== '' && p !== '.' && p !== '..');

@@ -99,6 +99,28 @@ export interface KeyEventEvidence {
   pinned: boolean;
 }
 
+const EVIDENCE_FIELDS: readonly (keyof KeyEventEvidence)[] = [
+  'header',
+  'user',
+  'result',
+  'pinnedFlag',
+  'taskStartWords',
+  'completion',
+  'decision',
+  'error',
+  'fix',
+  'keyResult',
+  'pinned',
+];
+
+/** The evidence as a number (one bit per field): equal evidences, equal numbers. There are 2¹¹ at
+ *  most, so a conversation's readings can share one object for each (Interner). */
+export function evidenceBits(e: KeyEventEvidence): number {
+  let bits = 0;
+  for (const f of EVIDENCE_FIELDS) bits = bits * 2 + (e[f] ? 1 : 0);
+  return bits;
+}
+
 export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage' | 'resultOfEdit'>, c: AnalyzeConstants): KeyEventEvidence {
   const { message: m, lower, visibleText, refs } = input;
   const header = isHeaderItem(m);
