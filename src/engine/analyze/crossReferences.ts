@@ -68,12 +68,13 @@ export interface CrossReferences {
 
 /** Where a scan stands: each key's first and latest mention, and the links so far. */
 export interface CrossReferenceScan extends CrossReferences {
-  first: Map<string, number>;
-  latest: Map<string, number>;
+  /** Each key's first and latest mention: one index while they are the same message (most keys
+   *  of a long conversation are mentioned once), else both. */
+  mentions: Map<string, number | [first: number, latest: number]>;
 }
 
 export function crossReferenceScan(): CrossReferenceScan {
-  return { first: new Map(), latest: new Map(), referencedBy: [], refersTo: [] };
+  return { mentions: new Map(), referencedBy: [], refersTo: [] };
 }
 
 /** Scans keysPerMessage[from…] into `scan` (the messages before `from` were scanned into it
@@ -81,7 +82,7 @@ export function crossReferenceScan(): CrossReferenceScan {
  *  never changed: one that gains a link is replaced by a copy. */
 export function advanceCrossReferences(scan: CrossReferenceScan, keysPerMessage: readonly (readonly string[])[], from: number): void {
   const n = keysPerMessage.length;
-  const { first, latest, referencedBy: by, refersTo } = scan;
+  const { mentions, referencedBy: by, refersTo } = scan;
   // The messages whose list this scan made (the others were handed out before, or are the shared empty one).
   const own = new Set<number>();
   // The earlier messages the current one refers back to (made for the few that refer back).
@@ -101,16 +102,18 @@ export function advanceCrossReferences(scan: CrossReferenceScan, keysPerMessage:
     // Most messages are referred back to by none: they share one empty list.
     by.push(NONE);
     for (const key of keysPerMessage[j]!) {
-      const f = first.get(key);
-      if (f === undefined) {
-        first.set(key, j);
-        latest.set(key, j);
+      const seen = mentions.get(key);
+      if (seen === undefined) {
+        mentions.set(key, j);
         continue;
       }
-      const l = latest.get(key)!;
+      const f = typeof seen === 'number' ? seen : seen[0];
+      const l = typeof seen === 'number' ? seen : seen[1];
       if (f !== j) link(f, j);
       if (l !== f && l !== j) link(l, j);
-      latest.set(key, j);
+      if (f === j) continue;
+      if (typeof seen === 'number') mentions.set(key, [f, j]);
+      else seen[1] = j;
     }
     if (to === undefined) refersTo.push(NONE);
     else {
