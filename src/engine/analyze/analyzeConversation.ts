@@ -9,9 +9,9 @@
 // message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
 // analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
-import { memoOrFresh, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlotWith, TermNumbers } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
-import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
+import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
 import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
@@ -23,7 +23,7 @@ import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossRe
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
-import { hashFigure, hashName, Interner, sameStrings } from './interner';
+import { classificationInterner, importanceInterner, Interner, sameImportance } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
@@ -39,7 +39,7 @@ import { TypedArena } from './typedArena';
 interface MessageReading {
   refs: MessageRefs;
   keys: readonly string[];
-  /** Its subject terms, as the memo's numbers for them (MessageMemo.termId). */
+  /** Its subject terms, as numbers (ReadingContext.terms). */
   terms: Int32Array;
   shingles: Uint32Array;
   /** LSH buckets of the shingles (nearDuplicates.ts), kept when the reading is (else the scan
@@ -125,14 +125,18 @@ function lowerOf(text: string): string {
 interface ReadingContext {
   c: AnalyzeConstants;
   limits: RefLimits;
-  memo: MessageMemo;
+  /** Whether the reading is kept for later analyses (a memo that outlives the call). */
+  lasting: boolean;
+  /** Numbers for terms: the memo's when it keeps the readings, else this analysis' own, which go
+   *  with it (a long conversation has many terms). */
+  terms: TermNumbers;
   classifications: Interner<Classification>;
   evidences: Interner<KeyEventEvidence>;
   /** Where the reading's terms and shingles are kept. */
   arena: TypedArena;
 }
 
-function readMessage(m: Message, { c, limits, memo, classifications, evidences, arena }: ReadingContext): MessageReading {
+function readMessage(m: Message, { c, limits, lasting, terms, classifications, evidences, arena }: ReadingContext): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
   // A person's message is read by their own words (analyze/injectedContext.ts).
@@ -160,9 +164,9 @@ function readMessage(m: Message, { c, limits, memo, classifications, evidences, 
   return {
     refs,
     keys: referenceKeys(refs),
-    terms: arena.int32(Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t))),
+    terms: arena.int32(Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => terms.of(t))),
     shingles,
-    bands: memo.lasting ? lshBandKeys(shingles, c) : undefined,
+    bands: lasting ? lshBandKeys(shingles, c) : undefined,
     isAck,
     statesTask: user && statesTask(visible, isAck),
     scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
@@ -215,8 +219,9 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const context: ReadingContext = {
     c,
     limits,
-    memo,
-    classifications: new Interner(hashClassification, sameClassification),
+    lasting,
+    terms: lasting ? memo.terms : new TermNumbers(),
+    classifications: classificationInterner(),
     evidences: new Interner(evidenceBits, (a, b) => evidenceBits(a) === evidenceBits(b)),
     arena: new TypedArena(),
   };
@@ -262,7 +267,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const firstUser = readings.findIndex((f) => f.statesTask);
 
   // Pass 3: metrics per message.
-  const importances = new Interner(hashImportance, sameImportance);
+  const importances = importanceInterner();
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
     const edit = editResults[i]!;
@@ -323,19 +328,6 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   return result;
 }
 
-const IMPORTANCE_FIELDS: readonly (keyof MessageAnalysis['importance'])[] = [
-  'criticality',
-  'dependency',
-  'uniqueness',
-  'actionability',
-  'overall',
-  'temporal',
-  'temporalCategory',
-  'relevance',
-  'roleScore',
-  'tier',
-];
-
 /** Whether two analyses of one message say the same (the lists compared by identity, as the
  *  readings and the scans hand out the same list while it stays the same). */
 function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
@@ -344,39 +336,6 @@ function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
   if (a.keyEvents !== b.keyEvents && (a.keyEvents.length !== b.keyEvents.length || a.keyEvents.some((e, k) => e !== b.keyEvents[k]))) return false;
   if (Object.keys(a).length !== Object.keys(b).length) return false;
   return sameImportance(a.importance, b.importance);
-}
-
-function sameImportance(a: ImportanceMetrics, b: ImportanceMetrics): boolean {
-  return a === b || IMPORTANCE_FIELDS.every((k) => a[k] === b[k]);
-}
-
-function hashImportance(x: ImportanceMetrics): number {
-  let h = hashName(0x811c9dc5, x.temporalCategory);
-  h = hashFigure(h, x.criticality);
-  h = hashFigure(h, x.dependency);
-  h = hashFigure(h, x.uniqueness);
-  h = hashFigure(h, x.actionability);
-  h = hashFigure(h, x.temporal);
-  h = hashFigure(h, x.relevance);
-  h = hashFigure(h, x.roleScore);
-  return hashFigure(h, x.tier);
-}
-
-function sameClassification(a: Classification, b: Classification): boolean {
-  return (
-    a.contentType === b.contentType &&
-    a.confidence === b.confidence &&
-    a.technicalLevel === b.technicalLevel &&
-    a.actionability === b.actionability &&
-    a.density === b.density &&
-    sameStrings(a.keywords, b.keywords)
-  );
-}
-
-function hashClassification(x: Classification): number {
-  let h = hashName(hashName(hashName(0x811c9dc5, x.contentType), x.technicalLevel), x.actionability);
-  h = hashFigure(hashFigure(h, x.confidence), x.density);
-  return x.keywords.length === 0 ? h : hashName(h, x.keywords[0]!);
 }
 
 /**

@@ -3,6 +3,8 @@
 // a record per message kept ~300 bytes per message alive for as long as the analysis is used.
 // The records are read only, everywhere: an object may stand for many messages.
 
+import type { Classification, ImportanceMetrics } from '../result';
+
 /** Hands out the first object seen equal to each one given. */
 export class Interner<T extends object> {
   /** By hash: one object, or the several whose hashes collide. */
@@ -34,19 +36,75 @@ export class Interner<T extends object> {
 
 /** A step of a hash over numbers: `x` is a figure rounded to 4 decimals (analyzeConversation's r4),
  *  so x × 10⁴ is a whole number. */
-export function hashFigure(h: number, x: number): number {
+function hashFigure(h: number, x: number): number {
   return Math.imul(h ^ Math.round(x * 10000), 0x01000193);
 }
 
 /** A step of a hash over short strings (names such as 'historical'). */
-export function hashName(h: number, s: string): number {
+function hashName(h: number, s: string): number {
   return Math.imul(h ^ (s.length * 131 + s.charCodeAt(0) + s.charCodeAt(s.length - 1) * 7), 0x01000193);
 }
 
 /** Whether two lists of strings hold the same, in order. */
-export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+const IMPORTANCE_FIELDS: readonly (keyof ImportanceMetrics)[] = [
+  'criticality',
+  'dependency',
+  'uniqueness',
+  'actionability',
+  'overall',
+  'temporal',
+  'temporalCategory',
+  'relevance',
+  'roleScore',
+  'tier',
+];
+
+export function sameImportance(a: ImportanceMetrics, b: ImportanceMetrics): boolean {
+  return a === b || IMPORTANCE_FIELDS.every((k) => a[k] === b[k]);
+}
+
+function hashImportance(x: ImportanceMetrics): number {
+  let h = hashName(0x811c9dc5, x.temporalCategory);
+  h = hashFigure(h, x.criticality);
+  h = hashFigure(h, x.dependency);
+  h = hashFigure(h, x.uniqueness);
+  h = hashFigure(h, x.actionability);
+  h = hashFigure(h, x.temporal);
+  h = hashFigure(h, x.relevance);
+  h = hashFigure(h, x.roleScore);
+  return hashFigure(h, x.tier);
+}
+
+function sameClassification(a: Classification, b: Classification): boolean {
+  return (
+    a.contentType === b.contentType &&
+    a.confidence === b.confidence &&
+    a.technicalLevel === b.technicalLevel &&
+    a.actionability === b.actionability &&
+    a.density === b.density &&
+    sameStrings(a.keywords, b.keywords)
+  );
+}
+
+function hashClassification(x: Classification): number {
+  let h = hashName(hashName(hashName(0x811c9dc5, x.contentType), x.technicalLevel), x.actionability);
+  h = hashFigure(hashFigure(h, x.confidence), x.density);
+  return x.keywords.length === 0 ? h : hashName(h, x.keywords[0]!);
+}
+
+/** Importance figures, one object for each distinct set. */
+export function importanceInterner(): Interner<ImportanceMetrics> {
+  return new Interner(hashImportance, sameImportance);
+}
+
+/** Classifications as shown, one object for each distinct one. */
+export function classificationInterner(): Interner<Classification> {
+  return new Interner(hashClassification, sameClassification);
 }
