@@ -17,7 +17,8 @@ export class Interner<T extends object> {
 
   /** The object equal to `x` given first (`x` itself when none was). */
   of(x: T): T {
-    const h = this.hash(x);
+    // Kept to 30 bits: a small integer is a map key V8 hashes fastest.
+    const h = this.hash(x) & 0x3fffffff;
     const at = this.byHash.get(h);
     if (at === undefined) {
       this.byHash.set(h, x);
@@ -53,21 +54,20 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-const IMPORTANCE_FIELDS: readonly (keyof ImportanceMetrics)[] = [
-  'criticality',
-  'dependency',
-  'uniqueness',
-  'actionability',
-  'overall',
-  'temporal',
-  'temporalCategory',
-  'relevance',
-  'roleScore',
-  'tier',
-];
-
 export function sameImportance(a: ImportanceMetrics, b: ImportanceMetrics): boolean {
-  return a === b || IMPORTANCE_FIELDS.every((k) => a[k] === b[k]);
+  return (
+    a === b ||
+    (a.criticality === b.criticality &&
+      a.dependency === b.dependency &&
+      a.uniqueness === b.uniqueness &&
+      a.actionability === b.actionability &&
+      a.overall === b.overall &&
+      a.temporal === b.temporal &&
+      a.temporalCategory === b.temporalCategory &&
+      a.relevance === b.relevance &&
+      a.roleScore === b.roleScore &&
+      a.tier === b.tier)
+  );
 }
 
 function hashImportance(x: ImportanceMetrics): number {

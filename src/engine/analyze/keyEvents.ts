@@ -99,26 +99,22 @@ export interface KeyEventEvidence {
   pinned: boolean;
 }
 
-const EVIDENCE_FIELDS: readonly (keyof KeyEventEvidence)[] = [
-  'header',
-  'user',
-  'result',
-  'pinnedFlag',
-  'taskStartWords',
-  'completion',
-  'decision',
-  'error',
-  'fix',
-  'keyResult',
-  'pinned',
-];
-
 /** The evidence as a number (one bit per field): equal evidences, equal numbers. There are 2¹¹ at
  *  most, so a conversation's readings can share one object for each (Interner). */
 export function evidenceBits(e: KeyEventEvidence): number {
-  let bits = 0;
-  for (const f of EVIDENCE_FIELDS) bits = bits * 2 + (e[f] ? 1 : 0);
-  return bits;
+  return (
+    (e.header ? 1 : 0) |
+    (e.user ? 2 : 0) |
+    (e.result ? 4 : 0) |
+    (e.pinnedFlag ? 8 : 0) |
+    (e.taskStartWords ? 16 : 0) |
+    (e.completion ? 32 : 0) |
+    (e.decision ? 64 : 0) |
+    (e.error ? 128 : 0) |
+    (e.fix ? 256 : 0) |
+    (e.keyResult ? 512 : 0) |
+    (e.pinned ? 1024 : 0)
+  );
 }
 
 export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage' | 'resultOfEdit'>, c: AnalyzeConstants): KeyEventEvidence {
