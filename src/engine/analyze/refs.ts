@@ -125,7 +125,8 @@ export function extractFilePaths(text: string, max: number = DEFAULT_REF_LIMITS.
   const unglued = text.includes('\\') || text.includes('/n') ? text.replace(GLUED, '$1 ') : text;
   const clean = unglued.includes('://') || unglued.includes('www.') ? unglued.replace(URL, ' ') : unglued;
   const found: { at: number; path: string }[] = [];
-  for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
+  // Every extension starts with a letter: a text with no dot before one names no such path.
+  if (DOT_LETTER.test(clean)) for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
   if (EXTENSIONLESS_NEEDLE.test(clean)) {
     for (const m of clean.matchAll(PATH_WITHOUT_EXT)) found.push({ at: m.index, path: m[0] });
   }
@@ -221,6 +222,12 @@ const SNAKE = /\b_{0,2}[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_{0,2}(?![\w])|\b_
  *  chain that fails would otherwise be rescanned from every link). */
 const DOTTED_CALL = /(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=\()/g;
 const DOTTED_PATH = /(?<![\w.])[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+/** What the camel-case expressions cannot match without. */
+const CAPITAL = /[A-Z]/;
+/** What a dotted call or path cannot match without. */
+const DOT_LETTER_OR_UNDERSCORE = /\.[A-Za-z_]/;
+/** What a path with an extension cannot match without. */
+const DOT_LETTER = /\.[A-Za-z]/;
 const TLDS = /\.(?:com|org|net|io|dev|edu|gov|co|uk|cn|de|jp|ai|app|info|xyz)$/;
 const FILE_LIKE = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`);
 
@@ -239,18 +246,27 @@ export function extractIdentifiers(text: string, max: number = DEFAULT_REF_LIMIT
     if (e) e.n++;
     else counts.set(name, { n: 1, at });
   };
-  for (const re of [UPPER_CAMEL, LOWER_CAMEL, SNAKE]) {
-    for (const m of text.matchAll(re)) add(m[0], m.index);
+  // Each expression runs only on a text with what it cannot match without (most messages have
+  // no capital inside a word, no underscore, no dotted name): the same matches, in the same order.
+  if (CAPITAL.test(text)) {
+    for (const m of text.matchAll(UPPER_CAMEL)) add(m[0], m.index);
+    for (const m of text.matchAll(LOWER_CAMEL)) add(m[0], m.index);
   }
-  for (const m of text.matchAll(DOTTED_CALL)) {
-    const name = m[0].replace(/^(?:self|this|cls)\./, '');
-    if (!FILE_LIKE.test(name)) add(name, m.index);
+  if (text.includes('_')) for (const m of text.matchAll(SNAKE)) add(m[0], m.index);
+  if (DOT_LETTER_OR_UNDERSCORE.test(text)) {
+    if (text.includes('(')) {
+      for (const m of text.matchAll(DOTTED_CALL)) {
+        const name = m[0].replace(/^(?:self|this|cls)\./, '');
+        if (!FILE_LIKE.test(name)) add(name, m.index);
+      }
+    }
+    for (const m of text.matchAll(DOTTED_PATH)) {
+      const name = m[0];
+      if (TLDS.test(name) || FILE_LIKE.test(name) || text[m.index + name.length] === '(') continue;
+      add(name, m.index);
+    }
   }
-  for (const m of text.matchAll(DOTTED_PATH)) {
-    const name = m[0];
-    if (TLDS.test(name) || FILE_LIKE.test(name) || text[m.index + name.length] === '(') continue;
-    add(name, m.index);
-  }
+  if (counts.size === 0) return [];
   return [...counts.entries()]
     .sort((a, b) => b[1].n - a[1].n || a[1].at - b[1].at)
     .slice(0, max)
