@@ -155,7 +155,7 @@ export class CachedTokenCounter implements TokenCounter {
   countMessages(messages: readonly Message[]): number {
     let total = 0;
     for (const m of messages) total += this.countMessage(m);
-    return messages.length > 0 ? total + REPLY_PRIMING : 0;
+    return withReplyPriming(total, messages.length);
   }
 
   private encode(m: Message, text: TextCounter = this.text): MessageTokens {
@@ -193,6 +193,12 @@ export class CachedTokenCounter implements TokenCounter {
     this.oneCategory.set(key, tokens);
     return tokens;
   }
+}
+
+/** The tokens of a request of `messages` messages whose counts add up to `total`: the reply
+ *  priming on top (countMessages, for a caller that has the counts already). */
+export function withReplyPriming(total: number, messages: number): number {
+  return messages > 0 ? total + REPLY_PRIMING : 0;
 }
 
 export interface CounterOptions {
