@@ -18,7 +18,7 @@
 //   important, must …) in a message a person wrote.
 // Header items (system prompt, tool definitions, memory) are never key events: they are kept anyway.
 
-import { keptList, NONE } from '../conversation/messageMemo';
+import { NONE } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../conversation/model';
 import { compileKeywords } from '../text/keywordMatcher';
 import type { KeyEventKind, MessageRefs } from './analysis';
@@ -154,6 +154,18 @@ export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage'
   };
 }
 
+/** The lists of key events given so far, by their kinds: there are at most 2⁸ (each kind once, in
+ *  one order), so every message with the same events gets the same frozen list. */
+const EVENT_LISTS = new Map<string, readonly KeyEventKind[]>();
+
+function sharedList(events: KeyEventKind[]): readonly KeyEventKind[] {
+  if (events.length === 0) return NONE;
+  const key = events.join(' ');
+  let list = EVENT_LISTS.get(key);
+  if (!list) EVENT_LISTS.set(key, (list = Object.freeze(events.slice())));
+  return list;
+}
+
 /** The key events of a message from its evidence and where it stands. */
 export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, resultOfEdit: boolean): KeyEventSignals {
   const events: KeyEventKind[] = [];
@@ -166,7 +178,7 @@ export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, re
   if (e.result && (e.keyResult || resultOfEdit)) events.push('key_tool_result');
   if (e.pinned) events.push('pinned');
   if (e.user) events.push('user_input');
-  return { events: keptList(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
+  return { events: sharedList(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
 }
 
 export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {
