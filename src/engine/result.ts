@@ -19,7 +19,7 @@ export type TaskType = 'code' | 'analysis' | 'conversation' | 'mixed' | 'unknown
 export interface Classification {
   contentType: ContentType;
   confidence: number;
-  keywords: string[];
+  keywords: readonly string[];
   technicalLevel: TechnicalLevel;
   actionability: Actionability;
   /** 0..1: vocabulary diversity, sentence complexity and technical density, weighted by content type. */

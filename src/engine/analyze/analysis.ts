@@ -11,13 +11,13 @@ import type { AnalyzeConstants } from './constants';
 export interface MessageRefs {
   /** File paths, normalized (no leading ./, forward slashes), in order of first appearance;
    *  paths named in tool-call arguments first. */
-  files: string[];
+  files: readonly string[];
   /** Code identifiers: CamelCase, lowerCamelCase, snake_case / SCREAMING_CASE / __dunder__,
    *  dotted calls (os.path.join) and dotted module paths; the most frequent first. */
-  identifiers: string[];
+  identifiers: readonly string[];
   /** Error signatures: "TypeError: x is not a function", "FAILED tests/test_a.py::test_b",
    *  "error TS2345: …", "exit code 1", …; whitespace collapsed, length capped, in order. */
-  errors: string[];
+  errors: readonly string[];
 }
 
 export type KeyEventKind = 'task_start' | 'task_complete' | 'decision' | 'error' | 'fix' | 'key_tool_result' | 'pinned' | 'user_input';
@@ -31,9 +31,9 @@ export interface MessageAnalysis {
   /** Acknowledgements ("ok", "thanks", 好的, 收到): candidates for dropping. */
   isAcknowledgement: boolean;
   /** Key events this message is. Empty when it is none. */
-  keyEvents: KeyEventKind[];
+  keyEvents: readonly KeyEventKind[];
   /** Indices of later messages that mention this message's files, identifiers or errors. */
-  referencedBy: number[];
+  referencedBy: readonly number[];
   /** Index of an earlier message this one nearly duplicates (similarity > 0.8), if any. */
   nearDuplicateOf?: number;
 }

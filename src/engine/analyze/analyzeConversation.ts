@@ -9,7 +9,7 @@
 // message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
 // analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
-import { memoOrFresh, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlotWith, TermNumbers } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
 import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
@@ -22,7 +22,8 @@ import { scanContent } from './contentScan';
 import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossReferences } from './crossReferences';
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
-import { advanceEditResults, editResultScan, keyEventEvidence, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
+import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
+import { classificationInterner, importanceInterner, Interner, sameImportance } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
@@ -31,28 +32,31 @@ import { roleScore } from './roleScore';
 import { detectTaskType } from './taskType';
 import { advanceTimestamps, parseNow, recencyFactors, temporalCategory, temporalScore } from './temporal';
 import { toolCallKind } from './toolKinds';
+import { TypedArena } from './typedArena';
 
 /** What one message says, read once: everything the metrics need that depends on the message
  *  alone (and the constants), so that a conversation analyzed again reads only its new messages. */
 interface MessageReading {
   refs: MessageRefs;
-  keys: string[];
-  /** Its subject terms, as the memo's numbers for them (MessageMemo.termId). */
+  keys: readonly string[];
+  /** Its subject terms, as numbers (ReadingContext.terms). */
   terms: Int32Array;
   shingles: Uint32Array;
-  /** LSH buckets of the shingles (nearDuplicates.ts). */
-  bands: Int32Array;
+  /** LSH buckets of the shingles (nearDuplicates.ts), kept when the reading is (else the scan
+   *  makes them and lets them go). */
+  bands: Int32Array | undefined;
   isAck: boolean;
   /** A person's message that can open the task (keyEvents.ts statesTask). */
   statesTask: boolean;
   /** What the dependency metric reads of the content scan. */
   scanCounts: { dependency: number; outbound: number };
-  classification: Classification;
-  /** The classification as the analysis gives it (rounded): one object for every analysis. */
-  shownClassification: MessageAnalysis['classification'];
-  /** The key events it shows when it is not the task's first message, by whether it is the
-   *  result of an edit (index 1) or not (0): filled as the analyses ask. */
-  shownEvents: (KeyEventKind[] | undefined)[];
+  /** The classification as the analysis gives it (rounded): one object for every analysis, and
+   *  for every message classified alike (Interner). */
+  shownClassification: Classification;
+  /** The key events it shows when it is not the task's first message, as the result of an edit
+   *  or not: filled as the analyses ask. */
+  shownEvents: readonly KeyEventKind[] | undefined;
+  shownEditEvents: readonly KeyEventKind[] | undefined;
   actionableMatches: number;
   events: KeyEventEvidence;
   roleScore: number;
@@ -117,7 +121,22 @@ function lowerOf(text: string): string {
   return withoutMarkupTags(text.toLowerCase());
 }
 
-function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: MessageMemo): MessageReading {
+/** What a reading is made with beside the message. */
+interface ReadingContext {
+  c: AnalyzeConstants;
+  limits: RefLimits;
+  /** Whether the reading is kept for later analyses (a memo that outlives the call). */
+  lasting: boolean;
+  /** Numbers for terms: the memo's when it keeps the readings, else this analysis' own, which go
+   *  with it (a long conversation has many terms). */
+  terms: TermNumbers;
+  classifications: Interner<Classification>;
+  evidences: Interner<KeyEventEvidence>;
+  /** Where the reading's terms and shingles are kept. */
+  arena: TypedArena;
+}
+
+function readMessage(m: Message, { c, limits, lasting, terms, classifications, evidences, arena }: ReadingContext): MessageReading {
   // Text, thinking and tool-call arguments (analysisText); the visible text; and the words the
   // speaker chose (text and thinking), lower-cased.
   // A person's message is read by their own words (analyze/injectedContext.ts).
@@ -132,7 +151,7 @@ function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: M
   const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (user && isPromptAnswer(visible)));
   const scan = scanContent(lower);
   const tokens = tokenHashes(lower);
-  const shingles = shingleHashes(tokens.ids);
+  const shingles = arena.uint32(shingleHashes(tokens.ids));
   const detail = classifyText(
     text,
     tokens,
@@ -141,26 +160,26 @@ function readMessage(m: Message, c: AnalyzeConstants, limits: RefLimits, memo: M
     c,
   );
   const cls = detail.classification;
-  const events = keyEventEvidence({ message: m, lower: speech, fullLower: lower, visibleText: visible, refs }, c);
+  const events = evidences.of(keyEventEvidence({ message: m, lower: speech, fullLower: lower, visibleText: visible, refs }, c));
   return {
     refs,
     keys: referenceKeys(refs),
-    terms: Int32Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => memo.termId(t)),
+    terms: arena.int32(Array.from(contentTerms(lower, c.TERM_MIN_LENGTH), (t) => terms.of(t))),
     shingles,
-    bands: lshBandKeys(shingles, c),
+    bands: lasting ? lshBandKeys(shingles, c) : undefined,
     isAck,
     statesTask: user && statesTask(visible, isAck),
     scanCounts: { dependency: scan.counts.dependency, outbound: scan.counts.outbound },
-    classification: cls,
-    shownClassification: {
+    shownClassification: classifications.of({
       contentType: cls.contentType,
       confidence: r4(cls.confidence),
       keywords: cls.keywords,
       technicalLevel: cls.technicalLevel,
       actionability: cls.actionability,
       density: r4(cls.density),
-    },
-    shownEvents: [],
+    }),
+    shownEvents: undefined,
+    shownEditEvents: undefined,
     actionableMatches: detail.actionableMatches,
     events,
     // The role score reads the key events' signals, none of which depends on where the message stands.
@@ -197,7 +216,16 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // near-duplicate scan) for the next analysis of the grown conversation; one for this call only
   // would just hold them longer.
   const lasting = memo.lasting;
-  const read = (x: Message) => readMessage(x, c, limits, memo);
+  const context: ReadingContext = {
+    c,
+    limits,
+    lasting,
+    terms: lasting ? memo.terms : new TermNumbers(),
+    classifications: classificationInterner(),
+    evidences: new Interner(evidenceBits, (a, b) => evidenceBits(a) === evidenceBits(b)),
+    arena: new TypedArena(),
+  };
+  const read = (x: Message) => readMessage(x, context);
   const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
@@ -222,7 +250,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
         readings.map((f) => f.shingles),
         c,
         from,
-        readings.map((f) => f.bands),
+        lasting ? readings.map((f) => f.bands!) : undefined,
       ),
   );
   const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
@@ -239,10 +267,16 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   const firstUser = readings.findIndex((f) => f.statesTask);
 
   // Pass 3: metrics per message.
+  const importances = importanceInterner();
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
     const edit = editResults[i]!;
-    const events = i === firstUser ? keyEventsOf(f.events, true, edit).events : (f.shownEvents[edit ? 1 : 0] ??= keyEventsOf(f.events, false, edit).events);
+    const events =
+      i === firstUser
+        ? keyEventsOf(f.events, true, edit).events
+        : edit
+          ? (f.shownEditEvents ??= keyEventsOf(f.events, false, true).events)
+          : (f.shownEvents ??= keyEventsOf(f.events, false, false).events);
     const crit = f.criticality;
     const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
@@ -255,7 +289,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       index: i,
       id: m.id,
       classification: f.shownClassification,
-      importance: {
+      importance: importances.of({
         criticality: r4(crit),
         dependency: r4(dep),
         uniqueness: r4(uniq),
@@ -266,7 +300,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
         relevance: r4(relevance),
         roleScore: r4(f.roleScore),
         tier: f.tier,
-      },
+      }),
       refs: f.refs,
       isAcknowledgement: f.isAck,
       keyEvents: events,
@@ -294,19 +328,6 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   return result;
 }
 
-const IMPORTANCE_FIELDS: readonly (keyof MessageAnalysis['importance'])[] = [
-  'criticality',
-  'dependency',
-  'uniqueness',
-  'actionability',
-  'overall',
-  'temporal',
-  'temporalCategory',
-  'relevance',
-  'roleScore',
-  'tier',
-];
-
 /** Whether two analyses of one message say the same (the lists compared by identity, as the
  *  readings and the scans hand out the same list while it stays the same). */
 function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
@@ -314,7 +335,7 @@ function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
   if (a.isAcknowledgement !== b.isAcknowledgement || a.referencedBy !== b.referencedBy || a.nearDuplicateOf !== b.nearDuplicateOf) return false;
   if (a.keyEvents !== b.keyEvents && (a.keyEvents.length !== b.keyEvents.length || a.keyEvents.some((e, k) => e !== b.keyEvents[k]))) return false;
   if (Object.keys(a).length !== Object.keys(b).length) return false;
-  return IMPORTANCE_FIELDS.every((k) => a.importance[k] === b.importance[k]);
+  return sameImportance(a.importance, b.importance);
 }
 
 /**

@@ -2,6 +2,7 @@
 // Plain substring patterns would find "is" in "this"; these match whole words or stems
 // (text/keywordMatcher.ts), and Chinese terms as substrings.
 
+import { NONE, orNone } from '../conversation/messageMemo';
 import type { Actionability, Classification, ContentType, TechnicalLevel } from '../result';
 import { countSentences } from '../text/sentences';
 import { tokenHashes, type TokenHashes } from '../text/similarity';
@@ -65,7 +66,7 @@ export function classifyText(text: string, tokens: TokenHashes, scan: ContentSca
       best = type;
     }
   }
-  const bestKeywords = best === 'general' ? [] : scan.matches(best).slice(0, MAX_CLASSIFICATION_KEYWORDS);
+  const bestKeywords = best === 'general' ? NONE : orNone(scan.matches(best).slice(0, MAX_CLASSIFICATION_KEYWORDS));
   const confidence = best === 'general' ? c.CLASSIFY_GENERAL_CONFIDENCE : Math.min(bestScore / c.CLASSIFY_CONFIDENCE_SATURATION, 1);
 
   const technicalLevel: TechnicalLevel = scan.has('advanced') ? 'advanced' : scan.has('intermediate') ? 'intermediate' : 'basic';

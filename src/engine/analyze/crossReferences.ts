@@ -7,6 +7,7 @@
 // error). Linking to every earlier mention would make a file read 300 times produce 45,000 links
 // that say nothing more.
 
+import { NONE } from '../conversation/messageMemo';
 import type { MessageRefs } from './analysis';
 
 /** Basenames too common to identify a file on their own. */
@@ -42,7 +43,8 @@ const GENERIC_BASENAMES: ReadonlySet<string> = new Set([
  * Index keys for a message's references. A file is keyed by its full path, its last two
  * segments and (unless generic) its basename, so "/repo/src/a.py", "src/a.py" and "a.py" meet.
  */
-export function referenceKeys(refs: MessageRefs): string[] {
+export function referenceKeys(refs: MessageRefs): readonly string[] {
+  if (refs.files.length === 0 && refs.identifiers.length === 0 && refs.errors.length === 0) return NONE;
   const keys = new Set<string>();
   for (const f of refs.files) {
     const parts = f.split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
@@ -59,19 +61,20 @@ export function referenceKeys(refs: MessageRefs): string[] {
 
 export interface CrossReferences {
   /** For each message, the later messages referring back to it (ascending). */
-  referencedBy: number[][];
+  referencedBy: (readonly number[])[];
   /** For each message, the earlier messages it refers back to (ascending). */
-  refersTo: number[][];
+  refersTo: (readonly number[])[];
 }
 
 /** Where a scan stands: each key's first and latest mention, and the links so far. */
 export interface CrossReferenceScan extends CrossReferences {
-  first: Map<string, number>;
-  latest: Map<string, number>;
+  /** Each key's first and latest mention: one index while they are the same message (most keys
+   *  of a long conversation are mentioned once), else both. */
+  mentions: Map<string, number | [first: number, latest: number]>;
 }
 
 export function crossReferenceScan(): CrossReferenceScan {
-  return { first: new Map(), latest: new Map(), referencedBy: [], refersTo: [] };
+  return { mentions: new Map(), referencedBy: [], refersTo: [] };
 }
 
 /** Scans keysPerMessage[from…] into `scan` (the messages before `from` were scanned into it
@@ -79,34 +82,43 @@ export function crossReferenceScan(): CrossReferenceScan {
  *  never changed: one that gains a link is replaced by a copy. */
 export function advanceCrossReferences(scan: CrossReferenceScan, keysPerMessage: readonly (readonly string[])[], from: number): void {
   const n = keysPerMessage.length;
-  const { first, latest, referencedBy: by, refersTo } = scan;
-  const copied = new Set<number>();
-  const link = (i: number, j: number, to: Set<number>) => {
-    let list = by[i]!;
+  const { mentions, referencedBy: by, refersTo } = scan;
+  // The messages whose list this scan made (the others were handed out before, or are the shared empty one).
+  const own = new Set<number>();
+  // The earlier messages the current one refers back to (made for the few that refer back).
+  let to: Set<number> | undefined;
+  const link = (i: number, j: number) => {
+    const list = by[i]!;
     // j is the largest index so far: the list stays ascending, and a repeat is its last entry.
     if (list[list.length - 1] === j) return;
-    if (i < from && !copied.has(i)) {
-      copied.add(i);
-      by[i] = list = list.slice();
+    if (own.has(i)) (list as number[]).push(j);
+    else {
+      own.add(i);
+      by[i] = list.concat(j);
     }
-    list.push(j);
-    to.add(i);
+    (to ??= new Set()).add(i);
   };
   for (let j = from; j < n; j++) {
-    by.push([]);
-    const to = new Set<number>();
+    // Most messages are referred back to by none: they share one empty list.
+    by.push(NONE);
     for (const key of keysPerMessage[j]!) {
-      const f = first.get(key);
-      if (f === undefined) {
-        first.set(key, j);
-        latest.set(key, j);
+      const seen = mentions.get(key);
+      if (seen === undefined) {
+        mentions.set(key, j);
         continue;
       }
-      const l = latest.get(key)!;
-      if (f !== j) link(f, j, to);
-      if (l !== f && l !== j) link(l, j, to);
-      latest.set(key, j);
+      const f = typeof seen === 'number' ? seen : seen[0];
+      const l = typeof seen === 'number' ? seen : seen[1];
+      if (f !== j) link(f, j);
+      if (l !== f && l !== j) link(l, j);
+      if (f === j) continue;
+      if (typeof seen === 'number') mentions.set(key, [f, j]);
+      else seen[1] = j;
     }
-    refersTo.push(to.size === 0 ? [] : [...to].sort((a, b) => a - b));
+    if (to === undefined) refersTo.push(NONE);
+    else {
+      refersTo.push([...to].sort((a, b) => a - b));
+      to = undefined;
+    }
   }
 }

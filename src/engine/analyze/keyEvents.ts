@@ -18,7 +18,7 @@
 //   important, must …) in a message a person wrote.
 // Header items (system prompt, tool definitions, memory) are never key events: they are kept anyway.
 
-import { exactSize } from '../conversation/messageMemo';
+import { NONE } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, type Message } from '../conversation/model';
 import { compileKeywords } from '../text/keywordMatcher';
 import type { KeyEventKind, MessageRefs } from './analysis';
@@ -71,7 +71,7 @@ export interface KeyEventInput {
 }
 
 export interface KeyEventSignals {
-  events: KeyEventKind[];
+  events: readonly KeyEventKind[];
   /** Task completion seen (role score +1.5). */
   completion: boolean;
   /** Errors or fixes seen (role score +2.0). */
@@ -97,6 +97,24 @@ export interface KeyEventEvidence {
   /** A tool result with an error, a test outcome or a file write. */
   keyResult: boolean;
   pinned: boolean;
+}
+
+/** The evidence as a number (one bit per field): equal evidences, equal numbers. There are 2¹¹ at
+ *  most, so a conversation's readings can share one object for each (Interner). */
+export function evidenceBits(e: KeyEventEvidence): number {
+  return (
+    (e.header ? 1 : 0) |
+    (e.user ? 2 : 0) |
+    (e.result ? 4 : 0) |
+    (e.pinnedFlag ? 8 : 0) |
+    (e.taskStartWords ? 16 : 0) |
+    (e.completion ? 32 : 0) |
+    (e.decision ? 64 : 0) |
+    (e.error ? 128 : 0) |
+    (e.fix ? 256 : 0) |
+    (e.keyResult ? 512 : 0) |
+    (e.pinned ? 1024 : 0)
+  );
 }
 
 export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage' | 'resultOfEdit'>, c: AnalyzeConstants): KeyEventEvidence {
@@ -136,10 +154,22 @@ export function keyEventEvidence(input: Omit<KeyEventInput, 'isFirstUserMessage'
   };
 }
 
+/** The lists of key events given so far, by their kinds: there are at most 2⁸ (each kind once, in
+ *  one order), so every message with the same events gets the same frozen list. */
+const EVENT_LISTS = new Map<string, readonly KeyEventKind[]>();
+
+function sharedList(events: KeyEventKind[]): readonly KeyEventKind[] {
+  if (events.length === 0) return NONE;
+  const key = events.join(' ');
+  let list = EVENT_LISTS.get(key);
+  if (!list) EVENT_LISTS.set(key, (list = Object.freeze(events.slice())));
+  return list;
+}
+
 /** The key events of a message from its evidence and where it stands. */
 export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, resultOfEdit: boolean): KeyEventSignals {
   const events: KeyEventKind[] = [];
-  if (e.header) return { events, completion: false, errorOrFix: false, pinned: e.pinnedFlag };
+  if (e.header) return { events: NONE, completion: false, errorOrFix: false, pinned: e.pinnedFlag };
   if (e.user && (isFirstUserMessage || e.taskStartWords)) events.push('task_start');
   if (e.completion) events.push('task_complete');
   if (e.decision) events.push('decision');
@@ -148,7 +178,7 @@ export function keyEventsOf(e: KeyEventEvidence, isFirstUserMessage: boolean, re
   if (e.result && (e.keyResult || resultOfEdit)) events.push('key_tool_result');
   if (e.pinned) events.push('pinned');
   if (e.user) events.push('user_input');
-  return { events: exactSize(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
+  return { events: sharedList(events), completion: e.completion, errorOrFix: e.error || e.fix, pinned: e.pinned };
 }
 
 export function detectKeyEvents(input: KeyEventInput, c: AnalyzeConstants): KeyEventSignals {

@@ -169,7 +169,8 @@ export function isAcknowledgementText(text: string, maxChars: number): boolean {
 const PROMPT_ANSWER = /^[^\n?]{1,200}\?\s*(?:\(Y\)es\/\(N\)o[^\n]*?|\[(?:y\/n|Y\/n|y\/N)\])\s*(?:\[[^\]\n]{0,20}\])?\s*:\s*\S{0,20}\s*$/;
 
 export function isPromptAnswer(text: string): boolean {
-  return text.length <= 400 && PROMPT_ANSWER.test(text.trim());
+  // The prompt's question mark first: most messages have none, and trim() copies the text.
+  return text.length <= 400 && text.includes('?') && PROMPT_ANSWER.test(text.trim());
 }
 
 export type TierName = 'extreme' | 'high' | 'medium' | 'low' | 'default';

@@ -38,9 +38,13 @@ export function lshBandKeys(shingles: Uint32Array, c: AnalyzeConstants): Int32Ar
   return keys;
 }
 
+/** A bucket's members in order: one index alone as itself (most buckets of a long conversation
+ *  hold one message, and a list per bucket and band was most of the scan's memory). */
+type Members = number | number[];
+
 /** Where a scan stands: the buckets so far and the results for the sets scanned. */
 export interface NearDuplicateScan {
-  buckets: Map<number, number[]>[];
+  buckets: Map<number, Members>[];
   similarCount: number[];
   nearDuplicateOf: (number | undefined)[];
   /** The set each one was last compared with (+1; 0 for none): compared once per set. */
@@ -48,7 +52,7 @@ export interface NearDuplicateScan {
 }
 
 export function nearDuplicateScan(c: AnalyzeConstants): NearDuplicateScan {
-  return { buckets: Array.from({ length: bandShape(c).bands }, () => new Map<number, number[]>()), similarCount: [], nearDuplicateOf: [], comparedFor: [] };
+  return { buckets: Array.from({ length: bandShape(c).bands }, () => new Map<number, Members>()), similarCount: [], nearDuplicateOf: [], comparedFor: [] };
 }
 
 /** Scans sets[from…] into `scan` (the sets before `from` were scanned into it already).
@@ -88,17 +92,24 @@ export function advanceNearDuplicates(
     const a = shingles[i]!;
     if (a.length === 0) continue;
     const keys = bandKeys?.[i] ?? lshBandKeys(a, c);
+    // Each band's bucket is looked up once: its members compared with, then the set added (a
+    // band's buckets hold that band's keys only, so the set never meets itself).
     for (let b = 0; b < bands; b++) {
-      const members = buckets[b]!.get(keys[b]!);
-      if (!members) continue;
-      // The bucket's first member, then its most recent ones.
-      compare(i, a, members[0]!);
-      for (let k = Math.max(1, members.length - (cap - 1)); k < members.length; k++) compare(i, a, members[k]!);
-    }
-    for (let b = 0; b < bands; b++) {
-      const members = buckets[b]!.get(keys[b]!);
-      if (members) members.push(i);
-      else buckets[b]!.set(keys[b]!, [i]);
+      const bucket = buckets[b]!;
+      const key = keys[b]!;
+      const members = bucket.get(key);
+      if (members === undefined) bucket.set(key, i);
+      else if (typeof members === 'number') {
+        compare(i, a, members);
+        bucket.set(key, [members, i]);
+      } else {
+        // The bucket's first member, then its most recent ones.
+        compare(i, a, members[0]!);
+        for (let k = Math.max(1, members.length - (cap - 1)); k < members.length; k++) compare(i, a, members[k]!);
+        members.push(i);
+        // Only the first and the most recent ones are ever compared with: the rest can go.
+        if (members.length >= 4 * cap) members.splice(1, members.length - cap);
+      }
     }
   }
 }

@@ -5,7 +5,7 @@
 // All extractors are pure, deterministic and linear in the text; results are unique, in a
 // documented order, and capped (limits default to analyze/constants.ts).
 
-import { exactSize } from '../conversation/messageMemo';
+import { keptList, NONE } from '../conversation/messageMemo';
 import { isUserAuthored, type Message, type ToolCall } from '../conversation/model';
 import type { MessageRefs } from './analysis';
 import { toolCallArgumentText } from './analysisText';
@@ -125,7 +125,8 @@ export function extractFilePaths(text: string, max: number = DEFAULT_REF_LIMITS.
   const unglued = text.includes('\\') || text.includes('/n') ? text.replace(GLUED, '$1 ') : text;
   const clean = unglued.includes('://') || unglued.includes('www.') ? unglued.replace(URL, ' ') : unglued;
   const found: { at: number; path: string }[] = [];
-  for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
+  // Every extension starts with a letter: a text with no dot before one names no such path.
+  if (DOT_LETTER.test(clean)) for (const m of clean.matchAll(PATH_WITH_EXT)) found.push({ at: m.index, path: m[0] });
   if (EXTENSIONLESS_NEEDLE.test(clean)) {
     for (const m of clean.matchAll(PATH_WITHOUT_EXT)) found.push({ at: m.index, path: m[0] });
   }
@@ -221,6 +222,12 @@ const SNAKE = /\b_{0,2}[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_{0,2}(?![\w])|\b_
  *  chain that fails would otherwise be rescanned from every link). */
 const DOTTED_CALL = /(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=\()/g;
 const DOTTED_PATH = /(?<![\w.])[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+/** What the camel-case expressions cannot match without. */
+const CAPITAL = /[A-Z]/;
+/** What a dotted call or path cannot match without. */
+const DOT_LETTER_OR_UNDERSCORE = /\.[A-Za-z_]/;
+/** What a path with an extension cannot match without. */
+const DOT_LETTER = /\.[A-Za-z]/;
 const TLDS = /\.(?:com|org|net|io|dev|edu|gov|co|uk|cn|de|jp|ai|app|info|xyz)$/;
 const FILE_LIKE = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`);
 
@@ -239,18 +246,27 @@ export function extractIdentifiers(text: string, max: number = DEFAULT_REF_LIMIT
     if (e) e.n++;
     else counts.set(name, { n: 1, at });
   };
-  for (const re of [UPPER_CAMEL, LOWER_CAMEL, SNAKE]) {
-    for (const m of text.matchAll(re)) add(m[0], m.index);
+  // Each expression runs only on a text with what it cannot match without (most messages have
+  // no capital inside a word, no underscore, no dotted name): the same matches, in the same order.
+  if (CAPITAL.test(text)) {
+    for (const m of text.matchAll(UPPER_CAMEL)) add(m[0], m.index);
+    for (const m of text.matchAll(LOWER_CAMEL)) add(m[0], m.index);
   }
-  for (const m of text.matchAll(DOTTED_CALL)) {
-    const name = m[0].replace(/^(?:self|this|cls)\./, '');
-    if (!FILE_LIKE.test(name)) add(name, m.index);
+  if (text.includes('_')) for (const m of text.matchAll(SNAKE)) add(m[0], m.index);
+  if (DOT_LETTER_OR_UNDERSCORE.test(text)) {
+    if (text.includes('(')) {
+      for (const m of text.matchAll(DOTTED_CALL)) {
+        const name = m[0].replace(/^(?:self|this|cls)\./, '');
+        if (!FILE_LIKE.test(name)) add(name, m.index);
+      }
+    }
+    for (const m of text.matchAll(DOTTED_PATH)) {
+      const name = m[0];
+      if (TLDS.test(name) || FILE_LIKE.test(name) || text[m.index + name.length] === '(') continue;
+      add(name, m.index);
+    }
   }
-  for (const m of text.matchAll(DOTTED_PATH)) {
-    const name = m[0];
-    if (TLDS.test(name) || FILE_LIKE.test(name) || text[m.index + name.length] === '(') continue;
-    add(name, m.index);
-  }
+  if (counts.size === 0) return [];
   return [...counts.entries()]
     .sort((a, b) => b[1].n - a[1].n || a[1].at - b[1].at)
     .slice(0, max)
@@ -410,9 +426,11 @@ export function extractMessageRefs(m: Message, limits: RefLimits = DEFAULT_REF_L
   for (const p of extractFilePaths(text, limits.maxFiles)) pushPath(files, seen, p, limits.maxFiles);
   let idText = text;
   for (const call of m.toolCalls ?? []) idText += `\n${toolCallArgumentText(call)}`;
-  return {
-    files: exactSize(files),
-    identifiers: exactSize(extractIdentifiers(idText, limits.maxIdentifiers)),
-    errors: exactSize(extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars)),
-  };
+  const identifiers = extractIdentifiers(idText, limits.maxIdentifiers);
+  const errors = extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars);
+  if (files.length === 0 && identifiers.length === 0 && errors.length === 0) return NO_REFS;
+  return { files: keptList(files), identifiers: keptList(identifiers), errors: keptList(errors) };
 }
+
+/** The refs of a message that mentions nothing (most of a long chat): one object for all of them. */
+const NO_REFS: MessageRefs = Object.freeze({ files: NONE, identifiers: NONE, errors: NONE });

@@ -82,24 +82,32 @@ export function currentWindowStart(messages: readonly Message[], currentRounds: 
  *  as the messages grow: a term's share only changes when a message carrying it comes, or when
  *  the limit rises past it). */
 export interface TermFrequencyScan<T> {
-  termPostings: Map<T, number[]>;
-  keyPostings: Map<string, number[]>;
+  termPostings: Map<T, Postings>;
+  keyPostings: Map<string, Postings>;
   frequent: Set<T>;
+}
+
+/** The messages carrying a term or key, in order: one alone as itself (most terms and keys of a
+ *  long conversation are one message's, and a list for each was most of the scan's memory). */
+type Postings = number | number[];
+
+function postingCount(p: Postings): number {
+  return typeof p === 'number' ? 1 : p.length;
+}
+
+function postingList(p: Postings): readonly number[] {
+  return typeof p === 'number' ? [p] : p;
 }
 
 export function termFrequencyScan<T>(): TermFrequencyScan<T> {
   return { termPostings: new Map(), keyPostings: new Map(), frequent: new Set() };
 }
 
-function post<K>(postings: Map<K, number[]>, k: K, i: number): number[] {
+function post<K>(postings: Map<K, Postings>, k: K, i: number): void {
   const list = postings.get(k);
-  if (list) {
-    list.push(i);
-    return list;
-  }
-  const fresh = [i];
-  postings.set(k, fresh);
-  return fresh;
+  if (list === undefined) postings.set(k, i);
+  else if (typeof list === 'number') postings.set(k, [list, i]);
+  else list.push(i);
 }
 
 /** Scans termSets[from…] and refKeys[from…] into `scan` (the messages before `from` were
@@ -124,8 +132,8 @@ export function advanceTermFrequencies<T>(
     for (const k of refKeys[i]!) post(keyPostings, k, i);
   }
   // A term not frequent before whose count did not change stays below the (risen) limit.
-  for (const t of frequent) if (termPostings.get(t)!.length <= limit) frequent.delete(t);
-  for (const t of changed ?? termPostings.keys()) if (termPostings.get(t)!.length > limit) frequent.add(t);
+  for (const t of frequent) if (postingCount(termPostings.get(t)!) <= limit) frequent.delete(t);
+  for (const t of changed ?? termPostings.keys()) if (postingCount(termPostings.get(t)!) > limit) frequent.add(t);
 }
 
 /** Current-work relevance of every message (see the header). A message's terms are any
@@ -153,9 +161,9 @@ export function currentRelevance<T>(
   // What each earlier message shares with the current work, read from the postings of the
   // current terms and keys (a term in the window is rare: frequent ones are ignored).
   const sharedTerms = new Int32Array(n);
-  for (const t of currentTerms) for (const i of scan.termPostings.get(t)!) if (i < windowStart) sharedTerms[i]!++;
+  for (const t of currentTerms) for (const i of postingList(scan.termPostings.get(t)!)) if (i < windowStart) sharedTerms[i]!++;
   const sharedKeys = new Int32Array(n);
-  for (const k of currentKeys) for (const i of scan.keyPostings.get(k)!) if (i < windowStart) sharedKeys[i]!++;
+  for (const k of currentKeys) for (const i of postingList(scan.keyPostings.get(k)!)) if (i < windowStart) sharedKeys[i]!++;
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     if (i >= windowStart) {

@@ -11,7 +11,7 @@
 //
 // Reading files is part of coding as much as of analysis, so a read weighs less than a search.
 
-import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
+import { memoSlot, NONE, type MessageMemo } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, messageText, type Message } from '../conversation/model';
 import type { TaskType } from '../result';
 import { compileKeywords } from '../text/keywordMatcher';
@@ -37,7 +37,7 @@ function round2(x: number): number {
 
 /** What one message adds to the evidence (header items add nothing). */
 interface TaskEvidence {
-  calls: { kind: ToolKind; name: string }[];
+  calls: readonly { kind: ToolKind; name: string }[];
   markers: number;
   analysisRequest: boolean;
   turn: boolean;
@@ -55,7 +55,7 @@ function evidenceOf(m: Message): TaskEvidence | undefined {
     markers = text.match(CODE_MARKERS)?.length ?? 0;
   }
   return {
-    calls: (m.toolCalls ?? []).map((call) => ({ kind: toolCallKind(call), name: call.name })),
+    calls: m.toolCalls?.length ? m.toolCalls.map((call) => ({ kind: toolCallKind(call), name: call.name })) : NONE,
     markers,
     analysisRequest: isUserAuthored(m) && ANALYSIS_WORDS.has(text.toLowerCase()),
     turn: (isUserAuthored(m) || (m.role === 'assistant' && !isToolResult(m))) && text.trim() !== '',

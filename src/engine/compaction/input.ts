@@ -8,7 +8,7 @@ import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
 import { isHeaderItem, messageText, type Conversation, type Message } from '../conversation/model';
 import { blockIndexByMessage, computeRounds, computeToolBlocks, type Round, type ToolBlock } from '../conversation/views';
 import type { CompactionEdits } from '../result';
-import type { CachedTokenCounter } from '../tokens/messageCounter';
+import { withReplyPriming, type CachedTokenCounter } from '../tokens/messageCounter';
 import { CompactionInputError, type ResolvedOptions } from './options';
 
 export interface CompactionInput {
@@ -109,7 +109,10 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
   const messages = conv.messages;
   const counter = options.counter;
   const tokens = messages.map((m) => counter.countMessage(m));
-  const tokensBefore = counter.countMessages(messages);
+  let sum = 0;
+  for (const t of tokens) sum += t;
+  // countMessages(messages), from the counts in hand (not 200,000 cache look-ups again).
+  const tokensBefore = withReplyPriming(sum, tokens.length);
   const analysis = analyzeConversation(messages, {
     ...(options.focus !== undefined ? { focus: options.focus } : {}),
     constants: options.limits.analyze,

@@ -67,6 +67,18 @@ const ABSENT = Symbol('absent');
 /** Messages remembered by content per generation (two generations are kept). */
 const CONTENT_ENTRIES = 100_000;
 
+/** Small numbers standing for terms, the same for the life of the object: sets of terms kept as
+ *  numbers take a fraction of the memory of sets of strings. */
+export class TermNumbers {
+  private readonly ids = new Map<string, number>();
+
+  of(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) this.ids.set(term, (id = this.ids.size));
+    return id;
+  }
+}
+
 export class MessageMemo {
   /** A memo that outlives the call holds its messages weakly; one for a single call holds them
    *  plainly (it dies with the call), which spares the collector a large weak table. */
@@ -74,7 +86,8 @@ export class MessageMemo {
   private readonly byContent: GenerationalMap<string, Entry> | undefined;
   private readonly sequences = new Map<MemoSlot<unknown>, { messages: readonly Message[]; state: unknown }>();
 
-  private readonly termIds = new Map<string, number>();
+  /** Numbers for terms, the same for the life of the memo (the readings it keeps hold them). */
+  readonly terms = new TermNumbers();
 
   /** `byContent: false` for a memo that only lives through one call: every message is its own
    *  object there, and hashing the content would find nothing. */
@@ -86,14 +99,6 @@ export class MessageMemo {
   /** Whether the memo outlives one call (then what only a later call can reuse is worth keeping). */
   get lasting(): boolean {
     return this.byContent !== undefined;
-  }
-
-  /** A small number standing for `term`, the same for the life of the memo: sets of terms kept
-   *  as numbers take a fraction of the memory of sets of strings. */
-  termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
-    return id;
   }
 
   /** The value of `slot` for `m`, computed by `compute` the first time. */
@@ -180,6 +185,11 @@ export function orNone<T>(xs: T[]): readonly T[] {
  *  a list kept for each message pays for it once per message. */
 export function exactSize<T>(xs: T[]): T[] {
   return xs.length === 0 ? [] : xs.slice();
+}
+
+/** exactSize for a list that is only read: NONE when it is empty. */
+export function keptList<T>(xs: T[]): readonly T[] {
+  return xs.length === 0 ? NONE : xs.slice();
 }
 
 /** A memo for one call when the caller keeps none: the stages of one call still share it. */

@@ -80,7 +80,7 @@ const NO_ARGUMENTS = /^\s*(?:\{\s*\}|\[\s*\]|null|"")?\s*$/;
 
 /** Error signatures of one result (or user message): the analysis' patterns, else the line of a
  *  result the harness flagged as an error; a search that found nothing is not an error. */
-function errorsOf(ctx: BuilderContext, sm: SpanMessage, call: SpanToolCall | undefined): string[] {
+function errorsOf(ctx: BuilderContext, sm: SpanMessage, call: SpanToolCall | undefined): readonly string[] {
   // The person declining a call is listed as what it is (rejectionItems).
   if (sm.message.toolResult && declined(ctx, sm)) return [];
   let errors = sm.analysis?.refs.errors ?? [];

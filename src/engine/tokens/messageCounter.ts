@@ -11,7 +11,7 @@ import { hash64 } from '../text/hash';
 import { loadEncoding } from './encoders';
 import { estimateCounter } from './estimate';
 import { resolveModel, type ModelInfo, type ModelOverride } from './modelRegistry';
-import type { MessageTokens, TextCounter, TokenCategory, TokenCounter } from './tokenCounter';
+import { TOKEN_CATEGORIES, type MessageTokens, type TextCounter, type TokenCategory, type TokenCounter } from './tokenCounter';
 
 export const MESSAGE_OVERHEAD = 3;
 export const NAME_OVERHEAD = 1;
@@ -95,6 +95,8 @@ export class CachedTokenCounter implements TokenCounter {
   private readonly byObject = new WeakMap<Message, MessageTokens>();
   private byContent = new Map<string, MessageTokens>();
   private byContentOld = new Map<string, MessageTokens>();
+  /** The counts of one category, by total and category (encode). */
+  private readonly oneCategory = new Map<number, MessageTokens>();
   /** How many messages were actually encoded (not served from a cache): tests read it. */
   encodedMessages = 0;
 
@@ -153,14 +155,21 @@ export class CachedTokenCounter implements TokenCounter {
   countMessages(messages: readonly Message[]): number {
     let total = 0;
     for (const m of messages) total += this.countMessage(m);
-    return messages.length > 0 ? total + REPLY_PRIMING : 0;
+    return withReplyPriming(total, messages.length);
   }
 
   private encode(m: Message, text: TextCounter = this.text): MessageTokens {
     this.encodedMessages++;
     const by: Partial<Record<TokenCategory, number>> = {};
+    // How many categories it has, and the last one given.
+    let kinds = 0;
+    let last: TokenCategory = 'user';
     const add = (c: TokenCategory, n: number) => {
-      if (n) by[c] = (by[c] ?? 0) + n;
+      if (!n) return;
+      const before = by[c];
+      if (before === undefined) kinds++;
+      by[c] = (before ?? 0) + n;
+      last = c;
     };
     const main = mainCategory(m);
     add(main, MESSAGE_OVERHEAD + (m.name ? NAME_OVERHEAD + text.count(m.name) : 0));
@@ -175,8 +184,21 @@ export class CachedTokenCounter implements TokenCounter {
     if (m.toolDefinitions && m.content.length === 0) add('toolDefinitions', text.count(JSON.stringify(m.toolDefinitions)));
     let total = 0;
     for (const v of Object.values(by)) total += v ?? 0;
-    return { total, byCategory: by };
+    if (kinds !== 1) return { total, byCategory: by };
+    // Most messages are one category: those of one size share one (read-only) object.
+    const key = total * TOKEN_CATEGORIES.length + TOKEN_CATEGORIES.indexOf(last);
+    const known = this.oneCategory.get(key);
+    if (known) return known;
+    const tokens = { total, byCategory: by };
+    this.oneCategory.set(key, tokens);
+    return tokens;
   }
+}
+
+/** The tokens of a request of `messages` messages whose counts add up to `total`: the reply
+ *  priming on top (countMessages, for a caller that has the counts already). */
+export function withReplyPriming(total: number, messages: number): number {
+  return messages > 0 ? total + REPLY_PRIMING : 0;
 }
 
 export interface CounterOptions {

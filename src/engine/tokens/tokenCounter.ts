@@ -61,9 +61,10 @@ export interface TextCounter {
   readonly splitsAtLines?: boolean;
 }
 
+/** A message's tokens; read only (messages of one size and category share one object). */
 export interface MessageTokens {
-  total: number;
-  byCategory: Partial<Record<TokenCategory, number>>;
+  readonly total: number;
+  readonly byCategory: Readonly<Partial<Record<TokenCategory, number>>>;
 }
 
 export interface TokenCounter extends TextCounter {

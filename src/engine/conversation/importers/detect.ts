@@ -97,7 +97,7 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
   const firstLine = firstLineValue(text);
   const agent = agentLogFormat(firstLine);
   if (agent !== undefined && agent !== 'claude-code') return { format: agent };
-  if (isJsonl(text)) return { format: 'claude-code' };
+  if (isJsonl(text, firstLine)) return { format: 'claude-code' };
   const lines = firstLine !== undefined && secondLineIsObject(text);
   if (lines || name.endsWith('.jsonl')) {
     // JSONL of chat messages (one {role, content} per line) reads as a message list, and one JSON
@@ -126,7 +126,8 @@ function sniff(text: string, fileName: string | undefined): Sniffed {
       });
     }
   }
-  const value = parseJsonDocument(text, file);
+  // A document on one line that is an object was parsed whole as the first line: not again.
+  const value = firstLine !== undefined && !/\S\s*\n\s*\S/.test(text) ? firstLine : parseJsonDocument(text, file);
   return { format: formatOfValue(value, name, file), value };
 }
 
@@ -205,16 +206,13 @@ function firstLineValue(text: string): unknown {
   }
 }
 
-/** JSONL: the first line is a complete object that looks like a Claude Code entry, and more follow. */
-function isJsonl(text: string): boolean {
+/** JSONL: the first line (`firstLine`: its value, firstLineValue) is a complete object that looks like a
+ *  Claude Code entry, and more follow. */
+function isJsonl(text: string, firstLine: unknown): boolean {
   const nl = text.indexOf('\n', text.search(/\S/));
-  if (nl === -1) {
-    try {
-      return looksLikeClaudeCodeEntry(JSON.parse(text));
-    } catch {
-      return false;
-    }
-  }
+  // One line: `firstLine` (firstLineValue) is the whole document when it is an object, and nothing
+  // else is a Claude Code entry; a 20 MB message list is not parsed an extra time to learn that.
+  if (nl === -1) return looksLikeClaudeCodeEntry(firstLine);
   const line = text.slice(0, nl).trim();
   if (!line.startsWith('{') || !line.endsWith('}')) return false;
   try {
