@@ -16,8 +16,7 @@ import { leftOutOfSession } from '../engine/conversation/exporters/sessionParts'
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionResult } from '../engine/result';
 import type { TokenReport } from '../engine/tokens/report';
-import { calibrationOf } from '../engine/tokens/calibration';
-import { REPLY_PRIMING } from '../engine/tokens/messageCounter';
+import { calibrateWith } from '../engine/tokens/calibration';
 import { writeFileAtomic } from '../files/atomicWrite';
 import type { InheritedFigures } from '../engine/conversation/exporters/sessionParts';
 import type { WriteContext } from './agents/agent';
@@ -115,12 +114,8 @@ export function inheritedFigures(
  *  the messages before it (when that figure is plausible). */
 function measuredOverhead(original: Conversation, report: Pick<TokenReport, 'overhead' | 'perMessage' | 'method'>, fromFirst: boolean | undefined): number {
   const first = fromFirst ? original.meta.firstReportedUsage : undefined;
-  const k = first ? original.messages.findIndex((m) => m.id === first.atMessageId) : -1;
-  if (!first || k < 0) return report.overhead;
-  let countedAsOf = REPLY_PRIMING;
-  for (let i = 0; i < k; i++) countedAsOf += report.perMessage[i] ?? 0;
-  const measured = calibrationOf(first, countedAsOf, report.method);
-  return measured.implausible ? report.overhead : measured.overhead;
+  const measured = first ? calibrateWith(original.messages, first, report.method, (i) => report.perMessage[i] ?? 0) : undefined;
+  return !measured || measured.implausible ? report.overhead : measured.overhead;
 }
 
 /** Whether `target` is the agent whose session `original` is. */

@@ -54,17 +54,21 @@ export function calibrate(
   counter: CachedTokenCounter,
   countAt: (index: number) => number = (i) => counter.countMessage(messages[i]!),
 ): Calibration | undefined {
-  if (!usage) return undefined;
+  return usage ? calibrateWith(messages, usage, counter.method, countAt) : undefined;
+}
+
+/** The calibration of `usage` from counts at hand (`countAt`: our count, by `method`, of the
+ *  message at an index; a report's perMessage); undefined when its answer is not among `messages`. */
+export function calibrateWith(
+  messages: readonly Pick<Message, 'id'>[],
+  usage: ReportedUsage,
+  method: CountMethod,
+  countAt: (index: number) => number,
+): Calibration | undefined {
   const k = messages.findIndex((m) => m.id === usage.atMessageId);
   if (k < 0) return undefined;
   let countedAsOf = REPLY_PRIMING;
   for (let i = 0; i < k; i++) countedAsOf += countAt(i);
-  return calibrationOf(usage, countedAsOf, counter.method);
-}
-
-/** The calibration of `usage` against `countedAsOf`, our count (by `method`) of the messages the
- *  request held, reply priming included. */
-export function calibrationOf(usage: ReportedUsage, countedAsOf: number, method: CountMethod): Calibration {
   const raw = usage.tokens - countedAsOf;
   if (raw >= 0) return { usage, countedAsOf, overhead: raw };
   const slack = (usage.rounding ?? 0) + (method === 'exact' ? 0 : Math.ceil(countedAsOf * PROXY_TOLERANCE));
