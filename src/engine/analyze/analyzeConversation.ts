@@ -23,7 +23,7 @@ import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossRe
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
-import { classificationInterner, importanceInterner, Interner, sameImportance } from './interner';
+import { classificationInterner, importanceInterner, Interner, sameImportance, sameStrings } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { extractMessageRefs, type RefLimits } from './refs';
@@ -333,7 +333,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
 function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
   if (a.index !== b.index || a.id !== b.id || a.classification !== b.classification || a.refs !== b.refs) return false;
   if (a.isAcknowledgement !== b.isAcknowledgement || a.referencedBy !== b.referencedBy || a.nearDuplicateOf !== b.nearDuplicateOf) return false;
-  if (a.keyEvents !== b.keyEvents && (a.keyEvents.length !== b.keyEvents.length || a.keyEvents.some((e, k) => e !== b.keyEvents[k]))) return false;
+  if (!sameStrings(a.keyEvents, b.keyEvents)) return false;
   if (Object.keys(a).length !== Object.keys(b).length) return false;
   return sameImportance(a.importance, b.importance);
 }

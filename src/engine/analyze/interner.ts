@@ -47,7 +47,7 @@ function hashName(h: number, s: string): number {
 }
 
 /** Whether two lists of strings hold the same, in order. */
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
