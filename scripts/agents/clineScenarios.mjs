@@ -190,7 +190,9 @@ async function session(h) {
   return h.inSandbox('cline', reply, 'cline-session', async ({ root, home, work: w, server }) => {
     work = w;
     for (const t of TURNS) writeFileSync(join(work, `notes-${t}.txt`), notesText(t));
-    const envOf = (hm) => ({ ...baseEnv(hm), CLINE_HUB_PORT: String(hubPort) });
+    // CLINE_NO_AUTO_UPDATE: the CLI otherwise asks the npm registry for a newer version in the
+    // background and may install it (and restart its hub daemon) while a turn runs.
+    const envOf = (hm) => ({ ...baseEnv(hm), CLINE_HUB_PORT: String(hubPort), CLINE_NO_AUTO_UPDATE: '1' });
     const env = envOf(home);
     const ended = [];
     const cline = async (name, args, e = env) => {
