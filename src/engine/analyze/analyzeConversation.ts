@@ -104,8 +104,9 @@ function readCurrentRounds(value: number | undefined, c: AnalyzeConstants): numb
   return value;
 }
 
-function codeBlockCount(m: Message, text: string): number {
-  let n = countCodeSnippets(text).fenced;
+/** Fenced code blocks (`fenced`, of the message's text) and file-editing tool calls. */
+function codeBlockCount(m: Message, fenced: number): number {
+  let n = fenced;
   for (const call of m.toolCalls ?? []) if (toolCallKind(call) === 'edit') n++;
   return n;
 }
@@ -142,21 +143,25 @@ function readMessage(m: Message, { c, limits, lasting, terms, classifications, e
   // A person's message is read by their own words (analyze/injectedContext.ts).
   const user = isUserAuthored(m);
   const text = user ? userWords(analysisText(m)) : analysisText(m);
-  const lower = lowerOf(text);
+  const textLower = text.toLowerCase();
+  const lower = withoutMarkupTags(textLower);
   const visible = user ? userWords(messageText(m)) : messageText(m);
   const thinking = thinkingText(m);
-  const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
+  const spoken = thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible;
+  // Most messages say only what they show (no tool call): their text lower-cased once serves both.
+  const speech = spoken === text ? textLower : spoken.toLowerCase();
   const refs = extractMessageRefs(m, limits);
   const speaker = user || (m.role === 'assistant' && !isToolResult(m));
   const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (user && isPromptAnswer(visible)));
   const scan = scanContent(lower);
   const tokens = tokenHashes(lower);
   const shingles = arena.uint32(shingleHashes(tokens.ids));
+  const snippets = countCodeSnippets(text);
   const detail = classifyText(
     text,
     tokens,
     scan,
-    { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, text) },
+    { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, snippets.fenced) },
     c,
   );
   const cls = detail.classification;
@@ -185,7 +190,7 @@ function readMessage(m: Message, { c, limits, lasting, terms, classifications, e
     // The role score reads the key events' signals, none of which depends on where the message stands.
     roleScore: roleScore(m, speech, keyEventsOf(events, false, false), c),
     criticality: criticality(scan, cls.contentType, c),
-    uniquenessIndicators: uniquenessIndicators(text, c),
+    uniquenessIndicators: uniquenessIndicators(text, c, snippets),
     actionability: actionabilityScore(cls.actionability, detail.actionableMatches, c),
     temporalCategory: temporalCategory(scan),
     tier: tierOf(m, speech, isAck, c),
