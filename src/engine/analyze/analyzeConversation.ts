@@ -26,6 +26,7 @@ import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, key
 import { classificationInterner, importanceInterner, Interner, sameImportance, sameStrings } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
+import { readingKey, readingKeyHash } from './readingKey';
 import { extractMessageRefs, type RefLimits } from './refs';
 import { advanceTermFrequencies, combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus, termFrequencyScan } from './relevance';
 import { roleScore } from './roleScore';
@@ -230,8 +231,22 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     evidences: new Interner(evidenceBits, (a, b) => evidenceBits(a) === evidenceBits(b)),
     arena: new TypedArena(),
   };
-  const read = (x: Message) => readMessage(x, context);
-  const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
+  // A message that says what one before it said (readingKey) shares that one's reading. The keys
+  // are found by their hash (the first message with each is kept, not its key: a long
+  // conversation of short messages would hold every key) and compared again on a match.
+  const firstWithKey = new Map<number, number>();
+  const readings: MessageReading[] = [];
+  const readAt = (i: number): MessageReading => {
+    const m = messages[i]!;
+    const key = readingKey(m);
+    if (key === undefined) return readMessage(m, context);
+    const hash = readingKeyHash(key);
+    const first = firstWithKey.get(hash);
+    if (first !== undefined && readingKey(messages[first]!) === key) return readings[first]!;
+    if (first === undefined) firstWithKey.set(hash, i);
+    return readMessage(m, context);
+  };
+  for (let i = 0; i < messages.length; i++) readings.push(lasting ? memo.get(messages[i]!, readingSlot, () => readAt(i)) : readAt(i));
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
   // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo
