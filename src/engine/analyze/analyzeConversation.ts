@@ -26,6 +26,7 @@ import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, key
 import { classificationInterner, importanceInterner, Interner, sameImportance, sameStrings } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
+import { readingKey, readingKeyHash } from './readingKey';
 import { extractMessageRefs, type RefLimits } from './refs';
 import { advanceTermFrequencies, combinedRelevance, currentRelevance, currentWindowStart, focusScore, parseFocus, termFrequencyScan } from './relevance';
 import { roleScore } from './roleScore';
@@ -104,8 +105,9 @@ function readCurrentRounds(value: number | undefined, c: AnalyzeConstants): numb
   return value;
 }
 
-function codeBlockCount(m: Message, text: string): number {
-  let n = countCodeSnippets(text).fenced;
+/** Fenced code blocks (`fenced`, of the message's text) and file-editing tool calls. */
+function codeBlockCount(m: Message, fenced: number): number {
+  let n = fenced;
   for (const call of m.toolCalls ?? []) if (toolCallKind(call) === 'edit') n++;
   return n;
 }
@@ -142,21 +144,25 @@ function readMessage(m: Message, { c, limits, lasting, terms, classifications, e
   // A person's message is read by their own words (analyze/injectedContext.ts).
   const user = isUserAuthored(m);
   const text = user ? userWords(analysisText(m)) : analysisText(m);
-  const lower = lowerOf(text);
+  const textLower = text.toLowerCase();
+  const lower = withoutMarkupTags(textLower);
   const visible = user ? userWords(messageText(m)) : messageText(m);
   const thinking = thinkingText(m);
-  const speech = (thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible).toLowerCase();
+  const spoken = thinking ? (visible ? `${visible}\n${thinking}` : thinking) : visible;
+  // Most messages say only what they show (no tool call): their text lower-cased once serves both.
+  const speech = spoken === text ? textLower : spoken.toLowerCase();
   const refs = extractMessageRefs(m, limits);
   const speaker = user || (m.role === 'assistant' && !isToolResult(m));
   const isAck = speaker && (m.toolCalls?.length ?? 0) === 0 && (isAcknowledgementText(visible, c.ACK_MAX_CHARS) || (user && isPromptAnswer(visible)));
   const scan = scanContent(lower);
   const tokens = tokenHashes(lower);
   const shingles = arena.uint32(shingleHashes(tokens.ids));
+  const snippets = countCodeSnippets(text);
   const detail = classifyText(
     text,
     tokens,
     scan,
-    { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, text) },
+    { errorSignatures: refs.errors.length, isErrorResult: m.toolResult?.isError === true, codeBlocks: codeBlockCount(m, snippets.fenced) },
     c,
   );
   const cls = detail.classification;
@@ -185,7 +191,7 @@ function readMessage(m: Message, { c, limits, lasting, terms, classifications, e
     // The role score reads the key events' signals, none of which depends on where the message stands.
     roleScore: roleScore(m, speech, keyEventsOf(events, false, false), c),
     criticality: criticality(scan, cls.contentType, c),
-    uniquenessIndicators: uniquenessIndicators(text, c),
+    uniquenessIndicators: uniquenessIndicators(text, c, snippets),
     actionability: actionabilityScore(cls.actionability, detail.actionableMatches, c),
     temporalCategory: temporalCategory(scan),
     tier: tierOf(m, speech, isAck, c),
@@ -225,8 +231,22 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     evidences: new Interner(evidenceBits, (a, b) => evidenceBits(a) === evidenceBits(b)),
     arena: new TypedArena(),
   };
-  const read = (x: Message) => readMessage(x, context);
-  const readings: MessageReading[] = messages.map((m) => (lasting ? memo.get(m, readingSlot, read) : read(m)));
+  // A message that says what one before it said (readingKey) shares that one's reading. The keys
+  // are found by their hash (the first message with each is kept, not its key: a long
+  // conversation of short messages would hold every key) and compared again on a match.
+  const firstWithKey = new Map<number, number>();
+  const readings: MessageReading[] = [];
+  const readAt = (i: number): MessageReading => {
+    const m = messages[i]!;
+    const key = readingKey(m);
+    if (key === undefined) return readMessage(m, context);
+    const hash = readingKeyHash(key);
+    const first = firstWithKey.get(hash);
+    if (first !== undefined && readingKey(messages[first]!) === key) return readings[first]!;
+    if (first === undefined) firstWithKey.set(hash, i);
+    return readMessage(m, context);
+  };
+  for (let i = 0; i < messages.length; i++) readings.push(lasting ? memo.get(messages[i]!, readingSlot, () => readAt(i)) : readAt(i));
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
   // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo

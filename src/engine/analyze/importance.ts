@@ -54,11 +54,11 @@ export function dependency(
 }
 
 /** The specific details of a text that make it unique: CamelCase terms, numbers and code.
- *  `text` is the original-case text (CamelCase terms need the capitals). */
-export function uniquenessIndicators(text: string, c: AnalyzeConstants): number {
+ *  `text` is the original-case text (CamelCase terms need the capitals); `snippets` its code
+ *  snippets, when the caller has counted them. */
+export function uniquenessIndicators(text: string, c: AnalyzeConstants, snippets = countCodeSnippets(text)): number {
   const camel = text.match(CAMEL_TERM)?.length ?? 0;
   const numbers = text.match(NUMBER)?.length ?? 0;
-  const snippets = countCodeSnippets(text);
   return camel + numbers + (snippets.fenced + snippets.inline) * c.UNIQUENESS_CODE_BLOCK_WEIGHT;
 }
 

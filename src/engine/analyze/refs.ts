@@ -7,6 +7,7 @@
 
 import { keptList, NONE } from '../conversation/messageMemo';
 import { isUserAuthored, type Message, type ToolCall } from '../conversation/model';
+import { detached } from '../tokens/pieceCounter';
 import type { MessageRefs } from './analysis';
 import { toolCallArgumentText } from './analysisText';
 import { ANALYZE_CONSTANTS } from './constants';
@@ -429,7 +430,10 @@ export function extractMessageRefs(m: Message, limits: RefLimits = DEFAULT_REF_L
   const identifiers = extractIdentifiers(idText, limits.maxIdentifiers);
   const errors = extractErrorSignatures(text, limits.maxErrors, limits.maxErrorChars);
   if (files.length === 0 && identifiers.length === 0 && errors.length === 0) return NO_REFS;
-  return { files: keptList(files), identifiers: keptList(identifiers), errors: keptList(errors) };
+  // Each kept as a string of its own: a name cut from a long text would keep the whole text alive
+  // for as long as the analysis lives.
+  const own = (xs: string[]) => keptList(xs.map(detached));
+  return { files: own(files), identifiers: own(identifiers), errors: own(errors) };
 }
 
 /** The refs of a message that mentions nothing (most of a long chat): one object for all of them. */

@@ -36,9 +36,23 @@ export interface TokenHashes {
   cjk: number;
 }
 
+/** Where tokenHashes writes the hashes before copying out as many as it found (a text has at
+ *  most one token per character): one buffer for every call, grown as texts need up to
+ *  SCRATCH_MAX_TOKENS, instead of a growing array of numbers per text, which for a long tool
+ *  output is megabytes that die at once. A longer text gets a buffer of its own. */
+let scratch = new Uint32Array(1024);
+const SCRATCH_MAX_TOKENS = 1 << 20;
+
+function hashBuffer(length: number): Uint32Array {
+  if (length > SCRATCH_MAX_TOKENS) return new Uint32Array(length);
+  if (scratch.length < length) scratch = new Uint32Array(Math.min(SCRATCH_MAX_TOKENS, Math.max(length, scratch.length * 2)));
+  return scratch;
+}
+
 /** Hash the tokens of `wordTokens` (text/terms.ts) in place, without building strings. */
 export function tokenHashes(lower: string): TokenHashes {
-  const ids: number[] = [];
+  const ids = hashBuffer(lower.length);
+  let n = 0;
   let words = 0;
   let cjk = 0;
   let h = FNV_OFFSET;
@@ -51,21 +65,21 @@ export function tokenHashes(lower: string): TokenHashes {
       continue;
     }
     if (inWord) {
-      ids.push(h >>> 0);
+      ids[n++] = h >>> 0;
       words++;
       inWord = false;
     }
     // A CJK character is a token by itself (salted so it never equals a one-letter word).
     if (isCjkCode(c)) {
-      ids.push((Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0);
+      ids[n++] = (Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0;
       cjk++;
     }
   }
   if (inWord) {
-    ids.push(h >>> 0);
+    ids[n++] = h >>> 0;
     words++;
   }
-  return { ids: Uint32Array.from(ids), words, cjk };
+  return { ids: ids.slice(0, n), words, cjk };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Fact, FactKind } from '../result';
 import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
 import { buildSpanView, type SpanView } from '../segments/spanView';
 import { readableUserText } from '../segments/userMessages';
+import { detached } from '../tokens/pieceCounter';
 import { VALIDATE_CONSTANTS, type ValidateConstants } from './constants';
 import { normalizeForMatch } from './factMatch';
 
@@ -179,11 +180,12 @@ function speechFacts(sm: SpanView['messages'][number]): SpeechFacts | undefined 
   const speech = sm.thinking ? `${sm.text}\n${sm.thinking}` : sm.text;
   if (!speech) return undefined;
   const terms: string[] = [];
-  // CamelCase words, then acronyms, as the loss detector has always counted them.
-  for (const m of speech.matchAll(CAMEL)) terms.push(m[0]);
-  for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) terms.push(m[0]);
+  // CamelCase words, then acronyms, as the loss detector has always counted them; each a string
+  // of its own (detached), as a cut would keep the whole joined speech alive with the memo.
+  for (const m of speech.matchAll(CAMEL)) terms.push(detached(m[0]));
+  for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) terms.push(detached(m[0]));
   const numbers: string[] = [];
-  for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(m[0]);
+  for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(detached(m[0]));
   let keywords = 0;
   for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) keywords |= 1 << IMPORTANT_KEYWORDS.indexOf(m[0]);
   return { terms: orNone(exactSize(terms)), numbers: orNone(exactSize(numbers)), keywords };

@@ -149,4 +149,28 @@ describe('keyword matching', () => {
     const m = compileKeywords({ en: ['error', 'errors', 'thank', 'thank you'], zh: ['完成', '完成了'] });
     expect(m.matchedTerms('errors and an error; thank you; 完成了')).toEqual(['error', 'errors', 'thank you', '完成了']);
   });
+
+  it('terms sharing their first letters keep their order: the longer, then the stem or the shorter', () => {
+    const m = compileKeywords({ en: ['implement*', 'implementation', 'need', 'need to', 'needs to', 'fix', 'fixes', 'file*'] });
+    expect(m.matches('implementation implemented need to needs to needle fixes fix files')).toEqual([
+      'implementation',
+      'implemented',
+      'need to',
+      'needs to',
+      'fixes',
+      'fix',
+      'files',
+    ]);
+    expect(m.count('implementations')).toBe(1);
+  });
+
+  it('a Latin term of the Chinese list matches in a text with CJK characters and in one without', () => {
+    const m = compileKeywords({ en: ['debug*'], zh: ['bug', '错误'] });
+    // "debug" is taken whole before "bug" could match inside it, with or without CJK around.
+    expect(m.matches('a bug, debugging')).toEqual(['bug', 'debugging']);
+    expect(m.matches('错误 a bug, debugging')).toEqual(['错误', 'bug', 'debugging']);
+    expect(m.matchedTerms('a bug')).toEqual(['bug']);
+    expect(m.has('调试')).toBe(false);
+    expect(m.has('有错误')).toBe(true);
+  });
 });
