@@ -139,13 +139,14 @@ export class MessageMemo {
    * new sequence starts with the same message objects as the last one (a conversation that grew),
    * the scan resumes from `state` at the first new message; else it starts over from `init()`.
    * `advance(state, from)` scans messages[from…] into the state. The state returned is the one
-   * kept: a caller that hands parts of it out copies them first.
+   * kept: a caller that hands parts of it out copies them first. `same(state)`: whether the kept
+   * state was scanned with what this scan reads besides the messages (else it starts over).
    */
-  resume<S>(slot: MemoSlot<S>, messages: readonly Message[], init: () => S, advance: (state: S, from: number) => void): S {
+  resume<S>(slot: MemoSlot<S>, messages: readonly Message[], init: () => S, advance: (state: S, from: number) => void, same?: (state: S) => boolean): S {
     const last = this.sequences.get(slot as MemoSlot<unknown>);
     let state: S;
     let from = 0;
-    if (last && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i])) {
+    if (last && last.messages.length <= messages.length && (!same || same(last.state as S)) && last.messages.every((m, i) => m === messages[i])) {
       state = last.state as S;
       from = last.messages.length;
     } else state = init();
