@@ -25,6 +25,7 @@ import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
 import { fitItems, formTokensOf, measuredFigures, measureItems, type FormTokens, type MeasuredItem, type SectionItem } from './sectionItems';
+import { extendSpanView } from './grownView';
 import { buildSpanView, viewPrefix, type SpanView } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
@@ -139,7 +140,8 @@ const TIMELINE = memoSlot<{ analyses: readonly (MessageAnalysis | undefined)[]; 
 
 /** The view of the span and the messages after it. The ratio loop gives the kept tail less room
  *  and extracts again: the span grows into the tail, and span and tail together are the same
- *  messages with the same analyses, so the last such view is the view. */
+ *  messages with the same analyses, so the last such view is the view. A conversation that grew
+ *  extends the last view (extendSpanView). */
 function timelineView(messages: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[], memo: MessageMemo): SpanView {
   const kept = memo.resume(
     TIMELINE,
@@ -147,7 +149,7 @@ function timelineView(messages: readonly Message[], analyses: readonly (MessageA
     () => ({ analyses: [], view: undefined }),
     (state, from) => {
       if (state.view && from === messages.length && state.analyses.length === analyses.length && state.analyses.every((a, i) => a === analyses[i])) return;
-      state.view = buildSpanView(messages, analyses, memo);
+      state.view = state.view && from > 0 ? extendSpanView(state.view, messages, analyses, memo) : buildSpanView(messages, analyses, memo);
       state.analyses = analyses;
     },
   );
