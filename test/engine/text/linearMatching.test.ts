@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact, FactKind } from '../../../src/engine/result';
-import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts, tokenizeNormalized } from '../../../src/engine/validate/factMatch';
+import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts } from '../../../src/engine/validate/factMatch';
+import { tokenizeNormalized } from '../../../src/engine/validate/factTokens';
 import { firstSimilarBefore, jaccardAbove, jaccardSorted } from '../../../src/engine/text/similarity';
 
 const WORDS = [
@@ -88,6 +89,26 @@ describe('presentFacts', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('answers the same for the same texts checked again, against facts read again or other facts', () => {
+    // The parts keep what they were found to hold for the facts last looked for in them.
+    const parts = ['Fix src/a.ts and src/b.ts', 'TypeError: x is not a function', '', 'the tests fail in b.ts'].map((t) =>
+      tokenizeNormalized(normalizeForMatch(t)),
+    );
+    const hay = joinNormalized(parts.map((p) => p.text));
+    const facts = (): Fact[] => [
+      { kind: 'filePath', value: 'src/b.ts', sourceId: 'a' },
+      { kind: 'errorSignature', value: 'TypeError: x is not a function', sourceId: 'a' },
+      { kind: 'userMessage', value: 'the tests fail in c.ts', sourceId: 'a' },
+    ];
+    const other: Fact[] = [
+      { kind: 'filePath', value: 'a.ts', sourceId: 'a' },
+      { kind: 'userMessage', value: 'the tests fail in b.ts', sourceId: 'a' },
+    ];
+    for (const list of [facts(), facts(), other, facts(), other]) expect(presentFacts(list, hay, parts)).toEqual(list.map((f) => factPresent(f, hay)));
+    expect(presentFacts(other, hay, parts)).toEqual([true, true]);
+    expect(presentFacts(facts(), hay, parts)).toEqual([true, true, false]);
   });
 
   it('finds a fact taken from the text itself, and misses one cut inside a word', () => {
