@@ -6,7 +6,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoOrFresh, memoSlot, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlot, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
@@ -169,6 +169,36 @@ export function spanViewOf(
   return viewPrefix(timeline, span.length);
 }
 
+/** Sections whose builder reads the span's messages, their references (analysis.refs) and the
+ *  section of the summary it continues — nothing after the span, no importance, focus or kept
+ *  request: the same span read again gives the same items (a re-plan of a grown conversation
+ *  that summarizes the same messages, the floor estimate of the same span). */
+const SPAN_ONLY: ReadonlySet<SectionName> = new Set<SectionName>(['Key Technical Concepts', 'Files and Code Sections']);
+
+interface SpanOnlyItems {
+  refs: readonly (MessageAnalysis['refs'] | undefined)[];
+  previous: readonly (string | undefined)[];
+  items: Partial<Record<SectionName, SectionItem[]>>;
+}
+
+/** The items of the SPAN_ONLY sections last built for these very messages, references and
+ *  previous sections (an empty record to fill when anything differs). */
+function spanOnlyItems(view: SpanView, memo: MessageMemo, c: SegmentConstants, previous: SectionTexts | undefined): SpanOnlyItems['items'] {
+  const prev = [...SPAN_ONLY].map((name) => previous?.[name] || undefined);
+  return memo.resume(
+    memoSlotWith<SpanOnlyItems>('segments.spanOnlyItems', c),
+    view.messages.map((sm) => sm.message),
+    () => ({ refs: [], previous: prev, items: {} }),
+    (state, from) => {
+      const refs = view.messages.map((sm) => sm.analysis?.refs);
+      if (from === refs.length && state.refs.length === refs.length && state.refs.every((r, i) => r === refs[i])) return;
+      state.refs = refs;
+      state.items = {};
+    },
+    (state) => state.previous.every((p, k) => p === prev[k]),
+  ).items;
+}
+
 /** Runs the eight builders over the span (no budget yet). */
 export function buildSectionMaterial(
   span: readonly Message[],
@@ -193,6 +223,7 @@ export function buildSectionMaterial(
   const kept = opts.keptRequest;
   const keptRequest = kept ? { sm: buildSpanView([kept.message], [kept.analysis], memo).messages[0]!, at: kept.at } : undefined;
   const items = {} as Record<SectionName, SectionItem[]>;
+  const spanOnly = spanOnlyItems(view, memo, c, previous);
   for (const name of SECTION_NAMES) {
     const ctx: BuilderContext = {
       view,
@@ -204,7 +235,7 @@ export function buildSectionMaterial(
       focus: opts.focus,
       ...(keptRequest ? { keptRequest } : {}),
     };
-    items[name] = SECTION_BUILDERS[name](ctx);
+    items[name] = SPAN_ONLY.has(name) ? (spanOnly[name] ??= SECTION_BUILDERS[name](ctx)) : SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }

@@ -10,7 +10,9 @@ import { analyzeConversation } from '../../../src/engine/analyze/analyzeConversa
 import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import { MessageMemo } from '../../../src/engine/conversation/messageMemo';
 import type { Message } from '../../../src/engine/conversation/model';
+import { buildSectionMaterial } from '../../../src/engine/segments/extractSections';
 import { ledgerOf } from '../../../src/engine/segments/ledger';
+import { emptySectionTexts } from '../../../src/engine/sections';
 import { extendSpanView } from '../../../src/engine/segments/grownView';
 import { buildSpanView } from '../../../src/engine/segments/spanView';
 import { ConversationBuilder } from '../../helpers/compactorFixtures';
@@ -94,5 +96,27 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       const kept = view.messages.find((sm) => sm.userAuthored);
       if (kept) expect(ledgerOf(view, [], memo, kept)).toEqual(ledgerOf(view, [], undefined, kept));
     }
+  });
+
+  it('the items read from the span alone are kept while its references and the summary it continues are the same', () => {
+    const messages = realMessages();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const previous = { ...emptySectionTexts(), 'Files and Code Sections': '- `src/old.ts` — edited', 'Key Technical Concepts': '- `OldThing`, `OtherThing`' };
+    const otherRefs = analyses.map((a, i) => (a && i % 5 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'], identifiers: ['OtherThing'] } } : a));
+    const cases: [(MessageAnalysis | undefined)[], { previous?: typeof previous }][] = [
+      [analyses, {}],
+      [reanalyzed(analyses), {}],
+      [otherRefs, {}],
+      [otherRefs, { previous }],
+      [analyses, { previous }],
+    ];
+    for (const [list, opts] of cases)
+      expect(buildSectionMaterial(messages, list, { ...opts, memo }).items).toEqual(buildSectionMaterial(messages, list, opts).items);
+    // Only the importance changed: the same items, not read again.
+    const once = buildSectionMaterial(messages, analyses, { memo }).items;
+    const again = buildSectionMaterial(messages, reanalyzed(analyses), { memo }).items;
+    expect(again['Files and Code Sections']).toBe(once['Files and Code Sections']);
+    expect(again['Key Technical Concepts']).toBe(once['Key Technical Concepts']);
   });
 });
