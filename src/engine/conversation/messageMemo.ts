@@ -155,6 +155,27 @@ export class MessageMemo {
     return state;
   }
 
+  /**
+   * The value `compute` gave for the last sequence of exactly these message objects read with
+   * these `deps` (compared by identity, in order: what the value reads besides the messages);
+   * computed again when anything differs. The value returned is the one kept.
+   */
+  same<T>(slot: MemoSlot<T>, messages: readonly Message[], deps: readonly unknown[], compute: () => T): T {
+    const kept = this.resume(
+      slot as MemoSlot<{ deps: readonly unknown[]; value: T | undefined; fresh: boolean }>,
+      messages,
+      () => ({ deps, value: undefined, fresh: true }),
+      (state, from) => {
+        if (state.fresh || from !== messages.length || state.deps.length !== deps.length || !state.deps.every((d, k) => d === deps[k])) {
+          state.deps = deps;
+          state.value = compute();
+        }
+        state.fresh = false;
+      },
+    );
+    return kept.value as T;
+  }
+
   private entryOf(m: Message): Entry {
     let e = this.byObject.get(m);
     if (e) return e;

@@ -175,28 +175,21 @@ export function spanViewOf(
  *  that summarizes the same messages, the floor estimate of the same span). */
 const SPAN_ONLY: ReadonlySet<SectionName> = new Set<SectionName>(['Key Technical Concepts', 'Files and Code Sections']);
 
-interface SpanOnlyItems {
-  refs: readonly (MessageAnalysis['refs'] | undefined)[];
-  previous: readonly (string | undefined)[];
-  items: Partial<Record<SectionName, SectionItem[]>>;
-}
-
 /** The items of the SPAN_ONLY sections last built for these very messages, references and
  *  previous sections (an empty record to fill when anything differs). */
-function spanOnlyItems(view: SpanView, memo: MessageMemo, c: SegmentConstants, previous: SectionTexts | undefined): SpanOnlyItems['items'] {
-  const prev = [...SPAN_ONLY].map((name) => previous?.[name] || undefined);
-  return memo.resume(
-    memoSlotWith<SpanOnlyItems>('segments.spanOnlyItems', c),
+function spanOnlyItems(
+  view: SpanView,
+  memo: MessageMemo,
+  c: SegmentConstants,
+  previous: SectionTexts | undefined,
+): Partial<Record<SectionName, SectionItem[]>> {
+  const deps = [...view.messages.map((sm) => sm.analysis?.refs), ...[...SPAN_ONLY].map((name) => previous?.[name] || undefined)];
+  return memo.same(
+    memoSlotWith<Partial<Record<SectionName, SectionItem[]>>>('segments.spanOnlyItems', c),
     view.messages.map((sm) => sm.message),
-    () => ({ refs: [], previous: prev, items: {} }),
-    (state, from) => {
-      const refs = view.messages.map((sm) => sm.analysis?.refs);
-      if (from === refs.length && state.refs.length === refs.length && state.refs.every((r, i) => r === refs[i])) return;
-      state.refs = refs;
-      state.items = {};
-    },
-    (state) => state.previous.every((p, k) => p === prev[k]),
-  ).items;
+    deps,
+    () => ({}),
+  );
 }
 
 /** Runs the eight builders over the span (no budget yet). */

@@ -13,6 +13,7 @@ import type { Message } from '../../../src/engine/conversation/model';
 import { buildSectionMaterial } from '../../../src/engine/segments/extractSections';
 import { ledgerOf } from '../../../src/engine/segments/ledger';
 import { emptySectionTexts } from '../../../src/engine/sections';
+import { spanFacts } from '../../../src/engine/validate/facts';
 import { extendSpanView } from '../../../src/engine/segments/grownView';
 import { buildSpanView } from '../../../src/engine/segments/spanView';
 import { ConversationBuilder } from '../../helpers/compactorFixtures';
@@ -118,5 +119,19 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     const again = buildSectionMaterial(messages, reanalyzed(analyses), { memo }).items;
     expect(again['Files and Code Sections']).toBe(once['Files and Code Sections']);
     expect(again['Key Technical Concepts']).toBe(once['Key Technical Concepts']);
+  });
+
+  it("the span's facts are kept while its messages and their references are the same", () => {
+    const messages = realMessages();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const otherRefs = analyses.map((a, i) =>
+      a && i % 7 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'], errors: ['TypeError: x is not a function'] } } : a,
+    );
+    for (const list of [analyses, reanalyzed(analyses), otherRefs, analyses]) expect(spanFacts(messages, list, { memo })).toEqual(spanFacts(messages, list));
+    const shorter = messages.slice(0, -3);
+    expect(spanFacts(shorter, analyses.slice(0, -3), { memo })).toEqual(spanFacts(shorter, analyses.slice(0, -3)));
+    const once = spanFacts(messages, analyses, { memo });
+    expect(spanFacts(messages, reanalyzed(analyses), { memo })).toBe(once);
   });
 });
