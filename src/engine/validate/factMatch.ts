@@ -127,6 +127,9 @@ interface Needles {
   anchorOffset: Int32Array;
   /** The first needle with the same text and ends (it is answered once). */
   first: Int32Array;
+  /** The needles (first of their alike) with no anchor and no space: none can run across the
+   *  space that joins two text parts, so each is searched for part by part (anchorlessIn). */
+  anchorless: number[];
 }
 
 /** What a fact is searched for, read once per fact object (a message's facts are the same
@@ -188,7 +191,20 @@ function prepare(facts: readonly Fact[]): Needles {
     }
   });
   anchorStart[facts.length] = anchorIds.length;
-  return { length: facts.length, needles, ids, anchorStart, anchorId: Int32Array.from(anchorIds), anchorOffset: Int32Array.from(anchorOffsets), first };
+  const anchorless: number[] = [];
+  for (let k = 0; k < facts.length; k++) {
+    if (first[k] === k && needles[k]!.text && anchorStart[k] === anchorStart[k + 1] && !needles[k]!.text.includes(' ')) anchorless.push(k);
+  }
+  return {
+    length: facts.length,
+    needles,
+    ids,
+    anchorStart,
+    anchorId: Int32Array.from(anchorIds),
+    anchorOffset: Int32Array.from(anchorOffsets),
+    first,
+    anchorless,
+  };
 }
 
 /** Whether `needle` occurs at `at` in `hay` with the ends its rule asks for. */
@@ -270,6 +286,18 @@ function partHits(n: Needles, p: TokenizedText): Int32Array {
   return hits;
 }
 
+/** The needles of n.anchorless a text part holds: kept per part for the needles last looked
+ *  for in it. */
+const PART_ANCHORLESS = new WeakMap<TokenizedText, { n: Needles; found: readonly number[] }>();
+
+function anchorlessIn(n: Needles, p: TokenizedText): readonly number[] {
+  const kept = PART_ANCHORLESS.get(p);
+  if (kept?.n === n) return kept.found;
+  const found = n.anchorless.filter((k) => occurs(p.text, n.needles[k]!.text, n.needles[k]!.ends));
+  PART_ANCHORLESS.set(p, { n, found });
+  return found;
+}
+
 /** For each fact, whether it appears in `normalizedText` (already passed through
  *  normalizeForMatch): the same answers as factPresent, in time linear in the text and the facts.
  *  `parts`, when given, are the texts normalizedText joins (joinNormalized) with their tokens:
@@ -296,6 +324,13 @@ export function presentFacts(facts: readonly Fact[], normalizedText: string, par
       }),
     );
   }
+  // Needles with no anchor, found part by part (a part's own text bounds a needle's ends as
+  // the joined text does: by the space between parts, or by nothing).
+  let inParts: Set<number> | undefined;
+  if (parts && n.anchorless.length > 0) {
+    inParts = new Set();
+    for (const p of parts) if (p.text) for (const k of anchorlessIn(n, p)) inParts.add(k);
+  }
   const found = new Array<boolean>(facts.length);
   for (let k = 0; k < facts.length; k++) {
     const f = n.first[k]!;
@@ -311,7 +346,7 @@ export function presentFacts(facts: readonly Fact[], normalizedText: string, par
     const a0 = n.anchorStart[k]!;
     const a1 = n.anchorStart[k + 1]!;
     if (a0 === a1 || !at) {
-      found[k] = occurs(normalizedText, needle.text, needle.ends);
+      found[k] = inParts && !needle.text.includes(' ') ? inParts.has(k) : occurs(normalizedText, needle.text, needle.ends);
       continue;
     }
     // Wherever the needle occurs, each of its anchors does too: look only where the rarest is.

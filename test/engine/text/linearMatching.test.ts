@@ -101,14 +101,19 @@ describe('presentFacts', () => {
       { kind: 'filePath', value: 'src/b.ts', sourceId: 'a' },
       { kind: 'errorSignature', value: 'TypeError: x is not a function', sourceId: 'a' },
       { kind: 'userMessage', value: 'the tests fail in c.ts', sourceId: 'a' },
+      { kind: 'keyword', value: 'fail', sourceId: 'a' },
+      { kind: 'technicalTerm', value: 'TypeError', sourceId: 'a' },
+      { kind: 'number', value: '3.14', sourceId: 'a' },
     ];
     const other: Fact[] = [
       { kind: 'filePath', value: 'a.ts', sourceId: 'a' },
       { kind: 'userMessage', value: 'the tests fail in b.ts', sourceId: 'a' },
+      { kind: 'keyword', value: 'function', sourceId: 'a' },
+      { kind: 'number', value: '42', sourceId: 'a' },
     ];
     for (const list of [facts(), facts(), other, facts(), other]) expect(presentFacts(list, hay, parts)).toEqual(list.map((f) => factPresent(f, hay)));
-    expect(presentFacts(other, hay, parts)).toEqual([true, true]);
-    expect(presentFacts(facts(), hay, parts)).toEqual([true, true, false]);
+    expect(presentFacts(other, hay, parts)).toEqual([true, true, true, false]);
+    expect(presentFacts(facts(), hay, parts)).toEqual([true, true, false, true, true, false]);
   });
 
   it('finds a fact taken from the text itself, and misses one cut inside a word', () => {
