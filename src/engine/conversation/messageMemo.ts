@@ -146,7 +146,7 @@ export class MessageMemo {
     const last = this.sequences.get(slot as MemoSlot<unknown>);
     let state: S;
     let from = 0;
-    if (last && last.messages.length <= messages.length && (!same || same(last.state as S)) && last.messages.every((m, i) => m === messages[i])) {
+    if (last && last.messages.length <= messages.length && (!same || same(last.state as S)) && startsWith(messages, last.messages)) {
       state = last.state as S;
       from = last.messages.length;
     } else state = init();
@@ -166,7 +166,7 @@ export class MessageMemo {
       messages,
       () => ({ deps, value: undefined, fresh: true }),
       (state, from) => {
-        if (state.fresh || from !== messages.length || state.deps.length !== deps.length || !state.deps.every((d, k) => d === deps[k])) {
+        if (state.fresh || from !== messages.length || state.deps.length !== deps.length || !startsWith(deps, state.deps)) {
           state.deps = deps;
           state.value = compute();
         }
@@ -192,6 +192,13 @@ export class MessageMemo {
     this.byObject.set(m, e);
     return e;
   }
+}
+
+/** Whether `xs` starts with the very objects of `prefix` (a plain loop: it runs over every
+ *  message of a long conversation for each kept scan, at every plan). */
+function startsWith(xs: readonly unknown[], prefix: readonly unknown[]): boolean {
+  for (let i = 0; i < prefix.length; i++) if (xs[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** The empty list every kept reading that found nothing shares (most messages name no file,
