@@ -130,6 +130,9 @@ interface Needles {
   /** The needles (first of their alike) with no anchor and no space: none can run across the
    *  space that joins two text parts, so each is searched for part by part (anchorlessIn). */
   anchorless: number[];
+  /** How many texts were checked for these needles: from the second on, what each text part
+   *  holds is kept (partHits, anchorlessIn) — needles checked once are not worth keeping for. */
+  checks: number;
 }
 
 /** What a fact is searched for, read once per fact object (a message's facts are the same
@@ -204,6 +207,7 @@ function prepare(facts: readonly Fact[]): Needles {
     anchorOffset: Int32Array.from(anchorOffsets),
     first,
     anchorless,
+    checks: 0,
   };
 }
 
@@ -304,6 +308,7 @@ function anchorlessIn(n: Needles, p: TokenizedText): readonly number[] {
  *  no token crosses the space between two parts, so the text's tokens are theirs, shifted. */
 export function presentFacts(facts: readonly Fact[], normalizedText: string, parts?: readonly TokenizedText[]): boolean[] {
   const n = needlesOf(facts);
+  const again = parts !== undefined && n.checks++ > 0;
   let at: AnchorPositions | undefined;
   if (n.ids.size > 0 && parts) {
     at = anchorPositions(n, (anchor) => {
@@ -311,8 +316,16 @@ export function presentFacts(facts: readonly Fact[], normalizedText: string, par
       for (const p of parts) {
         if (!p.text) continue;
         const offset = end < 0 ? 0 : end + 1;
-        const h = partHits(n, p);
-        for (let k = 0; k < h.length; k += 2) anchor(offset + h[k + 1]!, h[k]!);
+        if (again) {
+          const h = partHits(n, p);
+          for (let k = 0; k < h.length; k += 2) anchor(offset + h[k + 1]!, h[k]!);
+        } else {
+          const t = p.tokens;
+          for (let k = 0; k < t.length; k += 2) {
+            const id = n.ids.get(t[k + 1]! | 0);
+            if (id !== undefined) anchor(offset + t[k]!, id);
+          }
+        }
         end = offset + p.text.length;
       }
     });
@@ -327,7 +340,7 @@ export function presentFacts(facts: readonly Fact[], normalizedText: string, par
   // Needles with no anchor, found part by part (a part's own text bounds a needle's ends as
   // the joined text does: by the space between parts, or by nothing).
   let inParts: Set<number> | undefined;
-  if (parts && n.anchorless.length > 0) {
+  if (again && n.anchorless.length > 0) {
     inParts = new Set();
     for (const p of parts) if (p.text) for (const k of anchorlessIn(n, p)) inParts.add(k);
   }
