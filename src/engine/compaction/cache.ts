@@ -15,7 +15,8 @@ import { hash64 } from '../text/hash';
 import { countByLines } from '../tokens/lineSegments';
 import { detached } from '../tokens/pieceCounter';
 import type { TextCounter } from '../tokens/tokenCounter';
-import { normalizeForMatch, tokenizeNormalized, type TokenizedText } from '../validate/factMatch';
+import { normalizeForMatch } from '../validate/factMatch';
+import { tokenizeNormalized, type TokenizedText } from '../validate/factTokens';
 
 /** Summary texts (section items' forms) remembered per generation, and their characters: a
  *  conversation of 100,000 user messages and files offers that many forms at every attempt. */

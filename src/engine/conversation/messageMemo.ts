@@ -139,19 +139,41 @@ export class MessageMemo {
    * new sequence starts with the same message objects as the last one (a conversation that grew),
    * the scan resumes from `state` at the first new message; else it starts over from `init()`.
    * `advance(state, from)` scans messages[from…] into the state. The state returned is the one
-   * kept: a caller that hands parts of it out copies them first.
+   * kept: a caller that hands parts of it out copies them first. `same(state)`: whether the kept
+   * state was scanned with what this scan reads besides the messages (else it starts over).
    */
-  resume<S>(slot: MemoSlot<S>, messages: readonly Message[], init: () => S, advance: (state: S, from: number) => void): S {
+  resume<S>(slot: MemoSlot<S>, messages: readonly Message[], init: () => S, advance: (state: S, from: number) => void, same?: (state: S) => boolean): S {
     const last = this.sequences.get(slot as MemoSlot<unknown>);
     let state: S;
     let from = 0;
-    if (last && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i])) {
+    if (last && last.messages.length <= messages.length && (!same || same(last.state as S)) && startsWith(messages, last.messages)) {
       state = last.state as S;
       from = last.messages.length;
     } else state = init();
     advance(state, from);
     this.sequences.set(slot as MemoSlot<unknown>, { messages: messages.slice(), state });
     return state;
+  }
+
+  /**
+   * The value `compute` gave for the last sequence of exactly these message objects read with
+   * these `deps` (compared by identity, in order: what the value reads besides the messages);
+   * computed again when anything differs. The value returned is the one kept.
+   */
+  same<T>(slot: MemoSlot<T>, messages: readonly Message[], deps: readonly unknown[], compute: () => T): T {
+    const kept = this.resume(
+      slot as MemoSlot<{ deps: readonly unknown[]; value: T | undefined; fresh: boolean }>,
+      messages,
+      () => ({ deps, value: undefined, fresh: true }),
+      (state, from) => {
+        if (state.fresh || from !== messages.length || state.deps.length !== deps.length || !startsWith(deps, state.deps)) {
+          state.deps = deps;
+          state.value = compute();
+        }
+        state.fresh = false;
+      },
+    );
+    return kept.value as T;
   }
 
   private entryOf(m: Message): Entry {
@@ -170,6 +192,13 @@ export class MessageMemo {
     this.byObject.set(m, e);
     return e;
   }
+}
+
+/** Whether `xs` starts with the very objects of `prefix` (a plain loop: it runs over every
+ *  message of a long conversation for each kept scan, at every plan). */
+function startsWith(xs: readonly unknown[], prefix: readonly unknown[]): boolean {
+  for (let i = 0; i < prefix.length; i++) if (xs[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** The empty list every kept reading that found nothing shares (most messages name no file,

@@ -6,7 +6,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoOrFresh, memoSlot, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlot, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
@@ -25,6 +25,7 @@ import { buildPrimaryRequest } from './primaryRequest';
 import { buildProblemSolving } from './problemSolving';
 import type { BuilderContext, SectionBuilder } from './sectionBuilder';
 import { fitItems, formTokensOf, measuredFigures, measureItems, type FormTokens, type MeasuredItem, type SectionItem } from './sectionItems';
+import { extendSpanView } from './grownView';
 import { buildSpanView, viewPrefix, type SpanView } from './spanView';
 import { buildTechnicalConcepts } from './technicalConcepts';
 import { buildUserMessages } from './userMessages';
@@ -139,7 +140,8 @@ const TIMELINE = memoSlot<{ analyses: readonly (MessageAnalysis | undefined)[]; 
 
 /** The view of the span and the messages after it. The ratio loop gives the kept tail less room
  *  and extracts again: the span grows into the tail, and span and tail together are the same
- *  messages with the same analyses, so the last such view is the view. */
+ *  messages with the same analyses, so the last such view is the view. A conversation that grew
+ *  extends the last view (extendSpanView). */
 function timelineView(messages: readonly Message[], analyses: readonly (MessageAnalysis | undefined)[], memo: MessageMemo): SpanView {
   const kept = memo.resume(
     TIMELINE,
@@ -147,7 +149,7 @@ function timelineView(messages: readonly Message[], analyses: readonly (MessageA
     () => ({ analyses: [], view: undefined }),
     (state, from) => {
       if (state.view && from === messages.length && state.analyses.length === analyses.length && state.analyses.every((a, i) => a === analyses[i])) return;
-      state.view = buildSpanView(messages, analyses, memo);
+      state.view = state.view && from > 0 ? extendSpanView(state.view, messages, analyses, memo) : buildSpanView(messages, analyses, memo);
       state.analyses = analyses;
     },
   );
@@ -165,6 +167,29 @@ export function spanViewOf(
   const later = after && after.messages.length > 0 ? after : undefined;
   const timeline = later ? timelineView([...span, ...later.messages], [...analyses, ...later.analyses], memo) : timelineView(span, analyses, memo);
   return viewPrefix(timeline, span.length);
+}
+
+/** Sections whose builder reads the span's messages, their references (analysis.refs) and the
+ *  section of the summary it continues — nothing after the span, no importance, focus or kept
+ *  request: the same span read again gives the same items (a re-plan of a grown conversation
+ *  that summarizes the same messages, the floor estimate of the same span). */
+const SPAN_ONLY: ReadonlySet<SectionName> = new Set<SectionName>(['Key Technical Concepts', 'Files and Code Sections']);
+
+/** The items of the SPAN_ONLY sections last built for these very messages, references and
+ *  previous sections (an empty record to fill when anything differs). */
+function spanOnlyItems(
+  view: SpanView,
+  memo: MessageMemo,
+  c: SegmentConstants,
+  previous: SectionTexts | undefined,
+): Partial<Record<SectionName, SectionItem[]>> {
+  const deps = [...view.messages.map((sm) => sm.analysis?.refs), ...[...SPAN_ONLY].map((name) => previous?.[name] || undefined)];
+  return memo.same(
+    memoSlotWith<Partial<Record<SectionName, SectionItem[]>>>('segments.spanOnlyItems', c),
+    view.messages.map((sm) => sm.message),
+    deps,
+    () => ({}),
+  );
 }
 
 /** Runs the eight builders over the span (no budget yet). */
@@ -191,6 +216,7 @@ export function buildSectionMaterial(
   const kept = opts.keptRequest;
   const keptRequest = kept ? { sm: buildSpanView([kept.message], [kept.analysis], memo).messages[0]!, at: kept.at } : undefined;
   const items = {} as Record<SectionName, SectionItem[]>;
+  const spanOnly = spanOnlyItems(view, memo, c, previous);
   for (const name of SECTION_NAMES) {
     const ctx: BuilderContext = {
       view,
@@ -202,7 +228,7 @@ export function buildSectionMaterial(
       focus: opts.focus,
       ...(keptRequest ? { keptRequest } : {}),
     };
-    items[name] = SECTION_BUILDERS[name](ctx);
+    items[name] = SPAN_ONLY.has(name) ? (spanOnly[name] ??= SECTION_BUILDERS[name](ctx)) : SECTION_BUILDERS[name](ctx);
   }
   return { items, previousCompactions: fromSpan?.compactions ?? 0, previousSummarized: fromSpan?.summarizedMessages ?? 0 };
 }

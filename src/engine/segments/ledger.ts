@@ -265,66 +265,106 @@ function itemOf(line: string): { text: string; status: LedgerStatus } {
   return { text, status };
 }
 
+/** A ledger being folded: its entries, where each sits by kind and words, and the decisions
+ *  read so far (the latest few are added at the end). */
+interface LedgerFold {
+  entries: LedgerEntry[];
+  index: Map<string, number>;
+  decisions: LedgerEntry[];
+}
+
+function foldOnto(previous: readonly LedgerEntry[]): LedgerFold {
+  const fold: LedgerFold = { entries: [], index: new Map(), decisions: [] };
+  for (const e of previous) setEntry(fold, e);
+  return fold;
+}
+
+/** Adds an entry, or gives the entry with its kind and words the status (and where) of `e`. */
+function setEntry(fold: LedgerFold, e: LedgerEntry): void {
+  const { entries, index } = fold;
+  const k = keyOf(e);
+  const i = index.get(k);
+  if (i === undefined) {
+    index.set(k, entries.length);
+    entries.push({ ...e });
+  } else if (e.status !== entries[i]!.status) entries[i] = { ...entries[i]!, ...(e.status ? { status: e.status } : {}), where: e.where };
+}
+
+function findEntry(fold: LedgerFold, kind: LedgerKind, text: string): LedgerEntry | undefined {
+  const i = fold.index.get(keyOf({ kind, text }));
+  return i === undefined ? undefined : fold.entries[i];
+}
+
+/** What one message changes in the ledger. `list`: the task list it holds, if any. Reads the
+ *  message alone (and the memo of what it gives). */
+function foldMessage(fold: LedgerFold, sm: SpanMessage, list: { lines: string[]; source: string } | undefined, memo: MessageMemo | undefined): void {
+  if (sm.summary) return;
+  // The blocks a hook put back after an agent's own compaction are earlier ledgers.
+  if (!sm.assistant && sm.text.includes(LEDGER_HEAD)) for (const e of parseLedger(sm.text) ?? []) if (!findEntry(fold, e.kind, e.text)) setEntry(fold, e);
+  const read = memo ? memo.read(sm.message, sm.memo, MESSAGE_LEDGER, () => readMessage(sm)) : readMessage(sm);
+  const who = sm.userAuthored ? 'user' : 'assistant';
+  for (const text of read.rules) if (!findEntry(fold, 'Rule', text)) setEntry(fold, { kind: 'Rule', where: `${who}, ${whenOf(sm)}`, text });
+  for (const text of read.decisions) fold.decisions.push({ kind: 'Decision', where: `${who}, ${whenOf(sm)}`, text });
+  for (const words of read.revokes)
+    for (const e of fold.entries)
+      if (e.kind === 'Rule' && e.status !== 'revoked' && names(words, e.text)) setEntry(fold, { ...e, status: 'revoked', where: `user, ${whenOf(sm)}` });
+  for (const words of read.cancels)
+    for (const e of fold.entries)
+      if (e.kind === 'Plan' && (e.status === 'open' || e.status === 'superseded') && names(words, e.text))
+        setEntry(fold, { ...e, status: 'cancelled', where: `user, ${whenOf(sm)}` });
+  // A task list: each item with its status; an open item of the ledger the list no longer holds
+  // was superseded by it. A closed item (done, cancelled) is never reopened by a list.
+  if (list && PLAN_SOURCE.test(list.source)) {
+    const where = `${list.source.split(' ')[0]}, ${whenOf(sm)}`;
+    const items = list.lines.map(itemOf);
+    const listed = new Set(items.map((i) => keyOf({ kind: 'Plan', text: i.text })));
+    for (const e of fold.entries) if (e.kind === 'Plan' && e.status === 'open' && !listed.has(keyOf(e))) setEntry(fold, { ...e, status: 'superseded', where });
+    for (const i of items) {
+      const cur = findEntry(fold, 'Plan', i.text);
+      if (cur && (cur.status === 'done' || cur.status === 'cancelled') && i.status === 'open') continue;
+      setEntry(fold, { kind: 'Plan', status: i.status, where, text: i.text });
+    }
+  }
+}
+
+/** The fold of the span's messages last made, with the ledger it was folded onto. */
+const LEDGER_FOLD = memoSlot<LedgerFold & { previous: string }>('ledger.fold');
+
 /**
  * The ledger of a span folded onto the ledger it continues (`previous`, from an earlier summary
  * or a block the hook put back): the rules, decisions and plan items the span shows, in order,
  * with the statuses its later evidence gives them. The span is read — the messages a compaction
  * summarizes — so the agent's task lists are evidence once across compactions (the ones kept
  * verbatim are read by the compaction that summarizes them); the latest request, when it is kept
- * verbatim (`keptRequest`), is read as well.
+ * verbatim (`keptRequest`), is read as well. Each message is read on its own, in order: with a
+ * memo, the fold of the last span is resumed when this span starts with the same messages onto
+ * the same previous ledger (the ratio loop's longer spans, a grown conversation).
  */
 export function ledgerOf(view: SpanView, previous: readonly LedgerEntry[] = [], memo?: MessageMemo, keptRequest?: SpanMessage): LedgerEntry[] {
-  const entries: LedgerEntry[] = [];
-  const index = new Map<string, number>();
-  /** Adds an entry, or gives the entry with its kind and words the status (and where) of `e`. */
-  const set = (e: LedgerEntry) => {
-    const k = keyOf(e);
-    const i = index.get(k);
-    if (i === undefined) {
-      index.set(k, entries.length);
-      entries.push({ ...e });
-    } else if (e.status !== entries[i]!.status) entries[i] = { ...entries[i]!, ...(e.status ? { status: e.status } : {}), where: e.where };
+  const advance = (fold: LedgerFold, from: number) => {
+    for (let pos = from; pos < view.messages.length; pos++) foldMessage(fold, view.messages[pos]!, taskListAt(view, pos, memo), memo);
   };
-  const find = (kind: LedgerKind, text: string) => {
-    const i = index.get(keyOf({ kind, text }));
-    return i === undefined ? undefined : entries[i];
-  };
-  for (const e of previous) set(e);
-  const decisions: LedgerEntry[] = [];
+  let fold: LedgerFold;
+  if (memo) {
+    const onto = JSON.stringify(previous);
+    const kept = memo.resume(
+      LEDGER_FOLD,
+      view.messages.map((sm) => sm.message),
+      () => ({ ...foldOnto(previous), previous: onto }),
+      advance,
+      (state) => state.previous === onto,
+    );
+    // The kept fold goes on with the next span: what follows changes a copy.
+    fold = { entries: kept.entries.slice(), index: new Map(kept.index), decisions: kept.decisions.slice() };
+  } else {
+    fold = foldOnto(previous);
+    advance(fold, 0);
+  }
   // The latest request kept verbatim after the summary is read too: what a person's message
   // gives (rules, cancellations, decisions) is the same however often it is read.
-  for (const sm of keptRequest ? [...view.messages, keptRequest] : view.messages) {
-    if (sm.summary) continue;
-    // The blocks a hook put back after an agent's own compaction are earlier ledgers.
-    if (!sm.assistant && sm.text.includes(LEDGER_HEAD)) for (const e of parseLedger(sm.text) ?? []) if (!find(e.kind, e.text)) set(e);
-    const read = memo ? memo.read(sm.message, sm.memo, MESSAGE_LEDGER, () => readMessage(sm)) : readMessage(sm);
-    const who = sm.userAuthored ? 'user' : 'assistant';
-    for (const text of read.rules) if (!find('Rule', text)) set({ kind: 'Rule', where: `${who}, ${whenOf(sm)}`, text });
-    for (const text of read.decisions) decisions.push({ kind: 'Decision', where: `${who}, ${whenOf(sm)}`, text });
-    for (const words of read.revokes)
-      for (const e of entries)
-        if (e.kind === 'Rule' && e.status !== 'revoked' && names(words, e.text)) set({ ...e, status: 'revoked', where: `user, ${whenOf(sm)}` });
-    for (const words of read.cancels)
-      for (const e of entries)
-        if (e.kind === 'Plan' && (e.status === 'open' || e.status === 'superseded') && names(words, e.text))
-          set({ ...e, status: 'cancelled', where: `user, ${whenOf(sm)}` });
-    // A task list: each item with its status; an open item of the ledger the list no longer holds
-    // was superseded by it. A closed item (done, cancelled) is never reopened by a list.
-    const list = sm === keptRequest ? undefined : taskListAt(view, sm.pos, memo);
-    if (list && PLAN_SOURCE.test(list.source)) {
-      const where = `${list.source.split(' ')[0]}, ${whenOf(sm)}`;
-      const items = list.lines.map(itemOf);
-      const listed = new Set(items.map((i) => keyOf({ kind: 'Plan', text: i.text })));
-      for (const e of entries) if (e.kind === 'Plan' && e.status === 'open' && !listed.has(keyOf(e))) set({ ...e, status: 'superseded', where });
-      for (const i of items) {
-        const cur = find('Plan', i.text);
-        if (cur && (cur.status === 'done' || cur.status === 'cancelled') && i.status === 'open') continue;
-        set({ kind: 'Plan', status: i.status, where, text: i.text });
-      }
-    }
-  }
-  for (const d of decisions.slice(-DECISIONS_PER_SPAN)) if (!find('Decision', d.text)) set(d);
-  return entries;
+  if (keptRequest) foldMessage(fold, keptRequest, undefined, memo);
+  for (const d of fold.decisions.slice(-DECISIONS_PER_SPAN)) if (!findEntry(fold, 'Decision', d.text)) setEntry(fold, d);
+  return fold.entries;
 }
 
 /**

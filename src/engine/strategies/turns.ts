@@ -7,8 +7,24 @@
 import { plainDecision, type MessageDecision, type StrategyContext } from './strategy';
 import { headerReason, isThinkingOnly } from './summaryStrategy';
 
+/** Which messages are fixed (1), found once per measured conversation: every step of every
+ *  decision asks about every message. Kept by the pinned set, with what it was found from. */
+const FIXED = new WeakMap<object, { messages: StrategyContext['messages']; header: StrategyContext['header']; fixed: Uint8Array }>();
+
+function fixedOf(ctx: StrategyContext): Uint8Array {
+  const hit = FIXED.get(ctx.pinned);
+  if (hit && hit.messages === ctx.messages && hit.header === ctx.header && hit.fixed.length === ctx.messages.length) return hit.fixed;
+  const fixed = new Uint8Array(ctx.messages.length);
+  ctx.messages.forEach((m, i) => {
+    if (ctx.header.has(i) || ctx.pinned.has(m.id)) fixed[i] = 1;
+  });
+  FIXED.set(ctx.pinned, { messages: ctx.messages, header: ctx.header, fixed });
+  return fixed;
+}
+
+/** A header item or a pinned (or restored) message: always kept, in no turn. */
 export function isFixed(ctx: StrategyContext, i: number): boolean {
-  return ctx.header.has(i) || ctx.pinned.has(ctx.messages[i]!.id);
+  return fixedOf(ctx)[i] === 1;
 }
 
 /** The turns last found for a conversation's structure (its tool-block index, from the measured
@@ -32,10 +48,11 @@ function findTurns(ctx: StrategyContext): number[][] {
   const { messages, toolBlocks, blockOf } = ctx;
   const n = messages.length;
   const turns: number[][] = [];
+  const fixed = fixedOf(ctx);
   let pendingThinking: number[] = [];
   let i = 0;
   while (i < n) {
-    if (isFixed(ctx, i)) {
+    if (fixed[i]) {
       i++;
       continue;
     }
@@ -43,7 +60,7 @@ function findTurns(ctx: StrategyContext): number[][] {
     if (bi !== undefined) {
       const b = toolBlocks[bi]!;
       const members: number[] = [];
-      for (let k = Math.min(b.start, i); k <= b.end; k++) if (!isFixed(ctx, k)) members.push(k);
+      for (let k = Math.min(b.start, i); k <= b.end; k++) if (!fixed[k]) members.push(k);
       turns.push([...pendingThinking, ...members]);
       pendingThinking = [];
       i = b.end + 1;
@@ -77,8 +94,9 @@ export function decisionsFrom(
   summarizedReason: string,
   replaced: ReadonlyMap<number, MessageDecision> = new Map(),
 ): MessageDecision[] {
+  const fixed = fixedOf(ctx);
   return ctx.messages.map((m, i) => {
-    if (isFixed(ctx, i)) return plainDecision('kept', fixedReason(ctx, i));
+    if (fixed[i]) return plainDecision('kept', fixedReason(ctx, i));
     const r = replaced.get(i);
     if (r) return r;
     const k = keep.get(i);
@@ -90,9 +108,10 @@ export function decisionsFrom(
 
 /** Tokens the non-fixed messages present in the result take (replacements counted as sent). */
 export function keptTokens(ctx: StrategyContext, decisions: readonly MessageDecision[]): number {
+  const fixed = fixedOf(ctx);
   let t = 0;
   decisions.forEach((d, i) => {
-    if (isFixed(ctx, i)) return;
+    if (fixed[i]) return;
     if (d.decision === 'summarized' || d.decision === 'dropped') return;
     t += d.replacement ? ctx.counter.countMessage(d.replacement) : ctx.tokens[i]!;
   });

@@ -22,6 +22,7 @@
 // the text's tokens instead of one search of the whole text per fact: see presentFacts.
 
 import type { Fact, FactKind } from '../result';
+import { forEachToken, isCjkCode, isWordChar, type TokenizedText } from './factTokens';
 
 /** A run of whitespace that is not one plain space: what normalizeForMatch collapses. A single
  *  space stays as it is, so a text already in normal form is given back as it is (lower-casing
@@ -57,36 +58,6 @@ const ENDS: Record<FactKind, Ends> = {
   technicalTerm: 'none',
   number: 'none',
 };
-
-const WORD = /[\p{L}\p{N}_]/u;
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
-
-/** Per UTF-16 code unit: 0 not classified yet, 1 a word character, 2 not one. */
-const WORD_CLASS = new Uint8Array(0x10000);
-
-function isWordCode(code: number): boolean {
-  let k = WORD_CLASS[code]!;
-  if (k === 0) {
-    const ch = String.fromCharCode(code);
-    k = WORD.test(ch) && !CJK.test(ch) ? 1 : 2;
-    WORD_CLASS[code] = k;
-  }
-  return k === 1;
-}
-
-function isWordChar(ch: string): boolean {
-  return ch !== '' && isWordCode(ch.charCodeAt(0));
-}
-
-function isCjkCode(code: number): boolean {
-  return (
-    (code >= 0x3040 && code <= 0x30ff) ||
-    (code >= 0x3400 && code <= 0x4dbf) ||
-    (code >= 0x4e00 && code <= 0x9fff) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xac00 && code <= 0xd7af)
-  );
-}
 
 /** Whether `needle` occurs in `haystack` (both normalized), with the ends `ends` asks for at word boundaries. */
 function occurs(haystack: string, needle: string, ends: Ends): boolean {
@@ -138,33 +109,6 @@ export function missingFacts(facts: readonly Fact[], text: string): Fact[] {
 // A needle with no anchor (a single word that may run on, a number, a term) is searched for
 // directly; there are few of them (terms and numbers are capped, keywords are a fixed list).
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-/** Calls `at(start, hash)` for each token of `text`: word runs and single CJK characters. */
-function forEachToken(text: string, at: (start: number, end: number, hash: number) => void): void {
-  let start = -1;
-  let h = FNV_OFFSET;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isWordCode(c)) {
-      if (start < 0) {
-        start = i;
-        h = FNV_OFFSET;
-      }
-      h = Math.imul(h ^ c, FNV_PRIME);
-      continue;
-    }
-    if (start >= 0) {
-      at(start, i, h >>> 0);
-      start = -1;
-    }
-    // A CJK character is a token by itself (salted so it never equals a one-letter word).
-    if (isCjkCode(c)) at(i, i + 1, (Math.imul(FNV_OFFSET ^ c, FNV_PRIME) ^ 0x5bd1e995) >>> 0);
-  }
-  if (start >= 0) at(start, text.length, h >>> 0);
-}
-
 interface Needle {
   text: string;
   ends: Ends;
@@ -183,6 +127,12 @@ interface Needles {
   anchorOffset: Int32Array;
   /** The first needle with the same text and ends (it is answered once). */
   first: Int32Array;
+  /** The needles (first of their alike) with no anchor and no space: none can run across the
+   *  space that joins two text parts, so each is searched for part by part (anchorlessIn). */
+  anchorless: number[];
+  /** How many texts were checked for these needles: from the second on, what each text part
+   *  holds is kept (partHits, anchorlessIn) — needles checked once are not worth keeping for. */
+  checks: number;
 }
 
 /** What a fact is searched for, read once per fact object (a message's facts are the same
@@ -244,7 +194,21 @@ function prepare(facts: readonly Fact[]): Needles {
     }
   });
   anchorStart[facts.length] = anchorIds.length;
-  return { length: facts.length, needles, ids, anchorStart, anchorId: Int32Array.from(anchorIds), anchorOffset: Int32Array.from(anchorOffsets), first };
+  const anchorless: number[] = [];
+  for (let k = 0; k < facts.length; k++) {
+    if (first[k] === k && needles[k]!.text && anchorStart[k] === anchorStart[k + 1] && !needles[k]!.text.includes(' ')) anchorless.push(k);
+  }
+  return {
+    length: facts.length,
+    needles,
+    ids,
+    anchorStart,
+    anchorId: Int32Array.from(anchorIds),
+    anchorOffset: Int32Array.from(anchorOffsets),
+    first,
+    anchorless,
+    checks: 0,
+  };
 }
 
 /** Whether `needle` occurs at `at` in `hay` with the ends its rule asks for. */
@@ -256,12 +220,22 @@ function occursAt(hay: string, needle: string, ends: Ends, at: number): boolean 
 }
 
 const prepared = new WeakMap<readonly Fact[], Needles>();
+/** The needles last prepared: a new facts array with the same needles in the same order (the
+ *  span's facts read again when the conversation grew) is given them, and with them the anchors
+ *  each text part was found to hold (partHits). */
+let lastPrepared: WeakRef<Needles> | undefined;
 
 function needlesOf(facts: readonly Fact[]): Needles {
   const hit = prepared.get(facts);
   if (hit && hit.length === facts.length) return hit;
-  const made = prepare(facts);
+  const last = lastPrepared?.deref();
+  const same = (f: Fact, k: number) => {
+    const info = needleInfo(f);
+    return info.text === last!.needles[k]!.text && info.ends === last!.needles[k]!.ends;
+  };
+  const made = last && last.length === facts.length && facts.every(same) ? last : prepare(facts);
   prepared.set(facts, made);
+  lastPrepared = new WeakRef(made);
   return made;
 }
 
@@ -271,14 +245,12 @@ interface AnchorPositions {
   positions: Int32Array;
 }
 
-/** The positions of the anchors of `n` in the text whose tokens `each` reads in order. */
-function anchorPositions(n: Needles, each: (token: (start: number, hash: number) => void) => void): AnchorPositions {
+/** The positions of the anchors of `n` in the text whose anchors `each` gives in order. */
+function anchorPositions(n: Needles, each: (anchor: (start: number, id: number) => void) => void): AnchorPositions {
   let hitIds = new Int32Array(1024);
   let hitAt = new Int32Array(1024);
   let hits = 0;
-  each((start, hash) => {
-    const id = n.ids.get(hash);
-    if (id === undefined) return;
+  each((start, id) => {
     if (hits === hitIds.length) {
       const grownIds = new Int32Array(hits * 2);
       grownIds.set(hitIds);
@@ -300,26 +272,34 @@ function anchorPositions(n: Needles, each: (token: (start: number, hash: number)
   return { start, positions };
 }
 
-/** A normalized text (normalizeForMatch) and its tokens as [start, hash] pairs: what the index
- *  of a long text is built from, kept by a caller that checks the same texts again. */
-export interface TokenizedText {
-  text: string;
-  tokens: Uint32Array;
+/** The anchors of `n` a text part holds, as [id, start] pairs: kept per part for the needles
+ *  last looked for in it (the kept messages of a result are checked again at every plan). */
+const PART_HITS = new WeakMap<TokenizedText, { ids: Map<number, number>; hits: Int32Array }>();
+
+function partHits(n: Needles, p: TokenizedText): Int32Array {
+  const kept = PART_HITS.get(p);
+  if (kept?.ids === n.ids) return kept.hits;
+  const out: number[] = [];
+  const t = p.tokens;
+  for (let k = 0; k < t.length; k += 2) {
+    const id = n.ids.get(t[k + 1]! | 0);
+    if (id !== undefined) out.push(id, t[k]!);
+  }
+  const hits = Int32Array.from(out);
+  PART_HITS.set(p, { ids: n.ids, hits });
+  return hits;
 }
 
-export function tokenizeNormalized(text: string): TokenizedText {
-  let out = new Uint32Array(Math.min(64, 2 * text.length));
-  let n = 0;
-  forEachToken(text, (start, _end, hash) => {
-    if (n + 2 > out.length) {
-      const grown = new Uint32Array(Math.max(out.length * 2, 64));
-      grown.set(out);
-      out = grown;
-    }
-    out[n++] = start;
-    out[n++] = hash;
-  });
-  return { text, tokens: n === out.length ? out : out.slice(0, n) };
+/** The needles of n.anchorless a text part holds: kept per part for the needles last looked
+ *  for in it. */
+const PART_ANCHORLESS = new WeakMap<TokenizedText, { n: Needles; found: readonly number[] }>();
+
+function anchorlessIn(n: Needles, p: TokenizedText): readonly number[] {
+  const kept = PART_ANCHORLESS.get(p);
+  if (kept?.n === n) return kept.found;
+  const found = n.anchorless.filter((k) => occurs(p.text, n.needles[k]!.text, n.needles[k]!.ends));
+  PART_ANCHORLESS.set(p, { n, found });
+  return found;
 }
 
 /** For each fact, whether it appears in `normalizedText` (already passed through
@@ -328,20 +308,41 @@ export function tokenizeNormalized(text: string): TokenizedText {
  *  no token crosses the space between two parts, so the text's tokens are theirs, shifted. */
 export function presentFacts(facts: readonly Fact[], normalizedText: string, parts?: readonly TokenizedText[]): boolean[] {
   const n = needlesOf(facts);
+  const again = parts !== undefined && n.checks++ > 0;
   let at: AnchorPositions | undefined;
   if (n.ids.size > 0 && parts) {
-    at = anchorPositions(n, (token) => {
+    at = anchorPositions(n, (anchor) => {
       let end = -1;
       for (const p of parts) {
         if (!p.text) continue;
         const offset = end < 0 ? 0 : end + 1;
-        const t = p.tokens;
-        for (let k = 0; k < t.length; k += 2) token(offset + t[k]!, t[k + 1]! | 0);
+        if (again) {
+          const h = partHits(n, p);
+          for (let k = 0; k < h.length; k += 2) anchor(offset + h[k + 1]!, h[k]!);
+        } else {
+          const t = p.tokens;
+          for (let k = 0; k < t.length; k += 2) {
+            const id = n.ids.get(t[k + 1]! | 0);
+            if (id !== undefined) anchor(offset + t[k]!, id);
+          }
+        }
         end = offset + p.text.length;
       }
     });
   } else if (n.ids.size > 0) {
-    at = anchorPositions(n, (token) => forEachToken(normalizedText, (start, _end, hash) => token(start, hash | 0)));
+    at = anchorPositions(n, (anchor) =>
+      forEachToken(normalizedText, (start, _end, hash) => {
+        const id = n.ids.get(hash | 0);
+        if (id !== undefined) anchor(start, id);
+      }),
+    );
+  }
+  // Needles with no anchor, found part by part (a part's own text bounds a needle's ends as
+  // the joined text does: by the space between parts, or by nothing).
+  let inParts: Set<number> | undefined;
+  if (again && n.anchorless.length > 0) {
+    inParts = new Set();
+    for (const p of parts) if (p.text) for (const k of anchorlessIn(n, p)) inParts.add(k);
   }
   const found = new Array<boolean>(facts.length);
   for (let k = 0; k < facts.length; k++) {
@@ -358,7 +359,7 @@ export function presentFacts(facts: readonly Fact[], normalizedText: string, par
     const a0 = n.anchorStart[k]!;
     const a1 = n.anchorStart[k + 1]!;
     if (a0 === a1 || !at) {
-      found[k] = occurs(normalizedText, needle.text, needle.ends);
+      found[k] = inParts && !needle.text.includes(' ') ? inParts.has(k) : occurs(normalizedText, needle.text, needle.ends);
       continue;
     }
     // Wherever the needle occurs, each of its anchors does too: look only where the rarest is.

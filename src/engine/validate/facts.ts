@@ -8,7 +8,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { exactSize, memoSlot, orNone, type MessageMemo } from '../conversation/messageMemo';
+import { exactSize, memoSlot, memoSlotWith, orNone, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
@@ -198,7 +198,10 @@ function topByCount(counts: Map<string, { n: number; id: string }>, max: number)
     .map(([v, e]) => [v, e.id]);
 }
 
-/** Every fact the loss detector checks: must-keep facts plus terms, keywords and numbers. */
+/** Every fact the loss detector checks: must-keep facts plus terms, keywords and numbers. With a
+ *  memo, the facts last found for the same messages with the same references are given again
+ *  (all a fact reads of an analysis is its references: a span whose messages were only
+ *  re-scored states the same facts). Callers read the list, never change it. */
 export function spanFacts(
   span: readonly Message[],
   analysis?: ConversationAnalysis | readonly (MessageAnalysis | undefined)[],
@@ -206,7 +209,19 @@ export function spanFacts(
 ): Fact[] {
   const c = opts.limits ?? VALIDATE_CONSTANTS;
   const view = opts.view ?? buildSpanView(span, aligned(span, analysis), opts.memo);
-  const facts = structuralFacts(view, c, opts.memo);
+  const memo = opts.memo;
+  if (!memo) return factsOf(view, c, undefined);
+  const refs = view.messages.map((sm) => sm.analysis?.refs);
+  return memo.same(
+    memoSlotWith<Fact[]>('facts.span', c),
+    view.messages.map((sm) => sm.message),
+    refs,
+    () => factsOf(view, c, memo),
+  );
+}
+
+function factsOf(view: SpanView, c: ValidateConstants, memo: MessageMemo | undefined): Fact[] {
+  const facts = structuralFacts(view, c, memo);
   const terms = new Map<string, { n: number; id: string }>();
   const numbers = new Map<string, { n: number; id: string }>();
   const keywords = new Map<string, string>();
@@ -217,7 +232,7 @@ export function spanFacts(
   };
   for (const sm of view.messages) {
     if (sm.summary || !(sm.userAuthored || sm.assistant)) continue;
-    const speech = opts.memo ? opts.memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
+    const speech = memo ? memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
     if (!speech) continue;
     const id = sm.message.id;
     for (const t of speech.terms) count(terms, t, id);

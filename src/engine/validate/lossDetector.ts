@@ -11,7 +11,8 @@
 
 import type { Fact, FactKind, LossLevel, LossReport } from '../result';
 import type { ValidateConstants } from './constants';
-import { normalizeForMatch, presentFacts, type TokenizedText } from './factMatch';
+import { normalizeForMatch, presentFacts } from './factMatch';
+import type { TokenizedText } from './factTokens';
 import type { ReadabilityReport } from './readability';
 
 export const FACT_KINDS: readonly FactKind[] = ['userMessage', 'filePath', 'errorSignature', 'technicalTerm', 'keyword', 'number', 'pendingTask'];

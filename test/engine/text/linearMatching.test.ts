@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact, FactKind } from '../../../src/engine/result';
-import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts, tokenizeNormalized } from '../../../src/engine/validate/factMatch';
+import { factPresent, joinNormalized, missingFacts, normalizeForMatch, presentFacts } from '../../../src/engine/validate/factMatch';
+import { tokenizeNormalized } from '../../../src/engine/validate/factTokens';
 import { firstSimilarBefore, jaccardAbove, jaccardSorted } from '../../../src/engine/text/similarity';
 
 const WORDS = [
@@ -79,15 +80,44 @@ describe('presentFacts', () => {
     );
   });
 
-  it('answers the same from the joined texts tokenized one by one (empty ones among them) as from the whole', () => {
+  it('answers the same from the joined texts tokenized one by one (empty ones among them) as from the whole, checked once or again', () => {
     fc.assert(
       fc.property(fc.array(fact, { maxLength: 25 }), fc.array(fc.oneof(text, fc.constant('')), { maxLength: 6 }), (facts, texts) => {
         const parts = texts.map((t) => tokenizeNormalized(normalizeForMatch(t)));
         const hay = joinNormalized(parts.map((p) => p.text));
-        expect(presentFacts(facts, hay, parts)).toEqual(facts.map((f) => factPresent(f, hay)));
+        const expected = facts.map((f) => factPresent(f, hay));
+        expect(presentFacts(facts, hay, parts)).toEqual(expected);
+        // Checked again, the parts keep what they hold for these facts: the same answers.
+        expect(presentFacts(facts, hay, parts)).toEqual(expected);
+        expect(presentFacts(facts, hay, parts)).toEqual(expected);
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('answers the same for the same texts checked again, against facts read again or other facts', () => {
+    // The parts keep what they were found to hold for the facts last looked for in them.
+    const parts = ['Fix src/a.ts and src/b.ts', 'TypeError: x is not a function', '', 'the tests fail in b.ts'].map((t) =>
+      tokenizeNormalized(normalizeForMatch(t)),
+    );
+    const hay = joinNormalized(parts.map((p) => p.text));
+    const facts = (): Fact[] => [
+      { kind: 'filePath', value: 'src/b.ts', sourceId: 'a' },
+      { kind: 'errorSignature', value: 'TypeError: x is not a function', sourceId: 'a' },
+      { kind: 'userMessage', value: 'the tests fail in c.ts', sourceId: 'a' },
+      { kind: 'keyword', value: 'fail', sourceId: 'a' },
+      { kind: 'technicalTerm', value: 'TypeError', sourceId: 'a' },
+      { kind: 'number', value: '3.14', sourceId: 'a' },
+    ];
+    const other: Fact[] = [
+      { kind: 'filePath', value: 'a.ts', sourceId: 'a' },
+      { kind: 'userMessage', value: 'the tests fail in b.ts', sourceId: 'a' },
+      { kind: 'keyword', value: 'function', sourceId: 'a' },
+      { kind: 'number', value: '42', sourceId: 'a' },
+    ];
+    for (const list of [facts(), facts(), other, facts(), other]) expect(presentFacts(list, hay, parts)).toEqual(list.map((f) => factPresent(f, hay)));
+    expect(presentFacts(other, hay, parts)).toEqual([true, true, true, false]);
+    expect(presentFacts(facts(), hay, parts)).toEqual([true, true, false, true, true, false]);
   });
 
   it('finds a fact taken from the text itself, and misses one cut inside a word', () => {

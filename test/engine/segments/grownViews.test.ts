@@ -1,0 +1,137 @@
+// What a longer span reuses from the shorter span it extends gives exactly what reading the
+// longer span afresh gives: the span view extended by the new messages (extendSpanView), and the
+// ledger's fold resumed from the last span's (ledgerOf with a memo) — on a real transcript cut
+// at many points, and on calls whose results come after the cut or share an id.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { MessageAnalysis } from '../../../src/engine/analyze/analysis';
+import { analyzeConversation } from '../../../src/engine/analyze/analyzeConversation';
+import { importTranscript } from '../../../src/engine/conversation/importers/detect';
+import { MessageMemo } from '../../../src/engine/conversation/messageMemo';
+import type { Message } from '../../../src/engine/conversation/model';
+import { buildSectionMaterial } from '../../../src/engine/segments/extractSections';
+import { ledgerOf } from '../../../src/engine/segments/ledger';
+import { emptySectionTexts } from '../../../src/engine/sections';
+import { spanFacts } from '../../../src/engine/validate/facts';
+import { extendSpanView } from '../../../src/engine/segments/grownView';
+import { buildSpanView } from '../../../src/engine/segments/spanView';
+import { ConversationBuilder } from '../../helpers/compactorFixtures';
+import { transcriptPath } from '../../helpers/transcripts';
+
+function realMessages(): Message[] {
+  const path = transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl');
+  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true }).conversation.messages;
+}
+
+/** Calls answered after other messages, a result whose call comes later, two calls sharing an id. */
+function tangledMessages(): Message[] {
+  const b = new ConversationBuilder().user('Fix the failing test in src/a.ts and keep a todo list.');
+  b.tool('TodoWrite', { todos: [{ content: 'Fix src/a.ts', status: 'in_progress' }] }, 'ok');
+  const call = (id: string, file: string): Message => ({
+    id: `a-${id}-${file}`,
+    role: 'assistant',
+    itemType: 'ASSISTANT_MESSAGE',
+    content: [],
+    toolCalls: [{ id, name: 'Read', arguments: JSON.stringify({ file_path: file }) }],
+  });
+  const result = (id: string, k: number): Message => ({
+    id: `r-${id}-${k}`,
+    role: 'tool',
+    itemType: 'TOOL_RESULT',
+    content: [{ type: 'text', text: `result ${k}` }],
+    toolResult: { toolCallId: id, isError: k % 2 === 0, toolName: 'Read' },
+  });
+  b.messages.push(result('late', 0), call('x', 'src/a.ts'), call('y', 'src/b.ts'));
+  b.user('Also look at src/c.ts.');
+  b.messages.push(result('x', 1), call('x', 'src/c.ts'), result('x', 2), result('y', 3), result('x', 4), call('late', 'src/d.ts'));
+  b.tool('TodoWrite', { todos: [{ content: 'Fix src/a.ts', status: 'completed' }] }, 'ok');
+  b.user('Cancel the fix of src/a.ts, we keep it.');
+  return b.messages;
+}
+
+/** The analyses with some of the earlier ones replaced by equal new objects (a grown
+ *  conversation re-scores its older messages). */
+function reanalyzed(analyses: readonly (MessageAnalysis | undefined)[]): (MessageAnalysis | undefined)[] {
+  return analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, importance: { ...a.importance, overall: a.importance.overall / 2 } } : a));
+}
+
+describe('a span extended by new messages reads as the whole span read afresh', () => {
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
+  ])('%s: the view, at every cut', (_name, make) => {
+    const messages = make();
+    const analyses = analyzeConversation(messages).messages;
+    const later = reanalyzed(analyses);
+    const n = messages.length;
+    const cuts = n < 40 ? Array.from({ length: n + 1 }, (_, k) => k) : [0, 1, 2, Math.floor(n / 3), Math.floor(n / 2) + 1, n - 7, n - 1, n];
+    for (const k of cuts) {
+      const memo = new MessageMemo();
+      const before = buildSpanView(messages.slice(0, k), analyses.slice(0, k), memo);
+      const snapshot = structuredClone({ calls: before.calls, callOfResult: [...before.callOfResult], callsAt: [...before.callsAt] });
+      const extended = extendSpanView(before, messages, later, memo);
+      expect(extended, `cut at ${k}`).toEqual(buildSpanView(messages, later, memo));
+      // The shorter view is left as it was.
+      expect({ calls: before.calls, callOfResult: [...before.callOfResult], callsAt: [...before.callsAt] }).toEqual(snapshot);
+      // Each call the maps hold is one of the view's calls.
+      const calls = new Set(extended.calls);
+      for (const c of [...extended.callOfResult.values(), ...[...extended.callsAt.values()].flat()]) expect(calls.has(c)).toBe(true);
+    }
+  });
+
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
+  ])('%s: the ledger, resumed span after span', (_name, make) => {
+    const messages = make();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const n = messages.length;
+    const previous = [{ kind: 'Rule' as const, where: 'user, message 1', text: 'Never push to main.' }];
+    // Growing spans resume; a shorter one, or another previous ledger, starts over.
+    for (const k of [1, Math.floor(n / 4), Math.floor(n / 2), n - 1, n, Math.floor(n / 3), n]) {
+      const view = buildSpanView(messages.slice(0, k), analyses.slice(0, k), memo);
+      expect(ledgerOf(view, [], memo), `span of ${k}`).toEqual(ledgerOf(view));
+      expect(ledgerOf(view, previous, memo), `span of ${k} onto a ledger`).toEqual(ledgerOf(view, previous));
+      const kept = view.messages.find((sm) => sm.userAuthored);
+      if (kept) expect(ledgerOf(view, [], memo, kept)).toEqual(ledgerOf(view, [], undefined, kept));
+    }
+  });
+
+  it('the items read from the span alone are kept while its references and the summary it continues are the same', () => {
+    const messages = realMessages();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const previous = { ...emptySectionTexts(), 'Files and Code Sections': '- `src/old.ts` — edited', 'Key Technical Concepts': '- `OldThing`, `OtherThing`' };
+    const otherRefs = analyses.map((a, i) => (a && i % 5 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'], identifiers: ['OtherThing'] } } : a));
+    const cases: [(MessageAnalysis | undefined)[], { previous?: typeof previous }][] = [
+      [analyses, {}],
+      [reanalyzed(analyses), {}],
+      [otherRefs, {}],
+      [otherRefs, { previous }],
+      [analyses, { previous }],
+    ];
+    for (const [list, opts] of cases)
+      expect(buildSectionMaterial(messages, list, { ...opts, memo }).items).toEqual(buildSectionMaterial(messages, list, opts).items);
+    // Only the importance changed: the same items, not read again.
+    const once = buildSectionMaterial(messages, analyses, { memo }).items;
+    const again = buildSectionMaterial(messages, reanalyzed(analyses), { memo }).items;
+    expect(again['Files and Code Sections']).toBe(once['Files and Code Sections']);
+    expect(again['Key Technical Concepts']).toBe(once['Key Technical Concepts']);
+  });
+
+  it("the span's facts are kept while its messages and their references are the same", () => {
+    const messages = realMessages();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const otherRefs = analyses.map((a, i) =>
+      a && i % 7 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'], errors: ['TypeError: x is not a function'] } } : a,
+    );
+    for (const list of [analyses, reanalyzed(analyses), otherRefs, analyses]) expect(spanFacts(messages, list, { memo })).toEqual(spanFacts(messages, list));
+    const shorter = messages.slice(0, -3);
+    expect(spanFacts(shorter, analyses.slice(0, -3), { memo })).toEqual(spanFacts(shorter, analyses.slice(0, -3)));
+    const once = spanFacts(messages, analyses, { memo });
+    expect(spanFacts(messages, reanalyzed(analyses), { memo })).toBe(once);
+  });
+});
