@@ -6,7 +6,16 @@ import type { ConversationAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
 import { memoSlot, type MessageMemo } from '../conversation/messageMemo';
 import { isHeaderItem, messageText, type Conversation, type Message } from '../conversation/model';
-import { blockIndexByMessage, computeRounds, computeToolBlocks, type Round, type ToolBlock } from '../conversation/views';
+import {
+  advanceToolBlocks,
+  blockIndexByMessage,
+  computeRounds,
+  computeToolBlocks,
+  toolBlockScan,
+  type Round,
+  type ToolBlock,
+  type ToolBlockScan,
+} from '../conversation/views';
 import type { CompactionEdits } from '../result';
 import { withReplyPriming, type CachedTokenCounter } from '../tokens/messageCounter';
 import { CompactionInputError, type ResolvedOptions } from './options';
@@ -61,6 +70,9 @@ export function checkConversation(conv: Conversation, memo?: MessageMemo): void 
   if (memo?.lasting) memo.resume(CHECKED_IDS, messages, () => new Set<string>(), check);
   else check(new Set(), 0);
 }
+
+/** The tool blocks of the messages measured last (measureInput). */
+const TOOL_BLOCKS = memoSlot<ToolBlockScan>('input.toolBlocks');
 
 /** The ids of the messages checked so far (checkConversation). */
 const CHECKED_IDS = memoSlot<Set<string>>('input.checkedIds');
@@ -118,7 +130,11 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
     constants: options.limits.analyze,
     memo: options.cache.messages,
   });
-  const blocks = computeToolBlocks(messages);
+  // A conversation that grew at its end scans only its new messages for tool blocks.
+  const memo = options.cache.messages;
+  const blocks = memo.lasting
+    ? memo.resume(TOOL_BLOCKS, messages, toolBlockScan, (scan, from) => advanceToolBlocks(scan, messages, from)).blocks.slice()
+    : computeToolBlocks(messages);
   const { pinned, restored, offload } = pinnedIds(messages, options.edits, options.cache.messages);
   return {
     conv,

@@ -49,34 +49,42 @@ export function computeRounds(messages: readonly Message[]): Round[] {
 }
 
 export function computeToolBlocks(messages: readonly Message[]): ToolBlock[] {
-  const blocks: ToolBlock[] = [];
-  const byCallId = new Map<string, ToolBlock>();
-  for (let i = 0; i < messages.length; i++) {
+  const scan = toolBlockScan();
+  advanceToolBlocks(scan, messages, 0);
+  return scan.blocks;
+}
+
+/** The tool blocks of the messages scanned so far (advanceToolBlocks), for a conversation that
+ *  grows at its end. */
+export interface ToolBlockScan {
+  blocks: ToolBlock[];
+  /** The block each call id opened (the latest with that id), by its index in `blocks`. */
+  byCallId: Map<string, number>;
+}
+
+export function toolBlockScan(): ToolBlockScan {
+  return { blocks: [], byCallId: new Map() };
+}
+
+/** Scans messages[from…] into `scan` (those before `from` were scanned into it already). A block a
+ *  new result answers is replaced by a copy, never changed: the blocks handed out before stay as
+ *  they were, so a caller hands out `scan.blocks.slice()`. */
+export function advanceToolBlocks(scan: ToolBlockScan, messages: readonly Message[], from: number): void {
+  const { blocks, byCallId } = scan;
+  for (let i = from; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.toolCalls && m.toolCalls.length > 0) {
-      const block: ToolBlock = {
-        assistantIndex: i,
-        callIds: m.toolCalls.map((c) => c.id),
-        resultIndices: [],
-        unanswered: [],
-        start: i,
-        end: i,
-      };
-      blocks.push(block);
-      for (const c of m.toolCalls) byCallId.set(c.id, block);
+      const callIds = m.toolCalls.map((c) => c.id);
+      for (const id of callIds) byCallId.set(id, blocks.length);
+      blocks.push({ assistantIndex: i, callIds, resultIndices: [], unanswered: callIds.slice(), start: i, end: i });
     } else if (m.toolResult) {
-      const block = byCallId.get(m.toolResult.toolCallId);
-      if (block) {
-        block.resultIndices.push(i);
-        if (i > block.end) block.end = i;
-      }
+      const k = byCallId.get(m.toolResult.toolCallId);
+      if (k === undefined) continue;
+      const b = blocks[k]!;
+      const id = m.toolResult.toolCallId;
+      blocks[k] = { ...b, resultIndices: [...b.resultIndices, i], unanswered: b.unanswered.filter((u) => u !== id), end: Math.max(b.end, i) };
     }
   }
-  for (const b of blocks) {
-    const answered = new Set(b.resultIndices.map((i) => messages[i]!.toolResult!.toolCallId));
-    b.unanswered = b.callIds.filter((id) => !answered.has(id));
-  }
-  return blocks;
 }
 
 /** For each message index, the tool block it belongs to (or undefined). */
