@@ -11,7 +11,7 @@
 
 import { memoOrFresh, memoSlotWith, TermNumbers } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
-import type { Classification, TemporalCategory } from '../result';
+import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
 import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
@@ -305,35 +305,50 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const category = f.temporalCategory;
     const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusOf(x, focus, c)) : undefined;
     const relevance = combinedRelevance(current[i]!, focusValue, c);
+    const importance: ImportanceMetrics = {
+      criticality: r4(crit),
+      dependency: r4(dep),
+      uniqueness: r4(uniq),
+      actionability: r4(act),
+      overall: r4(overall),
+      temporal: r4(temporalScore(recency[i]!, category, c)),
+      temporalCategory: category,
+      relevance: r4(relevance),
+      roleScore: r4(f.roleScore),
+      tier: f.tier,
+    };
+    const dup = dups.nearDuplicateOf[i];
+    const referencedBy = xref.referencedBy[i]!;
+    // A conversation analyzed again gives most messages the analysis they had: the same object
+    // then (none is made), so that what was derived from it (the span view, the builders'
+    // readings) still holds. The lists are compared by identity: the readings and the scans hand
+    // out the same list while it stays the same.
+    const before = shownSlot ? memo.peek(m, shownSlot) : undefined;
+    if (
+      before !== undefined &&
+      before.index === i &&
+      before.id === m.id &&
+      before.classification === f.shownClassification &&
+      before.refs === f.refs &&
+      before.isAcknowledgement === f.isAck &&
+      before.referencedBy === referencedBy &&
+      before.nearDuplicateOf === dup &&
+      sameStrings(before.keyEvents, events) &&
+      sameImportance(before.importance, importance)
+    )
+      return before;
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
       classification: f.shownClassification,
-      importance: importances.of({
-        criticality: r4(crit),
-        dependency: r4(dep),
-        uniqueness: r4(uniq),
-        actionability: r4(act),
-        overall: r4(overall),
-        temporal: r4(temporalScore(recency[i]!, category, c)),
-        temporalCategory: category,
-        relevance: r4(relevance),
-        roleScore: r4(f.roleScore),
-        tier: f.tier,
-      }),
+      importance: importances.of(importance),
       refs: f.refs,
       isAcknowledgement: f.isAck,
       keyEvents: events,
-      referencedBy: xref.referencedBy[i]!,
+      referencedBy,
     };
-    const dup = dups.nearDuplicateOf[i];
     if (dup !== undefined) analysis.nearDuplicateOf = dup;
-    if (!shownSlot) return analysis;
-    // A conversation analyzed again gives most messages the analysis they had: the same object
-    // then, so that what was derived from it (the span view, the builders' readings) still holds.
-    const before = memo.get(m, shownSlot, () => analysis);
-    if (before === analysis || !sameAnalysis(before, analysis)) memo.set(m, undefined, shownSlot, analysis);
-    else return before;
+    if (shownSlot) memo.set(m, undefined, shownSlot, analysis);
     return analysis;
   });
 
@@ -346,16 +361,6 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   };
   if (focus) result.focus = focus;
   return result;
-}
-
-/** Whether two analyses of one message say the same (the lists compared by identity, as the
- *  readings and the scans hand out the same list while it stays the same). */
-function sameAnalysis(a: MessageAnalysis, b: MessageAnalysis): boolean {
-  if (a.index !== b.index || a.id !== b.id || a.classification !== b.classification || a.refs !== b.refs) return false;
-  if (a.isAcknowledgement !== b.isAcknowledgement || a.referencedBy !== b.referencedBy || a.nearDuplicateOf !== b.nearDuplicateOf) return false;
-  if (!sameStrings(a.keyEvents, b.keyEvents)) return false;
-  if (Object.keys(a).length !== Object.keys(b).length) return false;
-  return sameImportance(a.importance, b.importance);
 }
 
 /**

@@ -106,6 +106,13 @@ export class MessageMemo {
     return this.getIn(this.entryOf(m), slot, () => compute(m));
   }
 
+  /** The value of `slot` kept for `m`, if any (nothing is computed). */
+  peek<T>(m: Message, slot: MemoSlot<T>): T | undefined {
+    const e = this.entryOf(m);
+    const v = slot.index < e.length ? e[slot.index] : ABSENT;
+    return v === ABSENT ? undefined : (v as T);
+  }
+
   /** The value of `slot` for `m`, through its entry when the caller holds it (a view's message). */
   read<T>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, compute: () => T): T {
     return this.getIn(entry ?? this.entryOf(m), slot, compute);

@@ -4,6 +4,7 @@
 // or after it grew, a new one.
 
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { analyzeConversation } from '../../../src/engine/analyze/analyzeConversation';
 import { resolveConstants } from '../../../src/engine/analyze/constants';
@@ -134,6 +135,14 @@ describe('planning a growing conversation with one cache', () => {
     const second = analyzeConversation(grown, { memo, now: NOW });
     expect(first).toEqual(before);
     expect(second).toEqual(analyzeConversation(grown, { now: NOW }));
+    // A message whose analysis says the same as before is given the object handed out before.
+    let same = 0;
+    first.messages.forEach((a, k) => {
+      if (!isDeepStrictEqual(a, second.messages[k])) return;
+      expect(second.messages[k]).toBe(a);
+      same++;
+    });
+    expect(same).toBeGreaterThan(0);
     // The appended messages refer back to earlier ones: the later analysis lists them there.
     expect(second.messages.some((m, k) => k < conv.messages.length && m.referencedBy.some((j) => j >= conv.messages.length))).toBe(true);
   });
