@@ -20,8 +20,9 @@ import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import { extractFilePaths } from '../analyze/refs';
 import { isDeclinedResult } from '../analyze/toolKinds';
-import { confirmsItWorks, isPersonsMessage } from './evidence';
-import { describeCall, type SpanMessage, type SpanToolCall, type SpanView } from './spanView';
+import { firstAfter, laterEvidence } from './laterEvidence';
+import { memoSlotWith } from '../conversation/messageMemo';
+import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from '../text/textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
@@ -74,9 +75,6 @@ function flaggedSignature(raw: string): string | undefined {
   const line = collapseWhitespace((named ?? first ?? '').replace(/<\/?tool_use_error>/g, '').replace(/\s*\(node:\d+\).*$/, ''));
   return line.length >= FLAGGED_MIN_CHARS ? line : undefined;
 }
-
-/** Arguments that say nothing about what a call did (aider's output runs are all `aider {}`). */
-const NO_ARGUMENTS = /^\s*(?:\{\s*\}|\[\s*\]|null|"")?\s*$/;
 
 /** Error signatures of one result (or user message): the analysis' patterns, else the line of a
  *  result the harness flagged as an error; a search that found nothing is not an error. */
@@ -143,139 +141,25 @@ function filesNamed(signature: string, linePaths: readonly string[]): string[] {
   return [...new Set([...extractFilePaths(signature), ...linePaths])];
 }
 
-/** `path` and every part of it after a slash ("a/b/c.ts", "b/c.ts", "c.ts"): the paths another
- *  path equals or ends in "/…" with, as samePath reads them. */
-function pathTails(path: string): string[] {
-  const out = [path];
-  for (let k = path.indexOf('/'); k >= 0; k = path.indexOf('/', k + 1)) out.push(path.slice(k + 1));
-  return out;
-}
+type Group = ErrorGroup & { fileSet: Set<string>; sourceSet: Set<string> };
 
-/** The first index in ascending `xs` that is greater than `x` (xs.length when none). */
-function firstAfter(xs: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/** What the timeline shows after a position, prepared once for every error group: each question
- *  an error's status asks ("was a file it names edited later?", "did the same command run clean
- *  later?") is answered by a lookup instead of a walk over the rest of the conversation. */
-interface LaterEvidence {
-  /** The first three files edited or created after `pos` (distinct, in order). */
-  editedAfter(pos: number): string[];
-  /** The first file edited or created after `pos` that is one of `files`: the same path, or one
-   *  is the other with leading folders. */
-  namedEditAfter(pos: number, files: readonly string[]): string | undefined;
-  /** Whether the same command as `call` ran clean after `pos`: the same shell line (whitespace
-   *  aside), or the same tool with the same arguments when those arguments identify something
-   *  (two argument-less calls are not "the same run"). */
-  cleanRunAfter(pos: number, call: SpanToolCall | undefined): boolean;
-  /** Whether a tool result or a person's message comes after `pos`. */
-  activityAfter(pos: number): boolean;
-  /** The person's first message after `pos` says it works (confirmsItWorks). */
-  confirmedAfter(pos: number): boolean;
-}
-
-function laterEvidence(timeline: SpanView, failed: ReadonlySet<number>): LaterEvidence {
-  // Every edit or creation, in the order of the calls and of their files.
-  const editPos: number[] = [];
-  const editPath: string[] = [];
-  for (const call of timeline.calls) {
-    for (const f of call.files) {
-      if (f.action !== 'edited' && f.action !== 'created') continue;
-      editPos.push(call.pos);
-      editPath.push(f.path);
-    }
-  }
-  // The first three distinct paths from each edit on, built from the end.
-  const firstThree: string[][] = new Array<string[]>(editPath.length + 1);
-  firstThree[editPath.length] = [];
-  for (let j = editPath.length - 1; j >= 0; j--) {
-    const next = firstThree[j + 1]!;
-    firstThree[j] = [editPath[j]!, ...next.filter((p) => p !== editPath[j])].slice(0, 3);
-  }
-  /** Edits by each tail of their path, and by their path exactly (ascending edit indices). */
-  const byTail = new Map<string, number[]>();
-  const byPath = new Map<string, number[]>();
-  editPath.forEach((p, j) => {
-    for (const t of pathTails(p)) push(byTail, t, j);
-    push(byPath, p, j);
-  });
-  // Calls that ran clean, with the latest position of each command line and of each tool with its arguments.
-  const byCommand = new Map<string, number>();
-  const byNameArgs = new Map<string, Map<string, number>>();
-  const byNameArgsNoCommand = new Map<string, Map<string, number>>();
-  const latest = (map: Map<string, Map<string, number>>, call: SpanToolCall) => {
-    const inner = map.get(call.name) ?? map.set(call.name, new Map()).get(call.name)!;
-    inner.set(call.call.arguments, call.pos);
-  };
-  for (const call of timeline.calls) {
-    if (call.resultPos === undefined || failed.has(call.resultPos)) continue;
-    if (timeline.messages[call.resultPos]!.message.toolResult?.isError) continue;
-    if (call.command !== undefined) byCommand.set(collapseWhitespace(call.command), call.pos);
-    else latest(byNameArgsNoCommand, call);
-    latest(byNameArgs, call);
-  }
-  let lastActivity = -1;
-  for (const m of timeline.messages) if (m.message.toolResult !== undefined || m.userAuthored) lastActivity = m.pos;
-  const persons = timeline.messages.filter(isPersonsMessage);
-  const personPos = persons.map((m) => m.pos);
-  return {
-    editedAfter: (pos) => firstThree[firstAfter(editPos, pos)]!,
-    namedEditAfter: (pos, files) => {
-      const from = firstAfter(editPos, pos);
-      let best = Number.POSITIVE_INFINITY;
-      const consider = (list: readonly number[] | undefined) => {
-        if (!list) return;
-        let lo = 0;
-        let hi = list.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (list[mid]! >= from) hi = mid;
-          else lo = mid + 1;
-        }
-        if (lo < list.length && list[lo]! < best) best = list[lo]!;
-      };
-      for (const n of files) {
-        consider(byTail.get(n)); // an edited path equal to n or ending in "/n"
-        for (const t of pathTails(n).slice(1)) consider(byPath.get(t)); // n ending in "/path"
-      }
-      return best < editPath.length ? editPath[best] : undefined;
-    },
-    cleanRunAfter: (pos, a) => {
-      if (!a) return false;
-      const after = (at: number | undefined) => at !== undefined && at > pos;
-      const sameArgs = (map: Map<string, Map<string, number>>) => !NO_ARGUMENTS.test(a.call.arguments) && after(map.get(a.name)?.get(a.call.arguments));
-      if (a.command !== undefined) return after(byCommand.get(collapseWhitespace(a.command))) || sameArgs(byNameArgsNoCommand);
-      return sameArgs(byNameArgs);
-    },
-    activityAfter: (pos) => lastActivity > pos,
-    confirmedAfter: (pos) => {
-      const next = persons[firstAfter(personPos, pos)];
-      return next !== undefined && confirmsItWorks(next);
-    },
-  };
-}
-
-export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
-  const { view, timeline, c } = ctx;
-  const spanEnd = view.messages.length;
-  const groups = new Map<string, ErrorGroup & { fileSet: Set<string>; sourceSet: Set<string> }>();
+/** The errors of a stretch of the timeline, read in order. */
+interface ErrorScan {
+  groups: Map<string, Group>;
   /** Timeline positions of results that carried at least one error signature. */
-  const failed = new Set<number>();
-  for (const sm of timeline.messages) {
+  failed: Set<number>;
+}
+
+/** Reads timeline.messages[from, to) into `scan`. Past the span (`spanEnd`) an error only
+ *  recurs: its last occurrence and the files it names change, on a copy of its group when
+ *  `copyOnWrite` (the span's groups are kept for the next plan). */
+function scanErrors(ctx: BuilderContext, scan: ErrorScan, from: number, to: number, copyOnWrite: boolean): void {
+  const { view, timeline } = ctx;
+  const spanEnd = view.messages.length;
+  const { groups, failed } = scan;
+  const copied = new Set<Group>();
+  for (let p = from; p < to; p++) {
+    const sm = timeline.messages[p]!;
     if (sm.summary || sm.assistant) continue;
     const call = timeline.callOfResult.get(sm.pos);
     const errors = errorsOf(ctx, sm, call);
@@ -287,8 +171,13 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       // An exit code beside a specific error in the same output adds nothing.
       if (GENERIC.test(sig) && specific.length > 0) continue;
       const key = collapseWhitespace(sig);
-      const g = groups.get(key);
+      let g = groups.get(key);
       if (g) {
+        if (copyOnWrite && sm.pos >= spanEnd && !copied.has(g)) {
+          g = { ...g, files: g.files.slice(), fileSet: new Set(g.fileSet) };
+          copied.add(g);
+          groups.set(key, g);
+        }
         // A recurrence after the span counts for the status; the entry describes the span.
         g.lastPos = sm.pos;
         // Its last occurrence's call is what must run clean after it (also one kept after the span).
@@ -327,16 +216,51 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       }
     }
   }
+}
 
-  // The assistant's first sentence about a fix in each message after the first error (computed once).
+/** The errors of the span and the assistant's sentences about a fix in it. */
+interface SpanErrors extends ErrorScan {
+  /** The assistant's first sentence about a fix in each message after the first error. */
+  fixSentences: { pos: number; sentence: string }[];
+}
+
+function spanErrors(ctx: BuilderContext): SpanErrors {
+  const { view } = ctx;
+  const scan: ErrorScan = { groups: new Map(), failed: new Set() };
+  scanErrors(ctx, scan, 0, view.messages.length, false);
   let firstError = Number.POSITIVE_INFINITY;
-  for (const g of groups.values()) firstError = Math.min(firstError, g.firstPos);
+  for (const g of scan.groups.values()) firstError = Math.min(firstError, g.firstPos);
   const fixSentences: { pos: number; sentence: string }[] = [];
   for (const sm of view.messages) {
     if (sm.pos <= firstError || !sm.assistant || !sm.text) continue;
     const sentence = fromMessage(ctx, sm, 'errors.fixSentence', (x) => fixSentenceOf(x.text));
     if (sentence !== undefined) fixSentences.push({ pos: sm.pos, sentence });
   }
+  return { ...scan, fixSentences };
+}
+
+/** The span's errors (spanErrors) last read for these very messages, references and result calls:
+ *  a re-plan of a grown conversation that summarizes the same messages reads only those after
+ *  them again. Kept unchanged (the messages after the span are read onto copies). */
+function keptSpanErrors(ctx: BuilderContext): SpanErrors {
+  const { view, timeline, memo, c } = ctx;
+  const deps: unknown[] = [];
+  for (const sm of view.messages) deps.push(sm.analysis?.refs, timeline.callOfResult.get(sm.pos));
+  return memo.same(
+    memoSlotWith<SpanErrors>('errors.span', c),
+    view.messages.map((sm) => sm.message),
+    deps,
+    () => spanErrors(ctx),
+  );
+}
+
+export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
+  const { view, timeline, c } = ctx;
+  const span = keptSpanErrors(ctx);
+  const scan: ErrorScan = { groups: new Map(span.groups), failed: new Set(span.failed) };
+  scanErrors(ctx, scan, view.messages.length, timeline.messages.length, true);
+  const { groups, failed } = scan;
+  const fixSentences = span.fixSentences;
   const fixPositions = fixSentences.map((f) => f.pos);
   const later = groups.size > 0 ? laterEvidence(timeline, failed) : undefined;
 
@@ -377,7 +301,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
       required: isRequired,
       priority: (0.5 + 0.5 * recency(view, g.lastPos) + (st.label === 'unresolved' ? 0.3 : 0)) * (generic ? c.GENERIC_ERROR_PRIORITY : 1),
       order: g.firstPos,
-      sourceIds: g.sourceIds,
+      sourceIds: g.sourceIds.slice(),
     });
   }
   items.push(...rejectionItems(ctx));

@@ -134,4 +134,37 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     const once = spanFacts(messages, analyses, { memo });
     expect(spanFacts(messages, reanalyzed(analyses), { memo })).toBe(once);
   });
+
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
+  ])("%s: the span's errors are kept while its messages, references and result calls are the same, as messages come after it", (_name, make) => {
+    const messages = make();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const n = messages.length;
+    const otherErrors = analyses.map((a, i) => (a && i % 4 === 1 ? { ...a, refs: { ...a.refs, errors: ['TypeError: x is not a function'] } } : a));
+    const errorsOf = (k: number, to: number, list: readonly (MessageAnalysis | undefined)[], withMemo: boolean) =>
+      buildSectionMaterial(messages.slice(0, k), list.slice(0, k), {
+        after: { messages: messages.slice(k, to), analyses: list.slice(k, to) as MessageAnalysis[] },
+        ...(withMemo ? { memo } : {}),
+      }).items['Errors and fixes'];
+    // One span, more and more messages after it; another span; other references.
+    const k = Math.floor(n / 2);
+    for (const [span, to, list] of [
+      [k, k, analyses],
+      [k, k + 1, analyses],
+      [k, Math.min(n, k + 3), reanalyzed(analyses)],
+      [k, n - 1, analyses],
+      [k, n, analyses],
+      [k - 1, n, analyses],
+      [k - 1, n, otherErrors],
+      [k, n, otherErrors],
+      [k, n, analyses],
+    ] as const) {
+      const warm = errorsOf(span, to, list, true);
+      expect(warm, `span ${span}, to ${to}`).toEqual(errorsOf(span, to, list, false));
+    }
+    expect(errorsOf(k, n, analyses, true).length).toBeGreaterThan(0);
+  });
 });
