@@ -20,7 +20,7 @@ import type { SectionItem } from './sectionItems';
 import { distinctForms } from './sectionItems';
 import { extractFilePaths } from '../analyze/refs';
 import { isDeclinedResult } from '../analyze/toolKinds';
-import { firstAfter, laterEvidence } from './laterEvidence';
+import { advanceLaterScan, firstAfter, laterEvidence, laterScan, type LaterScan } from './laterEvidence';
 import { memoSlotWith } from '../conversation/messageMemo';
 import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from '../text/textCut';
@@ -254,6 +254,25 @@ function keptSpanErrors(ctx: BuilderContext): SpanErrors {
   );
 }
 
+/** The timeline scanned for what comes after each error (advanceLaterScan), resumed from the
+ *  last scan when the timeline starts with the same messages read with the same references (a
+ *  result's errors, in `failed`, come from those). */
+function keptLaterScan(ctx: BuilderContext, failed: ReadonlySet<number>): LaterScan {
+  const { timeline, memo, c } = ctx;
+  const refsAt = (p: number) => timeline.messages[p]!.analysis?.refs;
+  const kept = memo.resume(
+    memoSlotWith<{ scan: LaterScan; refs: unknown[] }>('errors.later', c),
+    timeline.messages.map((sm) => sm.message),
+    () => ({ scan: laterScan(), refs: [] }),
+    (state, from) => {
+      advanceLaterScan(state.scan, timeline, from, (pos) => failed.has(pos));
+      for (let p = from; p < timeline.messages.length; p++) state.refs.push(refsAt(p));
+    },
+    (state) => state.refs.every((r, p) => r === refsAt(p)),
+  );
+  return kept.scan;
+}
+
 export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const { view, timeline, c } = ctx;
   const span = keptSpanErrors(ctx);
@@ -262,7 +281,7 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const { groups, failed } = scan;
   const fixSentences = span.fixSentences;
   const fixPositions = fixSentences.map((f) => f.pos);
-  const later = groups.size > 0 ? laterEvidence(timeline, failed) : undefined;
+  const later = groups.size > 0 ? laterEvidence(keptLaterScan(ctx, failed)) : undefined;
 
   const status = (g: ErrorGroup): Status => {
     const edited = later!.editedAfter(g.lastPos);

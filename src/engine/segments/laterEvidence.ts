@@ -2,7 +2,7 @@
 // files edited later, the same command run clean later, the person saying it works.
 
 import { confirmsItWorks, isPersonsMessage } from './evidence';
-import type { SpanToolCall, SpanView } from './spanView';
+import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
 import { collapseWhitespace } from '../text/textCut';
 
 /** Arguments that say nothing about what a call did (aider's output runs are all `aider {}`). */
@@ -53,17 +53,82 @@ export interface LaterEvidence {
   confirmedAfter(pos: number): boolean;
 }
 
-export function laterEvidence(timeline: SpanView, failed: ReadonlySet<number>): LaterEvidence {
-  // Every edit or creation, in the order of the calls and of their files.
-  const editPos: number[] = [];
-  const editPath: string[] = [];
-  for (const call of timeline.calls) {
-    for (const f of call.files) {
-      if (f.action !== 'edited' && f.action !== 'created') continue;
-      editPos.push(call.pos);
-      editPath.push(f.path);
+/** What laterEvidence reads, scanned over the timeline's messages in order (advanceLaterScan): a
+ *  timeline that grew at its end (a re-plan of the same span) reads only its new messages. */
+export interface LaterScan {
+  /** Every edit or creation, in the order of the calls and of their files. */
+  editPos: number[];
+  editPath: string[];
+  /** Edits by each tail of their path, and by their path exactly (ascending edit indices). */
+  byTail: Map<string, number[]>;
+  byPath: Map<string, number[]>;
+  /** Calls that ran clean: the latest position of each command line and of each tool with its arguments. */
+  byCommand: Map<string, number>;
+  byNameArgs: Map<string, Map<string, number>>;
+  byNameArgsNoCommand: Map<string, Map<string, number>>;
+  lastActivity: number;
+  persons: SpanMessage[];
+  personPos: number[];
+}
+
+export function laterScan(): LaterScan {
+  return {
+    editPos: [],
+    editPath: [],
+    byTail: new Map(),
+    byPath: new Map(),
+    byCommand: new Map(),
+    byNameArgs: new Map(),
+    byNameArgsNoCommand: new Map(),
+    lastActivity: -1,
+    persons: [],
+    personPos: [],
+  };
+}
+
+/** The latest of two positions (a call that ran clean again later). */
+function setLatest(map: Map<string, number>, key: string, pos: number): void {
+  const at = map.get(key);
+  if (at === undefined || pos > at) map.set(key, pos);
+}
+
+/** Scans timeline.messages[from…] into `scan`; `failed(pos)`: whether the result at `pos` carried
+ *  an error signature. A call's result comes after it, so a call that ran clean is counted at
+ *  its result. */
+export function advanceLaterScan(scan: LaterScan, timeline: SpanView, from: number, failed: (pos: number) => boolean): void {
+  const latest = (map: Map<string, Map<string, number>>, call: SpanToolCall) => {
+    const inner = map.get(call.name) ?? map.set(call.name, new Map()).get(call.name)!;
+    setLatest(inner, call.call.arguments, call.pos);
+  };
+  for (let p = from; p < timeline.messages.length; p++) {
+    const m = timeline.messages[p]!;
+    for (const call of timeline.callsAt.get(m.pos) ?? []) {
+      for (const f of call.files) {
+        if (f.action !== 'edited' && f.action !== 'created') continue;
+        const j = scan.editPath.length;
+        scan.editPos.push(call.pos);
+        scan.editPath.push(f.path);
+        for (const t of pathTails(f.path)) push(scan.byTail, t, j);
+        push(scan.byPath, f.path, j);
+      }
+    }
+    const call = timeline.callOfResult.get(m.pos);
+    if (call && !failed(m.pos) && !m.message.toolResult?.isError) {
+      if (call.command !== undefined) setLatest(scan.byCommand, collapseWhitespace(call.command), call.pos);
+      else latest(scan.byNameArgsNoCommand, call);
+      latest(scan.byNameArgs, call);
+    }
+    if (m.message.toolResult !== undefined || m.userAuthored) scan.lastActivity = m.pos;
+    if (isPersonsMessage(m)) {
+      scan.persons.push(m);
+      scan.personPos.push(m.pos);
     }
   }
+}
+
+/** The answers of a scanned timeline (advanceLaterScan), read now: the scan may grow later. */
+export function laterEvidence(scan: LaterScan): LaterEvidence {
+  const { editPos, editPath, byTail, byPath, byCommand, byNameArgs, byNameArgsNoCommand, lastActivity, persons, personPos } = scan;
   // The first three distinct paths from each edit on, found when asked (a few errors ask).
   const firstThree = new Map<number, string[]>();
   const firstThreeFrom = (j: number): string[] => {
@@ -74,32 +139,6 @@ export function laterEvidence(timeline: SpanView, failed: ReadonlySet<number>): 
     firstThree.set(j, out);
     return out;
   };
-  /** Edits by each tail of their path, and by their path exactly (ascending edit indices). */
-  const byTail = new Map<string, number[]>();
-  const byPath = new Map<string, number[]>();
-  editPath.forEach((p, j) => {
-    for (const t of pathTails(p)) push(byTail, t, j);
-    push(byPath, p, j);
-  });
-  // Calls that ran clean, with the latest position of each command line and of each tool with its arguments.
-  const byCommand = new Map<string, number>();
-  const byNameArgs = new Map<string, Map<string, number>>();
-  const byNameArgsNoCommand = new Map<string, Map<string, number>>();
-  const latest = (map: Map<string, Map<string, number>>, call: SpanToolCall) => {
-    const inner = map.get(call.name) ?? map.set(call.name, new Map()).get(call.name)!;
-    inner.set(call.call.arguments, call.pos);
-  };
-  for (const call of timeline.calls) {
-    if (call.resultPos === undefined || failed.has(call.resultPos)) continue;
-    if (timeline.messages[call.resultPos]!.message.toolResult?.isError) continue;
-    if (call.command !== undefined) byCommand.set(collapseWhitespace(call.command), call.pos);
-    else latest(byNameArgsNoCommand, call);
-    latest(byNameArgs, call);
-  }
-  let lastActivity = -1;
-  for (const m of timeline.messages) if (m.message.toolResult !== undefined || m.userAuthored) lastActivity = m.pos;
-  const persons = timeline.messages.filter(isPersonsMessage);
-  const personPos = persons.map((m) => m.pos);
   return {
     editedAfter: (pos) => firstThreeFrom(firstAfter(editPos, pos)),
     namedEditAfter: (pos, files) => {

@@ -11,6 +11,7 @@ import { importTranscript } from '../../../src/engine/conversation/importers/det
 import { MessageMemo } from '../../../src/engine/conversation/messageMemo';
 import type { Message } from '../../../src/engine/conversation/model';
 import { buildSectionMaterial } from '../../../src/engine/segments/extractSections';
+import { advanceLaterScan, laterScan } from '../../../src/engine/segments/laterEvidence';
 import { ledgerOf } from '../../../src/engine/segments/ledger';
 import { emptySectionTexts } from '../../../src/engine/sections';
 import { spanFacts } from '../../../src/engine/validate/facts';
@@ -166,5 +167,20 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       expect(warm, `span ${span}, to ${to}`).toEqual(errorsOf(span, to, list, false));
     }
     expect(errorsOf(k, n, analyses, true).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
+  ])('%s: what comes after each error, scanned in steps, is what one scan finds', (_name, make) => {
+    const messages = make();
+    const view = buildSpanView(messages, analyzeConversation(messages).messages);
+    const failed = (pos: number) => pos % 5 === 0;
+    const once = laterScan();
+    advanceLaterScan(once, view, 0, failed);
+    const steps = laterScan();
+    for (let from = 0; from < messages.length; from += 3) advanceLaterScan(steps, { ...view, messages: view.messages.slice(0, from + 3) }, from, failed);
+    expect(steps).toEqual(once);
+    expect(once.editPath.length + once.byCommand.size + once.persons.length).toBeGreaterThan(0);
   });
 });
