@@ -11,7 +11,7 @@
 //
 // Reading files is part of coding as much as of analysis, so a read weighs less than a search.
 
-import { memoSlot, NONE, type MessageMemo } from '../conversation/messageMemo';
+import { memoSlot, memoSlotWith, NONE, type MessageMemo } from '../conversation/messageMemo';
 import { isHeaderItem, isToolResult, isUserAuthored, messageText, type Message } from '../conversation/model';
 import type { TaskType } from '../result';
 import { compileKeywords } from '../text/keywordMatcher';
@@ -63,30 +63,57 @@ function evidenceOf(m: Message): TaskEvidence | undefined {
   };
 }
 
-/** `memo` keeps each message's evidence for the next detection over the same messages. */
-export function detectTaskType(messages: readonly Message[], c: AnalyzeConstants, memo?: MessageMemo): TaskTypeResult {
-  const kinds: Record<ToolKind, number> = { edit: 0, test: 0, run: 0, search: 0, read: 0, other: 0 };
-  const byName = new Map<string, number>();
-  let markers = 0;
-  let analysisRequests = 0;
-  let turns = 0;
-  let shortTurns = 0;
-  let toolCalls = 0;
-  for (const m of messages) {
+/** The counts detectTaskType reads, over the messages scanned so far (advanceTaskCounts). */
+interface TaskCounts {
+  kinds: Record<ToolKind, number>;
+  byName: Map<string, number>;
+  markers: number;
+  analysisRequests: number;
+  turns: number;
+  shortTurns: number;
+  toolCalls: number;
+}
+
+function taskCounts(): TaskCounts {
+  return {
+    kinds: { edit: 0, test: 0, run: 0, search: 0, read: 0, other: 0 },
+    byName: new Map(),
+    markers: 0,
+    analysisRequests: 0,
+    turns: 0,
+    shortTurns: 0,
+    toolCalls: 0,
+  };
+}
+
+/** Counts messages[from…] into `s` (those before `from` were counted into it already). */
+function advanceTaskCounts(s: TaskCounts, messages: readonly Message[], from: number, c: AnalyzeConstants, memo: MessageMemo | undefined): void {
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i]!;
     const e = memo ? memo.get(m, EVIDENCE, evidenceOf) : evidenceOf(m);
     if (!e) continue;
     for (const call of e.calls) {
-      toolCalls++;
-      kinds[call.kind]++;
-      byName.set(call.name, (byName.get(call.name) ?? 0) + 1);
+      s.toolCalls++;
+      s.kinds[call.kind]++;
+      s.byName.set(call.name, (s.byName.get(call.name) ?? 0) + 1);
     }
-    markers += e.markers;
-    if (e.analysisRequest) analysisRequests++;
+    s.markers += e.markers;
+    if (e.analysisRequest) s.analysisRequests++;
     if (e.turn) {
-      turns++;
-      if (e.turnChars <= c.TASK_SHORT_TURN_CHARS) shortTurns++;
+      s.turns++;
+      if (e.turnChars <= c.TASK_SHORT_TURN_CHARS) s.shortTurns++;
     }
   }
+}
+
+/** `memo` keeps each message's evidence for the next detection over the same messages, and the
+ *  counts of the messages when it outlives the call: a grown conversation counts its new ones. */
+export function detectTaskType(messages: readonly Message[], c: AnalyzeConstants, memo?: MessageMemo): TaskTypeResult {
+  const counts = memo?.lasting
+    ? memo.resume(memoSlotWith<TaskCounts>('taskType.counts', c), messages, taskCounts, (s, from) => advanceTaskCounts(s, messages, from, c, memo))
+    : taskCounts();
+  if (!memo?.lasting) advanceTaskCounts(counts, messages, 0, c, memo);
+  const { kinds, byName, markers, analysisRequests, turns, shortTurns, toolCalls } = counts;
 
   const code = (kinds.edit + markers) * c.TASK_CODE_EDIT_WEIGHT + kinds.test * c.TASK_TEST_RUN_WEIGHT + kinds.run * c.TASK_CODE_OTHER_WEIGHT;
   const analysis = (kinds.search + (toolCalls > 0 ? analysisRequests : 0)) * c.TASK_ANALYSIS_WEIGHT + kinds.read * c.TASK_READ_WEIGHT;

@@ -1,11 +1,15 @@
 // The task type (code, analysis, conversation, mixed, unknown) read from the tools a conversation
 // used, and the tool-call kinds it rests on.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { importTranscript } from '../../../src/engine/conversation/importers/detect';
+import { MessageMemo } from '../../../src/engine/conversation/messageMemo';
 import type { Message, ToolCall } from '../../../src/engine/conversation/model';
 import { ANALYZE_CONSTANTS } from '../../../src/engine/analyze/constants';
 import { detectTaskType } from '../../../src/engine/analyze/taskType';
 import { shellCommandKind, toolCallKind } from '../../../src/engine/analyze/toolKinds';
+import { transcriptPath } from '../../helpers/transcripts';
 
 let n = 0;
 const call = (name: string, args: Record<string, unknown>): ToolCall => ({ id: `c${++n}`, name, arguments: JSON.stringify(args) });
@@ -110,5 +114,22 @@ describe('detectTaskType', () => {
   it('nothing to go on is unknown', () => {
     expect(detect([]).taskType).toBe('unknown');
     expect(detect(withCalls([call('TodoWrite', { todos: [] })])).taskType).toBe('unknown');
+  });
+});
+
+describe('the task type of a growing conversation', () => {
+  it('counts resumed as messages come, or started over, give what counting afresh gives', () => {
+    const path = transcriptPath('claude-code/kiliman__claude-transcript__test2.jsonl');
+    const messages = importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true }).conversation.messages;
+    const memo = new MessageMemo();
+    const k = messages.length;
+    // Growing prefixes resume; a shorter one starts over; constants of their own count apart.
+    for (const cut of [1, 2, Math.floor(k / 3), Math.floor(k / 2), k - 1, k, Math.floor(k / 4), k]) {
+      const prefix = messages.slice(0, cut);
+      expect(detectTaskType(prefix, ANALYZE_CONSTANTS, memo), `cut ${cut}`).toEqual(detect(prefix));
+    }
+    const other = { ...ANALYZE_CONSTANTS, TASK_SHORT_TURN_CHARS: 5 };
+    expect(detectTaskType(messages, other, memo)).toEqual(detectTaskType(messages, other));
+    expect(detect(messages).taskType).not.toBe('unknown');
   });
 });
