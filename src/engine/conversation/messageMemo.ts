@@ -85,6 +85,9 @@ export class MessageMemo {
   private readonly byObject: WeakMap<Message, Entry> | Map<Message, Entry>;
   private readonly byContent: GenerationalMap<string, Entry> | undefined;
   private readonly sequences = new Map<MemoSlot<unknown>, { messages: readonly Message[]; state: unknown }>();
+  /** The last sequence copied for `sequences`, and the array it was copied from: the scans of one
+   *  plan resume over the same array, and share one copy of it. */
+  private lastCopy: { from: readonly Message[]; copy: readonly Message[] } | undefined;
 
   /** Numbers for terms, the same for the life of the memo (the readings it keeps hold them). */
   readonly terms = new TermNumbers();
@@ -158,7 +161,7 @@ export class MessageMemo {
       from = last.messages.length;
     } else state = init();
     advance(state, from);
-    this.sequences.set(slot as MemoSlot<unknown>, { messages: messages.slice(), state });
+    this.sequences.set(slot as MemoSlot<unknown>, { messages: this.copyOf(messages), state });
     return state;
   }
 
@@ -181,6 +184,16 @@ export class MessageMemo {
       },
     );
     return kept.value as T;
+  }
+
+  /** A copy of `messages` (kept: the caller may change its array later), shared with the last
+   *  copy made when that was made from the same array and still holds what it holds. */
+  private copyOf(messages: readonly Message[]): readonly Message[] {
+    const last = this.lastCopy;
+    if (last && last.from === messages && last.copy.length === messages.length && startsWith(messages, last.copy)) return last.copy;
+    const copy = messages.slice();
+    this.lastCopy = { from: messages, copy };
+    return copy;
   }
 
   private entryOf(m: Message): Entry {

@@ -13,7 +13,7 @@ import { advanceTermFrequencies, termFrequencyScan } from '../../../src/engine/a
 import { CompactionCache } from '../../../src/engine/compaction/cache';
 import { planCompaction, type PlanOptions } from '../../../src/engine/compactor';
 import { importTranscript } from '../../../src/engine/conversation/importers/detect';
-import { MessageMemo } from '../../../src/engine/conversation/messageMemo';
+import { memoSlot, MessageMemo } from '../../../src/engine/conversation/messageMemo';
 import type { Conversation, Message } from '../../../src/engine/conversation/model';
 import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
 import { transcriptPath } from '../../helpers/transcripts';
@@ -165,6 +165,30 @@ describe('planning a growing conversation with one cache', () => {
       expect(xref).toEqual(whole);
     }
     expect([...freq.frequent]).toEqual([21]);
+  });
+
+  it('scans over one array changed in place between them see it as it now is (the copies they keep are shared)', () => {
+    const memo = new MessageMemo();
+    const messages = load(FILES[0]![0], {}).messages.slice(0, 6);
+    const scanned = (name: string) =>
+      memo.resume(
+        memoSlot<string[]>(name),
+        messages,
+        () => [],
+        (ids, from) => ids.push(...messages.slice(from).map((m) => m.id)),
+      );
+    const ids = () => messages.map((m) => m.id);
+    for (const change of [
+      () => undefined,
+      () => messages.push({ ...messages[0]!, id: 'appended' }),
+      () => (messages[2] = { ...messages[2]!, id: 'replaced' }),
+      () => messages.pop(),
+      () => (messages[1] = { ...messages[1]!, id: 'replaced again' }),
+    ]) {
+      change();
+      expect(scanned('test.a')).toEqual(ids());
+      expect(scanned('test.b')).toEqual(ids());
+    }
   });
 
   it('an appended message with an id used before is refused, and the cache still checks what follows', async () => {
