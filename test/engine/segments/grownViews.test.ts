@@ -134,4 +134,30 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     const once = spanFacts(messages, analyses, { memo });
     expect(spanFacts(messages, reanalyzed(analyses), { memo })).toBe(once);
   });
+
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
+  ])("%s: the span's facts, the scan resumed span after span", (_name, make) => {
+    const messages = make();
+    const analyses = analyzeConversation(messages).messages;
+    const otherRefs = analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'] } } : a));
+    const memo = new MessageMemo();
+    const n = messages.length;
+    // Growing spans resume the scan; a shorter one, or the same messages with other references
+    // among the first ones, scan again.
+    const spans: [number, (MessageAnalysis | undefined)[]][] = [
+      [1, analyses],
+      [Math.floor(n / 4), analyses],
+      [Math.floor(n / 2), analyses],
+      [n - 1, analyses],
+      [n, analyses],
+      [Math.floor(n / 3), analyses],
+      [n, otherRefs],
+      [n, analyses],
+    ];
+    for (const [k, list] of spans) {
+      expect(spanFacts(messages.slice(0, k), list.slice(0, k), { memo }), `span of ${k}`).toEqual(spanFacts(messages.slice(0, k), list.slice(0, k)));
+    }
+  });
 });
