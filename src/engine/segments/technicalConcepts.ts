@@ -7,10 +7,10 @@
 // the ranking with the weight of a user mention, so the session's vocabulary is not forgotten.
 
 import { firstInlineCode, splitBullets } from './parseSummary';
-import { NONE, orNone } from '../conversation/messageMemo';
+import { memoSlotWith, NONE, orNone } from '../conversation/messageMemo';
 import { fromMessage, type BuilderContext } from './sectionBuilder';
 import type { SectionItem } from './sectionItems';
-import type { SpanMessage, SpanToolCall } from './spanView';
+import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
 import { inlineCode, listItem } from '../text/textCut';
 import { FILE_EXTENSIONS } from '../analyze/refs';
 import { isEmphasisWord, LETTERS_ONLY_CAPS } from '../text/emphasis';
@@ -150,38 +150,74 @@ function plausible(term: string): boolean {
 /** Weight of one mention in a tool's output (source files, logs): half a mention. */
 const TOOL_OUTPUT_WEIGHT = 0.5;
 
-export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
-  const { view, c } = ctx;
-  const score = new Map<string, number>();
-  const firstSeen = new Map<string, number>();
-  const libs = new Map<string, number>();
-  const bump = (term: string, w: number, at: number) => {
-    if (!plausible(term) || NOT_ACRONYMS.has(term) || NOT_CONCEPTS.has(term)) return;
-    score.set(term, (score.get(term) ?? 0) + w);
-    if (!firstSeen.has(term)) firstSeen.set(term, at);
-  };
+/** What a scan of a span's messages in order has gathered: each term's score and first
+ *  position, each library's weight, the words written in code. A longer span that starts with
+ *  the same messages, read with the same references and onto the same earlier section (the
+ *  ratio loop giving the kept tail less room, a grown conversation), continues the scan. */
+interface ConceptScan {
+  previous: string | undefined;
+  /** Per message scanned: the references its identifiers were taken from. */
+  refs: (object | undefined)[];
+  score: Map<string, number>;
+  firstSeen: Map<string, number>;
+  libs: Map<string, number>;
+  inCode: Set<string>;
+}
+
+function bump(scan: ConceptScan, term: string, w: number, at: number): void {
+  if (!plausible(term) || NOT_ACRONYMS.has(term) || NOT_CONCEPTS.has(term)) return;
+  scan.score.set(term, (scan.score.get(term) ?? 0) + w);
+  if (!scan.firstSeen.has(term)) scan.firstSeen.set(term, at);
+}
+
+function newScan(ctx: BuilderContext): ConceptScan {
+  const scan: ConceptScan = { previous: ctx.previous, refs: [], score: new Map(), firstSeen: new Map(), libs: new Map(), inCode: new Set() };
   if (ctx.previous) {
     for (const b of splitBullets(ctx.previous)) {
-      for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) bump((m[1] ?? m[2])!, c.CONCEPTS_USER_MENTION_WEIGHT, -1);
+      for (const m of b.matchAll(/``\s(.+?)\s``|`([^`\n]+)`/g)) bump(scan, (m[1] ?? m[2])!, ctx.c.CONCEPTS_USER_MENTION_WEIGHT, -1);
     }
   }
-  // For the emphasis rule: the capitals words code names.
-  const inCode = new Set<string>();
+  return scan;
+}
+
+function advanceScan(scan: ConceptScan, ctx: BuilderContext, from: number): void {
+  const { view, c } = ctx;
   const addLibraries = (list: readonly string[], w: number) => {
-    for (const lib of list) libs.set(lib, (libs.get(lib) ?? 0) + w);
+    for (const lib of list) scan.libs.set(lib, (scan.libs.get(lib) ?? 0) + w);
   };
-  for (const sm of view.messages) {
+  for (let pos = from; pos < view.messages.length; pos++) {
+    const sm = view.messages[pos]!;
+    scan.refs.push(sm.analysis?.refs);
     if (sm.summary) continue;
     const w = sm.userAuthored ? c.CONCEPTS_USER_MENTION_WEIGHT : sm.assistant ? 1 : TOOL_OUTPUT_WEIGHT;
     const calls = view.callsAt.get(sm.pos) ?? [];
     const read = fromMessage(ctx, sm, 'concepts', (x) => readConcepts(x, calls));
     const terms = new Set<string>(sm.analysis?.refs.identifiers ?? []);
     for (const a of read.acronyms) terms.add(a);
-    for (const w of read.inCode) inCode.add(w);
-    for (const t of terms) bump(t, w, sm.pos);
+    // For the emphasis rule: the capitals words code names.
+    for (const w of read.inCode) scan.inCode.add(w);
+    for (const t of terms) bump(scan, t, w, sm.pos);
     addLibraries(read.libraries, w);
     for (const list of read.commandLibraries) addLibraries(list, w);
   }
+}
+
+/** Whether `scan` was made from the first messages of `view` as they are read now. */
+function scannedAlike(scan: ConceptScan, view: SpanView, previous: string | undefined): boolean {
+  if (scan.previous !== previous) return false;
+  for (let pos = 0; pos < scan.refs.length; pos++) if (scan.refs[pos] !== view.messages[pos]!.analysis?.refs) return false;
+  return true;
+}
+
+export function buildTechnicalConcepts(ctx: BuilderContext): SectionItem[] {
+  const { view, c } = ctx;
+  const { score, firstSeen, libs, inCode } = ctx.memo.resume(
+    memoSlotWith<ConceptScan>('concepts.scan', c),
+    view.messages.map((sm) => sm.message),
+    () => newScan(ctx),
+    (state, from) => advanceScan(state, ctx, from),
+    (state) => scannedAlike(state, view, ctx.previous),
+  );
   const items: SectionItem[] = [];
   const libList = [...libs.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, c.CONCEPTS_TERMS_PER_LINE * 2);
   if (libList.length > 0) {

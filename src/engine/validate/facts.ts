@@ -115,44 +115,117 @@ function messageFacts(sm: SpanView['messages'][number], callFiles: readonly (rea
 
 const NO_CALLS: readonly (readonly { path: string }[])[] = [];
 
-function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo | undefined): Fact[] {
-  const facts: Fact[] = [];
-  const seen = new Set<string>();
-  const userSlot = memoSlot<string>(`facts.user:${c.USER_FACT_CHARS}`);
-  const factsSlot = memoSlot<MessageFacts>(`facts.structural:${c.USER_FACT_CHARS}`);
-  for (const sm of view.messages) {
+/** What a scan of a span's messages in order has gathered: the structural facts, each once (by
+ *  kind and normal form), and the counts of terms and numbers and the first message of each
+ *  keyword. A longer span that starts with the same messages, read with the same references and
+ *  call files (the ratio loop giving the kept tail less room, a grown conversation), continues
+ *  the scan from where it stopped. */
+interface FactScan {
+  /** Per message scanned: the references and the call files it was read with. */
+  refs: (object | undefined)[];
+  callFiles: (readonly (readonly { path: string }[])[])[];
+  structural: Fact[];
+  seen: Set<string>;
+  terms: Map<string, { n: number; id: string }>;
+  numbers: Map<string, { n: number; id: string }>;
+  keywords: Map<string, string>;
+}
+
+function newScan(): FactScan {
+  return { refs: [], callFiles: [], structural: [], seen: new Set(), terms: new Map(), numbers: new Map(), keywords: new Map() };
+}
+
+function callFilesAt(view: SpanView, pos: number): readonly (readonly { path: string }[])[] {
+  const calls = view.callsAt.get(pos);
+  return calls ? calls.map((x) => x.files) : NO_CALLS;
+}
+
+/** Whether `scan` was made from the first messages of `view` read as they are read now. */
+function scannedAlike(scan: FactScan, view: SpanView): boolean {
+  for (let pos = 0; pos < scan.refs.length; pos++) {
+    const sm = view.messages[pos]!;
+    if (scan.refs[pos] !== sm.analysis?.refs || !sameFiles(scan.callFiles[pos]!, callFilesAt(view, pos))) return false;
+  }
+  return true;
+}
+
+/** The structural facts of one message (memo: kept while its references and call files stay). */
+function factsOfMessage(
+  sm: SpanView['messages'][number],
+  callFiles: readonly (readonly { path: string }[])[],
+  c: ValidateConstants,
+  memo: MessageMemo | undefined,
+): MessageFacts {
+  const userFact = () =>
+    memo ? memo.read(sm.message, sm.memo, userSlotOf(c), () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
+  if (!memo) return messageFacts(sm, callFiles, userFact);
+  const slot = factsSlotOf(c);
+  let mf = memo.read(sm.message, sm.memo, slot, () => messageFacts(sm, callFiles, userFact));
+  if (mf.refs !== sm.analysis?.refs || !sameFiles(mf.callFiles, callFiles)) {
+    mf = messageFacts(sm, callFiles, userFact);
+    memo.set(sm.message, sm.memo, slot, mf);
+  }
+  return mf;
+}
+
+const userSlotOf = (c: ValidateConstants) => memoSlot<string>(`facts.user:${c.USER_FACT_CHARS}`);
+const factsSlotOf = (c: ValidateConstants) => memoSlot<MessageFacts>(`facts.structural:${c.USER_FACT_CHARS}`);
+
+/** Scans the messages of `view` from `from` on into `scan`. */
+function advanceScan(scan: FactScan, view: SpanView, from: number, c: ValidateConstants, memo: MessageMemo | undefined, speechToo: boolean): void {
+  for (let pos = from; pos < view.messages.length; pos++) {
+    const sm = view.messages[pos]!;
+    const callFiles = callFilesAt(view, pos);
+    scan.refs.push(sm.analysis?.refs);
+    scan.callFiles.push(callFiles);
     if (sm.summary) continue;
-    const calls = view.callsAt.get(sm.pos);
-    const callFiles = calls ? calls.map((x) => x.files) : NO_CALLS;
-    const userFact = () =>
-      memo ? memo.read(sm.message, sm.memo, userSlot, () => userFactOf(sm.text, c.USER_FACT_CHARS)) : userFactOf(sm.text, c.USER_FACT_CHARS);
-    let mf: MessageFacts;
-    if (memo) {
-      mf = memo.read(sm.message, sm.memo, factsSlot, () => messageFacts(sm, callFiles, userFact));
-      if (mf.refs !== sm.analysis?.refs || !sameFiles(mf.callFiles, callFiles)) {
-        mf = messageFacts(sm, callFiles, userFact);
-        memo.set(sm.message, sm.memo, factsSlot, mf);
-      }
-    } else mf = messageFacts(sm, callFiles, userFact);
+    const mf = factsOfMessage(sm, callFiles, c, memo);
     for (let k = 0; k < mf.facts.length; k++) {
       const key = mf.keys[k]!;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      facts.push(mf.facts[k]!);
+      if (scan.seen.has(key)) continue;
+      scan.seen.add(key);
+      scan.structural.push(mf.facts[k]!);
     }
+    if (!speechToo || !(sm.userAuthored || sm.assistant)) continue;
+    const speech = memo ? memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
+    if (!speech) continue;
+    const id = sm.message.id;
+    for (const t of speech.terms) countIn(scan.terms, t, id);
+    for (const n of speech.numbers) countIn(scan.numbers, n, id);
+    IMPORTANT_KEYWORDS.forEach((k, bit) => {
+      if (speech.keywords & (1 << bit) && !scan.keywords.has(k)) scan.keywords.set(k, id);
+    });
   }
+}
+
+function countIn(map: Map<string, { n: number; id: string }>, v: string, id: string): void {
+  const e = map.get(v);
+  if (e) e.n++;
+  else map.set(v, { n: 1, id });
+}
+
+/** The structural facts of a scan, then the open items of the span's latest task list. */
+function structuralOf(scan: FactScan, view: SpanView, memo: MessageMemo | undefined): Fact[] {
+  const facts = scan.structural.slice();
   const list = latestTaskList(view, memo);
   if (list) {
+    const tasks = new Set<string>();
     for (const line of list.lines) {
       if (isClosedTask(line)) continue;
       const value = line.replace(/^\[.\]\s*/, '').replace(/ \(in progress\)$/, '');
       const key = `pendingTask\u0000${normalizeForMatch(value)}`;
-      if (!value.trim() || seen.has(key)) continue;
-      seen.add(key);
+      if (!value.trim() || scan.seen.has(key) || tasks.has(key)) continue;
+      tasks.add(key);
       facts.push({ kind: 'pendingTask', value, sourceId: list.id });
     }
   }
   return facts;
+}
+
+function structuralFacts(view: SpanView, c: ValidateConstants, memo: MessageMemo | undefined): Fact[] {
+  const scan = newScan();
+  advanceScan(scan, view, 0, c, memo, false);
+  return structuralOf(scan, view, memo);
 }
 
 /** Must-keep facts of a span: user messages, files, errors, open tasks (what an LLM summary
@@ -221,28 +294,19 @@ export function spanFacts(
 }
 
 function factsOf(view: SpanView, c: ValidateConstants, memo: MessageMemo | undefined): Fact[] {
-  const facts = structuralFacts(view, c, memo);
-  const terms = new Map<string, { n: number; id: string }>();
-  const numbers = new Map<string, { n: number; id: string }>();
-  const keywords = new Map<string, string>();
-  const count = (map: Map<string, { n: number; id: string }>, v: string, id: string) => {
-    const e = map.get(v);
-    if (e) e.n++;
-    else map.set(v, { n: 1, id });
-  };
-  for (const sm of view.messages) {
-    if (sm.summary || !(sm.userAuthored || sm.assistant)) continue;
-    const speech = memo ? memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
-    if (!speech) continue;
-    const id = sm.message.id;
-    for (const t of speech.terms) count(terms, t, id);
-    for (const n of speech.numbers) count(numbers, n, id);
-    IMPORTANT_KEYWORDS.forEach((k, bit) => {
-      if (speech.keywords & (1 << bit) && !keywords.has(k)) keywords.set(k, id);
-    });
-  }
-  for (const [v, id] of topByCount(terms, c.TERM_FACTS_MAX)) facts.push({ kind: 'technicalTerm', value: v, sourceId: id });
-  for (const [k, id] of keywords) facts.push({ kind: 'keyword', value: k, sourceId: id });
-  for (const [v, id] of topByCount(numbers, c.NUMBER_FACTS_MAX)) facts.push({ kind: 'number', value: v, sourceId: id });
+  const scan = memo
+    ? memo.resume(
+        memoSlotWith<FactScan>('facts.scan', c),
+        view.messages.map((sm) => sm.message),
+        newScan,
+        (state, from) => advanceScan(state, view, from, c, memo, true),
+        (state) => scannedAlike(state, view),
+      )
+    : newScan();
+  if (!memo) advanceScan(scan, view, 0, c, undefined, true);
+  const facts = structuralOf(scan, view, memo);
+  for (const [v, id] of topByCount(scan.terms, c.TERM_FACTS_MAX)) facts.push({ kind: 'technicalTerm', value: v, sourceId: id });
+  for (const [k, id] of scan.keywords) facts.push({ kind: 'keyword', value: k, sourceId: id });
+  for (const [v, id] of topByCount(scan.numbers, c.NUMBER_FACTS_MAX)) facts.push({ kind: 'number', value: v, sourceId: id });
   return facts;
 }

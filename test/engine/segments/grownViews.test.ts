@@ -172,6 +172,32 @@ describe('a span extended by new messages reads as the whole span read afresh', 
   it.each([
     ['a real Claude Code session', realMessages],
     ['calls answered late, or sharing an id', tangledMessages],
+  ])("%s: the span's facts, the scan resumed span after span", (_name, make) => {
+    const messages = make();
+    const analyses = analyzeConversation(messages).messages;
+    const otherRefs = analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'] } } : a));
+    const memo = new MessageMemo();
+    const n = messages.length;
+    // Growing spans resume the scan; a shorter one, or the same messages with other references
+    // among the first ones, scan again.
+    const spans: [number, (MessageAnalysis | undefined)[]][] = [
+      [1, analyses],
+      [Math.floor(n / 4), analyses],
+      [Math.floor(n / 2), analyses],
+      [n - 1, analyses],
+      [n, analyses],
+      [Math.floor(n / 3), analyses],
+      [n, otherRefs],
+      [n, analyses],
+    ];
+    for (const [k, list] of spans) {
+      expect(spanFacts(messages.slice(0, k), list.slice(0, k), { memo }), `span of ${k}`).toEqual(spanFacts(messages.slice(0, k), list.slice(0, k)));
+    }
+  });
+
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
   ])('%s: what comes after each error, scanned in steps, is what one scan finds', (_name, make) => {
     const messages = make();
     const view = buildSpanView(messages, analyzeConversation(messages).messages);
@@ -182,5 +208,33 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     for (let from = 0; from < messages.length; from += 3) advanceLaterScan(steps, { ...view, messages: view.messages.slice(0, from + 3) }, from, failed);
     expect(steps).toEqual(once);
     expect(once.editPath.length + once.byCommand.size + once.persons.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a real Claude Code session', realMessages],
+    ['calls answered late, or sharing an id', tangledMessages],
+  ])('%s: the technical concepts, the scan resumed span after span', (_name, make) => {
+    const messages = make();
+    const analyses = analyzeConversation(messages).messages;
+    const otherRefs = analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, refs: { ...a.refs, identifiers: ['OtherThing'] } } : a));
+    const previous = { ...emptySectionTexts(), 'Key Technical Concepts': '- `OldThing`, `OtherThing`' };
+    const memo = new MessageMemo();
+    const n = messages.length;
+    // Growing spans resume the scan; a shorter one, other references among the first messages
+    // or another earlier section scan again.
+    const spans: [number, (MessageAnalysis | undefined)[], { previous?: typeof previous }][] = [
+      [1, analyses, {}],
+      [Math.floor(n / 4), analyses, {}],
+      [Math.floor(n / 2), analyses, {}],
+      [n, analyses, {}],
+      [Math.floor(n / 3), analyses, {}],
+      [n, otherRefs, {}],
+      [n, analyses, {}],
+      [n, analyses, { previous }],
+      [n, otherRefs, { previous }],
+    ];
+    const concepts = (k: number, list: (MessageAnalysis | undefined)[], opts: { previous?: typeof previous; memo?: MessageMemo }) =>
+      buildSectionMaterial(messages.slice(0, k), list.slice(0, k), opts).items['Key Technical Concepts'];
+    for (const [k, list, opts] of spans) expect(concepts(k, list, { ...opts, memo }), `span of ${k}`).toEqual(concepts(k, list, opts));
   });
 });
