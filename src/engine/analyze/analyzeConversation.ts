@@ -9,7 +9,7 @@
 // message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
 // analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
-import { memoOrFresh, memoSlotWith, TermNumbers } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlotWith, sameItems, TermNumbers } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
 import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
@@ -23,7 +23,7 @@ import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossRe
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
-import { classificationInterner, importanceInterner, Interner, sameImportance, sameStrings } from './interner';
+import { classificationInterner, importanceInterner, Interner, sameImportance } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { readingKey, readingKeyHash } from './readingKey';
@@ -333,7 +333,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       before.isAcknowledgement === f.isAck &&
       before.referencedBy === referencedBy &&
       before.nearDuplicateOf === dup &&
-      sameStrings(before.keyEvents, events) &&
+      sameItems(before.keyEvents, events) &&
       sameImportance(before.importance, importance)
     )
       return before;

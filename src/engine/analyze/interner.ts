@@ -3,6 +3,7 @@
 // a record per message kept ~300 bytes per message alive for as long as the analysis is used.
 // The records are read only, everywhere: an object may stand for many messages.
 
+import { sameItems } from '../conversation/messageMemo';
 import type { Classification, ImportanceMetrics } from '../result';
 
 /** Hands out the first object seen equal to each one given. */
@@ -46,14 +47,6 @@ function hashName(h: number, s: string): number {
   return Math.imul(h ^ (s.length * 131 + s.charCodeAt(0) + s.charCodeAt(s.length - 1) * 7), 0x01000193);
 }
 
-/** Whether two lists of strings hold the same, in order. */
-export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 export function sameImportance(a: ImportanceMetrics, b: ImportanceMetrics): boolean {
   return (
     a === b ||
@@ -89,7 +82,7 @@ function sameClassification(a: Classification, b: Classification): boolean {
     a.technicalLevel === b.technicalLevel &&
     a.actionability === b.actionability &&
     a.density === b.density &&
-    sameStrings(a.keywords, b.keywords)
+    sameItems(a.keywords, b.keywords)
   );
 }
 

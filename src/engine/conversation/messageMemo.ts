@@ -176,7 +176,7 @@ export class MessageMemo {
       messages,
       () => ({ deps, value: undefined, fresh: true }),
       (state, from) => {
-        if (state.fresh || from !== messages.length || state.deps.length !== deps.length || !startsWith(deps, state.deps)) {
+        if (state.fresh || from !== messages.length || !sameItems(state.deps, deps)) {
           state.deps = deps;
           state.value = compute();
         }
@@ -190,7 +190,7 @@ export class MessageMemo {
    *  copy made when that was made from the same array and still holds what it holds. */
   private copyOf(messages: readonly Message[]): readonly Message[] {
     const last = this.lastCopy;
-    if (last && last.from === messages && last.copy.length === messages.length && startsWith(messages, last.copy)) return last.copy;
+    if (last && last.from === messages && sameItems(messages, last.copy)) return last.copy;
     const copy = messages.slice();
     this.lastCopy = { from: messages, copy };
     return copy;
@@ -214,11 +214,16 @@ export class MessageMemo {
   }
 }
 
-/** Whether `xs` starts with the very objects of `prefix` (a plain loop: it runs over every
+/** Whether `xs` starts with the very items of `prefix` (a plain loop: it runs over every
  *  message of a long conversation for each kept scan, at every plan). */
-function startsWith(xs: readonly unknown[], prefix: readonly unknown[]): boolean {
+export function startsWith(xs: readonly unknown[], prefix: readonly unknown[]): boolean {
   for (let i = 0; i < prefix.length; i++) if (xs[i] !== prefix[i]) return false;
   return true;
+}
+
+/** Whether two lists hold the very same items, in order. */
+export function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a === b || (a.length === b.length && startsWith(a, b));
 }
 
 /** The empty list every kept reading that found nothing shares (most messages name no file,

@@ -6,7 +6,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { memoOrFresh, memoSlot, memoSlotWith, type MessageMemo } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlot, memoSlotWith, sameItems, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { DegradationStep } from '../result';
 import { messageText } from '../conversation/model';
@@ -148,7 +148,7 @@ function timelineView(messages: readonly Message[], analyses: readonly (MessageA
     messages,
     () => ({ analyses: [], view: undefined }),
     (state, from) => {
-      if (state.view && from === messages.length && state.analyses.length === analyses.length && state.analyses.every((a, i) => a === analyses[i])) return;
+      if (state.view && from === messages.length && sameItems(state.analyses, analyses)) return;
       state.view = state.view && from > 0 ? extendSpanView(state.view, messages, analyses, memo) : buildSpanView(messages, analyses, memo);
       state.analyses = analyses;
     },

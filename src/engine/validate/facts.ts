@@ -8,7 +8,7 @@
 
 import type { ConversationAnalysis, MessageAnalysis } from '../analyze/analysis';
 import { analyzeConversation } from '../analyze/analyzeConversation';
-import { exactSize, memoSlot, memoSlotWith, orNone, type MessageMemo } from '../conversation/messageMemo';
+import { exactSize, memoSlot, memoSlotWith, orNone, sameItems, type MessageMemo } from '../conversation/messageMemo';
 import type { Message } from '../conversation/model';
 import type { Fact, FactKind } from '../result';
 import { isClosedTask, latestTaskList } from '../segments/pendingTasks';
@@ -89,10 +89,6 @@ interface MessageFacts {
   keys: readonly string[];
 }
 
-function sameFiles(a: readonly (readonly { path: string }[])[], b: readonly (readonly { path: string }[])[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
 function messageFacts(sm: SpanView['messages'][number], callFiles: readonly (readonly { path: string }[])[], userFact: () => string): MessageFacts {
   const facts: Fact[] = [];
   const keys: string[] = [];
@@ -144,7 +140,7 @@ function callFilesAt(view: SpanView, pos: number): readonly (readonly { path: st
 function scannedAlike(scan: FactScan, view: SpanView): boolean {
   for (let pos = 0; pos < scan.refs.length; pos++) {
     const sm = view.messages[pos]!;
-    if (scan.refs[pos] !== sm.analysis?.refs || !sameFiles(scan.callFiles[pos]!, callFilesAt(view, pos))) return false;
+    if (scan.refs[pos] !== sm.analysis?.refs || !sameItems(scan.callFiles[pos]!, callFilesAt(view, pos))) return false;
   }
   return true;
 }
@@ -161,7 +157,7 @@ function factsOfMessage(
   if (!memo) return messageFacts(sm, callFiles, userFact);
   const slot = factsSlotOf(c);
   let mf = memo.read(sm.message, sm.memo, slot, () => messageFacts(sm, callFiles, userFact));
-  if (mf.refs !== sm.analysis?.refs || !sameFiles(mf.callFiles, callFiles)) {
+  if (mf.refs !== sm.analysis?.refs || !sameItems(mf.callFiles, callFiles)) {
     mf = messageFacts(sm, callFiles, userFact);
     memo.set(sm.message, sm.memo, slot, mf);
   }

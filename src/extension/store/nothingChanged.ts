@@ -2,6 +2,7 @@
 // user is told why, in the engine's words (its first warning), translated.
 
 import * as vscode from 'vscode';
+import { sameItems } from '../../engine/conversation/messageMemo';
 import type { Conversation } from '../../engine/conversation/model';
 import type { CompactionResult } from '../../engine/result';
 import { localWarningText } from '../engineWarnings';
@@ -11,7 +12,7 @@ import { NothingToDoError } from '../log';
  *  messages are shared by reference with the input, so this is exact and cheap. */
 export function compactionChangesNothing(before: Conversation, result: CompactionResult): boolean {
   const after = result.conversation.messages;
-  return after.length === before.messages.length && after.every((m, i) => m === before.messages[i]);
+  return sameItems(after, before.messages);
 }
 
 /** Stops a compaction that would change nothing, with the engine's reason. */

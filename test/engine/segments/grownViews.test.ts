@@ -57,11 +57,14 @@ function reanalyzed(analyses: readonly (MessageAnalysis | undefined)[]): (Messag
   return analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, importance: { ...a.importance, overall: a.importance.overall / 2 } } : a));
 }
 
+/** The conversations every resumed reading is checked on. */
+const SOURCES: [string, () => Message[]][] = [
+  ['a real Claude Code session', realMessages],
+  ['calls answered late, or sharing an id', tangledMessages],
+];
+
 describe('a span extended by new messages reads as the whole span read afresh', () => {
-  it.each([
-    ['a real Claude Code session', realMessages],
-    ['calls answered late, or sharing an id', tangledMessages],
-  ])('%s: the view, at every cut', (_name, make) => {
+  it.each(SOURCES)('%s: the view, at every cut', (_name, make) => {
     const messages = make();
     const analyses = analyzeConversation(messages).messages;
     const later = reanalyzed(analyses);
@@ -81,10 +84,7 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     }
   });
 
-  it.each([
-    ['a real Claude Code session', realMessages],
-    ['calls answered late, or sharing an id', tangledMessages],
-  ])('%s: the ledger, resumed span after span', (_name, make) => {
+  it.each(SOURCES)('%s: the ledger, resumed span after span', (_name, make) => {
     const messages = make();
     const analyses = analyzeConversation(messages).messages;
     const memo = new MessageMemo();
@@ -136,10 +136,7 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     expect(spanFacts(messages, reanalyzed(analyses), { memo })).toBe(once);
   });
 
-  it.each([
-    ['a real Claude Code session', realMessages],
-    ['calls answered late, or sharing an id', tangledMessages],
-  ])("%s: the span's errors are kept while its messages, references and result calls are the same, as messages come after it", (_name, make) => {
+  it.each(SOURCES)("%s: the span's errors are kept while its messages, references and result calls are the same, as messages come after it", (_name, make) => {
     const messages = make();
     const analyses = analyzeConversation(messages).messages;
     const memo = new MessageMemo();
@@ -169,10 +166,7 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     expect(errorsOf(k, n, analyses, true).length).toBeGreaterThan(0);
   });
 
-  it.each([
-    ['a real Claude Code session', realMessages],
-    ['calls answered late, or sharing an id', tangledMessages],
-  ])("%s: the span's facts, the scan resumed span after span", (_name, make) => {
+  it.each(SOURCES)("%s: the span's facts, the scan resumed span after span", (_name, make) => {
     const messages = make();
     const analyses = analyzeConversation(messages).messages;
     const otherRefs = analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, refs: { ...a.refs, files: ['src/other.ts'] } } : a));
@@ -195,10 +189,7 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     }
   });
 
-  it.each([
-    ['a real Claude Code session', realMessages],
-    ['calls answered late, or sharing an id', tangledMessages],
-  ])('%s: what comes after each error, scanned in steps, is what one scan finds', (_name, make) => {
+  it.each(SOURCES)('%s: what comes after each error, scanned in steps, is what one scan finds', (_name, make) => {
     const messages = make();
     const view = buildSpanView(messages, analyzeConversation(messages).messages);
     const failed = (pos: number) => pos % 5 === 0;
@@ -210,10 +201,7 @@ describe('a span extended by new messages reads as the whole span read afresh', 
     expect(once.editPath.length + once.byCommand.size + once.persons.length).toBeGreaterThan(0);
   });
 
-  it.each([
-    ['a real Claude Code session', realMessages],
-    ['calls answered late, or sharing an id', tangledMessages],
-  ])('%s: the technical concepts, the scan resumed span after span', (_name, make) => {
+  it.each(SOURCES)('%s: the technical concepts, the scan resumed span after span', (_name, make) => {
     const messages = make();
     const analyses = analyzeConversation(messages).messages;
     const otherRefs = analyses.map((a, i) => (a && i % 3 === 0 ? { ...a, refs: { ...a.refs, identifiers: ['OtherThing'] } } : a));
