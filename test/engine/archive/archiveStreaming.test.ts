@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalJsonTo } from '../../../src/engine/archive/canonicalJson';
 import { conversationKey } from '../../../src/engine/archive/conversationArchive';
-import { Sha256, sha256Hex } from '../../../src/engine/archive/sha256';
+import { hashHex, pureSha256 } from '../../../src/engine/archive/contentHasher';
+import { Sha256 } from '../../../src/engine/archive/sha256';
 import type { Conversation } from '../../../src/engine/conversation/model';
 
 const nodeSha = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
@@ -40,10 +41,10 @@ describe('incremental SHA-256', () => {
     );
   });
 
-  it('hashes a text longer than its encoding buffer the same as one call of sha256Hex', () => {
+  it('hashes a text longer than its encoding buffer the same as one call of hashHex', () => {
     const text = `${'é😀 ascii '.repeat(20_000)}末尾`;
-    expect(new Sha256().updateText(text.slice(0, 70_001)).updateText(text.slice(70_001)).hex()).toBe(sha256Hex(text));
-    expect(sha256Hex(text)).toBe(nodeSha(Buffer.from(text, 'utf8')));
+    expect(new Sha256().updateText(text.slice(0, 70_001)).updateText(text.slice(70_001)).hex()).toBe(hashHex(pureSha256, text));
+    expect(hashHex(pureSha256, text)).toBe(nodeSha(Buffer.from(text, 'utf8')));
   });
 });
 
