@@ -109,12 +109,15 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   throwIfAborted(opts.signal);
   progress('assemble', 0.95);
   // The summary message names the archive entry it can be restored from.
-  const summaryMessage = attempt.summaryMessage ? withArchiveId(attempt.summaryMessage, archiveId) : undefined;
+  // The archive id goes into the message's source, not its text: the summary counts as the
+  // message the attempt counted already.
+  const counted = attempt.summaryMessage;
+  const summaryMessage = counted ? withArchiveId(counted, archiveId) : undefined;
   if (summaryMessage) attempt = { ...attempt, summaryMessage, messages: attempt.messages.map((m) => (m === attempt.summaryMessage ? summaryMessage : m)) };
   const durationMs = started !== undefined && opts.clock ? Math.max(0, opts.clock() - started) : 0;
   const result: CompactionResult = {
     conversation: conversationOf(planned, attempt.messages),
-    summary: summaryOf(attempt.sections, attempt.summaryMessage, input.counter, options.cache.textCounter(input.counter)),
+    summary: summaryOf(attempt.sections, counted, input.counter, options.cache.textCounter(input.counter)),
     plan: planOf(planned, attempt),
     loss: attempt.loss,
     stats: statsOf(planned, attempt, opts.now),

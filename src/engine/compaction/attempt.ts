@@ -117,7 +117,7 @@ export function buildAttempt(
       compactions: ctx.compactions,
       summarizedMessages: content.material.previousSummarized + summarized,
     };
-    const draftSummary = buildSummaryMessage(sections, provisional, style, body);
+    const draftSummary = buildSummaryMessage(sections, provisional, style, body, true);
     const draft = assemble(messages, decided.decisions, header, draftSummary, summaryBefore);
     // Each kept message is normalized and tokenized once per compaction (or conversation); the
     // summary by its sections, each once while the attempts repeat it.

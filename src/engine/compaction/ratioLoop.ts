@@ -133,7 +133,10 @@ export function minimumTokens(ctx: AttemptContext, budget: Budget, attempt: Atte
   const meta = { ...SKELETON_METADATA, compactions: ctx.compactions, summarizedMessages: minimal.span.length };
   const summaryTokens =
     minimal.span.length > 0
-      ? input.counter.countMessageWith(buildSummaryMessage(floorSections, meta, summaryStyleOf(options)), options.cache.textCounter(input.counter))
+      ? input.counter.countMessageWith(
+          buildSummaryMessage(floorSections, meta, summaryStyleOf(options), undefined, true),
+          options.cache.textCounter(input.counter),
+        )
       : 0;
   return budget.fixedTokens + keptTokens(input, minimal.decisions) + summaryTokens;
 }

@@ -21,6 +21,9 @@ export function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
+/** The id of a summary message that never leaves the engine (buildSummaryMessage `unnamed`). */
+const UNNAMED_ID = 'compaction-draft';
+
 function summaryId(count: number, text: string): string {
   return `compaction-${count}-${hash64(text).slice(0, 12)}`;
 }
@@ -31,11 +34,13 @@ export function summaryStyleOf(options: Pick<ResolvedOptions, 'archived' | 'leve
   return { archived: options.archived, brief: options.level === 'emergency' };
 }
 
-/** The summary message; `body`: the sections rendered already (renderSummaryMarkdown). */
-export function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle, body?: string): Message {
+/** The summary message; `body`: the sections rendered already (renderSummaryMarkdown). A
+ *  message only read or counted (a draft, a floor estimate) is `unnamed`: its id is not derived
+ *  from its text, which would read the whole text once more. */
+export function buildSummaryMessage(sections: SectionTexts, meta: CompressionMetadata, style: SummaryStyle, body?: string, unnamed = false): Message {
   const text = renderSummaryMarkdown(sections, meta, style, body);
   return {
-    id: summaryId(meta.compactions, text),
+    id: unnamed ? UNNAMED_ID : summaryId(meta.compactions, text),
     role: 'user',
     itemType: 'COMPACTION_SUMMARY',
     content: [{ type: 'text', text }],
