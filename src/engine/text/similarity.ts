@@ -152,6 +152,28 @@ export function jaccardAbove(a: Uint32Array, b: Uint32Array, threshold: number):
   return inter >= need;
 }
 
+/** 2^32: a 32-bit hash below it, its count above it (rarestPrefix). */
+const HASH_SPAN = 4294967296;
+/** Counts from this on would not stay exact above the hash in a double (2^53). */
+const COUNT_LIMIT = 2 ** 20;
+
+/** The first `n` hashes of `a`, rarest first (ties by the hash). Each hash is one number, its
+ *  count above its 32 bits, so a plain numeric sort orders them without looking a count up at
+ *  every comparison; `keys` is scratch room at least as long as `a`. */
+function rarestPrefix(a: Uint32Array, n: number, freq: Map<number, number>, keys: Float64Array, sets: number): number[] {
+  if (sets >= COUNT_LIMIT) {
+    return Array.from(a)
+      .sort((x, y) => freq.get(x | 0)! - freq.get(y | 0)! || x - y)
+      .slice(0, n);
+  }
+  const sorted = keys.subarray(0, a.length);
+  for (let k = 0; k < a.length; k++) sorted[k] = freq.get(a[k]! | 0)! * HASH_SPAN + a[k]!;
+  sorted.sort();
+  const out: number[] = [];
+  for (let k = 0; k < n; k++) out.push(sorted[k]! % HASH_SPAN);
+  return out;
+}
+
 /**
  * For each set (sorted unique hashes, or undefined), the earliest of the `lookback` sets just
  * before it whose Jaccard similarity with it is at least `threshold` — exactly what comparing
@@ -182,7 +204,7 @@ export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], t
   // ones above 2^31 are boxed doubles, far slower to hash.
   const freq = new Map<number, number>();
   for (const a of sets) if (a) for (const x of a) freq.set(x | 0, (freq.get(x | 0) ?? 0) + 1);
-  const rarestFirst = (x: number, y: number) => freq.get(x | 0)! - freq.get(y | 0)! || x - y;
+  let keys = new Float64Array(64);
   /** For each hash, the sets (in order) that hold it in their prefix. */
   const postings = new Map<number, number[]>();
   const candidates: number[] = [];
@@ -193,9 +215,8 @@ export function firstSimilarBefore(sets: readonly (Uint32Array | undefined)[], t
     // The least overlap a pair at the threshold has, rounded down a hair so that a pair whose
     // floating-point Jaccard equals the threshold is never left out.
     const overlap = Math.max(1, Math.ceil((threshold - 1e-9) * a.length));
-    const prefix = Array.from(a)
-      .sort(rarestFirst)
-      .slice(0, Math.max(0, a.length - overlap + 1));
+    if (keys.length < a.length) keys = new Float64Array(a.length * 2);
+    const prefix = rarestPrefix(a, Math.max(0, a.length - overlap + 1), freq, keys, sets.length);
     candidates.length = 0;
     seen.clear();
     const from = i - lookback;

@@ -162,6 +162,23 @@ describe('firstSimilarBefore', () => {
       { numRuns: 500 },
     );
   });
+
+  it('finds the same for hashes over the whole 32-bit range (rarest first by one numeric sort)', () => {
+    // A few hashes above 2^31 and near 2^32 among small ones, shared by many sets or few.
+    const pool = [0, 1, 7, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 5, 3_000_000_000, 2 ** 32 - 2, 2 ** 32 - 1, 123_456_789, 4_000_000_000, 42];
+    const wide = fc.uniqueArray(fc.constantFrom(...pool), { maxLength: 10 }).map((xs) => Uint32Array.from(xs.sort((a, b) => a - b)));
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(wide, { nil: undefined }), { maxLength: 60 }),
+        fc.constantFrom(0.2, 0.5, 0.6, 0.75, 0.8, 1),
+        fc.integer({ min: 1, max: 60 }),
+        (sets, t, lookback) => {
+          expect(firstSimilarBefore(sets, t, lookback)).toEqual(brute(sets, t, lookback));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('jaccardAbove', () => {
