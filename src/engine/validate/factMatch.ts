@@ -121,6 +121,8 @@ interface Needles {
   needles: Needle[];
   /** The id of each distinct anchor hash. */
   ids: Map<number, number>;
+  /** The numbering `ids` continues (see Lineage). */
+  lineage: Lineage;
   /** Needle k's anchors are anchorId / anchorOffset [anchorStart[k], anchorStart[k + 1]). */
   anchorStart: Int32Array;
   anchorId: Int32Array;
@@ -141,6 +143,19 @@ interface NeedleInfo extends Needle {
   /** Each anchor as its hash (a signed 32-bit number: a map key V8 keeps unboxed) and its
    *  offset in the needle, in pairs: one small array per fact. */
   anchors: number[];
+  /** Its anchors' ids in the numbering of `lineage`, once a prepare of that lineage met it. */
+  lineage?: Lineage;
+  anchorIds?: Int32Array;
+}
+
+/** A numbering of anchor hashes that the needles prepared one after another share: each new
+ *  facts array (the ratio loop's next span, a grown conversation) is given a copy of the last
+ *  array's ids, extended by the hashes it adds, so a fact met before keeps its anchors' ids and
+ *  is not looked up again. `size`: how many ids the newest needles of the lineage hold; needles
+ *  with fewer (older ones, prepared again from) start a lineage of their own, so one number never
+ *  stands for two hashes within a lineage. */
+interface Lineage {
+  size: number;
 }
 
 const NEEDLES = new WeakMap<Fact, NeedleInfo>();
@@ -166,49 +181,58 @@ function needleInfo(fact: Fact): NeedleInfo {
   return info;
 }
 
-function prepare(facts: readonly Fact[]): Needles {
-  const needles: Needle[] = [];
-  const ids = new Map<number, number>();
+function prepare(facts: readonly Fact[], base: Needles | undefined): Needles {
+  const needles: NeedleInfo[] = [];
+  // The ids the last needles gave their hashes, kept (on a copy: those needles stay as they were).
+  const continues = base !== undefined && base.ids.size === base.lineage.size;
+  const ids = continues ? new Map(base.ids) : new Map<number, number>();
+  const lineage: Lineage = continues ? base.lineage : { size: 0 };
   const anchorStart = new Int32Array(facts.length + 1);
-  const anchorIds: number[] = [];
-  const anchorOffsets: number[] = [];
   const first = new Int32Array(facts.length);
   // Needles alike (the same text with the same ends) are answered once.
   const byText: Record<Ends, Map<string, number>> = { both: new Map(), start: new Map(), none: new Map() };
-  facts.forEach((fact, k) => {
-    const info = needleInfo(fact);
+  let total = 0;
+  for (let k = 0; k < facts.length; k++) {
+    const info = needleInfo(facts[k]!);
     needles.push(info);
-    anchorStart[k] = anchorIds.length;
+    anchorStart[k] = total;
     const alike = byText[info.ends];
     const same = alike.get(info.text);
     first[k] = same ?? k;
-    if (same !== undefined) return;
+    if (same !== undefined) continue;
     alike.set(info.text, k);
+    total += info.anchors.length / 2;
+  }
+  anchorStart[facts.length] = total;
+  const anchorId = new Int32Array(total);
+  const anchorOffset = new Int32Array(total);
+  for (let k = 0; k < facts.length; k++) {
+    if (first[k] !== k) continue;
+    const info = needles[k]!;
     const anchors = info.anchors;
-    for (let a = 0; a < anchors.length; a += 2) {
-      const hash = anchors[a]!;
-      let id = ids.get(hash);
-      if (id === undefined) ids.set(hash, (id = ids.size));
-      anchorIds.push(id);
-      anchorOffsets.push(anchors[a + 1]!);
+    if (anchors.length === 0) continue;
+    let own = info.lineage === lineage ? info.anchorIds! : undefined;
+    if (!own) {
+      own = new Int32Array(anchors.length / 2);
+      for (let a = 0; a < anchors.length; a += 2) {
+        const hash = anchors[a]!;
+        let id = ids.get(hash);
+        if (id === undefined) ids.set(hash, (id = ids.size));
+        own[a / 2] = id;
+      }
+      info.lineage = lineage;
+      info.anchorIds = own;
     }
-  });
-  anchorStart[facts.length] = anchorIds.length;
+    const at = anchorStart[k]!;
+    anchorId.set(own, at);
+    for (let a = 1, j = at; a < anchors.length; a += 2, j++) anchorOffset[j] = anchors[a]!;
+  }
+  lineage.size = ids.size;
   const anchorless: number[] = [];
   for (let k = 0; k < facts.length; k++) {
     if (first[k] === k && needles[k]!.text && anchorStart[k] === anchorStart[k + 1] && !needles[k]!.text.includes(' ')) anchorless.push(k);
   }
-  return {
-    length: facts.length,
-    needles,
-    ids,
-    anchorStart,
-    anchorId: Int32Array.from(anchorIds),
-    anchorOffset: Int32Array.from(anchorOffsets),
-    first,
-    anchorless,
-    checks: 0,
-  };
+  return { length: facts.length, needles, ids, lineage, anchorStart, anchorId, anchorOffset, first, anchorless, checks: 0 };
 }
 
 /** Whether `needle` occurs at `at` in `hay` with the ends its rule asks for. */
@@ -233,7 +257,7 @@ function needlesOf(facts: readonly Fact[]): Needles {
     const info = needleInfo(f);
     return info.text === last!.needles[k]!.text && info.ends === last!.needles[k]!.ends;
   };
-  const made = last && last.length === facts.length && facts.every(same) ? last : prepare(facts);
+  const made = last && last.length === facts.length && facts.every(same) ? last : prepare(facts, last);
   prepared.set(facts, made);
   lastPrepared = new WeakRef(made);
   return made;

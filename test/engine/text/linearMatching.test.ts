@@ -95,6 +95,38 @@ describe('presentFacts', () => {
     );
   });
 
+  it('answers as factPresent does for fact arrays met one after another that share fact objects, older arrays met again among them', () => {
+    // Each new array continues the anchor numbering of the last one (its facts met before keep
+    // their anchors' ids); an older array met again, or an array after it, must not be misled.
+    fc.assert(
+      fc.property(
+        fc.array(fact, { maxLength: 10 }),
+        fc.array(fc.tuple(fc.constantFrom(...KINDS), fc.nat(), fc.nat()), { maxLength: 20 }),
+        fc.array(fc.tuple(fc.array(fc.nat(), { maxLength: 25 }), fc.nat(), fc.boolean()), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.oneof(text, fc.constant('')), { maxLength: 4 }),
+        (other, cuts, draws, texts) => {
+          const parts = texts.map((t) => tokenizeNormalized(normalizeForMatch(t)));
+          const hay = joinNormalized(parts.map((p) => p.text));
+          // Facts cut from the text (most of them present) and others.
+          const pool: Fact[] = [
+            ...cuts.map(([kind, a, b]) => ({ kind, value: hay.slice(Math.min(a, b) % (hay.length + 1), Math.max(a, b) % (hay.length + 1)), sourceId: 'm' })),
+            ...other,
+          ];
+          if (pool.length === 0) return;
+          const met: Fact[][] = [];
+          for (const [picks, back, again] of draws) {
+            const facts = again && met.length > 0 ? met[back % met.length]! : picks.map((k) => pool[k % pool.length]!);
+            met.push(facts);
+            const expected = facts.map((f) => factPresent(f, hay));
+            expect(presentFacts(facts, hay, parts)).toEqual(expected);
+            expect(presentFacts(facts, hay)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('answers the same for the same texts checked again, against facts read again or other facts', () => {
     // The parts keep what they were found to hold for the facts last looked for in them.
     const parts = ['Fix src/a.ts and src/b.ts', 'TypeError: x is not a function', '', 'the tests fail in b.ts'].map((t) =>
