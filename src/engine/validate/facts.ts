@@ -76,7 +76,8 @@ function aligned(
 /** The opening of a person's message as its fact states it — a slash command as typed (`/init`),
  *  as the summary lists it, not Claude Code's markup around it —, whitespace collapsed, cut. */
 function userFactOf(text: string, chars: number): string {
-  return readableUserText(text).replace(/\s+/g, ' ').trim().slice(0, chars);
+  // A copy of its own: a cut would keep the whole message's collapsed text alive with the memo.
+  return detached(readableUserText(text).replace(/\s+/g, ' ').trim().slice(0, chars));
 }
 
 /** A message's structural facts, each with the key that tells it from the others (kind and
