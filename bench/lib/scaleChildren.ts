@@ -15,6 +15,7 @@ import { TokenLedger } from '../../src/engine/tokens/ledger';
 import { CachedTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { resolveModel } from '../../src/engine/tokens/modelRegistry';
 import type { TextCounter } from '../../src/engine/tokens/tokenCounter';
+import { nodeSha256 } from '../../src/files/nodeSha256';
 import type { FoundSession } from '../../src/sessions/agentSession';
 import { LiveSessionMeter } from '../../src/sessions/liveSessionMeter';
 import { SessionCatalog } from '../../src/sessions/sessionCatalog';
@@ -70,7 +71,8 @@ async function measureChild([file, op]: string[]): Promise<Measured> {
   if (op === 'compact') {
     clear();
     t0 = performance.now();
-    await compactConversation(conv, { counter: fresh(), archive: new MemoryArchive(), now: FIXED_NOW });
+    // The archive keys with Node's SHA-256, as every Node host computes them (runCompaction).
+    await compactConversation(conv, { counter: fresh(), archive: new MemoryArchive(), hasher: nodeSha256, now: FIXED_NOW });
     opMs = ms(t0);
   } else if (op === 'plan') {
     clear();

@@ -21,6 +21,7 @@ import type { Conversation } from '../../src/engine/conversation/model';
 import { createPieceCounter, loadRankFile } from '../../src/engine/tokens/encoders';
 import { CachedTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { resolveModel } from '../../src/engine/tokens/modelRegistry';
+import { nodeSha256 } from '../../src/files/nodeSha256';
 import { findTranscriptsDir, listTranscripts, utf8Length } from '../lib/corpus';
 import { collectGarbage, formatCount, formatMs, formatRatio, median, summarize, type Measurement } from '../lib/measure';
 import type { BenchGoal, BenchGroup, BenchRow, BenchSection } from '../lib/section';
@@ -137,13 +138,14 @@ export async function run(): Promise<BenchSection> {
         compactConversation(c.conv, {
           counter: fresh(),
           archive: new MemoryArchive(),
+          hasher: nodeSha256,
           now: FIXED_NOW,
           onProgress: (p) => void (marks[p.phase] ??= performance.now() - t0),
         }),
       );
       const warm = fresh();
       warm.countMessages(messages);
-      const warmCompact = await time(() => compactConversation(c.conv, { counter: warm, archive: new MemoryArchive(), now: FIXED_NOW }));
+      const warmCompact = await time(() => compactConversation(c.conv, { counter: warm, archive: new MemoryArchive(), hasher: nodeSha256, now: FIXED_NOW }));
       const plan = await time(() => planCompaction(c.conv, { counter: warm, now: FIXED_NOW }));
       const jsPass = await time(() => jsTiktokenPass(jsEncode, c.conv));
       if (rep === 0) continue; // warm-up: the JIT compiles what is timed

@@ -20,6 +20,7 @@
 
 import { archiveConversation, readArchivedConversation } from './archive/conversationArchive';
 import type { ArchiveStore } from './archive/archiveStore';
+import { pureSha256, type ContentHasher } from './archive/contentHasher';
 import { writeOffloaded } from './compaction/offload';
 import { CompactionInputError, throwIfAborted, type CompactOptions, type PlanOptions } from './compaction/options';
 import { planPipeline } from './compaction/plan';
@@ -57,6 +58,9 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   const progress = (phase: string, fraction?: number) => opts.onProgress?.(fraction === undefined ? { phase } : { phase, fraction });
   if (!opts || typeof opts !== 'object' || !opts.archive || typeof opts.archive.put !== 'function') {
     throw new CompactionInputError('options.archive: expected an ArchiveStore (e.g. new MemoryArchive())');
+  }
+  if (opts.hasher !== undefined && (opts.hasher === null || typeof opts.hasher.create !== 'function')) {
+    throw new CompactionInputError('options.hasher: expected a ContentHasher (an object with create())');
   }
   throwIfAborted(opts.signal);
   progress('analyze', 0);
@@ -99,8 +103,9 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   }
   throwIfAborted(opts.signal);
   progress('archive', 0.85);
-  const archiveId = await archiveConversation(conv, opts.archive);
-  await writeOffloaded(input, attempt.decided.decisions, opts.archive);
+  const hasher = opts.hasher ?? pureSha256;
+  const archiveId = await archiveConversation(conv, opts.archive, hasher);
+  await writeOffloaded(input, attempt.decided.decisions, opts.archive, hasher);
   throwIfAborted(opts.signal);
   progress('assemble', 0.95);
   // The summary message names the archive entry it can be restored from.
@@ -138,9 +143,10 @@ export async function compactConversation(conv: Conversation, opts: CompactOptio
   return result;
 }
 
-/** The original conversation a compaction replaced, exactly (deep-equal, JSON-identical). */
-export async function undoCompaction(archiveId: string, archive: ArchiveStore): Promise<Conversation> {
-  return readArchivedConversation(archiveId, archive);
+/** The original conversation a compaction replaced, exactly (deep-equal, JSON-identical), checked
+ *  against its key with `hasher` (default: the engine's own SHA-256; any gives the same keys). */
+export async function undoCompaction(archiveId: string, archive: ArchiveStore, hasher?: ContentHasher): Promise<Conversation> {
+  return readArchivedConversation(archiveId, archive, hasher);
 }
 
 /** The Markdown of a conversation's compaction summary (the last one), if it has one. */

@@ -9,6 +9,7 @@ import { importTranscript } from '../engine/conversation/importers/detect';
 import { exportConversation } from '../engine/conversation/exporters/exportConversation';
 import { listStrategies } from '../engine/strategies/registry';
 import { createTokenCounter } from '../engine/tokens/messageCounter';
+import { nodeSha256 } from '../files/nodeSha256';
 import { CompactionRequestError, runCompaction } from '../sessions/compactionService';
 import type { Conversation } from '../engine/conversation/model';
 import type { CompactionEngine } from './compactionEngine';
@@ -65,7 +66,7 @@ export function createEngine(room: () => number = heapRoom): CompactionEngine {
         throw e;
       }
     },
-    undo: (archiveId, archive) => undoCompaction(archiveId, archive),
+    undo: (archiveId, archive) => undoCompaction(archiveId, archive, nodeSha256),
     exportConversation: (conversation, format, markdown) => exportConversation(conversation, format, markdown),
     summaryText: (conversation) => summaryTextOf(conversation),
     // Read at run time: the strategy registry grows.

@@ -10,6 +10,7 @@
 
 import { MemoryArchive } from '../engine/archive/memoryArchive';
 import type { ArchiveStore } from '../engine/archive/archiveStore';
+import type { ContentHasher } from '../engine/archive/contentHasher';
 import type { CompactionCache } from '../engine/compaction/cache';
 import { requestOptions, type CompactionRequest } from '../engine/compaction/request';
 import { compactConversation, CompactionInputError } from '../engine/compactor';
@@ -20,6 +21,7 @@ import { compactionFigures, type CompactionFigures } from '../engine/figures';
 import type { CompactionResult } from '../engine/result';
 import { listStrategies, UnknownStrategyError } from '../engine/strategies/registry';
 import type { Summarizer } from '../engine/summarizer';
+import { nodeSha256 } from '../files/nodeSha256';
 import { createTokenCounter, type CachedTokenCounter } from '../engine/tokens/messageCounter';
 import { conversationReport, type TokenReport } from '../engine/tokens/report';
 import { agentOfFormat, resumableAgent } from './agents/registry';
@@ -31,6 +33,8 @@ export type { CompactionRequest } from '../engine/compaction/request';
 export interface CompactionHost {
   /** Where the original is archived first; default: in memory (nothing a later undo could read). */
   archive?: ArchiveStore;
+  /** The SHA-256 of the archive keys; default: Node's native one (the same keys as the engine's own). */
+  hasher?: ContentHasher;
   /** Who writes the summary; default: the extractive summarizer. */
   summarizer?: Summarizer;
   /** A dry run (the confirmation's estimate, the inspector's preview): the extractive summary,
@@ -119,6 +123,7 @@ export async function runCompaction(conversation: Conversation, request: Compact
   const options = requestOptions(request, report, {
     counter,
     archive,
+    hasher: host.hasher ?? nodeSha256,
     ...(host.summarizer && !host.dryRun ? { summarizer: host.summarizer } : {}),
     ...(host.cache ? { cache: host.cache } : {}),
     ...(host.signal ? { signal: host.signal } : {}),

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { ArchiveError } from '../../engine/archive/conversationArchive';
 import { undoCompaction } from '../../engine/compactor';
 import { FileArchive } from '../../files/fileArchive';
+import { nodeSha256 } from '../../files/nodeSha256';
 import { booleanFlag, parseArgs, stringFlag, type FlagSpec } from '../args';
 import { onePositional, readCommandLine, type CommandHelp } from '../fileCommand';
 import { EXIT_BAD_INPUT, UsageError, type CliCommand, type CliIO } from '../io';
@@ -51,7 +52,7 @@ export const undoCommand: CliCommand = {
     if (refused !== undefined) return refused;
     try {
       // Checks the id and the entry against its hash first, so a tampered archive fails here.
-      const conversation = await undoCompaction(id, archive);
+      const conversation = await undoCompaction(id, archive, nodeSha256);
       let text: string;
       if (format === undefined) {
         const source = await archive.get(id + SOURCE_KEY_SUFFIX);

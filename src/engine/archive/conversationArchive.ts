@@ -10,7 +10,7 @@
 import type { Conversation } from '../conversation/model';
 import type { ArchiveStore } from './archiveStore';
 import { canonicalJsonTo } from './canonicalJson';
-import { Sha256, sha256Hex } from './sha256';
+import { hashHex, pureSha256, type ContentHasher } from './contentHasher';
 
 export const ARCHIVE_KEY_PREFIX = 'conv-';
 /** Hex digits of the exact-text hash in a variant key: plenty to tell two spellings apart. */
@@ -28,15 +28,15 @@ export class ArchiveError extends Error {
 }
 
 /** SHA-256 of a value's canonical JSON, hashed as it is written (the text is never whole). */
-function canonicalHash(value: unknown): string {
-  const hash = new Sha256();
-  canonicalJsonTo(value, (piece) => hash.updateText(piece));
+function canonicalHash(value: unknown, hasher: ContentHasher): string {
+  const hash = hasher.create();
+  canonicalJsonTo(value, (piece) => hash.update(piece));
   return hash.hex();
 }
 
 /** The content address of a conversation (without writing anything). */
-export function conversationKey(conversation: Conversation): string {
-  return ARCHIVE_KEY_PREFIX + canonicalHash(conversation);
+export function conversationKey(conversation: Conversation, hasher: ContentHasher = pureSha256): string {
+  return ARCHIVE_KEY_PREFIX + canonicalHash(conversation, hasher);
 }
 
 /** Characters of the exact JSON handed to the store at a time. */
@@ -92,8 +92,8 @@ function spells(text: string, pieces: Iterable<string>): boolean {
 
 /** Stores the conversation (if not stored yet) and returns the key undo needs. The stored text is
  *  handed to the store in pieces (exactJsonPieces), never built whole. */
-export async function archiveConversation(conversation: Conversation, archive: ArchiveStore): Promise<string> {
-  const key = conversationKey(conversation);
+export async function archiveConversation(conversation: Conversation, archive: ArchiveStore, hasher: ContentHasher = pureSha256): Promise<string> {
+  const key = conversationKey(conversation, hasher);
   const exact = () => exactJsonPieces(conversation);
   const existing = (await archive.has(key)) ? await archive.get(key) : undefined;
   if (existing === undefined) {
@@ -101,15 +101,15 @@ export async function archiveConversation(conversation: Conversation, archive: A
     return key;
   }
   if (spells(existing, exact())) return key;
-  const hash = new Sha256();
-  for (const piece of exact()) hash.updateText(piece);
+  const hash = hasher.create();
+  for (const piece of exact()) hash.update(piece);
   const variant = `${key}.${hash.hex().slice(0, VARIANT_HASH_CHARS)}`;
   if (!(await archive.has(variant))) await archive.put(variant, exact());
   return variant;
 }
 
 /** The archived conversation, checked against its key: exactly what was archived, or an ArchiveError. */
-export async function readArchivedConversation(archiveId: string, archive: ArchiveStore): Promise<Conversation> {
+export async function readArchivedConversation(archiveId: string, archive: ArchiveStore, hasher: ContentHasher = pureSha256): Promise<Conversation> {
   if (typeof archiveId !== 'string' || !archiveId.startsWith(ARCHIVE_KEY_PREFIX)) {
     throw new ArchiveError(String(archiveId), `archive id ${JSON.stringify(archiveId)}: expected an id starting with "${ARCHIVE_KEY_PREFIX}"`);
   }
@@ -123,10 +123,10 @@ export async function readArchivedConversation(archiveId: string, archive: Archi
   }
   const dot = archiveId.indexOf('.');
   const base = dot < 0 ? archiveId : archiveId.slice(0, dot);
-  if (ARCHIVE_KEY_PREFIX + canonicalHash(parsed) !== base) {
+  if (ARCHIVE_KEY_PREFIX + canonicalHash(parsed, hasher) !== base) {
     throw new ArchiveError(archiveId, `archive entry ${archiveId} does not match its content hash: the archive was changed or corrupted`);
   }
-  if (dot >= 0 && sha256Hex(data).slice(0, VARIANT_HASH_CHARS) !== archiveId.slice(dot + 1)) {
+  if (dot >= 0 && hashHex(hasher, data).slice(0, VARIANT_HASH_CHARS) !== archiveId.slice(dot + 1)) {
     throw new ArchiveError(archiveId, `archive entry ${archiveId} does not match its text hash: the archive was changed or corrupted`);
   }
   return parsed as Conversation;

@@ -10,15 +10,6 @@ const K = new Uint32Array([
   0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** Hex SHA-256 of the UTF-8 bytes of `text`. */
-export function sha256Hex(text: string): string {
-  return new Sha256().updateText(text).hex();
-}
-
-export function sha256Bytes(data: Uint8Array): string {
-  return new Sha256().update(data).hex();
-}
-
 /** Bytes encoded from text at a time: a long text is hashed without a copy of it as bytes. */
 const TEXT_CHUNK_BYTES = 64 * 1024;
 

@@ -64,7 +64,15 @@ function normalizeDecisions(decisions: readonly MessageDecision[], input: Compac
 
 /** Runs the strategy with `keepRoom` tokens for the messages it keeps. */
 export function decide(input: CompactionInput, options: ResolvedOptions, budget: Budget, keepRoom: number): Decided {
-  const ctx: StrategyContext = {
+  const ctx = strategyContext(input, options, budget, keepRoom);
+  const strategy = finishTail(ctx, options.strategy.decide(ctx));
+  const decisions = normalizeDecisions(strategy.decisions, input);
+  return { strategy, decisions, span: spanOf(decisions), keepRoom };
+}
+
+/** What a strategy decides from: the measured input, the options, and the room for kept messages. */
+export function strategyContext(input: CompactionInput, options: ResolvedOptions, budget: Budget, keepRoom: number): StrategyContext {
+  return {
     messages: input.messages,
     analysis: input.analysis,
     counter: input.counter,
@@ -82,9 +90,6 @@ export function decide(input: CompactionInput, options: ResolvedOptions, budget:
     memo: options.cache.messages,
     archived: options.archived,
   };
-  const strategy = finishTail(ctx, options.strategy.decide(ctx));
-  const decisions = normalizeDecisions(strategy.decisions, input);
-  return { strategy, decisions, span: spanOf(decisions), keepRoom };
 }
 
 /** Tokens of the messages present besides header items and pinned/restored ones. */

@@ -4,16 +4,22 @@
 // so undo is exact either way; the entry of its own lets a person or an agent fetch one output.
 
 import type { ArchiveStore } from '../archive/archiveStore';
+import type { ContentHasher } from '../archive/contentHasher';
 import type { MessageDecision } from '../strategies/strategy';
 import { offloadKey } from '../strategies/truncation';
 import type { CompactionInput } from './input';
 
 /** Writes the original of every offloaded message under the key its placeholder names. */
-export async function writeOffloaded(input: CompactionInput, decisions: readonly MessageDecision[], archive: ArchiveStore): Promise<void> {
+export async function writeOffloaded(
+  input: CompactionInput,
+  decisions: readonly MessageDecision[],
+  archive: ArchiveStore,
+  hasher: ContentHasher,
+): Promise<void> {
   for (let i = 0; i < decisions.length; i++) {
     if (decisions[i]!.decision !== 'offloaded') continue;
     const m = input.messages[i]!;
-    const key = offloadKey(m);
+    const key = offloadKey(m, hasher);
     const exact = JSON.stringify(m);
     const existing = await archive.get(key);
     if (existing === undefined) await archive.put(key, exact);

@@ -4,6 +4,7 @@
 
 import { resolveConstants as resolveAnalyzeConstants } from '../analyze/constants';
 import type { ArchiveStore } from '../archive/archiveStore';
+import type { ContentHasher } from '../archive/contentHasher';
 import { CompactionCache } from './cache';
 import type { CompactionEventBus } from '../events';
 import { DEFAULT_LIMITS, type CompactionLimits, type LimitOverrides } from '../limits';
@@ -51,6 +52,9 @@ export const COMPACTION_WARN_AFTER = 5;
 export interface CompactOptions {
   counter: CachedTokenCounter;
   archive: ArchiveStore;
+  /** The SHA-256 the archive keys are computed with; default: the engine's own (pureSha256). A
+   *  Node host passes its native one (nodeSha256): the same keys, faster. */
+  hasher?: ContentHasher;
   /** Target size of the whole result, in tokens. */
   budget?: number;
   /** Target size of the whole result as a share of the original (0 < ratio ≤ 1). */
@@ -83,7 +87,7 @@ export interface CompactOptions {
   events?: CompactionEventBus;
 }
 
-export type PlanOptions = Omit<CompactOptions, 'archive' | 'summarizer' | 'signal' | 'monitor' | 'events'> & { archive?: ArchiveStore };
+export type PlanOptions = Omit<CompactOptions, 'archive' | 'hasher' | 'summarizer' | 'signal' | 'monitor' | 'events'> & { archive?: ArchiveStore };
 
 /** Input a caller got wrong (bad option, malformed conversation): the message says which and what was expected. */
 export class CompactionInputError extends Error {

@@ -11,6 +11,7 @@ import type { Summarizer } from '../summarizer';
 import type { CachedTokenCounter } from '../tokens/messageCounter';
 import type { TokenReport } from '../tokens/report';
 import type { ArchiveStore } from '../archive/archiveStore';
+import type { ContentHasher } from '../archive/contentHasher';
 import type { CompactionCache } from './cache';
 import { COMPACTION_DEFAULTS, type CompactOptions } from './options';
 
@@ -73,6 +74,8 @@ export function fitUnderTrigger(report: Pick<TokenReport, 'total' | 'overhead' |
 export interface RunContext {
   counter: CachedTokenCounter;
   archive: ArchiveStore;
+  /** The SHA-256 of the archive keys (CompactOptions.hasher). */
+  hasher?: ContentHasher;
   summarizer?: Summarizer;
   cache?: CompactionCache;
   signal?: AbortSignal;
@@ -95,6 +98,7 @@ export function requestOptions(request: CompactionRequest, report: Pick<TokenRep
   return {
     counter: run.counter,
     archive: run.archive,
+    ...(run.hasher ? { hasher: run.hasher } : {}),
     ...(request.budget !== undefined ? { budget: request.budget } : fit !== undefined ? { budget: fit } : {}),
     ...(request.ratio !== undefined ? { ratio: request.ratio } : {}),
     ...(request.keepRecentRounds !== undefined ? { keepRecentRounds: request.keepRecentRounds } : {}),

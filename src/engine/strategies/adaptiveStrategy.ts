@@ -13,12 +13,12 @@
 
 import type { TaskType } from '../result';
 import { importanceKeep } from './importanceStrategy';
-import { incrementalPlan } from './incrementalStrategy';
+import { incrementalChunks, incrementalKeep } from './incrementalStrategy';
 import { keyEventsKeep } from './keyEventsStrategy';
-import { levelDecisions } from './levelStrategy';
+import { levelChoice } from './levelStrategy';
 import { plainDecision, type MessageDecision, type Strategy, type StrategyContext, type StrategyDecision } from './strategy';
 import { summaryStrategy } from './summaryStrategy';
-import { decisionsFrom, keptTokens, turnsOf } from './turns';
+import { decisionsFrom, keptTokens, keptTokensOf, turnsOf } from './turns';
 import { windowKeep } from './windowStrategy';
 import type { EngineWarning } from '../warnings';
 
@@ -39,38 +39,43 @@ interface StepResult {
   warnings: EngineWarning[];
 }
 
-function runStep(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency' | 'summary'): StepResult {
+/** What a step keeps, before it becomes a decision for every message: most steps are tried and
+ *  passed over, so their kept tokens are found from the messages they keep, and the decisions
+ *  are built for the step that is taken. */
+interface StepChoice {
+  keep: ReadonlyMap<number, string>;
+  replaced?: ReadonlyMap<number, MessageDecision>;
+  summarizedReason: string;
+  /** The incremental step's chunks, found when it is taken. */
+  chunks?: () => number[][];
+}
+
+function choiceOf(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency'): StepChoice {
   switch (step) {
     case 'window':
-      return { decisions: decisionsFrom(ctx, windowKeep(ctx), 'older than the sliding window'), warnings: [] };
+      return { keep: windowKeep(ctx), summarizedReason: 'older than the sliding window' };
     case 'key-events':
-      return { decisions: decisionsFrom(ctx, keyEventsKeep(ctx), 'not a key event'), warnings: [] };
+      return { keep: keyEventsKeep(ctx), summarizedReason: 'not a key event' };
     case 'importance':
-      return { decisions: decisionsFrom(ctx, importanceKeep(ctx), 'scored under the importance threshold'), warnings: [] };
-    case 'incremental': {
-      const { keep, chunks } = incrementalPlan(ctx);
-      return { decisions: decisionsFrom(ctx, keep, 'in an earlier chunk'), chunks, warnings: [] };
-    }
+      return { keep: importanceKeep(ctx), summarizedReason: 'scored under the importance threshold' };
+    case 'incremental':
+      return { keep: incrementalKeep(ctx), chunks: () => incrementalChunks(ctx), summarizedReason: 'in an earlier chunk' };
     case 'heavy':
     case 'emergency':
-      return { decisions: levelDecisions(ctx, step), warnings: [] };
-    case 'summary': {
-      const d = summaryStrategy.decide({ ...ctx, keepRecentRounds: 1 });
-      return { decisions: d.decisions, warnings: d.warnings };
-    }
+      return levelChoice(ctx, step);
   }
 }
 
-/** The steps last run for a conversation's turns (turnsOf gives the same array for every
+/** The steps last tried for a conversation's turns (turnsOf gives the same array for every
  *  decision of one compaction), with what they were run from. */
 const STEPS = new WeakMap<
   object,
-  { from: Pick<StrategyContext, 'analysis' | 'limits' | 'tokens' | 'counter'>; byStep: Map<string, { result: StepResult; kept: number }> }
+  { from: Pick<StrategyContext, 'analysis' | 'limits' | 'tokens' | 'counter'>; byStep: Map<string, { choice: StepChoice; kept: number; result?: StepResult }> }
 >();
 
-/** A step's decisions and the tokens they keep. Neither depends on the budget, so every attempt
- *  and the floor estimate of one compaction share them (callers copy before they change any). */
-function stepOf(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency'): { result: StepResult; kept: number } {
+/** A step's choice and the tokens it keeps. Neither depends on the budget, so every attempt and
+ *  the floor estimate of one compaction share them. */
+function stepOf(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency'): { choice: StepChoice; kept: number; result?: StepResult } {
   const turns = turnsOf(ctx);
   let memo = STEPS.get(turns);
   const f = memo?.from;
@@ -81,11 +86,25 @@ function stepOf(ctx: StrategyContext, step: AdaptiveStep | 'heavy' | 'emergency'
   }
   let hit = memo.byStep.get(step);
   if (!hit) {
-    const result = runStep(ctx, step);
-    hit = { result, kept: keptTokens(ctx, result.decisions) };
+    const choice = choiceOf(ctx, step);
+    hit = { choice, kept: keptTokensOf(ctx, choice.keep, choice.replaced) };
     memo.byStep.set(step, hit);
   }
   return hit;
+}
+
+/** The decisions of a step taken, built once per compaction (callers copy before they change any). */
+function resultOf(ctx: StrategyContext, hit: { choice: StepChoice; result?: StepResult }): StepResult {
+  if (!hit.result) {
+    const { keep, replaced, summarizedReason, chunks } = hit.choice;
+    hit.result = { decisions: decisionsFrom(ctx, keep, summarizedReason, replaced), ...(chunks ? { chunks: chunks() } : {}), warnings: [] };
+  }
+  return hit.result;
+}
+
+function summaryStep(ctx: StrategyContext): StepResult {
+  const d = summaryStrategy.decide({ ...ctx, keepRecentRounds: 1 });
+  return { decisions: d.decisions, warnings: d.warnings };
 }
 
 /** Which step the adaptive strategy takes for this context, and the chain it tried. */
@@ -96,10 +115,10 @@ export function adaptiveChoice(ctx: StrategyContext): { taskType: TaskType; chai
   const steps =
     ctx.level === 'emergency' ? (['emergency'] as const) : ctx.level === 'heavy' ? (['heavy', 'emergency'] as const) : ([...chain, 'emergency'] as const);
   for (const step of steps) {
-    const { result: r, kept } = stepOf(ctx, step);
-    if (kept <= ctx.budget.keep) return { taskType, chain, chosen: step, result: r };
+    const hit = stepOf(ctx, step);
+    if (hit.kept <= ctx.budget.keep) return { taskType, chain, chosen: step, result: resultOf(ctx, hit) };
   }
-  return { taskType, chain, chosen: 'summary', result: runStep(ctx, 'summary') };
+  return { taskType, chain, chosen: 'summary', result: summaryStep(ctx) };
 }
 
 /** The chosen step's kept messages may leave room unused (a window of 9 messages under a

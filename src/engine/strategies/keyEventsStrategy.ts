@@ -24,15 +24,15 @@ export function keyEventsKeep(ctx: StrategyContext): ReadonlyMap<number, string>
 function findKeyEvents(ctx: StrategyContext, turns: readonly (readonly number[])[], recentContext: number): Map<number, string> {
   const keep = new Map<number, string>();
   const reasons = new Map<string, string>();
-  const eventsOf = (i: number) => ctx.analysis.messages[i]?.keyEvents ?? [];
+  const messages = ctx.analysis.messages;
+  const NO_EVENTS: readonly string[] = [];
+  const eventsOf = (i: number) => messages[i]?.keyEvents ?? NO_EVENTS;
   let context = 0;
   for (let t = turns.length - 1; t >= 0; t--) {
     const turn = turns[t]!;
-    // Each kind once (a message's own list names none twice when it has one or none).
-    const own = turn.length === 1 ? eventsOf(turn[0]!) : undefined;
-    const events = own && own.length <= 1 ? own : [...new Set(turn.flatMap(eventsOf))];
+    const events = turnEvents(turn, eventsOf);
     if (events.length > 0) {
-      const key = events.join(',');
+      const key = events.length === 1 ? events[0]! : events.join(',');
       let reason = reasons.get(key);
       if (reason === undefined) reasons.set(key, (reason = `key event: ${events.join(', ').replace(/_/g, ' ')}`));
       for (const i of turn) keep.set(i, reason);
@@ -42,6 +42,16 @@ function findKeyEvents(ctx: StrategyContext, turns: readonly (readonly number[])
     }
   }
   return keep;
+}
+
+/** The key events of a turn's messages, each kind once, in the order they first appear (a
+ *  message's own list names none twice when it has one or none; most turns are one message). */
+function turnEvents(turn: readonly number[], eventsOf: (i: number) => readonly string[]): readonly string[] {
+  const first = eventsOf(turn[0]!);
+  if (turn.length === 1 && first.length <= 1) return first;
+  const out: string[] = [];
+  for (const i of turn) for (const e of eventsOf(i)) if (!out.includes(e)) out.push(e);
+  return out;
 }
 
 export const keyEventsStrategy: Strategy = {

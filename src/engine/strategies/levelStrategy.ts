@@ -39,7 +39,12 @@ export function levelKeepCount(level: string, c: StrategyConstants): number {
   }
 }
 
-export function levelDecisions(ctx: StrategyContext, level: string): MessageDecision[] {
+/** What a level keeps (index → reason), the messages it shortens (normal level: index → its
+ *  decision with the replacement), and the reason of the rest. */
+export function levelChoice(
+  ctx: StrategyContext,
+  level: string,
+): { keep: Map<number, string>; replaced: Map<number, MessageDecision>; summarizedReason: string } {
   const c = ctx.limits.strategy;
   const turns = turnsOf(ctx);
   const keep = keepRecentMessages(turns, levelKeepCount(level, c), `one of the most recent messages (${level} level)`);
@@ -68,7 +73,12 @@ export function levelDecisions(ctx: StrategyContext, level: string): MessageDeci
       }
     }
   }
-  return decisionsFrom(ctx, keep, `older than the recent messages (${level} level)`, replaced);
+  return { keep, replaced, summarizedReason: `older than the recent messages (${level} level)` };
+}
+
+export function levelDecisions(ctx: StrategyContext, level: string): MessageDecision[] {
+  const { keep, replaced, summarizedReason } = levelChoice(ctx, level);
+  return decisionsFrom(ctx, keep, summarizedReason, replaced);
 }
 
 export const levelStrategy: Strategy = {

@@ -4,7 +4,7 @@
 // and tool result id (pairing stays valid) and records how it was shortened, so
 // it is never shortened twice. The full original is in the compaction's archive under its id.
 
-import { sha256Hex } from '../archive/sha256';
+import { hashHex, pureSha256, type ContentHasher } from '../archive/contentHasher';
 import type { Message, TruncationRecord } from '../conversation/model';
 import { messageText } from '../conversation/model';
 import { SEGMENT_CONSTANTS } from '../segments/constants';
@@ -246,8 +246,8 @@ export function maskedMessage(
 export const OFFLOAD_KEY_PREFIX = 'offload-';
 
 /** The archive key of one message's exact JSON (what its offload placeholder names). */
-export function offloadKey(m: Message): string {
-  return OFFLOAD_KEY_PREFIX + sha256Hex(JSON.stringify(m));
+export function offloadKey(m: Message, hasher: ContentHasher = pureSha256): string {
+  return OFFLOAD_KEY_PREFIX + hashHex(hasher, JSON.stringify(m));
 }
 
 /** Offload: the output replaced by a one-line placeholder naming its own archive entry. */

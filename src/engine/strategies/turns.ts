@@ -118,6 +118,22 @@ export function keptTokens(ctx: StrategyContext, decisions: readonly MessageDeci
   return t;
 }
 
+/** keptTokens(ctx, decisionsFrom(ctx, keep, …, replaced)) without the decisions: a step's kept
+ *  tokens from the few messages it keeps, not from every message of the conversation. */
+export function keptTokensOf(ctx: StrategyContext, keep: ReadonlyMap<number, string>, replaced: ReadonlyMap<number, MessageDecision> = new Map()): number {
+  const fixed = fixedOf(ctx);
+  let t = 0;
+  for (const [i, d] of replaced) {
+    if (fixed[i] || d.decision === 'summarized' || d.decision === 'dropped') continue;
+    t += d.replacement ? ctx.counter.countMessage(d.replacement) : ctx.tokens[i]!;
+  }
+  for (const i of keep.keys()) {
+    if (fixed[i] || replaced.has(i) || ctx.messages[i]!.itemType === 'COMPACTION_SUMMARY') continue;
+    t += ctx.tokens[i]!;
+  }
+  return t;
+}
+
 /** Keeps whole turns from the end until at least `count` messages are kept. */
 export function keepRecentMessages(
   turns: readonly (readonly number[])[],

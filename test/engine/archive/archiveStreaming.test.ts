@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalJsonTo } from '../../../src/engine/archive/canonicalJson';
 import { conversationKey } from '../../../src/engine/archive/conversationArchive';
-import { Sha256, sha256Hex } from '../../../src/engine/archive/sha256';
+import { hashHex, pureSha256 } from '../../../src/engine/archive/contentHasher';
+import { Sha256 } from '../../../src/engine/archive/sha256';
 import type { Conversation } from '../../../src/engine/conversation/model';
 
 const nodeSha = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
@@ -40,10 +41,10 @@ describe('incremental SHA-256', () => {
     );
   });
 
-  it('hashes a text longer than its encoding buffer the same as one call of sha256Hex', () => {
+  it('hashes a text longer than its encoding buffer the same as one call of hashHex', () => {
     const text = `${'é😀 ascii '.repeat(20_000)}末尾`;
-    expect(new Sha256().updateText(text.slice(0, 70_001)).updateText(text.slice(70_001)).hex()).toBe(sha256Hex(text));
-    expect(sha256Hex(text)).toBe(nodeSha(Buffer.from(text, 'utf8')));
+    expect(new Sha256().updateText(text.slice(0, 70_001)).updateText(text.slice(70_001)).hex()).toBe(hashHex(pureSha256, text));
+    expect(hashHex(pureSha256, text)).toBe(nodeSha(Buffer.from(text, 'utf8')));
   });
 });
 
@@ -109,5 +110,71 @@ describe('streamed canonical JSON', () => {
       meta: { title: '会话' },
     } as Conversation;
     expect(conversationKey(conv)).toBe(`conv-${nodeSha(Buffer.from(canonicalJson(conv), 'utf8'))}`);
+  });
+});
+
+/** Every own key anywhere in `v`. */
+function keysIn(v: unknown, into = new Set<string>()): Set<string> {
+  if (v !== null && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      into.add(k);
+      keysIn((v as Record<string, unknown>)[k], into);
+    }
+  }
+  return into;
+}
+
+/** Canonical JSON by JSON.stringify itself: its property list, the sorted keys of the whole value,
+ *  fixes the order of every object's members (integer-like keys included, which an object built
+ *  in sorted order would still list first). An own "__proto__" is left to the tests above: an
+ *  object without one would read Object.prototype through the list. */
+function stringifySorted(v: unknown): string {
+  return JSON.stringify(v, [...keysIn(v)].sort());
+}
+
+const noProtoKey = (v: unknown) => !keysIn(v).has('__proto__');
+
+describe('canonical JSON against JSON.stringify with sorted keys', () => {
+  it('is the same text for any JSON value, bare and as the messages of a conversation', () => {
+    fc.assert(
+      fc.property(fc.jsonValue().filter(noProtoKey), fc.array(fc.jsonValue().filter(noProtoKey), { maxLength: 6 }), (value, messages) => {
+        for (const v of [value, { messages, meta: value }]) expect(canonicalJson(v)).toBe(stringifySorted(v));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('is the same text when many objects share keys in other orders, or one first key with other keys', () => {
+    const key = fc.constantFrom('id', 'role', 'content', 'text', '10', '9', 'toString', 'é', 'b', 'B');
+    const value = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.constant(undefined), fc.constant(null));
+    const object = fc.dictionary(key, value, { maxKeys: 6 });
+    const message = fc.record({ id: fc.string({ maxLength: 2 }), content: fc.array(object, { maxLength: 3 }), extra: object }, { requiredKeys: ['id'] });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(object, message), { maxLength: 30 }), (messages) => {
+        const conv = { messages, id: 'c' };
+        expect(canonicalJson(conv)).toBe(stringifySorted(conv));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is the same text past the number of object shapes it sorts once, and of shapes with one first key', () => {
+    const messages = Array.from({ length: 2500 }, (_, i) => (i % 2 ? { z: i, [`w${i % 40}`]: 1, a: [i] } : { [`k${i % 1200}`]: 'v', z: { b: 1, a: i } }));
+    const conv = { messages, meta: { title: 't' } };
+    expect(canonicalJson(conv)).toBe(reference(conv));
+  });
+
+  it('writes a message that is not plain member by member among plain ones, holes as null as JSON does', () => {
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
+    const conv = {
+      messages: [
+        { b: 1, a: 2 },
+        { at: new Date(0), list: sparse },
+        { d: sparse, c: 'x' },
+      ],
+    };
+    expect(canonicalJson(conv)).toBe('{"messages":[{"a":2,"b":1},{"at":{},"list":[1,null,3]},{"c":"x","d":[1,null,3]}]}');
+    expect(() => canonicalJson({ messages: [{ a: 1 }, { b: { c: [Number.NaN] } }] })).toThrow('$.messages[1].b.c[0]');
   });
 });

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, CanonicalJsonError } from '../../../src/engine/archive/canonicalJson';
 import { ArchiveError, archiveConversation, conversationKey, readArchivedConversation } from '../../../src/engine/archive/conversationArchive';
 import { MemoryArchive } from '../../../src/engine/archive/memoryArchive';
-import { sha256Hex } from '../../../src/engine/archive/sha256';
+import { hashHex, pureSha256, type ContentHasher } from '../../../src/engine/archive/contentHasher';
+import { compactConversation, CompactionInputError, undoCompaction } from '../../../src/engine/compactor';
+import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
 import type { Conversation } from '../../../src/engine/conversation/model';
 
 function conv(): Conversation {
@@ -29,7 +31,7 @@ function conv(): Conversation {
 describe('sha256', () => {
   it('matches node:crypto on empty, short, block-boundary and multi-byte input', () => {
     const inputs = ['', 'abc', 'a'.repeat(55), 'a'.repeat(56), 'a'.repeat(64), 'a'.repeat(119), '你好世界🎉'.repeat(50), 'x'.repeat(100_000)];
-    for (const s of inputs) expect(sha256Hex(s)).toBe(createHash('sha256').update(s, 'utf8').digest('hex'));
+    for (const s of inputs) expect(hashHex(pureSha256, s)).toBe(createHash('sha256').update(s, 'utf8').digest('hex'));
   });
 });
 
@@ -94,5 +96,52 @@ describe('conversation archive', () => {
     const tampered = new MemoryArchive();
     await tampered.put(id, JSON.stringify({ ...conv(), id: 'other' }));
     await expect(readArchivedConversation(id, tampered)).rejects.toThrow(/does not match its content hash/);
+  });
+});
+
+describe('the hasher a host injects', () => {
+  /** SHA-256 through the engine's own, recording the text it was given. */
+  function recording(): { hasher: ContentHasher; texts: string[] } {
+    const texts: string[] = [];
+    const hasher: ContentHasher = {
+      create() {
+        const inner = pureSha256.create();
+        let text = '';
+        return {
+          update: (piece) => {
+            text += piece;
+            inner.update(piece);
+          },
+          hex: () => {
+            texts.push(text);
+            return inner.hex();
+          },
+        };
+      },
+    };
+    return { hasher, texts };
+  }
+
+  it('keys the compaction archive and checks the undo: the canonical JSON goes through it', async () => {
+    const original = conv();
+    const { hasher, texts } = recording();
+    const archive = new MemoryArchive();
+    const result = await compactConversation(original, { counter: await createTokenCounter('gpt-4o'), archive, hasher });
+    expect(texts).toEqual([canonicalJson(original)]);
+    expect(result.archiveId).toBe(`conv-${hashHex(pureSha256, canonicalJson(original))}`);
+    expect(await undoCompaction(result.archiveId, archive, hasher)).toEqual(original);
+    expect(texts).toHaveLength(2);
+  });
+
+  it('gives other keys when it hashes otherwise (the option is the one used)', async () => {
+    const constant: ContentHasher = { create: () => ({ update: () => undefined, hex: () => 'f'.repeat(64) }) };
+    const result = await compactConversation(conv(), { counter: await createTokenCounter('gpt-4o'), archive: new MemoryArchive(), hasher: constant });
+    expect(result.archiveId).toBe(`conv-${'f'.repeat(64)}`);
+  });
+
+  it('refuses a hasher without create()', async () => {
+    const bad = { counter: await createTokenCounter('gpt-4o'), archive: new MemoryArchive(), hasher: {} as ContentHasher };
+    await expect(compactConversation(conv(), bad)).rejects.toThrow(CompactionInputError);
+    await expect(compactConversation(conv(), bad)).rejects.toThrow('options.hasher');
   });
 });
