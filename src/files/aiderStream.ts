@@ -7,7 +7,7 @@
 // byte-order mark, a NUL byte, not strict UTF-8 — gives undefined, and the caller reads the file
 // whole, which gives the same result or the same error as it always did.
 
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { AiderReader } from '../engine/conversation/importers/aider';
 import type { ImportOptions } from '../engine/conversation/importers/importOptions';
 import type { ImportResult } from '../engine/conversation/model';
@@ -24,7 +24,7 @@ function startsWithBom(chunk: Uint8Array): boolean {
 /** The import of the aider history at `path` read in chunks, as importTranscript gives it for
  *  the whole text; undefined when the file is to be read whole (see the header). */
 export async function streamAiderFile(path: string, maxBytes: number, opts: ImportOptions): Promise<{ result: ImportResult; bytes: number } | undefined> {
-  let fh;
+  let fh: FileHandle;
   try {
     const s = await stat(path);
     if (!s.isFile() || s.size > maxBytes || s.size === 0) return undefined;
@@ -32,6 +32,16 @@ export async function streamAiderFile(path: string, maxBytes: number, opts: Impo
   } catch {
     return undefined;
   }
+  try {
+    return await streamAiderHandle(fh, maxBytes, opts);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** streamAiderFile on a file already opened (a session's file, opened without following links);
+ *  the caller closes it. */
+export async function streamAiderHandle(fh: FileHandle, maxBytes: number, opts: ImportOptions): Promise<{ result: ImportResult; bytes: number } | undefined> {
   try {
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const reader = new AiderReader(opts);
@@ -43,7 +53,7 @@ export async function streamAiderFile(path: string, maxBytes: number, opts: Impo
       if (!words && /\S/.test(text)) words = true;
       reader.push(text);
     };
-    for await (const chunk of fh.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: false }) as AsyncIterable<Buffer>) {
+    for await (const chunk of fh.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
       if (first && startsWithBom(chunk)) return undefined;
       first = false;
       bytes += chunk.length;
@@ -56,7 +66,5 @@ export async function streamAiderFile(path: string, maxBytes: number, opts: Impo
   } catch {
     // Not strict UTF-8 (the decoder throws), or the file went away: read whole, for its error.
     return undefined;
-  } finally {
-    await fh.close();
   }
 }
