@@ -143,9 +143,11 @@ interface NeedleInfo extends Needle {
   /** Each anchor as its hash (a signed 32-bit number: a map key V8 keeps unboxed) and its
    *  offset in the needle, in pairs: one small array per fact. */
   anchors: number[];
-  /** Its anchors' ids in the numbering of `lineage`, once a prepare of that lineage met it. */
-  lineage?: Lineage;
-  anchorIds?: Int32Array;
+  /** Its anchors' ids in the numbering of `lineage`, once a prepare of that lineage met it:
+   *  where that prepare wrote them (the ids of all its needles, from `idsAt` on). */
+  lineage: Lineage | undefined;
+  idsIn: Int32Array | undefined;
+  idsAt: number;
 }
 
 /** A numbering of anchor hashes that the needles prepared one after another share: each new
@@ -176,7 +178,7 @@ function needleInfo(fact: Fact): NeedleInfo {
       anchors.push(hash | 0, start);
     });
   }
-  info = { text, ends, anchors: anchors.length === 0 ? NO_ANCHORS : anchors.slice() };
+  info = { text, ends, anchors: anchors.length === 0 ? NO_ANCHORS : anchors.slice(), lineage: undefined, idsIn: undefined, idsAt: 0 };
   NEEDLES.set(fact, info);
   return info;
 }
@@ -211,20 +213,22 @@ function prepare(facts: readonly Fact[], base: Needles | undefined): Needles {
     const info = needles[k]!;
     const anchors = info.anchors;
     if (anchors.length === 0) continue;
-    let own = info.lineage === lineage ? info.anchorIds! : undefined;
-    if (!own) {
-      own = new Int32Array(anchors.length / 2);
-      for (let a = 0; a < anchors.length; a += 2) {
+    const at = anchorStart[k]!;
+    const known = info.lineage === lineage ? info.idsIn : undefined;
+    if (known) {
+      for (let j = 0, from = info.idsAt; j < anchors.length / 2; j++) anchorId[at + j] = known[from + j]!;
+    } else {
+      for (let a = 0, j = at; a < anchors.length; a += 2, j++) {
         const hash = anchors[a]!;
         let id = ids.get(hash);
         if (id === undefined) ids.set(hash, (id = ids.size));
-        own[a / 2] = id;
+        anchorId[j] = id;
       }
-      info.lineage = lineage;
-      info.anchorIds = own;
     }
-    const at = anchorStart[k]!;
-    anchorId.set(own, at);
+    // Found here from now on (the array lives as long as a needle that points into it).
+    info.lineage = lineage;
+    info.idsIn = anchorId;
+    info.idsAt = at;
     for (let a = 1, j = at; a < anchors.length; a += 2, j++) anchorOffset[j] = anchors[a]!;
   }
   lineage.size = ids.size;
