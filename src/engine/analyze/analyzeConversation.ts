@@ -9,7 +9,7 @@
 // message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
 // analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
-import { memoOrFresh, memoSlotWith, sameItems, TermNumbers } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlotWith, sameItems, TermNumbers, type MemoEntry } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
 import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
@@ -79,6 +79,20 @@ function withoutMarkupTags(lower: string): string {
   return lower.includes('<') ? lower.replace(MARKUP_TAG, ' ') : lower;
 }
 
+/** What pass 3 starts its figures from (each is written for every message). */
+const NO_FIGURES: ImportanceMetrics = {
+  criticality: 0,
+  dependency: 0,
+  uniqueness: 0,
+  actionability: 0,
+  overall: 0,
+  temporal: 0,
+  temporalCategory: 'historical',
+  relevance: 0,
+  roleScore: 0,
+  tier: 0,
+};
+
 /** Scores are rounded so that output is stable to read and compare (and JSON stays short). */
 function r4(x: number): number {
   return Math.round(x * 10000) / 10000;
@@ -121,6 +135,19 @@ function focusOf(m: Message, focus: ParsedFocus, c: AnalyzeConstants): number {
 /** `text` lower-cased, markup tags removed: what the content measures read. */
 function lowerOf(text: string): string {
   return withoutMarkupTags(text.toLowerCase());
+}
+
+/** The readings' parts the conversation-wide scans read, one entry per message scanned. */
+interface ReadingColumns {
+  keys: (readonly string[])[];
+  terms: Int32Array[];
+  shingles: Uint32Array[];
+  /** Only when the readings keep their bands (ReadingContext.lasting). */
+  bands: Int32Array[];
+}
+
+function readingColumns(): ReadingColumns {
+  return { keys: [], terms: [], shingles: [], bands: [] };
 }
 
 /** What a reading is made with beside the message. */
@@ -246,7 +273,13 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     if (first === undefined) firstWithKey.set(hash, i);
     return readMessage(m, context);
   };
-  for (let i = 0; i < messages.length; i++) readings.push(lasting ? memo.get(messages[i]!, readingSlot, () => readAt(i)) : readAt(i));
+  // Each message's memo entry, looked up once: pass 3 reads its earlier analysis there.
+  const entries: MemoEntry[] | undefined = lasting ? [] : undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const entry = entries && memo.entry(messages[i]!);
+    if (entry) entries!.push(entry);
+    readings.push(entry ? memo.getIn(entry, readingSlot, () => readAt(i)) : readAt(i));
+  }
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
   // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo
@@ -257,21 +290,25 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     advance(state, 0);
     return state;
   };
-  const keys = readings.map((f) => f.keys);
-  const terms = readings.map((f) => f.terms);
+  // What the scans read of each message, in columns: a kept memo grows them with the messages
+  // (a message's reading stays the same object while the memo lives), rather than making them
+  // again at every analysis.
+  const columns = scanned('analyze.columns', readingColumns, (state, from) => {
+    for (let i = from; i < readings.length; i++) {
+      const f = readings[i]!;
+      state.keys.push(f.keys);
+      state.terms.push(f.terms);
+      state.shingles.push(f.shingles);
+      if (lasting) state.bands.push(f.bands!);
+    }
+  });
+  const { keys, terms } = columns;
   // Its lists are never changed once handed out (advanceCrossReferences).
   const xref: CrossReferences = scanned('analyze.crossReferences', crossReferenceScan, (state, from) => advanceCrossReferences(state, keys, from));
   const scan = scanned(
     'analyze.nearDuplicates',
     () => nearDuplicateScan(c),
-    (state, from) =>
-      advanceNearDuplicates(
-        state,
-        readings.map((f) => f.shingles),
-        c,
-        from,
-        lasting ? readings.map((f) => f.bands!) : undefined,
-      ),
+    (state, from) => advanceNearDuplicates(state, columns.shingles, c, from, lasting ? columns.bands : undefined),
   );
   const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
   const times = scanned(
@@ -288,6 +325,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
 
   // Pass 3: metrics per message.
   const importances = importanceInterner();
+  const shown: ImportanceMetrics = { ...NO_FIGURES };
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
     const edit = editResults[i]!;
@@ -305,25 +343,25 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     const category = f.temporalCategory;
     const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusOf(x, focus, c)) : undefined;
     const relevance = combinedRelevance(current[i]!, focusValue, c);
-    const importance: ImportanceMetrics = {
-      criticality: r4(crit),
-      dependency: r4(dep),
-      uniqueness: r4(uniq),
-      actionability: r4(act),
-      overall: r4(overall),
-      temporal: r4(temporalScore(recency[i]!, category, c)),
-      temporalCategory: category,
-      relevance: r4(relevance),
-      roleScore: r4(f.roleScore),
-      tier: f.tier,
-    };
+    // The figures are written into one object for the whole pass, compared with the message's
+    // earlier analysis, and copied only when they moved.
+    shown.criticality = r4(crit);
+    shown.dependency = r4(dep);
+    shown.uniqueness = r4(uniq);
+    shown.actionability = r4(act);
+    shown.overall = r4(overall);
+    shown.temporal = r4(temporalScore(recency[i]!, category, c));
+    shown.temporalCategory = category;
+    shown.relevance = r4(relevance);
+    shown.roleScore = r4(f.roleScore);
+    shown.tier = f.tier;
     const dup = dups.nearDuplicateOf[i];
     const referencedBy = xref.referencedBy[i]!;
     // A conversation analyzed again gives most messages the analysis they had: the same object
     // then (none is made), so that what was derived from it (the span view, the builders'
     // readings) still holds. The lists are compared by identity: the readings and the scans hand
     // out the same list while it stays the same.
-    const before = shownSlot ? memo.peek(m, shownSlot) : undefined;
+    const before = shownSlot ? memo.peekIn(entries![i]!, shownSlot) : undefined;
     if (
       before !== undefined &&
       before.index === i &&
@@ -334,21 +372,21 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       before.referencedBy === referencedBy &&
       before.nearDuplicateOf === dup &&
       sameItems(before.keyEvents, events) &&
-      sameImportance(before.importance, importance)
+      sameImportance(before.importance, shown)
     )
       return before;
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
       classification: f.shownClassification,
-      importance: importances.of(importance),
+      importance: importances.of({ ...shown }),
       refs: f.refs,
       isAcknowledgement: f.isAck,
       keyEvents: events,
       referencedBy,
     };
     if (dup !== undefined) analysis.nearDuplicateOf = dup;
-    if (shownSlot) memo.set(m, undefined, shownSlot, analysis);
+    if (shownSlot) memo.set(m, entries![i], shownSlot, analysis);
     return analysis;
   });
 

@@ -111,8 +111,12 @@ export class MessageMemo {
 
   /** The value of `slot` kept for `m`, if any (nothing is computed). */
   peek<T>(m: Message, slot: MemoSlot<T>): T | undefined {
-    const e = this.entryOf(m);
-    const v = slot.index < e.length ? e[slot.index] : ABSENT;
+    return this.peekIn(this.entryOf(m), slot);
+  }
+
+  /** The value of `slot` kept in an entry (MessageMemo.entry), if any (nothing is computed). */
+  peekIn<T>(entry: MemoEntry, slot: MemoSlot<T>): T | undefined {
+    const v = slot.index < entry.length ? entry[slot.index] : ABSENT;
     return v === ABSENT ? undefined : (v as T);
   }
 
