@@ -52,11 +52,16 @@ function normalizeDecisions(decisions: readonly MessageDecision[], input: Compac
     return d;
   });
   // Pinned/restored members pull their whole block in.
+  const pull = (i: number) => {
+    if (!PRESENT.has(out[i]!.decision)) out[i] = plainDecision('kept', 'kept with its tool block');
+  };
   for (const b of input.blocks) {
-    const members = [b.assistantIndex, ...b.resultIndices];
-    const present = members.filter((i) => PRESENT.has(out[i]!.decision));
-    if (present.length > 0 && present.length < members.length) {
-      for (const i of members) if (!PRESENT.has(out[i]!.decision)) out[i] = plainDecision('kept', 'kept with its tool block');
+    // Counted in place: a long session has thousands of blocks, at every decision.
+    let present = PRESENT.has(out[b.assistantIndex]!.decision) ? 1 : 0;
+    for (const i of b.resultIndices) if (PRESENT.has(out[i]!.decision)) present++;
+    if (present > 0 && present < b.resultIndices.length + 1) {
+      pull(b.assistantIndex);
+      for (const i of b.resultIndices) pull(i);
     }
   }
   return out;
