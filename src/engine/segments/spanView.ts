@@ -351,6 +351,18 @@ export function buildSpanView(span: readonly Message[], analyses: readonly (Mess
  *  also holds the messages kept after it. */
 export function viewPrefix(view: SpanView, n: number): SpanView {
   if (n >= view.messages.length) return view;
+  const last = PREFIXES.get(view);
+  if (last?.n === n) return last.prefix;
+  const prefix = cutView(view, n);
+  PREFIXES.set(view, { n, prefix });
+  return prefix;
+}
+
+/** The last prefix cut from each view: a plan cuts the span from its timeline for the span's
+ *  content and again for its sections (views are never changed, so the cut holds). */
+const PREFIXES = new WeakMap<SpanView, { n: number; prefix: SpanView }>();
+
+function cutView(view: SpanView, n: number): SpanView {
   const byCall = new Map<SpanToolCall, SpanToolCall>();
   for (const c of view.calls) if (c.pos < n) byCall.set(c, c.resultPos !== undefined && c.resultPos >= n ? { ...c, resultPos: undefined } : c);
   const calls = [...byCall.values()];

@@ -1,7 +1,8 @@
 // What a longer span reuses from the shorter span it extends gives exactly what reading the
 // longer span afresh gives: the span view extended by the new messages (extendSpanView), and the
-// ledger's fold resumed from the last span's (ledgerOf with a memo) — on a real transcript cut
-// at many points, and on calls whose results come after the cut or share an id.
+// ledger's fold resumed from the last span's (ledgerOf with a memo), the span cut from a view
+// (viewPrefix) — on a real transcript cut at many points, and on calls whose results come after
+// the cut or share an id.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { ledgerOf } from '../../../src/engine/segments/ledger';
 import { emptySectionTexts } from '../../../src/engine/sections';
 import { spanFacts } from '../../../src/engine/validate/facts';
 import { extendSpanView } from '../../../src/engine/segments/grownView';
-import { buildSpanView } from '../../../src/engine/segments/spanView';
+import { buildSpanView, viewPrefix } from '../../../src/engine/segments/spanView';
 import { ConversationBuilder } from '../../helpers/compactorFixtures';
 import { transcriptPath } from '../../helpers/transcripts';
 
@@ -81,6 +82,23 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       // Each call the maps hold is one of the view's calls.
       const calls = new Set(extended.calls);
       for (const c of [...extended.callOfResult.values(), ...[...extended.callsAt.values()].flat()]) expect(calls.has(c)).toBe(true);
+    }
+  });
+
+  it.each(SOURCES)('%s: the span cut from a view, kept for the next cut of the same view', (_name, make) => {
+    const messages = make();
+    const view = buildSpanView(messages, analyzeConversation(messages).messages);
+    const n = messages.length;
+    for (const k of [0, 1, Math.floor(n / 3), Math.floor(n / 3), n - 1, Math.floor(n / 2), n - 1, n]) {
+      const cut = viewPrefix(view, k);
+      expect(cut, `cut at ${k}`).toEqual(
+        buildSpanView(
+          messages.slice(0, k),
+          view.messages.slice(0, k).map((sm) => sm.analysis),
+        ),
+      );
+      // The same cut of the same view is the object cut before.
+      expect(viewPrefix(view, k)).toBe(cut);
     }
   });
 
