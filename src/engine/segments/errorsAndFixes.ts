@@ -22,6 +22,7 @@ import { extractFilePaths } from '../analyze/refs';
 import { isDeclinedResult } from '../analyze/toolKinds';
 import { advanceLaterScan, firstAfter, laterEvidence, laterScan, type LaterScan } from './laterEvidence';
 import { memoSlotWith } from '../conversation/messageMemo';
+import type { SegmentConstants } from './constants';
 import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from '../text/textCut';
 
@@ -98,12 +99,12 @@ export function declined(ctx: BuilderContext, sm: SpanMessage): boolean {
 
 /** The calls of the span the person declined, each an event: what was declined and, when the
  *  person said why right after, their words. */
-function rejectionItems(ctx: BuilderContext): SectionItem[] {
+function rejectionItems(ctx: BuilderContext, declinedCalls: readonly SpanToolCall[]): SectionItem[] {
   const { view, timeline } = ctx;
   const items: SectionItem[] = [];
-  for (const call of view.calls) {
-    if (call.resultPos === undefined || !declined(ctx, view.messages[call.resultPos]!)) continue;
-    const next = timeline.messages.slice(call.resultPos + 1, call.resultPos + 4).find((m) => m.userAuthored && m.text.trim());
+  for (const call of declinedCalls) {
+    const resultPos = call.resultPos!;
+    const next = timeline.messages.slice(resultPos + 1, resultPos + 4).find((m) => m.userAuthored && m.text.trim());
     const what = `User rejected ${inlineCode(oneLine(describeCall(call), 160))} — not applied`;
     const forms = [listItem(what)];
     if (next) forms.push(listItem(`${what}; the user then said: “${oneLine(next.text, 200)}”`));
@@ -113,10 +114,16 @@ function rejectionItems(ctx: BuilderContext): SectionItem[] {
       required: true,
       priority: 0.8 + 0.3 * recency(view, call.pos),
       order: call.pos,
-      sourceIds: [view.messages[call.resultPos]!.message.id],
+      sourceIds: [view.messages[resultPos]!.message.id],
     });
   }
   return items;
+}
+
+/** The calls of the span whose result is the person declining them, in order. */
+function declinedCalls(ctx: BuilderContext): SpanToolCall[] {
+  const { view } = ctx;
+  return view.calls.filter((call) => call.resultPos !== undefined && declined(ctx, view.messages[call.resultPos]!));
 }
 
 /** Traceback frames (`File "x.py", line 3`) and compiler lines (`src/a.ts:4:5`, `a.rs --> …`). */
@@ -222,6 +229,9 @@ function scanErrors(ctx: BuilderContext, scan: ErrorScan, from: number, to: numb
 interface SpanErrors extends ErrorScan {
   /** The assistant's first sentence about a fix in each message after the first error. */
   fixSentences: { pos: number; sentence: string }[];
+  /** The calls the person declined (declinedCalls): their results are in the span, so the
+   *  calls are among the results' calls the kept reading depends on. */
+  declinedCalls: SpanToolCall[];
 }
 
 function spanErrors(ctx: BuilderContext): SpanErrors {
@@ -236,7 +246,7 @@ function spanErrors(ctx: BuilderContext): SpanErrors {
     const sentence = fromMessage(ctx, sm, 'errors.fixSentence', (x) => fixSentenceOf(x.text));
     if (sentence !== undefined) fixSentences.push({ pos: sm.pos, sentence });
   }
-  return { ...scan, fixSentences };
+  return { ...scan, fixSentences, declinedCalls: declinedCalls(ctx) };
 }
 
 /** The span's errors (spanErrors) last read for these very messages, references and result calls:
@@ -273,6 +283,28 @@ function keptLaterScan(ctx: BuilderContext, failed: ReadonlySet<number>): LaterS
   return kept.scan;
 }
 
+/** The key and forms last written for each group, with the status and constants they were
+ *  written from: a group is never changed once its scan is done (the span's groups are kept for
+ *  the next plan, and a recurrence after the span changes a copy), so a re-plan whose group has
+ *  the same status writes nothing again. */
+const FORMS = new WeakMap<ErrorGroup, { st: Status; c: SegmentConstants; key: string; forms: string[] }>();
+
+function groupForms(g: ErrorGroup, st: Status, c: SegmentConstants): { key: string; forms: string[] } {
+  const kept = FORMS.get(g);
+  if (kept && kept.c === c && kept.st.label === st.label && kept.st.detail === st.detail && kept.st.explanation === st.explanation) return kept;
+  const sig = inlineCode(oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS));
+  const times = g.count > 1 ? ` (×${g.count})` : '';
+  const from = g.fromUser ? ' reported by the user' : g.command ? ` from ${inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS))}` : '';
+  const short = `${sig} — ${st.label}`;
+  const long = `${sig}${times}${from} — ${st.label}${st.detail ? `: ${st.detail}` : ''}`;
+  const forms = [listItem(short), listItem(long)];
+  // The assistant's words about a fix only beside evidence of one.
+  if (st.explanation && st.label === 'fixed') forms.push(listItem(`${long}\n${st.explanation}`));
+  const made = { st, c, key: `error:${oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS)}`, forms: distinctForms(forms) };
+  FORMS.set(g, made);
+  return made;
+}
+
 export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const { view, timeline, c } = ctx;
   const span = keptSpanErrors(ctx);
@@ -304,26 +336,19 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   for (const g of groups.values()) {
     const generic = GENERIC.test(g.signature);
     const st = status(g);
-    const sig = inlineCode(oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS));
-    const times = g.count > 1 ? ` (×${g.count})` : '';
-    const from = g.fromUser ? ' reported by the user' : g.command ? ` from ${inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS))}` : '';
-    const short = `${sig} — ${st.label}`;
-    const long = `${sig}${times}${from} — ${st.label}${st.detail ? `: ${st.detail}` : ''}`;
-    const forms = [listItem(short), listItem(long)];
-    // The assistant's words about a fix only beside evidence of one.
-    if (st.explanation && st.label === 'fixed') forms.push(listItem(`${long}\n${st.explanation}`));
+    const { key, forms } = groupForms(g, st, c);
     const isRequired = !generic && required < REQUIRED_ERRORS_MAX;
     if (isRequired) required++;
     items.push({
-      key: `error:${oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS)}`,
-      forms: distinctForms(forms),
+      key,
+      forms,
       required: isRequired,
       priority: (0.5 + 0.5 * recency(view, g.lastPos) + (st.label === 'unresolved' ? 0.3 : 0)) * (generic ? c.GENERIC_ERROR_PRIORITY : 1),
       order: g.firstPos,
       sourceIds: g.sourceIds.slice(),
     });
   }
-  items.push(...rejectionItems(ctx));
+  items.push(...rejectionItems(ctx, span.declinedCalls));
   // An error keeps its latest state: an entry from this span replaces the earlier summary's.
   return ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.3, keyOf: keyByInlineCode('error') }), items) : items;
 }

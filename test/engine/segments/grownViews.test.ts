@@ -26,7 +26,8 @@ function realMessages(): Message[] {
   return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true }).conversation.messages;
 }
 
-/** Calls answered after other messages, a result whose call comes later, two calls sharing an id. */
+/** Calls answered after other messages, a result whose call comes later, two calls sharing an
+ *  id, a call the person declined. */
 function tangledMessages(): Message[] {
   const b = new ConversationBuilder().user('Fix the failing test in src/a.ts and keep a todo list.');
   b.tool('TodoWrite', { todos: [{ content: 'Fix src/a.ts', status: 'in_progress' }] }, 'ok');
@@ -48,6 +49,7 @@ function tangledMessages(): Message[] {
   b.user('Also look at src/c.ts.');
   b.messages.push(result('x', 1), call('x', 'src/c.ts'), result('x', 2), result('y', 3), result('x', 4), call('late', 'src/d.ts'));
   b.tool('TodoWrite', { todos: [{ content: 'Fix src/a.ts', status: 'completed' }] }, 'ok');
+  b.messages.push(call('no', 'src/e.ts'), { ...result('no', 5), content: [{ type: 'text', text: "The user doesn't want to proceed with this tool use." }] });
   b.user('Cancel the fix of src/a.ts, we keep it.');
   return b.messages;
 }
@@ -181,7 +183,26 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       const warm = errorsOf(span, to, list, true);
       expect(warm, `span ${span}, to ${to}`).toEqual(errorsOf(span, to, list, false));
     }
-    expect(errorsOf(k, n, analyses, true).length).toBeGreaterThan(0);
+    const once = errorsOf(k, n, analyses, true);
+    expect(once.length).toBeGreaterThan(0);
+    // A re-plan of the same span and messages writes its entries again only for errors that
+    // recur after the span: the others keep their forms.
+    const again = errorsOf(k, n, reanalyzed(analyses), true);
+    expect(again.map((it) => it.forms)).toEqual(once.map((it) => it.forms));
+    expect(again.some((it, j) => it.key.startsWith('error:') && it.forms === once[j]!.forms)).toBe(true);
+  });
+
+  it('a call the person declined is listed as such, with the span read afresh or kept', () => {
+    const messages = tangledMessages();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const n = messages.length;
+    for (const k of [n - 2, n - 1, n]) {
+      const read = (withMemo: boolean) => buildSectionMaterial(messages.slice(0, k), analyses.slice(0, k), withMemo ? { memo } : {}).items['Errors and fixes'];
+      const warm = read(true);
+      expect(warm).toEqual(read(false));
+      expect(warm.some((it) => it.key === 'rejected:no')).toBe(k >= n - 1);
+    }
   });
 
   it.each(SOURCES)("%s: the span's facts, the scan resumed span after span", (_name, make) => {
