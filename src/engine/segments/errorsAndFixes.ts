@@ -24,6 +24,7 @@ import { advanceLaterScan, firstAfter, laterEvidence, laterScan, type LaterScan 
 import { memoSlotWith } from '../conversation/messageMemo';
 import type { SegmentConstants } from './constants';
 import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
+import type { Message } from '../conversation/model';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from '../text/textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
@@ -159,7 +160,7 @@ interface ErrorScan {
 
 /** Reads timeline.messages[from, to) into `scan`. Past the span (`spanEnd`) an error only
  *  recurs: its last occurrence and the files it names change, on a copy of its group when
- *  `copyOnWrite` (the span's groups are kept for the next plan). */
+ *  `copyOnWrite` (the groups scanned before are kept for the next plan). */
 function scanErrors(ctx: BuilderContext, scan: ErrorScan, from: number, to: number, copyOnWrite: boolean): void {
   const { view, timeline } = ctx;
   const spanEnd = view.messages.length;
@@ -267,18 +268,47 @@ function keptSpanErrors(ctx: BuilderContext): SpanErrors {
 /** The timeline scanned for what comes after each error (advanceLaterScan), resumed from the
  *  last scan when the timeline starts with the same messages read with the same references (a
  *  result's errors, in `failed`, come from those). */
-function keptLaterScan(ctx: BuilderContext, failed: ReadonlySet<number>): LaterScan {
+function keptLaterScan(ctx: BuilderContext, messages: readonly Message[], failed: ReadonlySet<number>): LaterScan {
   const { timeline, memo, c } = ctx;
   const refsAt = (p: number) => timeline.messages[p]!.analysis?.refs;
   const kept = memo.resume(
     memoSlotWith<{ scan: LaterScan; refs: unknown[] }>('errors.later', c),
-    timeline.messages.map((sm) => sm.message),
+    messages,
     () => ({ scan: laterScan(), refs: [] }),
     (state, from) => {
       advanceLaterScan(state.scan, timeline, from, (pos) => failed.has(pos));
       for (let p = from; p < timeline.messages.length; p++) state.refs.push(refsAt(p));
     },
     (state) => state.refs.every((r, p) => r === refsAt(p)),
+  );
+  return kept.scan;
+}
+
+/** The span's errors with the messages after it read onto them (scanErrors, copy-on-write),
+ *  resumed from the last scan when the timeline starts with the same messages, after the same
+ *  span's errors, read with the same references and result calls: a re-plan of a grown
+ *  conversation that summarizes the same messages reads only the new ones. Each resumption
+ *  copies a group before it changes it, so a group handed out never changes (groupForms). */
+function keptErrorScan(ctx: BuilderContext, messages: readonly Message[], span: SpanErrors): ErrorScan {
+  const { view, timeline, memo, c } = ctx;
+  const spanEnd = view.messages.length;
+  const kept = memo.resume(
+    memoSlotWith<{ span: SpanErrors; scan: ErrorScan; read: unknown[] }>('errors.after', c),
+    messages,
+    () => ({ span, scan: { groups: new Map(span.groups), failed: new Set(span.failed) }, read: [] }),
+    (state, from) => {
+      const start = Math.max(from, spanEnd);
+      scanErrors(ctx, state.scan, start, timeline.messages.length, true);
+      for (let p = start; p < timeline.messages.length; p++) state.read.push(timeline.messages[p]!.analysis?.refs, timeline.callOfResult.get(p));
+    },
+    (state) => {
+      if (state.span !== span) return false;
+      for (let k = 0; k < state.read.length; k += 2) {
+        const p = spanEnd + k / 2;
+        if (state.read[k] !== timeline.messages[p]!.analysis?.refs || state.read[k + 1] !== timeline.callOfResult.get(p)) return false;
+      }
+      return true;
+    },
   );
   return kept.scan;
 }
@@ -308,12 +338,12 @@ function groupForms(g: ErrorGroup, st: Status, c: SegmentConstants): { key: stri
 export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const { view, timeline, c } = ctx;
   const span = keptSpanErrors(ctx);
-  const scan: ErrorScan = { groups: new Map(span.groups), failed: new Set(span.failed) };
-  scanErrors(ctx, scan, view.messages.length, timeline.messages.length, true);
-  const { groups, failed } = scan;
+  // The timeline's messages, for the kept scans (one list: the memo keeps one copy of it).
+  const messages = timeline.messages.map((sm) => sm.message);
+  const { groups, failed } = keptErrorScan(ctx, messages, span);
   const fixSentences = span.fixSentences;
   const fixPositions = fixSentences.map((f) => f.pos);
-  const later = groups.size > 0 ? laterEvidence(keptLaterScan(ctx, failed)) : undefined;
+  const later = groups.size > 0 ? laterEvidence(keptLaterScan(ctx, messages, failed)) : undefined;
 
   const status = (g: ErrorGroup): Status => {
     const edited = later!.editedAfter(g.lastPos);

@@ -167,8 +167,12 @@ describe('a span extended by new messages reads as the whole span read afresh', 
         after: { messages: messages.slice(k, to), analyses: list.slice(k, to) as MessageAnalysis[] },
         ...(withMemo ? { memo } : {}),
       }).items['Errors and fixes'];
-    // One span, more and more messages after it; another span; other references.
+    // One span, more and more messages after it; another span; other references, in the span
+    // or only after it.
     const k = Math.floor(n / 2);
+    // An error of the span recurring after it.
+    const recurring = analyses.slice(0, k).find((a) => a && a.refs.errors.length > 0)?.refs.errors[0] ?? 'TypeError: x is not a function';
+    const laterErrors = analyses.map((a, i) => (a && i >= k && i % 4 === 1 ? { ...a, refs: { ...a.refs, errors: [recurring] } } : a));
     for (const [span, to, list] of [
       [k, k, analyses],
       [k, k + 1, analyses],
@@ -178,6 +182,9 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       [k - 1, n, analyses],
       [k - 1, n, otherErrors],
       [k, n, otherErrors],
+      [k, n, analyses],
+      [k, n - 1, analyses],
+      [k, n, laterErrors],
       [k, n, analyses],
     ] as const) {
       const warm = errorsOf(span, to, list, true);
