@@ -36,7 +36,10 @@ export function spanOf(decisions: readonly MessageDecision[]): number[] {
 function normalizeDecisions(decisions: readonly MessageDecision[], input: CompactionInput): MessageDecision[] {
   const { messages, header, pinned, restored, offload } = input;
   if (decisions.length !== messages.length) throw new Error(`strategy returned ${decisions.length} decisions for ${messages.length} messages`);
+  // Most plans pin, offload and restore nothing: then only the header is looked at.
+  const byId = pinned.size > 0 || offload.size > 0 || restored.size > 0;
   const out = decisions.map((d, i): MessageDecision => {
+    if (!byId && (header.size === 0 || !header.has(i))) return d;
     const m = messages[i]!;
     if (header.has(i) && (d.decision !== 'kept' || d.replacement)) return plainDecision('kept', 'header item (always kept)');
     if (pinned.has(m.id) && (d.decision !== 'kept' || d.replacement)) return plainDecision('kept', 'pinned');
