@@ -11,7 +11,7 @@
 
 import { memoOrFresh, memoSlotWith, sameItems, TermNumbers, type MemoEntry } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
-import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
+import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
 import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
@@ -23,7 +23,7 @@ import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossRe
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
-import { classificationInterner, importanceInterner, Interner, sameImportance } from './interner';
+import { classificationInterner, importanceInterner, Interner, sameImportance, zeroImportance } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { readingKey, readingKeyHash } from './readingKey';
@@ -78,20 +78,6 @@ const PIN_MARKER = /<\/?pin>/;
 function withoutMarkupTags(lower: string): string {
   return lower.includes('<') ? lower.replace(MARKUP_TAG, ' ') : lower;
 }
-
-/** What pass 3 starts its figures from (each is written for every message). */
-const NO_FIGURES: ImportanceMetrics = {
-  criticality: 0,
-  dependency: 0,
-  uniqueness: 0,
-  actionability: 0,
-  overall: 0,
-  temporal: 0,
-  temporalCategory: 'historical',
-  relevance: 0,
-  roleScore: 0,
-  tier: 0,
-};
 
 /** Scores are rounded so that output is stable to read and compare (and JSON stays short). */
 function r4(x: number): number {
@@ -325,7 +311,10 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
 
   // Pass 3: metrics per message.
   const importances = importanceInterner();
-  const shown: ImportanceMetrics = { ...NO_FIGURES };
+  const shown = zeroImportance();
+  // What dependency() and overallImportance() read, likewise one object each for the pass.
+  const scanOf = { counts: { dependency: 0, outbound: 0 } };
+  const parts = { criticality: 0, dependency: 0, uniqueness: 0, actionability: 0 };
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
     const edit = editResults[i]!;
@@ -336,10 +325,15 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
           ? (f.shownEditEvents ??= keyEventsOf(f.events, false, true).events)
           : (f.shownEvents ??= keyEventsOf(f.events, false, false).events);
     const crit = f.criticality;
-    const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
+    scanOf.counts = f.scanCounts;
+    const dep = dependency(scanOf, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
     const act = f.actionability;
-    const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
+    parts.criticality = crit;
+    parts.dependency = dep;
+    parts.uniqueness = uniq;
+    parts.actionability = act;
+    const overall = overallImportance(parts, c);
     const category = f.temporalCategory;
     const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusOf(x, focus, c)) : undefined;
     const relevance = combinedRelevance(current[i]!, focusValue, c);
