@@ -81,6 +81,18 @@ const PIN_TAG = /<pin>[\s\S]*?<\/pin>/i;
 /** Whether a message's text holds a <pin>…</pin>. */
 const PIN_TAGGED = memoSlot<boolean>('input.pinTagged');
 
+/** The ids of the messages pinned by their flag or a <pin> tag, in order, scanned so far. */
+const PINNED_IDS = memoSlot<string[]>('input.pinnedIds');
+
+/** Adds to `ids` those of messages[from…] pinned by their flag or a <pin> tag; returns `ids`. */
+function advancePinned(ids: string[], messages: readonly Message[], from: number, memo: MessageMemo): string[] {
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.pinned || memo.get(m, PIN_TAGGED, (x) => PIN_TAG.test(messageText(x)))) ids.push(m.id);
+  }
+  return ids;
+}
+
 /** Ids kept verbatim whatever the strategy says: pinned (flag, <pin>…</pin>, inspector pin),
  *  restored in the inspector, the messages after an `upTo`, and with `offloadOnly` every message
  *  not offloaded. */
@@ -91,10 +103,16 @@ function pinnedIds(
 ): { pinned: Set<string>; restored: Set<string>; offload: Set<string> } {
   const unpin = new Set(edits?.unpin ?? []);
   const pinned = new Set<string>();
-  for (const m of messages) {
-    if (unpin.has(m.id)) continue;
-    if (m.pinned || memo.get(m, PIN_TAGGED, (x) => PIN_TAG.test(messageText(x)))) pinned.add(m.id);
-  }
+  // A conversation that grew at its end reads only its new messages for pins.
+  const marked = memo.lasting
+    ? memo.resume(
+        PINNED_IDS,
+        messages,
+        (): string[] => [],
+        (ids, from) => advancePinned(ids, messages, from, memo),
+      )
+    : advancePinned([], messages, 0, memo);
+  for (const id of marked) if (!unpin.has(id)) pinned.add(id);
   for (const id of edits?.pin ?? []) pinned.add(id);
   const offload = new Set(edits?.offload ?? []);
   const restored = new Set((edits?.restore ?? []).filter((id) => !pinned.has(id)));
