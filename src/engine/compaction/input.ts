@@ -81,6 +81,23 @@ const PIN_TAG = /<pin>[\s\S]*?<\/pin>/i;
 /** Whether a message's text holds a <pin>…</pin>. */
 const PIN_TAGGED = memoSlot<boolean>('input.pinTagged');
 
+/** The tokens of the messages counted so far, their sum, and the counter that counted them. */
+interface TokenScan {
+  counter: CachedTokenCounter;
+  tokens: number[];
+  sum: number;
+}
+const TOKENS = memoSlot<TokenScan>('input.tokens');
+
+function advanceTokens(scan: TokenScan, messages: readonly Message[], from: number): TokenScan {
+  for (let i = from; i < messages.length; i++) {
+    const t = scan.counter.countMessage(messages[i]!);
+    scan.tokens.push(t);
+    scan.sum += t;
+  }
+  return scan;
+}
+
 /** The ids of the messages pinned by their flag or a <pin> tag, in order, scanned so far. */
 const PINNED_IDS = memoSlot<string[]>('input.pinnedIds');
 
@@ -138,9 +155,19 @@ export function headerIndices(messages: readonly Message[]): Set<number> {
 export function measureInput(conv: Conversation, options: ResolvedOptions): CompactionInput {
   const messages = conv.messages;
   const counter = options.counter;
-  const tokens = messages.map((m) => counter.countMessage(m));
-  let sum = 0;
-  for (const t of tokens) sum += t;
+  // A conversation that grew at its end counts only its new messages (with the same counter).
+  const memo = options.cache.messages;
+  const counted = memo.lasting
+    ? memo.resume(
+        TOKENS,
+        messages,
+        () => ({ counter, tokens: [], sum: 0 }),
+        (state, from) => advanceTokens(state, messages, from),
+        (state) => state.counter === counter,
+      )
+    : advanceTokens({ counter, tokens: [], sum: 0 }, messages, 0);
+  const tokens = memo.lasting ? counted.tokens.slice() : counted.tokens;
+  const sum = counted.sum;
   // countMessages(messages), from the counts in hand (not 200,000 cache look-ups again).
   const tokensBefore = withReplyPriming(sum, tokens.length);
   const analysis = analyzeConversation(messages, {
@@ -149,7 +176,6 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
     memo: options.cache.messages,
   });
   // A conversation that grew at its end scans only its new messages for tool blocks.
-  const memo = options.cache.messages;
   const blocks = memo.lasting
     ? memo.resume(TOOL_BLOCKS, messages, toolBlockScan, (scan, from) => advanceToolBlocks(scan, messages, from)).blocks.slice()
     : computeToolBlocks(messages);

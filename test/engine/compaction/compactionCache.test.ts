@@ -153,6 +153,17 @@ describe('planning a growing conversation with one cache', () => {
     }
   });
 
+  it('a grown conversation counted by another counter is counted afresh', async () => {
+    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const [first, other] = [await createTokenCounter(conv.meta.model), await createTokenCounter('an-unknown-model')];
+    const cache = new CompactionCache();
+    const n = conv.messages.length;
+    planCompaction({ ...conv, messages: conv.messages.slice(0, n - 1) }, { counter: first, cache, now: NOW });
+    const warm = planCompaction(conv, { counter: other, cache, now: NOW });
+    expect(warm).toEqual(planCompaction(conv, { counter: other, now: NOW }));
+    expect(warm.tokensBefore).not.toBe(planCompaction(conv, { counter: first, now: NOW }).tokensBefore);
+  });
+
   it('an analysis handed out is not changed by the analysis of the grown conversation', () => {
     const conv = load(FILES[2]![0], FILES[2]![1]);
     const memo = new MessageMemo();
