@@ -123,8 +123,12 @@ function lowerOf(text: string): string {
   return withoutMarkupTags(text.toLowerCase());
 }
 
-/** The readings' parts the conversation-wide scans read, one entry per message scanned. */
+/** The messages' readings, in order, with their memo entries (when the memo outlives the call:
+ *  pass 3 reads each message's earlier analysis there) and the parts the conversation-wide
+ *  scans read, one entry per message read. */
 interface ReadingColumns {
+  readings: MessageReading[];
+  entries: MemoEntry[];
   keys: (readonly string[])[];
   terms: Int32Array[];
   shingles: Uint32Array[];
@@ -133,7 +137,7 @@ interface ReadingColumns {
 }
 
 function readingColumns(): ReadingColumns {
-  return { keys: [], terms: [], shingles: [], bands: [] };
+  return { readings: [], entries: [], keys: [], terms: [], shingles: [], bands: [] };
 }
 
 /** What a reading is made with beside the message. */
@@ -248,24 +252,35 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // are found by their hash (the first message with each is kept, not its key: a long
   // conversation of short messages would hold every key) and compared again on a match.
   const firstWithKey = new Map<number, number>();
-  const readings: MessageReading[] = [];
+  let columns = readingColumns();
   const readAt = (i: number): MessageReading => {
     const m = messages[i]!;
     const key = readingKey(m);
     if (key === undefined) return readMessage(m, context);
     const hash = readingKeyHash(key);
     const first = firstWithKey.get(hash);
-    if (first !== undefined && readingKey(messages[first]!) === key) return readings[first]!;
+    if (first !== undefined && readingKey(messages[first]!) === key) return columns.readings[first]!;
     if (first === undefined) firstWithKey.set(hash, i);
     return readMessage(m, context);
   };
-  // Each message's memo entry, looked up once: pass 3 reads its earlier analysis there.
-  const entries: MemoEntry[] | undefined = lasting ? [] : undefined;
-  for (let i = 0; i < messages.length; i++) {
-    const entry = entries && memo.entry(messages[i]!);
-    if (entry) entries!.push(entry);
-    readings.push(entry ? memo.getIn(entry, readingSlot, () => readAt(i)) : readAt(i));
-  }
+  const readFrom = (cols: ReadingColumns, from: number) => {
+    columns = cols;
+    for (let i = from; i < messages.length; i++) {
+      const entry = lasting ? memo.entry(messages[i]!) : undefined;
+      const f = entry ? memo.getIn(entry, readingSlot, () => readAt(i)) : readAt(i);
+      if (entry) cols.entries.push(entry);
+      cols.readings.push(f);
+      cols.keys.push(f.keys);
+      cols.terms.push(f.terms);
+      cols.shingles.push(f.shingles);
+      if (lasting) cols.bands.push(f.bands!);
+    }
+  };
+  // A kept memo grows the columns with the messages: a grown conversation looks up only its new
+  // messages (a message's reading stays the same object while the memo lives).
+  if (lasting) memo.resume(memoSlotWith<ReadingColumns>('analyze.readings', c), messages, readingColumns, readFrom);
+  else readFrom(columns, 0);
+  const { readings, entries } = columns;
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
   // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo
@@ -276,18 +291,6 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     advance(state, 0);
     return state;
   };
-  // What the scans read of each message, in columns: a kept memo grows them with the messages
-  // (a message's reading stays the same object while the memo lives), rather than making them
-  // again at every analysis.
-  const columns = scanned('analyze.columns', readingColumns, (state, from) => {
-    for (let i = from; i < readings.length; i++) {
-      const f = readings[i]!;
-      state.keys.push(f.keys);
-      state.terms.push(f.terms);
-      state.shingles.push(f.shingles);
-      if (lasting) state.bands.push(f.bands!);
-    }
-  });
   const { keys, terms } = columns;
   // Its lists are never changed once handed out (advanceCrossReferences).
   const xref: CrossReferences = scanned('analyze.crossReferences', crossReferenceScan, (state, from) => advanceCrossReferences(state, keys, from));
@@ -355,7 +358,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     // then (none is made), so that what was derived from it (the span view, the builders'
     // readings) still holds. The lists are compared by identity: the readings and the scans hand
     // out the same list while it stays the same.
-    const before = shownSlot ? memo.peekIn(entries![i]!, shownSlot) : undefined;
+    const before = shownSlot ? memo.peekIn(entries[i]!, shownSlot) : undefined;
     if (
       before !== undefined &&
       before.index === i &&
@@ -380,7 +383,7 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       referencedBy,
     };
     if (dup !== undefined) analysis.nearDuplicateOf = dup;
-    if (shownSlot) memo.set(m, entries![i], shownSlot, analysis);
+    if (shownSlot) memo.set(m, entries[i], shownSlot, analysis);
     return analysis;
   });
 
