@@ -11,6 +11,7 @@ import { clip, MAX_ECHO_CHARS } from '../engine/text/clip';
 import type { CliIO } from './io';
 import { decodeTranscript } from '../files/decodeText';
 import { siblingUsage } from '../files/siblingUsage';
+import { streamAiderFile } from '../files/aiderStream';
 import { streamJsonlFile } from '../files/jsonlStream';
 import { storeOwning } from '../sessions/agents/registry';
 
@@ -158,8 +159,8 @@ async function readForImport(path: string, opts: ReadOptions, keepBytes: boolean
 }
 
 /** Reads and imports a transcript; every expected failure is a TranscriptError. An agent's JSONL
- *  session is read line by line (never whole as text), other files whole; the bytes are kept only
- *  when asked for. */
+ *  session and an aider history are read a piece at a time (never whole as text), other files
+ *  whole; the bytes are kept only when asked for. */
 export async function loadTranscript(path: string, opts: LoadOptions = {}): Promise<LoadedTranscript> {
   const { maxBytes: _maxBytes, stdin: _stdin, keepBytes, ...importOpts } = opts;
   const sourcePath = inputName(path);
@@ -182,7 +183,12 @@ export async function loadTranscript(path: string, opts: LoadOptions = {}): Prom
     const bytes = Buffer.byteLength(text);
     return { ...importTranscript(text, { ...importOpts, sourcePath, format: stored.formats[0]! }), bytes, ...(keepBytes ? { raw: Buffer.from(text) } : {}) };
   }
-  if (path !== STDIN_FILE && !keepBytes && !path.toLowerCase().endsWith('.aider.chat.history.md')) {
+  const aiderName = path.toLowerCase().endsWith('.aider.chat.history.md');
+  if (path !== STDIN_FILE && !keepBytes && aiderName && (importOpts.format === undefined || importOpts.format === 'aider')) {
+    const streamed = await streamAiderFile(path, opts.maxBytes ?? DEFAULT_MAX_BYTES, { ...importOpts, sourcePath });
+    if (streamed) return { ...streamed.result, bytes: streamed.bytes };
+  }
+  if (path !== STDIN_FILE && !keepBytes && !aiderName) {
     const streamed = await streamJsonlFile(path, opts.maxBytes ?? DEFAULT_MAX_BYTES, streamedFormat(importOpts.format));
     if (streamed) return { ...importSessionLines(streamed.format, streamed.lines, { ...importOpts, sourcePath }), bytes: streamed.bytes };
   }

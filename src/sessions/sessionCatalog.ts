@@ -16,6 +16,7 @@ import { basisOf, type BasisSource } from '../engine/tokens/calibration';
 import { TokenLedger } from '../engine/tokens/ledger';
 import type { CachedTokenCounter } from '../engine/tokens/messageCounter';
 import type { TokenReport } from '../engine/tokens/report';
+import { streamAiderHandle } from '../files/aiderStream';
 import { decodeTranscript } from '../files/decodeText';
 import { siblingUsage } from '../files/siblingUsage';
 import { titleText, type AgentId, type AgentSession, type FoundSession } from './agentSession';
@@ -24,7 +25,7 @@ import { AGENT_MODULES, agentById, storeOwning } from './agents/registry';
 import type { SourceContext } from './agents/sourceContext';
 import { newerThanTested } from './agents/versions';
 import { counterFactory, type CountingRule } from './compactionService';
-import { overLimitError, readSessionBytes, SESSION_MAX_BYTES } from './diskReads';
+import { openRegularFile, overLimitError, readSessionBytes, SESSION_MAX_BYTES } from './diskReads';
 import { guessGlobalStorageDirs, guessWorkspaceStorageDirs, type Env } from './locations';
 
 export interface SessionQuery {
@@ -246,10 +247,29 @@ export async function readSession(found: Pick<FoundSession, 'file' | 'size' | 'f
     return importSessionText({ file: found.file, format: found.format ?? stored.formats[0]! }, () => text);
   }
   if (found.size > maxBytes) return { error: overLimitError(found.size, maxBytes) };
+  if (found.format === 'aider') {
+    const streamed = await streamAiderSession(found.file, maxBytes);
+    if (streamed) return streamed;
+  }
   const read = await readSessionBytes(found.file, maxBytes);
   if ('error' in read) return read;
   const usage = await siblingUsage(found.file);
   return importSessionText(found, () => decodeTranscript(read.bytes, found.file), usage);
+}
+
+/** An aider history read a piece at a time (never one string), from the file itself as
+ *  readSessionBytes reads it; undefined for anything the whole read is to handle, which gives the
+ *  same result or error. */
+async function streamAiderSession(file: string, maxBytes: number): Promise<SessionRead | undefined> {
+  const opened = await openRegularFile(file, { followLinks: false });
+  if (!('fh' in opened)) return undefined;
+  try {
+    if (opened.stats.size === 0 || opened.stats.size > maxBytes) return undefined;
+    const streamed = await streamAiderHandle(opened.fh, maxBytes, { sourcePath: file, format: 'aider' });
+    return streamed ? { result: streamed.result } : undefined;
+  } finally {
+    await opened.fh.close().catch(() => undefined);
+  }
 }
 
 /** Imports a session's text as its agent's format (with the usage kept beside it, if any); a

@@ -14,6 +14,7 @@ import type { SpanMessage, SpanToolCall, SpanView } from './spanView';
 import { inlineCode, listItem } from '../text/textCut';
 import { FILE_EXTENSIONS } from '../analyze/refs';
 import { isEmphasisWord, LETTERS_ONLY_CAPS } from '../text/emphasis';
+import { detached } from '../tokens/pieceCounter';
 
 /** Capitalised words that are labels or plain English, not concepts. */
 const NOT_ACRONYMS: ReadonlySet<string> = new Set(
@@ -101,7 +102,8 @@ function acronymsIn(text: string): Set<string> {
     if (NOT_ACRONYMS.has(a) || !/[A-Z].*[A-Z]/.test(a) || /^\d/.test(a)) continue;
     if (BEFORE_EXTENSION.test(text.slice(m.index + a.length, m.index + a.length + 12))) continue;
     if (inShoutedCompound(text, m.index, a.length)) continue;
-    out.add(a);
+    // A copy of its own: a long one cut from the joined speech would keep all of it alive with the memo.
+    out.add(detached(a));
   }
   return out;
 }

@@ -76,7 +76,8 @@ function aligned(
 /** The opening of a person's message as its fact states it — a slash command as typed (`/init`),
  *  as the summary lists it, not Claude Code's markup around it —, whitespace collapsed, cut. */
 function userFactOf(text: string, chars: number): string {
-  return readableUserText(text).replace(/\s+/g, ' ').trim().slice(0, chars);
+  // A copy of its own: a cut would keep the whole message's collapsed text alive with the memo.
+  return detached(readableUserText(text).replace(/\s+/g, ' ').trim().slice(0, chars));
 }
 
 /** A message's structural facts, each with the key that tells it from the others (kind and
@@ -186,18 +187,21 @@ function advanceScan(scan: FactScan, view: SpanView, from: number, c: ValidateCo
     const speech = memo ? memo.read(sm.message, sm.memo, SPEECH_FACTS, () => speechFacts(sm)) : speechFacts(sm);
     if (!speech) continue;
     const id = sm.message.id;
-    for (const t of speech.terms) countIn(scan.terms, t, id);
-    for (const n of speech.numbers) countIn(scan.numbers, n, id);
+    countAllIn(scan.terms, speech.terms, id);
+    countAllIn(scan.numbers, speech.numbers, id);
     IMPORTANT_KEYWORDS.forEach((k, bit) => {
       if (speech.keywords & (1 << bit) && !scan.keywords.has(k)) scan.keywords.set(k, id);
     });
   }
 }
 
-function countIn(map: Map<string, { n: number; id: string }>, v: string, id: string): void {
-  const e = map.get(v);
-  if (e) e.n++;
-  else map.set(v, { n: 1, id });
+function countAllIn(map: Map<string, { n: number; id: string }>, o: Occurrences, id: string): void {
+  for (let k = 0; k < o.values.length; k++) {
+    const v = o.values[k]!;
+    const e = map.get(v);
+    if (e) e.n += o.counts[k]!;
+    else map.set(v, { n: o.counts[k]!, id });
+  }
 }
 
 /** The structural facts of a scan, then the open items of the span's latest task list. */
@@ -234,13 +238,46 @@ export function mustKeepFacts(
   return structuralFacts(buildSpanView(span, aligned(span, analysis), opts.memo), opts.limits ?? VALIDATE_CONSTANTS, opts.memo);
 }
 
-/** What one message's own words give the detail facts: its terms and numbers (every
- *  occurrence, in order) and which important keywords it has. Undefined when it has no words. */
+/** What one message's own words give the detail facts: its terms and numbers, each once in the
+ *  order they first occur, with how often it occurs, and which important keywords it has.
+ *  Undefined when it has no words. */
 interface SpeechFacts {
-  terms: readonly string[];
-  numbers: readonly string[];
+  terms: Occurrences;
+  numbers: Occurrences;
   /** Bit k set: IMPORTANT_KEYWORDS[k] is there. */
   keywords: number;
+}
+
+/** Values once each, in the order they first occur, and how often each occurs (a long message
+ *  names the same identifier hundreds of times: one string, not one a time). */
+interface Occurrences {
+  values: readonly string[];
+  counts: readonly number[];
+}
+
+const NO_OCCURRENCES: Occurrences = { values: [], counts: [] };
+
+/** Tallies values as they occur; each kept value a string of its own (detached), as a cut would
+ *  keep the whole joined speech alive with the memo. */
+class Tally {
+  private readonly at = new Map<string, number>();
+  private readonly values: string[] = [];
+  private readonly counts: number[] = [];
+
+  add(v: string): void {
+    const k = this.at.get(v);
+    if (k !== undefined) {
+      this.counts[k]!++;
+      return;
+    }
+    this.at.set(v, this.values.length);
+    this.values.push(detached(v));
+    this.counts.push(1);
+  }
+
+  done(): Occurrences {
+    return this.values.length === 0 ? NO_OCCURRENCES : { values: this.values.slice(), counts: this.counts.slice() };
+  }
 }
 
 const SPEECH_FACTS = memoSlot<SpeechFacts | undefined>('facts.speech');
@@ -248,16 +285,15 @@ const SPEECH_FACTS = memoSlot<SpeechFacts | undefined>('facts.speech');
 function speechFacts(sm: SpanView['messages'][number]): SpeechFacts | undefined {
   const speech = sm.thinking ? `${sm.text}\n${sm.thinking}` : sm.text;
   if (!speech) return undefined;
-  const terms: string[] = [];
-  // CamelCase words, then acronyms, as the loss detector has always counted them; each a string
-  // of its own (detached), as a cut would keep the whole joined speech alive with the memo.
-  for (const m of speech.matchAll(CAMEL)) terms.push(detached(m[0]));
-  for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) terms.push(detached(m[0]));
-  const numbers: string[] = [];
-  for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.push(detached(m[0]));
+  const terms = new Tally();
+  // CamelCase words, then acronyms, as the loss detector has always counted them.
+  for (const m of speech.matchAll(CAMEL)) terms.add(m[0]);
+  for (const m of speech.matchAll(ACRONYM)) if (!NOT_TERMS.has(m[0])) terms.add(m[0]);
+  const numbers = new Tally();
+  for (const m of speech.matchAll(NUMBER)) if (m[0].length >= 2) numbers.add(m[0]);
   let keywords = 0;
   for (const m of speech.toLowerCase().matchAll(KEYWORD_START)) keywords |= 1 << IMPORTANT_KEYWORDS.indexOf(m[0]);
-  return { terms: orNone(exactSize(terms)), numbers: orNone(exactSize(numbers)), keywords };
+  return { terms: terms.done(), numbers: numbers.done(), keywords };
 }
 
 function topByCount(counts: Map<string, { n: number; id: string }>, max: number): [string, string][] {

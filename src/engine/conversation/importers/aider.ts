@@ -23,7 +23,7 @@
 // aider sent for the request its assistant message before that line answers (system prompt, repo
 // map and the files in the chat included), printed rounded (±50 under 10k, ±500 above).
 
-import type { ConversationMeta, ImportResult, ImportWarning } from '../model';
+import type { ConversationMeta, ImportResult, ImportWarning, ToolCall } from '../model';
 import { plainDraft, sourceMeta, textParts, toolResultDraft } from './contentParts';
 import { finishImport } from './finish';
 import type { ImportOptions } from './importOptions';
@@ -43,87 +43,167 @@ export const AIDER_TOOL_NAME = 'aider';
 
 type Kind = 'user' | 'assistant' | 'output';
 
-/** Calls `line` with each line of `text` from 0-based line `from` to `to` (exclusive; the end by
- *  default) and its number, as text.split(/\r?\n/) would give them: a history of a million lines
- *  is read without an array of them (40 MB for a 50 MB history). */
-function forEachLine(text: string, line: (l: string, i: number) => void, from = 0, to = Number.POSITIVE_INFINITY): void {
-  let pos = 0;
-  let i = 0;
-  for (; i < from; i++) {
-    const nl = text.indexOf('\n', pos);
-    if (nl < 0) return;
-    pos = nl + 1;
-  }
-  for (; i < to; i++) {
-    const nl = text.indexOf('\n', pos);
-    const end = nl < 0 ? text.length : nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    line(text.slice(pos, end), i);
-    if (nl < 0) return;
-    pos = nl + 1;
-  }
-}
-
-export function importAider(text: string, opts: ImportOptions = {}): ImportResult {
-  const starts: number[] = [];
-  /** Whether a line before the first session header has words: a first session needs no header. */
-  let wordsBefore = false;
-  forEachLine(text, (l, i) => {
-    if (SESSION.test(l)) starts.push(i);
-    else if (starts.length === 0 && l.trim() !== '') wordsBefore = true;
-  });
-  const cut = opts.wholeFile ? 0 : (starts[starts.length - 1] ?? 0);
-  const live = readSessions(text, cut, Number.POSITIVE_INFINITY, !opts.wholeFile);
-  const meta: ConversationMeta = {};
-  if (opts.sourcePath) meta.sourcePath = opts.sourcePath;
-  const warnings: ImportWarning[] = [];
-  // Chat sessions before the live one (a first session needs no header: text before the first one).
-  const sessions = starts.filter((i) => i < cut).length + (wordsBefore ? 1 : 0);
-  if (cut === 0 || sessions === 0) {
-    if (live.models[0]) meta.model = live.models[0];
-    if (live.drafts.length === 0) warnings.push({ position: 'file', message: 'no aider messages found' });
-    return withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
-  }
-  const earlier = readSessions(text, 0, cut, false);
-  const model = live.models[0] ?? earlier.models[earlier.models.length - 1];
-  if (model) meta.model = model;
-  warnings.push({
-    position: `lines 1-${cut}`,
-    message: `${sessions} earlier chat session${sessions === 1 ? ' is' : 's are'} not sent (aider starts each session afresh): read as history, not counted; --whole-file reads every session`,
-  });
-  if (live.drafts.length === 0) warnings.push({ position: `line ${cut + 1}`, message: 'the last chat session holds no messages yet' });
-  const result = withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
-  const historyMeta: ConversationMeta = {
-    ...(opts.sourcePath ? { sourcePath: opts.sourcePath } : {}),
-    ...(earlier.models[0] ? { model: earlier.models[0] } : {}),
-  };
-  const history = finishImport(earlier.drafts, { format: 'aider', meta: historyMeta, warnings: [] });
-  return { ...result, history: { conversation: history.conversation, lines: cut, beforeBoundary: cut, otherBranches: 0, earlierSessions: sessions } };
-}
-
+/** The messages of one read, the models its banners name (in order) and its usage records. */
 interface ReadSessions {
   drafts: MessageDraft[];
-  /** The models the banners name, in order. */
   models: string[];
   usage: UsageRecord[];
 }
 
-/** The messages of the lines [from, to) of the file (0-based). */
-function readSessions(text: string, from: number, to: number, readUsage: boolean): ReadSessions {
-  const drafts: MessageDraft[] = [];
-  const models: string[] = [];
-  const usage: UsageRecord[] = [];
-  let timestamp: string | undefined;
-  let kind: Kind | undefined;
-  let buf: string[] = [];
-  let startLine = 0;
+/** An output run opening a session right after an assistant message of the session before: read
+ *  with that session it answers that message's call, read alone it needs a synthetic call. */
+interface OpeningRun {
+  prev: MessageDraft;
+  call: ToolCall;
+  synthetic: MessageDraft;
+}
+
+/**
+ * An aider history read a piece at a time, in one pass: push() its text cut anywhere, then end()
+ * gives what importAider gives for the whole text. A 50 MB history read from a file in pieces is
+ * never one string (two bytes a character once it holds one character beyond Latin-1), which
+ * would stay in the heap, dead, long after the import.
+ *
+ * Lines are split as text.split(/\r?\n/) splits them. Every session is read on: at each session
+ * header the one read so far becomes "earlier", so the last header starts the live session.
+ */
+export class AiderReader {
+  private readonly whole: boolean;
+  /** The part of the last line not ended yet. */
+  private carry = '';
+  private lineIndex = 0;
+  private headers = 0;
+  /** The 0-based line of the last session header (where the live session starts). */
+  private lastHeader = 0;
+  /** Whether a line before the first session header has words: a first session needs no header. */
+  private wordsBefore = false;
+  private readonly drafts: MessageDraft[] = [];
+  private readonly models: string[] = [];
+  /** The usage records of the session read last (only the live session's are kept). */
+  private usage: UsageRecord[] = [];
+  /** Where the session read last starts in drafts and models. */
+  private sessionDrafts = 0;
+  private sessionModels = 0;
+  private opening: OpeningRun | undefined;
+  private timestamp: string | undefined;
+  private kind: Kind | undefined;
+  private buf: string[] = [];
+  private startLine = 0;
   /** Blank lines seen after an output run, kept only if the run continues. */
-  let blanksInOutput = 0;
+  private blanksInOutput = 0;
+
+  constructor(private readonly opts: ImportOptions = {}) {
+    this.whole = !!opts.wholeFile;
+  }
+
+  /** The next piece of the history's text. */
+  push(text: string): void {
+    let pos = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', pos)) {
+      let line = text.slice(pos, nl);
+      if (this.carry !== '') {
+        line = this.carry + line;
+        this.carry = '';
+      }
+      this.line(line.endsWith('\r') ? line.slice(0, -1) : line);
+      pos = nl + 1;
+    }
+    if (pos < text.length) this.carry += text.slice(pos);
+  }
+
+  /** The import of everything pushed. */
+  end(): ImportResult {
+    this.line(this.carry);
+    this.carry = '';
+    this.flush();
+    const opts = this.opts;
+    const cut = this.whole ? 0 : this.lastHeader;
+    const liveDrafts = this.drafts.slice(this.sessionDrafts);
+    if (this.opening) liveDrafts.unshift(this.opening.synthetic);
+    const live: ReadSessions = { drafts: liveDrafts, models: this.models.slice(this.sessionModels), usage: this.usage };
+    const meta: ConversationMeta = {};
+    if (opts.sourcePath) meta.sourcePath = opts.sourcePath;
+    const warnings: ImportWarning[] = [];
+    // Chat sessions before the live one (a first session needs no header: text before the first one).
+    const sessions = (cut > 0 ? this.headers - 1 : 0) + (this.wordsBefore ? 1 : 0);
+    if (cut === 0 || sessions === 0) {
+      if (live.models[0]) meta.model = live.models[0];
+      if (live.drafts.length === 0) warnings.push({ position: 'file', message: 'no aider messages found' });
+      return withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
+    }
+    const earlier = { drafts: this.drafts.slice(0, this.sessionDrafts), models: this.models.slice(0, this.sessionModels) };
+    const model = live.models[0] ?? earlier.models[earlier.models.length - 1];
+    if (model) meta.model = model;
+    warnings.push({
+      position: `lines 1-${cut}`,
+      message: `${sessions} earlier chat session${sessions === 1 ? ' is' : 's are'} not sent (aider starts each session afresh): read as history, not counted; --whole-file reads every session`,
+    });
+    if (live.drafts.length === 0) warnings.push({ position: `line ${cut + 1}`, message: 'the last chat session holds no messages yet' });
+    const result = withReportedUsage(finishImport(live.drafts, { format: 'aider', meta, warnings }), live.usage);
+    const historyMeta: ConversationMeta = {
+      ...(opts.sourcePath ? { sourcePath: opts.sourcePath } : {}),
+      ...(earlier.models[0] ? { model: earlier.models[0] } : {}),
+    };
+    const history = finishImport(earlier.drafts, { format: 'aider', meta: historyMeta, warnings: [] });
+    return { ...result, history: { conversation: history.conversation, lines: cut, beforeBoundary: cut, otherBranches: 0, earlierSessions: sessions } };
+  }
+
+  private line(line: string): void {
+    const i = this.lineIndex++;
+    const lineNo = i + 1;
+    const session = SESSION.exec(line);
+    if (session) {
+      this.flush();
+      if (!this.whole) {
+        // The session read so far becomes an earlier one; its opening run answers the call before it.
+        if (this.opening) this.opening.prev.toolCalls = [this.opening.call];
+        this.opening = undefined;
+        this.sessionDrafts = this.drafts.length;
+        this.sessionModels = this.models.length;
+        this.usage = [];
+        this.lastHeader = i;
+      }
+      this.headers++;
+      this.timestamp = `${session[1]}T${session[2]}`;
+      return;
+    }
+    if (this.headers === 0 && !this.wordsBefore && line.trim() !== '') this.wordsBefore = true;
+    if (USER.test(line)) {
+      this.begin('user', lineNo);
+      this.buf.push(line.slice(5).replace(TRAILING_BREAK, ''));
+      return;
+    }
+    if (OUTPUT.test(line)) {
+      if (this.kind === 'output') for (; this.blanksInOutput > 0; this.blanksInOutput--) this.buf.push('');
+      this.begin('output', lineNo);
+      this.buf.push(line.slice(2).replace(TRAILING_BREAK, ''));
+      return;
+    }
+    if (line.trim() === '') {
+      if (this.kind === 'user') this.flush();
+      else if (this.kind === 'output') this.blanksInOutput++;
+      else if (this.kind === 'assistant') this.buf.push('');
+      return;
+    }
+    this.begin('assistant', lineNo);
+    this.buf.push(line);
+  }
+
+  private begin(k: Kind, lineNo: number): void {
+    if (this.kind !== k) {
+      this.flush();
+      this.kind = k;
+      this.startLine = lineNo;
+    }
+  }
 
   // Every body is a copy of its own (compactString): one cut from the history would keep the
   // whole history's text alive as long as the conversation.
-  const flush = () => {
+  private flush(): void {
+    const kind = this.kind;
     if (kind === undefined) return;
-    const at = startLine;
+    const { drafts, buf, timestamp } = this;
+    const at = this.startLine;
     if (kind === 'user') {
       drafts.push(
         plainDraft('user', 'USER_MESSAGE', textParts(compactString(buf.join('\n').replace(/\s+$/, ''))), sourceMeta('aider', { line: at }), timestamp),
@@ -136,75 +216,41 @@ function readSessions(text: string, from: number, to: number, readUsage: boolean
       const id = `aider_${at}`;
       const call = { id, name: AIDER_TOOL_NAME, arguments: '{}' };
       const prev = drafts[drafts.length - 1];
+      const synthetic = (): MessageDraft => ({
+        role: 'assistant',
+        itemType: 'ASSISTANT_MESSAGE',
+        content: [],
+        toolCalls: [call],
+        ...(timestamp ? { timestamp } : {}),
+        source: sourceMeta('aider', { line: at, extra: { synthetic: true } }),
+      });
       if (prev && prev.role === 'assistant' && !prev.toolCalls) {
-        prev.toolCalls = [call];
+        // Before the session read last: decided by whether a later header makes this one earlier.
+        if (!this.whole && drafts.length - 1 < this.sessionDrafts) this.opening = { prev, call, synthetic: synthetic() };
+        else prev.toolCalls = [call];
       } else {
-        drafts.push({
-          role: 'assistant',
-          itemType: 'ASSISTANT_MESSAGE',
-          content: [],
-          toolCalls: [call],
-          ...(timestamp ? { timestamp } : {}),
-          source: sourceMeta('aider', { line: at, extra: { synthetic: true } }),
-        });
+        drafts.push(synthetic());
       }
       buf.forEach((l, k) => {
         const m = MAIN_MODEL.exec(l);
-        if (m) models.push(compactString(m[1]!));
-        const record = readUsage ? tokensRecord(l, at + k) : undefined;
-        if (record) usage.push(record);
+        if (m) this.models.push(compactString(m[1]!));
+        const record = this.whole ? undefined : tokensRecord(l, at + k);
+        if (record) this.usage.push(record);
       });
       drafts.push(
         toolResultDraft(id, textParts(body), false, sourceMeta('aider', { line: at }), { toolName: AIDER_TOOL_NAME, ...(timestamp ? { timestamp } : {}) }),
       );
     }
-    kind = undefined;
-    buf = [];
-    blanksInOutput = 0;
-  };
-  const begin = (k: Kind, lineNo: number) => {
-    if (kind !== k) {
-      flush();
-      kind = k;
-      startLine = lineNo;
-    }
-  };
+    this.kind = undefined;
+    this.buf = [];
+    this.blanksInOutput = 0;
+  }
+}
 
-  forEachLine(
-    text,
-    (line, i) => {
-      const lineNo = i + 1;
-      const session = SESSION.exec(line);
-      if (session) {
-        flush();
-        timestamp = `${session[1]}T${session[2]}`;
-        return;
-      }
-      if (USER.test(line)) {
-        begin('user', lineNo);
-        buf.push(line.slice(5).replace(TRAILING_BREAK, ''));
-        return;
-      }
-      if (OUTPUT.test(line)) {
-        if (kind === 'output') for (; blanksInOutput > 0; blanksInOutput--) buf.push('');
-        begin('output', lineNo);
-        buf.push(line.slice(2).replace(TRAILING_BREAK, ''));
-        return;
-      }
-      if (line.trim() === '') {
-        if (kind === 'user') flush();
-        else if (kind === 'output') blanksInOutput++;
-        else if (kind === 'assistant') buf.push('');
-        return;
-      }
-      begin('assistant', lineNo);
-      buf.push(line);
-    },
-    from,
-    to,
-  );
-  flush();
-  return { drafts, models, usage };
+export function importAider(text: string, opts: ImportOptions = {}): ImportResult {
+  const reader = new AiderReader(opts);
+  reader.push(text);
+  return reader.end();
 }
 
 /** A `Tokens: … sent` line of an output run (at file line `line`) as a record answered by the
