@@ -9,9 +9,9 @@
 // message alone gives is read once per message (AnalyzeOptions.memo keeps it for the next
 // analysis of a grown conversation); the conversation-wide passes are cheap over those readings.
 
-import { memoOrFresh, memoSlotWith, sameItems, TermNumbers } from '../conversation/messageMemo';
+import { memoOrFresh, memoSlotWith, sameItems, TermNumbers, type MemoEntry } from '../conversation/messageMemo';
 import { isToolResult, isUserAuthored, messageText, thinkingText, type Message } from '../conversation/model';
-import type { Classification, ImportanceMetrics, TemporalCategory } from '../result';
+import type { Classification, TemporalCategory } from '../result';
 import { shingleHashes, tokenHashes } from '../text/similarity';
 import { contentTerms } from '../text/terms';
 import type { AnalyzeOptions, ConversationAnalysis, KeyEventKind, MessageAnalysis, MessageRefs, ParsedFocus } from './analysis';
@@ -23,7 +23,7 @@ import { advanceCrossReferences, crossReferenceScan, referenceKeys, type CrossRe
 import { actionabilityScore, criticality, dependency, overallImportance, uniquenessIndicators, uniquenessOf } from './importance';
 import { userWords } from './injectedContext';
 import { advanceEditResults, editResultScan, keyEventEvidence, evidenceBits, keyEventsOf, statesTask, type KeyEventEvidence } from './keyEvents';
-import { classificationInterner, importanceInterner, Interner, sameImportance } from './interner';
+import { classificationInterner, importanceInterner, Interner, sameImportance, zeroImportance } from './interner';
 import { isAcknowledgementText, isPromptAnswer, keywordTier } from './keywords';
 import { advanceNearDuplicates, lshBandKeys, nearDuplicateScan, type NearDuplicates } from './nearDuplicates';
 import { readingKey, readingKeyHash } from './readingKey';
@@ -121,6 +121,23 @@ function focusOf(m: Message, focus: ParsedFocus, c: AnalyzeConstants): number {
 /** `text` lower-cased, markup tags removed: what the content measures read. */
 function lowerOf(text: string): string {
   return withoutMarkupTags(text.toLowerCase());
+}
+
+/** The messages' readings, in order, with their memo entries (when the memo outlives the call:
+ *  pass 3 reads each message's earlier analysis there) and the parts the conversation-wide
+ *  scans read, one entry per message read. */
+interface ReadingColumns {
+  readings: MessageReading[];
+  entries: MemoEntry[];
+  keys: (readonly string[])[];
+  terms: Int32Array[];
+  shingles: Uint32Array[];
+  /** Only when the readings keep their bands (ReadingContext.lasting). */
+  bands: Int32Array[];
+}
+
+function readingColumns(): ReadingColumns {
+  return { readings: [], entries: [], keys: [], terms: [], shingles: [], bands: [] };
 }
 
 /** What a reading is made with beside the message. */
@@ -235,18 +252,35 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
   // are found by their hash (the first message with each is kept, not its key: a long
   // conversation of short messages would hold every key) and compared again on a match.
   const firstWithKey = new Map<number, number>();
-  const readings: MessageReading[] = [];
+  let columns = readingColumns();
   const readAt = (i: number): MessageReading => {
     const m = messages[i]!;
     const key = readingKey(m);
     if (key === undefined) return readMessage(m, context);
     const hash = readingKeyHash(key);
     const first = firstWithKey.get(hash);
-    if (first !== undefined && readingKey(messages[first]!) === key) return readings[first]!;
+    if (first !== undefined && readingKey(messages[first]!) === key) return columns.readings[first]!;
     if (first === undefined) firstWithKey.set(hash, i);
     return readMessage(m, context);
   };
-  for (let i = 0; i < messages.length; i++) readings.push(lasting ? memo.get(messages[i]!, readingSlot, () => readAt(i)) : readAt(i));
+  const readFrom = (cols: ReadingColumns, from: number) => {
+    columns = cols;
+    for (let i = from; i < messages.length; i++) {
+      const entry = lasting ? memo.entry(messages[i]!) : undefined;
+      const f = entry ? memo.getIn(entry, readingSlot, () => readAt(i)) : readAt(i);
+      if (entry) cols.entries.push(entry);
+      cols.readings.push(f);
+      cols.keys.push(f.keys);
+      cols.terms.push(f.terms);
+      cols.shingles.push(f.shingles);
+      if (lasting) cols.bands.push(f.bands!);
+    }
+  };
+  // A kept memo grows the columns with the messages: a grown conversation looks up only its new
+  // messages (a message's reading stays the same object while the memo lives).
+  if (lasting) memo.resume(memoSlotWith<ReadingColumns>('analyze.readings', c), messages, readingColumns, readFrom);
+  else readFrom(columns, 0);
+  const { readings, entries } = columns;
 
   // Pass 2: conversation-wide measures. Each runs over the messages in order, so a conversation
   // that grew at its end resumes the scan of the one before (MessageMemo.resume) when the memo
@@ -257,21 +291,13 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
     advance(state, 0);
     return state;
   };
-  const keys = readings.map((f) => f.keys);
-  const terms = readings.map((f) => f.terms);
+  const { keys, terms } = columns;
   // Its lists are never changed once handed out (advanceCrossReferences).
   const xref: CrossReferences = scanned('analyze.crossReferences', crossReferenceScan, (state, from) => advanceCrossReferences(state, keys, from));
   const scan = scanned(
     'analyze.nearDuplicates',
     () => nearDuplicateScan(c),
-    (state, from) =>
-      advanceNearDuplicates(
-        state,
-        readings.map((f) => f.shingles),
-        c,
-        from,
-        lasting ? readings.map((f) => f.bands!) : undefined,
-      ),
+    (state, from) => advanceNearDuplicates(state, columns.shingles, c, from, lasting ? columns.bands : undefined),
   );
   const dups: NearDuplicates = lasting ? { similarCount: scan.similarCount.slice(), nearDuplicateOf: scan.nearDuplicateOf.slice() } : scan;
   const times = scanned(
@@ -288,6 +314,10 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
 
   // Pass 3: metrics per message.
   const importances = importanceInterner();
+  const shown = zeroImportance();
+  // What dependency() and overallImportance() read, likewise one object each for the pass.
+  const scanOf = { counts: { dependency: 0, outbound: 0 } };
+  const parts = { criticality: 0, dependency: 0, uniqueness: 0, actionability: 0 };
   const out: MessageAnalysis[] = messages.map((m, i) => {
     const f = readings[i]!;
     const edit = editResults[i]!;
@@ -298,32 +328,37 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
           ? (f.shownEditEvents ??= keyEventsOf(f.events, false, true).events)
           : (f.shownEvents ??= keyEventsOf(f.events, false, false).events);
     const crit = f.criticality;
-    const dep = dependency({ counts: f.scanCounts }, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
+    scanOf.counts = f.scanCounts;
+    const dep = dependency(scanOf, xref.referencedBy[i]!.length, xref.refersTo[i]!.length, c);
     const uniq = uniquenessOf(f.uniquenessIndicators, dups.similarCount[i]!, c);
     const act = f.actionability;
-    const overall = overallImportance({ criticality: crit, dependency: dep, uniqueness: uniq, actionability: act }, c);
+    parts.criticality = crit;
+    parts.dependency = dep;
+    parts.uniqueness = uniq;
+    parts.actionability = act;
+    const overall = overallImportance(parts, c);
     const category = f.temporalCategory;
     const focusValue = focus ? memo.get(m, focusSlot!, (x) => focusOf(x, focus, c)) : undefined;
     const relevance = combinedRelevance(current[i]!, focusValue, c);
-    const importance: ImportanceMetrics = {
-      criticality: r4(crit),
-      dependency: r4(dep),
-      uniqueness: r4(uniq),
-      actionability: r4(act),
-      overall: r4(overall),
-      temporal: r4(temporalScore(recency[i]!, category, c)),
-      temporalCategory: category,
-      relevance: r4(relevance),
-      roleScore: r4(f.roleScore),
-      tier: f.tier,
-    };
+    // The figures are written into one object for the whole pass, compared with the message's
+    // earlier analysis, and copied only when they moved.
+    shown.criticality = r4(crit);
+    shown.dependency = r4(dep);
+    shown.uniqueness = r4(uniq);
+    shown.actionability = r4(act);
+    shown.overall = r4(overall);
+    shown.temporal = r4(temporalScore(recency[i]!, category, c));
+    shown.temporalCategory = category;
+    shown.relevance = r4(relevance);
+    shown.roleScore = r4(f.roleScore);
+    shown.tier = f.tier;
     const dup = dups.nearDuplicateOf[i];
     const referencedBy = xref.referencedBy[i]!;
     // A conversation analyzed again gives most messages the analysis they had: the same object
     // then (none is made), so that what was derived from it (the span view, the builders'
     // readings) still holds. The lists are compared by identity: the readings and the scans hand
     // out the same list while it stays the same.
-    const before = shownSlot ? memo.peek(m, shownSlot) : undefined;
+    const before = shownSlot ? memo.peekIn(entries[i]!, shownSlot) : undefined;
     if (
       before !== undefined &&
       before.index === i &&
@@ -334,21 +369,21 @@ export function analyzeConversation(messages: readonly Message[], opts: AnalyzeO
       before.referencedBy === referencedBy &&
       before.nearDuplicateOf === dup &&
       sameItems(before.keyEvents, events) &&
-      sameImportance(before.importance, importance)
+      sameImportance(before.importance, shown)
     )
       return before;
     const analysis: MessageAnalysis = {
       index: i,
       id: m.id,
       classification: f.shownClassification,
-      importance: importances.of(importance),
+      importance: importances.of({ ...shown }),
       refs: f.refs,
       isAcknowledgement: f.isAck,
       keyEvents: events,
       referencedBy,
     };
     if (dup !== undefined) analysis.nearDuplicateOf = dup;
-    if (shownSlot) memo.set(m, undefined, shownSlot, analysis);
+    if (shownSlot) memo.set(m, entries[i], shownSlot, analysis);
     return analysis;
   });
 

@@ -47,6 +47,22 @@ function hashName(h: number, s: string): number {
   return Math.imul(h ^ (s.length * 131 + s.charCodeAt(0) + s.charCodeAt(s.length - 1) * 7), 0x01000193);
 }
 
+/** Importance figures of all zeros: an object to write figures into (each field is written). */
+export function zeroImportance(): ImportanceMetrics {
+  return {
+    criticality: 0,
+    dependency: 0,
+    uniqueness: 0,
+    actionability: 0,
+    overall: 0,
+    temporal: 0,
+    temporalCategory: 'historical',
+    relevance: 0,
+    roleScore: 0,
+    tier: 0,
+  };
+}
+
 export function sameImportance(a: ImportanceMetrics, b: ImportanceMetrics): boolean {
   return (
     a === b ||

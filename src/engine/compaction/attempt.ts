@@ -83,6 +83,8 @@ function summaryParts(text: string): string[] {
 const SECTION_CUT = '\n\n## ';
 
 const TEXT_LENGTH = memoSlot<number>('attempt.textLength');
+/** What TEXT_LENGTH holds for a message (one function, not one per message read). */
+const textLength = (m: Message): number => messageAsText(m).length;
 const NORMALIZED = memoSlot<TokenizedText>('attempt.normalizedTokens');
 
 /** The result around `sections`: summary message, assembled messages, loss. */
@@ -103,7 +105,7 @@ export function buildAttempt(
   let summaryMessage: Message | undefined;
   let loss: LossReport;
   if (decided.span.length > 0) {
-    const originalChars = decided.span.reduce((s, i) => s + options.cache.messages.get(messages[i]!, TEXT_LENGTH, (m) => messageAsText(m).length), 0);
+    const originalChars = decided.span.reduce((s, i) => s + options.cache.messages.get(messages[i]!, TEXT_LENGTH, textLength), 0);
     // Rendered once: its length, the draft and the final message.
     const body = renderSections(sections);
     const compressedChars = body.length;

@@ -36,7 +36,10 @@ export function spanOf(decisions: readonly MessageDecision[]): number[] {
 function normalizeDecisions(decisions: readonly MessageDecision[], input: CompactionInput): MessageDecision[] {
   const { messages, header, pinned, restored, offload } = input;
   if (decisions.length !== messages.length) throw new Error(`strategy returned ${decisions.length} decisions for ${messages.length} messages`);
+  // Most plans pin, offload and restore nothing: then only the header is looked at.
+  const byId = pinned.size > 0 || offload.size > 0 || restored.size > 0;
   const out = decisions.map((d, i): MessageDecision => {
+    if (!byId && (header.size === 0 || !header.has(i))) return d;
     const m = messages[i]!;
     if (header.has(i) && (d.decision !== 'kept' || d.replacement)) return plainDecision('kept', 'header item (always kept)');
     if (pinned.has(m.id) && (d.decision !== 'kept' || d.replacement)) return plainDecision('kept', 'pinned');
@@ -52,11 +55,16 @@ function normalizeDecisions(decisions: readonly MessageDecision[], input: Compac
     return d;
   });
   // Pinned/restored members pull their whole block in.
+  const pull = (i: number) => {
+    if (!PRESENT.has(out[i]!.decision)) out[i] = plainDecision('kept', 'kept with its tool block');
+  };
   for (const b of input.blocks) {
-    const members = [b.assistantIndex, ...b.resultIndices];
-    const present = members.filter((i) => PRESENT.has(out[i]!.decision));
-    if (present.length > 0 && present.length < members.length) {
-      for (const i of members) if (!PRESENT.has(out[i]!.decision)) out[i] = plainDecision('kept', 'kept with its tool block');
+    // Counted in place: a long session has thousands of blocks, at every decision.
+    let present = PRESENT.has(out[b.assistantIndex]!.decision) ? 1 : 0;
+    for (const i of b.resultIndices) if (PRESENT.has(out[i]!.decision)) present++;
+    if (present > 0 && present < b.resultIndices.length + 1) {
+      pull(b.assistantIndex);
+      for (const i of b.resultIndices) pull(i);
     }
   }
   return out;

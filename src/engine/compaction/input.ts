@@ -81,6 +81,35 @@ const PIN_TAG = /<pin>[\s\S]*?<\/pin>/i;
 /** Whether a message's text holds a <pin>…</pin>. */
 const PIN_TAGGED = memoSlot<boolean>('input.pinTagged');
 
+/** The tokens of the messages counted so far, their sum, and the counter that counted them. */
+interface TokenScan {
+  counter: CachedTokenCounter;
+  tokens: number[];
+  sum: number;
+}
+const TOKENS = memoSlot<TokenScan>('input.tokens');
+
+function advanceTokens(scan: TokenScan, messages: readonly Message[], from: number): TokenScan {
+  for (let i = from; i < messages.length; i++) {
+    const t = scan.counter.countMessage(messages[i]!);
+    scan.tokens.push(t);
+    scan.sum += t;
+  }
+  return scan;
+}
+
+/** The ids of the messages pinned by their flag or a <pin> tag, in order, scanned so far. */
+const PINNED_IDS = memoSlot<string[]>('input.pinnedIds');
+
+/** Adds to `ids` those of messages[from…] pinned by their flag or a <pin> tag; returns `ids`. */
+function advancePinned(ids: string[], messages: readonly Message[], from: number, memo: MessageMemo): string[] {
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.pinned || memo.get(m, PIN_TAGGED, (x) => PIN_TAG.test(messageText(x)))) ids.push(m.id);
+  }
+  return ids;
+}
+
 /** Ids kept verbatim whatever the strategy says: pinned (flag, <pin>…</pin>, inspector pin),
  *  restored in the inspector, the messages after an `upTo`, and with `offloadOnly` every message
  *  not offloaded. */
@@ -91,10 +120,16 @@ function pinnedIds(
 ): { pinned: Set<string>; restored: Set<string>; offload: Set<string> } {
   const unpin = new Set(edits?.unpin ?? []);
   const pinned = new Set<string>();
-  for (const m of messages) {
-    if (unpin.has(m.id)) continue;
-    if (m.pinned || memo.get(m, PIN_TAGGED, (x) => PIN_TAG.test(messageText(x)))) pinned.add(m.id);
-  }
+  // A conversation that grew at its end reads only its new messages for pins.
+  const marked = memo.lasting
+    ? memo.resume(
+        PINNED_IDS,
+        messages,
+        (): string[] => [],
+        (ids, from) => advancePinned(ids, messages, from, memo),
+      )
+    : advancePinned([], messages, 0, memo);
+  for (const id of marked) if (!unpin.has(id)) pinned.add(id);
   for (const id of edits?.pin ?? []) pinned.add(id);
   const offload = new Set(edits?.offload ?? []);
   const restored = new Set((edits?.restore ?? []).filter((id) => !pinned.has(id)));
@@ -120,9 +155,19 @@ export function headerIndices(messages: readonly Message[]): Set<number> {
 export function measureInput(conv: Conversation, options: ResolvedOptions): CompactionInput {
   const messages = conv.messages;
   const counter = options.counter;
-  const tokens = messages.map((m) => counter.countMessage(m));
-  let sum = 0;
-  for (const t of tokens) sum += t;
+  // A conversation that grew at its end counts only its new messages (with the same counter).
+  const memo = options.cache.messages;
+  const counted = memo.lasting
+    ? memo.resume(
+        TOKENS,
+        messages,
+        () => ({ counter, tokens: [], sum: 0 }),
+        (state, from) => advanceTokens(state, messages, from),
+        (state) => state.counter === counter,
+      )
+    : advanceTokens({ counter, tokens: [], sum: 0 }, messages, 0);
+  const tokens = memo.lasting ? counted.tokens.slice() : counted.tokens;
+  const sum = counted.sum;
   // countMessages(messages), from the counts in hand (not 200,000 cache look-ups again).
   const tokensBefore = withReplyPriming(sum, tokens.length);
   const analysis = analyzeConversation(messages, {
@@ -131,7 +176,6 @@ export function measureInput(conv: Conversation, options: ResolvedOptions): Comp
     memo: options.cache.messages,
   });
   // A conversation that grew at its end scans only its new messages for tool blocks.
-  const memo = options.cache.messages;
   const blocks = memo.lasting
     ? memo.resume(TOOL_BLOCKS, messages, toolBlockScan, (scan, from) => advanceToolBlocks(scan, messages, from)).blocks.slice()
     : computeToolBlocks(messages);

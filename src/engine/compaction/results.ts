@@ -88,7 +88,8 @@ export function statsOf(planned: PlannedCompaction, attempt: Attempt, now: strin
     else kept++;
   }
   const systemIdx = input.messages.findIndex((m) => m.itemType === 'SYSTEM_PROMPT');
-  const lastTs = [...input.messages].reverse().find((m) => m.timestamp)?.timestamp;
+  let lastTs: string | undefined;
+  for (let i = input.messages.length - 1; i >= 0 && !lastTs; i--) lastTs = input.messages[i]!.timestamp || undefined;
   return {
     original_tokens: input.tokensBefore,
     compressed_tokens: attempt.tokensAfter,

@@ -45,7 +45,8 @@ let lastSettings: { settings: object; slots: Map<string, MemoSlot<unknown>> } | 
 export function memoSlotWith<T>(name: string, settings: object): MemoSlot<T> {
   let slots = lastSettings?.settings === settings ? lastSettings.slots : SETTINGS_SLOTS.get(settings);
   if (!slots) SETTINGS_SLOTS.set(settings, (slots = new Map()));
-  lastSettings = { settings, slots };
+  // Replaced only when the settings change (this runs for every message a builder reads).
+  if (lastSettings?.slots !== slots) lastSettings = { settings, slots };
   let slot = slots.get(name);
   if (!slot) {
     const text = JSON.stringify(settings);
@@ -106,19 +107,41 @@ export class MessageMemo {
 
   /** The value of `slot` for `m`, computed by `compute` the first time. */
   get<T>(m: Message, slot: MemoSlot<T>, compute: (m: Message) => T): T {
-    return this.getIn(this.entryOf(m), slot, () => compute(m));
+    // getIn's steps written out: no closure made per call (it runs for every message, per stage).
+    const entry = this.entryOf(m);
+    const i = slot.index;
+    if (i < entry.length && entry[i] !== ABSENT) return entry[i] as T;
+    const v = compute(m);
+    while (entry.length < i) entry.push(ABSENT);
+    entry[i] = v;
+    return v;
   }
 
   /** The value of `slot` kept for `m`, if any (nothing is computed). */
   peek<T>(m: Message, slot: MemoSlot<T>): T | undefined {
-    const e = this.entryOf(m);
-    const v = slot.index < e.length ? e[slot.index] : ABSENT;
+    return this.peekIn(this.entryOf(m), slot);
+  }
+
+  /** The value of `slot` kept in an entry (MessageMemo.entry), if any (nothing is computed). */
+  peekIn<T>(entry: MemoEntry, slot: MemoSlot<T>): T | undefined {
+    const v = slot.index < entry.length ? entry[slot.index] : ABSENT;
     return v === ABSENT ? undefined : (v as T);
   }
 
   /** The value of `slot` for `m`, through its entry when the caller holds it (a view's message). */
   read<T>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, compute: () => T): T {
     return this.getIn(entry ?? this.entryOf(m), slot, compute);
+  }
+
+  /** read() with `compute(arg)`: the caller makes no closure per call. */
+  readWith<T, A>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, compute: (arg: A) => T, arg: A): T {
+    const e = entry ?? this.entryOf(m);
+    const i = slot.index;
+    if (i < e.length && e[i] !== ABSENT) return e[i] as T;
+    const v = compute(arg);
+    while (e.length < i) e.push(ABSENT);
+    e[i] = v;
+    return v;
   }
 
   /** Puts `value` as the value of `slot` for `m`: a value that depends on more than the message

@@ -22,7 +22,9 @@ import { extractFilePaths } from '../analyze/refs';
 import { isDeclinedResult } from '../analyze/toolKinds';
 import { advanceLaterScan, firstAfter, laterEvidence, laterScan, type LaterScan } from './laterEvidence';
 import { memoSlotWith } from '../conversation/messageMemo';
+import type { SegmentConstants } from './constants';
 import { describeCall, type SpanMessage, type SpanToolCall } from './spanView';
+import type { Message } from '../conversation/model';
 import { collapseWhitespace, inlineCode, listItem, oneLine } from '../text/textCut';
 
 const fixWords = compileKeywords(FIX_KEYWORDS);
@@ -98,12 +100,12 @@ export function declined(ctx: BuilderContext, sm: SpanMessage): boolean {
 
 /** The calls of the span the person declined, each an event: what was declined and, when the
  *  person said why right after, their words. */
-function rejectionItems(ctx: BuilderContext): SectionItem[] {
+function rejectionItems(ctx: BuilderContext, declinedCalls: readonly SpanToolCall[]): SectionItem[] {
   const { view, timeline } = ctx;
   const items: SectionItem[] = [];
-  for (const call of view.calls) {
-    if (call.resultPos === undefined || !declined(ctx, view.messages[call.resultPos]!)) continue;
-    const next = timeline.messages.slice(call.resultPos + 1, call.resultPos + 4).find((m) => m.userAuthored && m.text.trim());
+  for (const call of declinedCalls) {
+    const resultPos = call.resultPos!;
+    const next = timeline.messages.slice(resultPos + 1, resultPos + 4).find((m) => m.userAuthored && m.text.trim());
     const what = `User rejected ${inlineCode(oneLine(describeCall(call), 160))} — not applied`;
     const forms = [listItem(what)];
     if (next) forms.push(listItem(`${what}; the user then said: “${oneLine(next.text, 200)}”`));
@@ -113,10 +115,16 @@ function rejectionItems(ctx: BuilderContext): SectionItem[] {
       required: true,
       priority: 0.8 + 0.3 * recency(view, call.pos),
       order: call.pos,
-      sourceIds: [view.messages[call.resultPos]!.message.id],
+      sourceIds: [view.messages[resultPos]!.message.id],
     });
   }
   return items;
+}
+
+/** The calls of the span whose result is the person declining them, in order. */
+function declinedCalls(ctx: BuilderContext): SpanToolCall[] {
+  const { view } = ctx;
+  return view.calls.filter((call) => call.resultPos !== undefined && declined(ctx, view.messages[call.resultPos]!));
 }
 
 /** Traceback frames (`File "x.py", line 3`) and compiler lines (`src/a.ts:4:5`, `a.rs --> …`). */
@@ -152,7 +160,7 @@ interface ErrorScan {
 
 /** Reads timeline.messages[from, to) into `scan`. Past the span (`spanEnd`) an error only
  *  recurs: its last occurrence and the files it names change, on a copy of its group when
- *  `copyOnWrite` (the span's groups are kept for the next plan). */
+ *  `copyOnWrite` (the groups scanned before are kept for the next plan). */
 function scanErrors(ctx: BuilderContext, scan: ErrorScan, from: number, to: number, copyOnWrite: boolean): void {
   const { view, timeline } = ctx;
   const spanEnd = view.messages.length;
@@ -222,6 +230,9 @@ function scanErrors(ctx: BuilderContext, scan: ErrorScan, from: number, to: numb
 interface SpanErrors extends ErrorScan {
   /** The assistant's first sentence about a fix in each message after the first error. */
   fixSentences: { pos: number; sentence: string }[];
+  /** The calls the person declined (declinedCalls): their results are in the span, so the
+   *  calls are among the results' calls the kept reading depends on. */
+  declinedCalls: SpanToolCall[];
 }
 
 function spanErrors(ctx: BuilderContext): SpanErrors {
@@ -236,7 +247,7 @@ function spanErrors(ctx: BuilderContext): SpanErrors {
     const sentence = fromMessage(ctx, sm, 'errors.fixSentence', (x) => fixSentenceOf(x.text));
     if (sentence !== undefined) fixSentences.push({ pos: sm.pos, sentence });
   }
-  return { ...scan, fixSentences };
+  return { ...scan, fixSentences, declinedCalls: declinedCalls(ctx) };
 }
 
 /** The span's errors (spanErrors) last read for these very messages, references and result calls:
@@ -257,12 +268,12 @@ function keptSpanErrors(ctx: BuilderContext): SpanErrors {
 /** The timeline scanned for what comes after each error (advanceLaterScan), resumed from the
  *  last scan when the timeline starts with the same messages read with the same references (a
  *  result's errors, in `failed`, come from those). */
-function keptLaterScan(ctx: BuilderContext, failed: ReadonlySet<number>): LaterScan {
+function keptLaterScan(ctx: BuilderContext, messages: readonly Message[], failed: ReadonlySet<number>): LaterScan {
   const { timeline, memo, c } = ctx;
   const refsAt = (p: number) => timeline.messages[p]!.analysis?.refs;
   const kept = memo.resume(
     memoSlotWith<{ scan: LaterScan; refs: unknown[] }>('errors.later', c),
-    timeline.messages.map((sm) => sm.message),
+    messages,
     () => ({ scan: laterScan(), refs: [] }),
     (state, from) => {
       advanceLaterScan(state.scan, timeline, from, (pos) => failed.has(pos));
@@ -273,15 +284,66 @@ function keptLaterScan(ctx: BuilderContext, failed: ReadonlySet<number>): LaterS
   return kept.scan;
 }
 
+/** The span's errors with the messages after it read onto them (scanErrors, copy-on-write),
+ *  resumed from the last scan when the timeline starts with the same messages, after the same
+ *  span's errors, read with the same references and result calls: a re-plan of a grown
+ *  conversation that summarizes the same messages reads only the new ones. Each resumption
+ *  copies a group before it changes it, so a group handed out never changes (groupForms). */
+function keptErrorScan(ctx: BuilderContext, messages: readonly Message[], span: SpanErrors): ErrorScan {
+  const { view, timeline, memo, c } = ctx;
+  const spanEnd = view.messages.length;
+  const kept = memo.resume(
+    memoSlotWith<{ span: SpanErrors; scan: ErrorScan; read: unknown[] }>('errors.after', c),
+    messages,
+    () => ({ span, scan: { groups: new Map(span.groups), failed: new Set(span.failed) }, read: [] }),
+    (state, from) => {
+      const start = Math.max(from, spanEnd);
+      scanErrors(ctx, state.scan, start, timeline.messages.length, true);
+      for (let p = start; p < timeline.messages.length; p++) state.read.push(timeline.messages[p]!.analysis?.refs, timeline.callOfResult.get(p));
+    },
+    (state) => {
+      if (state.span !== span) return false;
+      for (let k = 0; k < state.read.length; k += 2) {
+        const p = spanEnd + k / 2;
+        if (state.read[k] !== timeline.messages[p]!.analysis?.refs || state.read[k + 1] !== timeline.callOfResult.get(p)) return false;
+      }
+      return true;
+    },
+  );
+  return kept.scan;
+}
+
+/** The key and forms last written for each group, with the status and constants they were
+ *  written from: a group is never changed once its scan is done (the span's groups are kept for
+ *  the next plan, and a recurrence after the span changes a copy), so a re-plan whose group has
+ *  the same status writes nothing again. */
+const FORMS = new WeakMap<ErrorGroup, { st: Status; c: SegmentConstants; key: string; forms: string[] }>();
+
+function groupForms(g: ErrorGroup, st: Status, c: SegmentConstants): { key: string; forms: string[] } {
+  const kept = FORMS.get(g);
+  if (kept && kept.c === c && kept.st.label === st.label && kept.st.detail === st.detail && kept.st.explanation === st.explanation) return kept;
+  const sig = inlineCode(oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS));
+  const times = g.count > 1 ? ` (×${g.count})` : '';
+  const from = g.fromUser ? ' reported by the user' : g.command ? ` from ${inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS))}` : '';
+  const short = `${sig} — ${st.label}`;
+  const long = `${sig}${times}${from} — ${st.label}${st.detail ? `: ${st.detail}` : ''}`;
+  const forms = [listItem(short), listItem(long)];
+  // The assistant's words about a fix only beside evidence of one.
+  if (st.explanation && st.label === 'fixed') forms.push(listItem(`${long}\n${st.explanation}`));
+  const made = { st, c, key: `error:${oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS)}`, forms: distinctForms(forms) };
+  FORMS.set(g, made);
+  return made;
+}
+
 export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   const { view, timeline, c } = ctx;
   const span = keptSpanErrors(ctx);
-  const scan: ErrorScan = { groups: new Map(span.groups), failed: new Set(span.failed) };
-  scanErrors(ctx, scan, view.messages.length, timeline.messages.length, true);
-  const { groups, failed } = scan;
+  // The timeline's messages, for the kept scans (one list: the memo keeps one copy of it).
+  const messages = timeline.messages.map((sm) => sm.message);
+  const { groups, failed } = keptErrorScan(ctx, messages, span);
   const fixSentences = span.fixSentences;
   const fixPositions = fixSentences.map((f) => f.pos);
-  const later = groups.size > 0 ? laterEvidence(keptLaterScan(ctx, failed)) : undefined;
+  const later = groups.size > 0 ? laterEvidence(keptLaterScan(ctx, messages, failed)) : undefined;
 
   const status = (g: ErrorGroup): Status => {
     const edited = later!.editedAfter(g.lastPos);
@@ -304,26 +366,19 @@ export function buildErrorsAndFixes(ctx: BuilderContext): SectionItem[] {
   for (const g of groups.values()) {
     const generic = GENERIC.test(g.signature);
     const st = status(g);
-    const sig = inlineCode(oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS));
-    const times = g.count > 1 ? ` (×${g.count})` : '';
-    const from = g.fromUser ? ' reported by the user' : g.command ? ` from ${inlineCode(oneLine(g.command, c.ERROR_COMMAND_MAX_CHARS))}` : '';
-    const short = `${sig} — ${st.label}`;
-    const long = `${sig}${times}${from} — ${st.label}${st.detail ? `: ${st.detail}` : ''}`;
-    const forms = [listItem(short), listItem(long)];
-    // The assistant's words about a fix only beside evidence of one.
-    if (st.explanation && st.label === 'fixed') forms.push(listItem(`${long}\n${st.explanation}`));
+    const { key, forms } = groupForms(g, st, c);
     const isRequired = !generic && required < REQUIRED_ERRORS_MAX;
     if (isRequired) required++;
     items.push({
-      key: `error:${oneLine(g.signature, c.ERROR_SIGNATURE_MAX_CHARS)}`,
-      forms: distinctForms(forms),
+      key,
+      forms,
       required: isRequired,
       priority: (0.5 + 0.5 * recency(view, g.lastPos) + (st.label === 'unresolved' ? 0.3 : 0)) * (generic ? c.GENERIC_ERROR_PRIORITY : 1),
       order: g.firstPos,
       sourceIds: g.sourceIds.slice(),
     });
   }
-  items.push(...rejectionItems(ctx));
+  items.push(...rejectionItems(ctx, span.declinedCalls));
   // An error keeps its latest state: an entry from this span replaces the earlier summary's.
   return ctx.previous ? replaceByKey(previousItems(ctx.previous, { required: true, priority: 0.3, keyOf: keyByInlineCode('error') }), items) : items;
 }

@@ -20,8 +20,11 @@ export function extendSpanView(view: SpanView, span: readonly Message[], analyse
   }
   const added = buildSpanView(span.slice(from), analyses.slice(from), memo);
   const calls = view.calls.slice();
-  const callOfResult = new Map(view.callOfResult);
-  const callsAt = new Map(view.callsAt);
+  // Copied entry by entry: a Map made from a Map makes a pair for each entry it copies.
+  const callOfResult = new Map<number, SpanToolCall>();
+  view.callOfResult.forEach((c, pos) => callOfResult.set(pos, c));
+  const callsAt = new Map<number, SpanToolCall[]>();
+  view.callsAt.forEach((cs, pos) => callsAt.set(pos, cs));
   // A result answers the latest call with its id before it, when that call has no result yet.
   const byId = new Map<string, number>();
   calls.forEach((c, k) => byId.set(c.call.id, k));

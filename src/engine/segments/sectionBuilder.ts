@@ -33,7 +33,7 @@ export type SectionBuilder = (ctx: BuilderContext) => SectionItem[];
  *  and kept in the context's memo. `read` may use the message and what the view derives from it
  *  alone (text, thinking, role flags, its tool calls) — never its position or its analysis. */
 export function fromMessage<T>(ctx: BuilderContext, sm: SpanMessage, name: string, read: (sm: SpanMessage) => T): T {
-  return ctx.memo.read(sm.message, sm.memo, memoSlotWith<T>(name, ctx.c), () => read(sm));
+  return ctx.memo.readWith(sm.message, sm.memo, memoSlotWith<T>(name, ctx.c), read, sm);
 }
 
 /** 0 for the first message of the span, 1 for the last. */

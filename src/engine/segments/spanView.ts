@@ -351,18 +351,32 @@ export function buildSpanView(span: readonly Message[], analyses: readonly (Mess
  *  also holds the messages kept after it. */
 export function viewPrefix(view: SpanView, n: number): SpanView {
   if (n >= view.messages.length) return view;
+  const last = PREFIXES.get(view);
+  if (last?.n === n) return last.prefix;
+  const prefix = cutView(view, n);
+  PREFIXES.set(view, { n, prefix });
+  return prefix;
+}
+
+/** The last prefix cut from each view: a plan cuts the span from its timeline for the span's
+ *  content and again for its sections (views are never changed, so the cut holds). */
+const PREFIXES = new WeakMap<SpanView, { n: number; prefix: SpanView }>();
+
+function cutView(view: SpanView, n: number): SpanView {
   const byCall = new Map<SpanToolCall, SpanToolCall>();
   for (const c of view.calls) if (c.pos < n) byCall.set(c, c.resultPos !== undefined && c.resultPos >= n ? { ...c, resultPos: undefined } : c);
   const calls = [...byCall.values()];
   const callOfResult = new Map<number, SpanToolCall>();
-  for (const [pos, c] of view.callOfResult) if (pos < n && byCall.has(c)) callOfResult.set(pos, byCall.get(c)!);
+  view.callOfResult.forEach((c, pos) => {
+    if (pos < n && byCall.has(c)) callOfResult.set(pos, byCall.get(c)!);
+  });
   const callsAt = new Map<number, SpanToolCall[]>();
-  for (const [pos, cs] of view.callsAt)
-    if (pos < n)
-      callsAt.set(
-        pos,
-        cs.map((c) => byCall.get(c)!),
-      );
+  // A position's list is shared when none of its calls changed (most: only calls answered
+  // after the cut do); lists are never changed once made.
+  const same = (c: SpanToolCall) => byCall.get(c) === c;
+  view.callsAt.forEach((cs, pos) => {
+    if (pos < n) callsAt.set(pos, cs.every(same) ? cs : cs.map((c) => byCall.get(c)!));
+  });
   return { messages: view.messages.slice(0, n), calls, callOfResult, callsAt };
 }
 

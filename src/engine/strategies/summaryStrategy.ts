@@ -59,7 +59,8 @@ export const summaryStrategy: Strategy = {
     const { messages, tokens, rounds, toolBlocks } = ctx;
     const n = messages.length;
     const warnings: EngineWarning[] = [];
-    const fixed = (i: number) => ctx.header.has(i) || ctx.pinned.has(messages[i]!.id);
+    const anyPinned = ctx.pinned.size > 0;
+    const fixed = (i: number) => ctx.header.has(i) || (anyPinned && ctx.pinned.has(messages[i]!.id));
     // suffix[c] = tokens of the non-fixed messages from c to the end.
     const suffix = new Array<number>(n + 1).fill(0);
     for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + (fixed(i) ? 0 : tokens[i]!);
@@ -115,7 +116,7 @@ export const summaryStrategy: Strategy = {
 
     const decisions: MessageDecision[] = messages.map((m, i) => {
       if (ctx.header.has(i)) return plainDecision('kept', headerReason(m));
-      if (ctx.pinned.has(m.id)) return plainDecision('kept', 'pinned');
+      if (anyPinned && ctx.pinned.has(m.id)) return plainDecision('kept', 'pinned');
       // An earlier summary inside the kept round (after the request it kept) is merged all the same.
       if (m.itemType === 'COMPACTION_SUMMARY') return plainDecision('summarized', 'earlier summary, merged section by section');
       if (i >= cut) return plainDecision('kept', 'recent round');

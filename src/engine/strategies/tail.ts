@@ -14,7 +14,7 @@
 //     first, down to EMERGENCY_MIN_TOKENS each — tool blocks stay whole (every call keeps its
 //     result), only their text and arguments are shortened.
 
-import { memoSlot } from '../conversation/messageMemo';
+import { memoSlot, type MemoSlot } from '../conversation/messageMemo';
 import { isUserAuthored } from '../conversation/model';
 import { formatCount } from '../text/formatNumber';
 import type { MessageDecision, StrategyContext, StrategyDecision } from './strategy';
@@ -34,18 +34,25 @@ function sentTokens(ctx: StrategyContext, d: MessageDecision, i: number): number
 
 type Collapsed = ReturnType<typeof collapsedMessage>;
 
-/** collapsedMessage of a message, once per message, run length and counter. */
-function collapsedOf(ctx: StrategyContext, i: number, minRun: number): Collapsed {
+/** The counter a message's collapsedMessage was made with and what it gave (one counter per
+ *  compaction, or per conversation): one pair per message, not a table. */
+type CollapsedSlot = MemoSlot<{ counter: object | undefined; value: Collapsed | undefined }>;
+
+function collapsedSlot(ctx: StrategyContext, minRun: number): CollapsedSlot {
+  return memoSlot(`tail.collapsed:${minRun}:${ctx.archived !== false}`);
+}
+
+function noCollapse(): { counter: object | undefined; value: Collapsed | undefined } {
+  return { counter: undefined, value: undefined };
+}
+
+/** collapsedMessage of a message, once per message, run length and counter (`slot`: collapsedSlot). */
+function collapsedOf(ctx: StrategyContext, i: number, minRun: number, slot: CollapsedSlot): Collapsed {
   const m = ctx.messages[i]!;
   const archived = ctx.archived !== false;
   const make = () => collapsedMessage(m, ctx.tokens[i]!, minRun, ctx.counter, archived);
   if (!ctx.memo) return make();
-  // The counter it was made with and what it gave (one counter per compaction, or per
-  // conversation): one pair per message, not a table.
-  const last = ctx.memo.get(m, memoSlot<{ counter: object | undefined; value: Collapsed | undefined }>(`tail.collapsed:${minRun}:${archived}`), () => ({
-    counter: undefined,
-    value: undefined,
-  }));
+  const last = ctx.memo.get(m, slot, noCollapse);
   if (last.counter !== ctx.counter) {
     last.value = make();
     last.counter = ctx.counter;
@@ -55,10 +62,11 @@ function collapsedOf(ctx: StrategyContext, i: number, minRun: number): Collapsed
 
 function collapseRepeats(ctx: StrategyContext, decisions: MessageDecision[]): number {
   const { REPEATED_LINES_MIN_RUN } = ctx.limits.strategy;
+  const slot = collapsedSlot(ctx, REPEATED_LINES_MIN_RUN);
   let lines = 0;
   decisions.forEach((d, i) => {
     if (d.decision !== 'kept' || d.replacement || isFixed(ctx, i)) return;
-    const c = collapsedOf(ctx, i, REPEATED_LINES_MIN_RUN);
+    const c = collapsedOf(ctx, i, REPEATED_LINES_MIN_RUN, slot);
     if (!c) return;
     lines += c.collapsedLines;
     decisions[i] = {

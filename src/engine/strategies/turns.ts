@@ -61,8 +61,8 @@ function findTurns(ctx: StrategyContext): number[][] {
       const b = toolBlocks[bi]!;
       const members: number[] = [];
       for (let k = Math.min(b.start, i); k <= b.end; k++) if (!fixed[k]) members.push(k);
-      turns.push([...pendingThinking, ...members]);
-      pendingThinking = [];
+      turns.push(pendingThinking.length === 0 ? members : [...pendingThinking, ...members]);
+      if (pendingThinking.length > 0) pendingThinking = [];
       i = b.end + 1;
       continue;
     }
@@ -72,7 +72,7 @@ function findTurns(ctx: StrategyContext): number[][] {
       continue;
     }
     turns.push(pendingThinking.length === 0 ? [i] : [...pendingThinking, i]);
-    pendingThinking = [];
+    if (pendingThinking.length > 0) pendingThinking = [];
     i++;
   }
   if (pendingThinking.length > 0) turns.push(pendingThinking);

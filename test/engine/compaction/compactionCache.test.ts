@@ -126,6 +126,44 @@ describe('planning a growing conversation with one cache', () => {
     expect(planCompaction(regrown, { counter, cache, now: NOW })).toEqual(planCompaction(regrown, { counter, now: NOW }));
   });
 
+  it('pins (flag, <pin> tag, unpin) found in a conversation growing one message at a time are those found afresh', async () => {
+    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const counter = await createTokenCounter(conv.meta.model);
+    const users = conv.messages.flatMap((m, k) => (m.role === 'user' && m.toolResult === undefined ? [k] : []));
+    const [flagged, tagged, late] = [users[1]!, users[2]!, users[users.length - 2]!];
+    const pin = (m: Message, k: number): Message =>
+      k === flagged || k === late
+        ? { ...m, pinned: true }
+        : k === tagged
+          ? { ...m, content: [{ type: 'text', text: 'Remember: <pin>never push to main</pin>' }] }
+          : m;
+    const messages = conv.messages.map(pin);
+    const n = messages.length;
+    for (const edits of [undefined, { unpin: [messages[tagged]!.id] }]) {
+      const cache = new CompactionCache();
+      for (const k of [Math.ceil(n / 2), n - 3, n - 2, n - 1, n]) {
+        const prefix: Conversation = { ...conv, messages: messages.slice(0, k) };
+        const warm = planCompaction(prefix, { counter, cache, now: NOW, ...(edits ? { edits } : {}) });
+        expect(warm, `prefix ${k}`).toEqual(planCompaction(prefix, { counter, now: NOW, ...(edits ? { edits } : {}) }));
+        const reasons = new Map(warm.plan.map((p) => [p.index, p.reason]));
+        expect(reasons.get(flagged)).toMatch(/pinned/);
+        if (!edits) expect(reasons.get(tagged)).toMatch(/pinned/);
+        if (k > late) expect(reasons.get(late)).toMatch(/pinned/);
+      }
+    }
+  });
+
+  it('a grown conversation counted by another counter is counted afresh', async () => {
+    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const [first, other] = [await createTokenCounter(conv.meta.model), await createTokenCounter('an-unknown-model')];
+    const cache = new CompactionCache();
+    const n = conv.messages.length;
+    planCompaction({ ...conv, messages: conv.messages.slice(0, n - 1) }, { counter: first, cache, now: NOW });
+    const warm = planCompaction(conv, { counter: other, cache, now: NOW });
+    expect(warm).toEqual(planCompaction(conv, { counter: other, now: NOW }));
+    expect(warm.tokensBefore).not.toBe(planCompaction(conv, { counter: first, now: NOW }).tokensBefore);
+  });
+
   it('an analysis handed out is not changed by the analysis of the grown conversation', () => {
     const conv = load(FILES[2]![0], FILES[2]![1]);
     const memo = new MessageMemo();

@@ -1,7 +1,8 @@
 // What a longer span reuses from the shorter span it extends gives exactly what reading the
 // longer span afresh gives: the span view extended by the new messages (extendSpanView), and the
-// ledger's fold resumed from the last span's (ledgerOf with a memo) — on a real transcript cut
-// at many points, and on calls whose results come after the cut or share an id.
+// ledger's fold resumed from the last span's (ledgerOf with a memo), the span cut from a view
+// (viewPrefix) — on a real transcript cut at many points, and on calls whose results come after
+// the cut or share an id.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { ledgerOf } from '../../../src/engine/segments/ledger';
 import { emptySectionTexts } from '../../../src/engine/sections';
 import { spanFacts } from '../../../src/engine/validate/facts';
 import { extendSpanView } from '../../../src/engine/segments/grownView';
-import { buildSpanView } from '../../../src/engine/segments/spanView';
+import { buildSpanView, viewPrefix } from '../../../src/engine/segments/spanView';
 import { ConversationBuilder } from '../../helpers/compactorFixtures';
 import { transcriptPath } from '../../helpers/transcripts';
 
@@ -25,7 +26,8 @@ function realMessages(): Message[] {
   return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true }).conversation.messages;
 }
 
-/** Calls answered after other messages, a result whose call comes later, two calls sharing an id. */
+/** Calls answered after other messages, a result whose call comes later, two calls sharing an
+ *  id, a call the person declined. */
 function tangledMessages(): Message[] {
   const b = new ConversationBuilder().user('Fix the failing test in src/a.ts and keep a todo list.');
   b.tool('TodoWrite', { todos: [{ content: 'Fix src/a.ts', status: 'in_progress' }] }, 'ok');
@@ -47,6 +49,7 @@ function tangledMessages(): Message[] {
   b.user('Also look at src/c.ts.');
   b.messages.push(result('x', 1), call('x', 'src/c.ts'), result('x', 2), result('y', 3), result('x', 4), call('late', 'src/d.ts'));
   b.tool('TodoWrite', { todos: [{ content: 'Fix src/a.ts', status: 'completed' }] }, 'ok');
+  b.messages.push(call('no', 'src/e.ts'), { ...result('no', 5), content: [{ type: 'text', text: "The user doesn't want to proceed with this tool use." }] });
   b.user('Cancel the fix of src/a.ts, we keep it.');
   return b.messages;
 }
@@ -81,6 +84,23 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       // Each call the maps hold is one of the view's calls.
       const calls = new Set(extended.calls);
       for (const c of [...extended.callOfResult.values(), ...[...extended.callsAt.values()].flat()]) expect(calls.has(c)).toBe(true);
+    }
+  });
+
+  it.each(SOURCES)('%s: the span cut from a view, kept for the next cut of the same view', (_name, make) => {
+    const messages = make();
+    const view = buildSpanView(messages, analyzeConversation(messages).messages);
+    const n = messages.length;
+    for (const k of [0, 1, Math.floor(n / 3), Math.floor(n / 3), n - 1, Math.floor(n / 2), n - 1, n]) {
+      const cut = viewPrefix(view, k);
+      expect(cut, `cut at ${k}`).toEqual(
+        buildSpanView(
+          messages.slice(0, k),
+          view.messages.slice(0, k).map((sm) => sm.analysis),
+        ),
+      );
+      // The same cut of the same view is the object cut before.
+      expect(viewPrefix(view, k)).toBe(cut);
     }
   });
 
@@ -147,8 +167,12 @@ describe('a span extended by new messages reads as the whole span read afresh', 
         after: { messages: messages.slice(k, to), analyses: list.slice(k, to) as MessageAnalysis[] },
         ...(withMemo ? { memo } : {}),
       }).items['Errors and fixes'];
-    // One span, more and more messages after it; another span; other references.
+    // One span, more and more messages after it; another span; other references, in the span
+    // or only after it.
     const k = Math.floor(n / 2);
+    // An error of the span recurring after it.
+    const recurring = analyses.slice(0, k).find((a) => a && a.refs.errors.length > 0)?.refs.errors[0] ?? 'TypeError: x is not a function';
+    const laterErrors = analyses.map((a, i) => (a && i >= k && i % 4 === 1 ? { ...a, refs: { ...a.refs, errors: [recurring] } } : a));
     for (const [span, to, list] of [
       [k, k, analyses],
       [k, k + 1, analyses],
@@ -159,11 +183,33 @@ describe('a span extended by new messages reads as the whole span read afresh', 
       [k - 1, n, otherErrors],
       [k, n, otherErrors],
       [k, n, analyses],
+      [k, n - 1, analyses],
+      [k, n, laterErrors],
+      [k, n, analyses],
     ] as const) {
       const warm = errorsOf(span, to, list, true);
       expect(warm, `span ${span}, to ${to}`).toEqual(errorsOf(span, to, list, false));
     }
-    expect(errorsOf(k, n, analyses, true).length).toBeGreaterThan(0);
+    const once = errorsOf(k, n, analyses, true);
+    expect(once.length).toBeGreaterThan(0);
+    // A re-plan of the same span and messages writes its entries again only for errors that
+    // recur after the span: the others keep their forms.
+    const again = errorsOf(k, n, reanalyzed(analyses), true);
+    expect(again.map((it) => it.forms)).toEqual(once.map((it) => it.forms));
+    expect(again.some((it, j) => it.key.startsWith('error:') && it.forms === once[j]!.forms)).toBe(true);
+  });
+
+  it('a call the person declined is listed as such, with the span read afresh or kept', () => {
+    const messages = tangledMessages();
+    const analyses = analyzeConversation(messages).messages;
+    const memo = new MessageMemo();
+    const n = messages.length;
+    for (const k of [n - 2, n - 1, n]) {
+      const read = (withMemo: boolean) => buildSectionMaterial(messages.slice(0, k), analyses.slice(0, k), withMemo ? { memo } : {}).items['Errors and fixes'];
+      const warm = read(true);
+      expect(warm).toEqual(read(false));
+      expect(warm.some((it) => it.key === 'rejected:no')).toBe(k >= n - 1);
+    }
   });
 
   it.each(SOURCES)("%s: the span's facts, the scan resumed span after span", (_name, make) => {
