@@ -65,6 +65,18 @@ export type MemoEntry = Entry;
 
 const ABSENT = Symbol('absent');
 
+/** What an entry holds at slot index `i`: its value, or ABSENT. */
+function keptAt(entry: MemoEntry, i: number): unknown {
+  return i < entry.length ? entry[i] : ABSENT;
+}
+
+/** Puts `v` at slot index `i` of an entry (the slots before it, if new, ABSENT) and gives it back. */
+function storeAt<T>(entry: MemoEntry, i: number, v: T): T {
+  while (entry.length < i) entry.push(ABSENT);
+  entry[i] = v;
+  return v;
+}
+
 /** Messages remembered by content per generation (two generations are kept). */
 const CONTENT_ENTRIES = 100_000;
 
@@ -107,14 +119,10 @@ export class MessageMemo {
 
   /** The value of `slot` for `m`, computed by `compute` the first time. */
   get<T>(m: Message, slot: MemoSlot<T>, compute: (m: Message) => T): T {
-    // getIn's steps written out: no closure made per call (it runs for every message, per stage).
+    // No closure made per call (it runs for every message, per stage).
     const entry = this.entryOf(m);
-    const i = slot.index;
-    if (i < entry.length && entry[i] !== ABSENT) return entry[i] as T;
-    const v = compute(m);
-    while (entry.length < i) entry.push(ABSENT);
-    entry[i] = v;
-    return v;
+    const kept = keptAt(entry, slot.index);
+    return kept !== ABSENT ? (kept as T) : storeAt(entry, slot.index, compute(m));
   }
 
   /** The value of `slot` kept for `m`, if any (nothing is computed). */
@@ -124,7 +132,7 @@ export class MessageMemo {
 
   /** The value of `slot` kept in an entry (MessageMemo.entry), if any (nothing is computed). */
   peekIn<T>(entry: MemoEntry, slot: MemoSlot<T>): T | undefined {
-    const v = slot.index < entry.length ? entry[slot.index] : ABSENT;
+    const v = keptAt(entry, slot.index);
     return v === ABSENT ? undefined : (v as T);
   }
 
@@ -136,20 +144,14 @@ export class MessageMemo {
   /** read() with `compute(arg)`: the caller makes no closure per call. */
   readWith<T, A>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, compute: (arg: A) => T, arg: A): T {
     const e = entry ?? this.entryOf(m);
-    const i = slot.index;
-    if (i < e.length && e[i] !== ABSENT) return e[i] as T;
-    const v = compute(arg);
-    while (e.length < i) e.push(ABSENT);
-    e[i] = v;
-    return v;
+    const kept = keptAt(e, slot.index);
+    return kept !== ABSENT ? (kept as T) : storeAt(e, slot.index, compute(arg));
   }
 
   /** Puts `value` as the value of `slot` for `m`: a value that depends on more than the message
    *  (its analysis) is read again when that changed, and replaces the one kept. */
   set<T>(m: Message, entry: MemoEntry | undefined, slot: MemoSlot<T>, value: T): void {
-    const e = entry ?? this.entryOf(m);
-    while (e.length < slot.index) e.push(ABSENT);
-    e[slot.index] = value;
+    storeAt(entry ?? this.entryOf(m), slot.index, value);
   }
 
   /** The values kept for `m`. */
@@ -159,12 +161,8 @@ export class MessageMemo {
 
   /** The value of `slot` in an entry (MessageMemo.entry), computed by `compute` the first time. */
   getIn<T>(entry: MemoEntry, slot: MemoSlot<T>, compute: () => T): T {
-    const i = slot.index;
-    if (i < entry.length && entry[i] !== ABSENT) return entry[i] as T;
-    const v = compute();
-    while (entry.length < i) entry.push(ABSENT);
-    entry[i] = v;
-    return v;
+    const kept = keptAt(entry, slot.index);
+    return kept !== ABSENT ? (kept as T) : storeAt(entry, slot.index, compute());
   }
 
   /**
