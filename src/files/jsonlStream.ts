@@ -7,11 +7,8 @@
 // undefined, and the caller reads the file whole, which gives the same result or the same error
 // as it always did.
 
-import { open, stat } from 'node:fs/promises';
 import { JsonlParser, type JsonlResult } from '../engine/conversation/importers/jsonText';
-
-/** Bytes read at a time. */
-const CHUNK_BYTES = 1024 * 1024;
+import { pushFileText, startsWithUtf16Bom, withStreamableFile } from './textStream';
 
 export interface StreamedLines<F> {
   format: F;
@@ -33,41 +30,24 @@ function firstLine(parser: JsonlParser): { done: boolean; value: unknown } {
  * otherwise (see the header).
  */
 export async function streamJsonlFile<F>(path: string, maxBytes: number, accept: (firstLine: unknown) => F | undefined): Promise<StreamedLines<F> | undefined> {
-  let fh;
-  try {
-    const s = await stat(path);
-    if (!s.isFile() || s.size > maxBytes || s.size === 0) return undefined;
-    fh = await open(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const decoder = new TextDecoder('utf-8', { fatal: true });
+  return withStreamableFile(path, maxBytes, async (fh) => {
     const parser = new JsonlParser();
     let format: F | undefined;
-    let bytes = 0;
-    let first = true;
-    for await (const chunk of fh.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: false }) as AsyncIterable<Buffer>) {
-      if (first && chunk.length >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))) return undefined;
-      first = false;
-      bytes += chunk.length;
-      if (bytes > maxBytes || chunk.indexOf(0) !== -1) return undefined;
-      parser.push(decoder.decode(chunk, { stream: true }));
+    const bytes = await pushFileText(fh, maxBytes, startsWithUtf16Bom, (text) => {
+      parser.push(text);
       if (format === undefined) {
         // The first chunk decides: a JSON document on one line (or a first line longer than a
         // chunk) is read whole, without reading it twice over.
         const line = firstLine(parser);
         format = line.done ? accept(line.value) : undefined;
-        if (format === undefined) return undefined;
       }
+      return format !== undefined;
+    });
+    if (bytes === undefined || format === undefined) return undefined;
+    try {
+      return { format, lines: parser.end(), bytes };
+    } catch {
+      return undefined;
     }
-    parser.push(decoder.decode());
-    if (format === undefined) return undefined;
-    return { format, lines: parser.end(), bytes };
-  } catch {
-    // Not strict UTF-8 (the decoder throws), or the file went away: read whole, for its error.
-    return undefined;
-  } finally {
-    await fh.close();
-  }
+  });
 }
