@@ -2,30 +2,24 @@
 // the engine's own give the same archive keys: on every shared transcript, through a compaction,
 // and across an undo — so entries already on disk stay readable whichever host wrote them.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hashHex, pureSha256 } from '../../src/engine/archive/contentHasher';
 import { archiveConversation, conversationKey, readArchivedConversation } from '../../src/engine/archive/conversationArchive';
 import { MemoryArchive } from '../../src/engine/archive/memoryArchive';
 import { compactConversation, undoCompaction } from '../../src/engine/compactor';
-import { importTranscript } from '../../src/engine/conversation/importers/detect';
 import type { Conversation } from '../../src/engine/conversation/model';
 import { offloadKey } from '../../src/engine/strategies/truncation';
 import { createTokenCounter } from '../../src/engine/tokens/messageCounter';
 import { nodeSha256 } from '../../src/files/nodeSha256';
 import { runCompaction } from '../../src/sessions/compactionService';
-import { transcriptFiles, transcriptPath } from '../helpers/transcripts';
-
-function load(rel: string): Conversation {
-  const file = transcriptPath(rel);
-  return importTranscript(readFileSync(file, 'utf8'), { sourcePath: file, wholeFile: true }).conversation;
-}
+import { transcriptFiles } from '../helpers/transcripts';
+import { importShared } from '../helpers/sharedConversation';
 
 const FIXED_NOW = '2026-01-01T00:00:00.000Z';
 
 describe('archive keys with Node SHA-256 and the engine SHA-256', () => {
   it.each(transcriptFiles())('%s: the same conversation key and the same offload keys', (rel) => {
-    const conv = load(rel);
+    const conv = importShared(rel, { wholeFile: true });
     const key = conversationKey(conv, nodeSha256);
     expect(key).toMatch(/^conv-[0-9a-f]{64}$/);
     expect(key).toBe(conversationKey(conv, pureSha256));
@@ -43,7 +37,7 @@ describe('a compaction keyed with one hasher and undone with the other', () => {
   it.each(files)(
     '%s: the same archiveId; undo restores the original whichever hasher reads it',
     async (rel) => {
-      const conv = load(rel);
+      const conv = importShared(rel, { wholeFile: true });
       const counter = await createTokenCounter(conv.meta.model);
       const byNode = new MemoryArchive();
       const byPure = new MemoryArchive();
@@ -58,7 +52,7 @@ describe('a compaction keyed with one hasher and undone with the other', () => {
   );
 
   it('runCompaction (every Node front end) keys the archive as the engine does', async () => {
-    const conv = load(files[0]!);
+    const conv = importShared(files[0]!, { wholeFile: true });
     const archive = new MemoryArchive();
     const { result } = await runCompaction(conv, {}, { archive, now: FIXED_NOW });
     expect(result.archiveId).toBe(conversationKey(conv, pureSha256));
@@ -66,7 +60,7 @@ describe('a compaction keyed with one hasher and undone with the other', () => {
   });
 
   it('a copy spelled with another key order gets the same variant key from either hasher', async () => {
-    const conv = load(files[0]!);
+    const conv = importShared(files[0]!, { wholeFile: true });
     const reordered = JSON.parse(JSON.stringify({ messages: conv.messages, meta: conv.meta, format: conv.format, id: conv.id })) as Conversation;
     const byNode = new MemoryArchive();
     const byPure = new MemoryArchive();

@@ -5,18 +5,10 @@
 // Without `now`, recency is measured from the latest message, so it moves as messages come; with
 // a `now` long after the session, it stays.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeConversation } from '../../../src/engine/analyze/analyzeConversation';
-import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import { MessageMemo } from '../../../src/engine/conversation/messageMemo';
-import type { Message } from '../../../src/engine/conversation/model';
-import { transcriptPath } from '../../helpers/transcripts';
-
-function load(rel: string): Message[] {
-  const path = transcriptPath(rel);
-  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, wholeFile: true }).conversation.messages;
-}
+import { importShared } from '../../helpers/sharedConversation';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -27,7 +19,7 @@ describe('an analysis kept across a growing real conversation', () => {
     [undefined, NOW],
     ['the failing tests', NOW],
   ])('focus %s, now %s: every prefix analyzes as afresh', (focus, now) => {
-    const messages = load('claude-code/kiliman__claude-transcript__test2.jsonl');
+    const messages = importShared('claude-code/kiliman__claude-transcript__test2.jsonl', { wholeFile: true }).messages;
     const n = messages.length;
     const memo = new MessageMemo();
     const start = Math.ceil(n * 0.6);

@@ -3,14 +3,12 @@
 // what a plan with no cache gives, with several option sets, and for a re-imported copy (new
 // message objects with the same content) as well.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CompactionCache } from '../../../src/engine/compaction/cache';
 import { planCompaction, type PlanOptions } from '../../../src/engine/compactor';
-import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import type { Conversation } from '../../../src/engine/conversation/model';
 import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
-import { transcriptPath } from '../../helpers/transcripts';
+import { importShared } from '../../helpers/sharedConversation';
 
 const FILES: [string, { wholeFile?: boolean }][] = [
   ['mini-swe-agent/django__django-11138.traj.json', {}],
@@ -22,14 +20,9 @@ const OPTION_SETS: Omit<PlanOptions, 'counter'>[] = [{}, { ratio: 0.1, level: 'h
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
-function load(rel: string, opts: { wholeFile?: boolean }): Conversation {
-  const path = transcriptPath(rel);
-  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, ...opts }).conversation;
-}
-
 describe('planning a growing real conversation with one cache', () => {
   it.each(FILES)('%s: every prefix plans as with no cache', async (rel, opts) => {
-    const conv = load(rel, opts);
+    const conv = importShared(rel, opts);
     const counter = await createTokenCounter(conv.meta.model);
     const n = conv.messages.length;
     for (const options of OPTION_SETS) {

@@ -3,7 +3,6 @@
 // The same conversation planned again with the same options is the kept plan; with other options,
 // or after it grew, a new one.
 
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { analyzeConversation } from '../../../src/engine/analyze/analyzeConversation';
@@ -12,11 +11,10 @@ import { advanceCrossReferences, crossReferenceScan } from '../../../src/engine/
 import { advanceTermFrequencies, termFrequencyScan } from '../../../src/engine/analyze/relevance';
 import { CompactionCache } from '../../../src/engine/compaction/cache';
 import { planCompaction, type PlanOptions } from '../../../src/engine/compactor';
-import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import { memoSlot, MessageMemo } from '../../../src/engine/conversation/messageMemo';
 import type { Conversation, Message } from '../../../src/engine/conversation/model';
 import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
-import { transcriptPath } from '../../helpers/transcripts';
+import { importShared } from '../../helpers/sharedConversation';
 
 const FILES: [string, { wholeFile?: boolean }][] = [
   ['mini-swe-agent/django__django-11138.traj.json', {}],
@@ -28,14 +26,9 @@ const OPTION_SETS: Omit<PlanOptions, 'counter'>[] = [{}, { ratio: 0.1, level: 'h
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
-function load(rel: string, opts: { wholeFile?: boolean }): Conversation {
-  const path = transcriptPath(rel);
-  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, ...opts }).conversation;
-}
-
 describe('planning a growing conversation with one cache', () => {
   it('gives the kept plan for the same conversation and options, a new one otherwise', async () => {
-    const conv = load(FILES[0]![0], {});
+    const conv = importShared(FILES[0]![0], {});
     const counter = await createTokenCounter(conv.meta.model);
     const cache = new CompactionCache();
     const first = planCompaction(conv, { counter, cache, now: NOW });
@@ -53,7 +46,7 @@ describe('planning a growing conversation with one cache', () => {
   });
 
   it('refuses a cache that is not one', async () => {
-    const conv = load(FILES[0]![0], {});
+    const conv = importShared(FILES[0]![0], {});
     const counter = await createTokenCounter(conv.meta.model);
     expect(() => planCompaction(conv, { counter, cache: {} as CompactionCache })).toThrow(/options.cache: expected a CompactionCache/);
   });
@@ -94,7 +87,7 @@ describe('planning a growing conversation with one cache', () => {
   }
 
   it.each(OPTION_SETS)('appended user, assistant and tool messages plan as with no cache (%j)', async (options) => {
-    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const conv = importShared(FILES[2]![0], FILES[2]![1]);
     const counter = await createTokenCounter(conv.meta.model);
     const cache = new CompactionCache();
     let current: Conversation = { ...conv, messages: conv.messages.slice(0, Math.ceil(conv.messages.length * 0.7)) };
@@ -107,7 +100,7 @@ describe('planning a growing conversation with one cache', () => {
   });
 
   it('a conversation whose earlier messages changed, or that got shorter, is analyzed from the start', async () => {
-    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const conv = importShared(FILES[2]![0], FILES[2]![1]);
     const counter = await createTokenCounter(conv.meta.model);
     const cache = new CompactionCache();
     const n = conv.messages.length;
@@ -127,7 +120,7 @@ describe('planning a growing conversation with one cache', () => {
   });
 
   it('pins (flag, <pin> tag, unpin) found in a conversation growing one message at a time are those found afresh', async () => {
-    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const conv = importShared(FILES[2]![0], FILES[2]![1]);
     const counter = await createTokenCounter(conv.meta.model);
     const users = conv.messages.flatMap((m, k) => (m.role === 'user' && m.toolResult === undefined ? [k] : []));
     const [flagged, tagged, late] = [users[1]!, users[2]!, users[users.length - 2]!];
@@ -154,7 +147,7 @@ describe('planning a growing conversation with one cache', () => {
   });
 
   it('a grown conversation counted by another counter is counted afresh', async () => {
-    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const conv = importShared(FILES[2]![0], FILES[2]![1]);
     const [first, other] = [await createTokenCounter(conv.meta.model), await createTokenCounter('an-unknown-model')];
     const cache = new CompactionCache();
     const n = conv.messages.length;
@@ -165,7 +158,7 @@ describe('planning a growing conversation with one cache', () => {
   });
 
   it('an analysis handed out is not changed by the analysis of the grown conversation', () => {
-    const conv = load(FILES[2]![0], FILES[2]![1]);
+    const conv = importShared(FILES[2]![0], FILES[2]![1]);
     const memo = new MessageMemo();
     const first = analyzeConversation(conv.messages, { memo, now: NOW });
     const before = structuredClone(first);
@@ -207,7 +200,7 @@ describe('planning a growing conversation with one cache', () => {
 
   it('scans over one array changed in place between them see it as it now is (the copies they keep are shared)', () => {
     const memo = new MessageMemo();
-    const messages = load(FILES[0]![0], {}).messages.slice(0, 6);
+    const messages = importShared(FILES[0]![0], {}).messages.slice(0, 6);
     const scanned = (name: string) =>
       memo.resume(
         memoSlot<string[]>(name),
@@ -230,7 +223,7 @@ describe('planning a growing conversation with one cache', () => {
   });
 
   it('an appended message with an id used before is refused, and the cache still checks what follows', async () => {
-    const conv = load(FILES[0]![0], {});
+    const conv = importShared(FILES[0]![0], {});
     const counter = await createTokenCounter(conv.meta.model);
     const cache = new CompactionCache();
     planCompaction(conv, { counter, cache, now: NOW });

@@ -4,16 +4,14 @@
 // Neither changes a count: on real transcripts the figures equal a fresh count of the messages
 // the result holds.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemoryArchive } from '../../../src/engine/archive/memoryArchive';
 import { buildSummaryMessage, summaryStyleOf } from '../../../src/engine/compaction/summaryMessage';
 import { compactConversation } from '../../../src/engine/compactor';
-import { importTranscript } from '../../../src/engine/conversation/importers/detect';
-import { messageText, type Conversation } from '../../../src/engine/conversation/model';
+import { messageText } from '../../../src/engine/conversation/model';
 import { SECTION_NAMES, type SectionTexts } from '../../../src/engine/sections';
 import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
-import { transcriptPath } from '../../helpers/transcripts';
+import { importShared } from '../../helpers/sharedConversation';
 
 const FILES: [string, { wholeFile?: boolean }][] = [
   ['mini-swe-agent/django__django-11138.traj.json', {}],
@@ -23,14 +21,9 @@ const FILES: [string, { wholeFile?: boolean }][] = [
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
-function load(rel: string, opts: { wholeFile?: boolean }): Conversation {
-  const path = transcriptPath(rel);
-  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, ...opts }).conversation;
-}
-
 describe('the summary figures of a compaction of a real conversation', () => {
   it.each(FILES)('%s: the summary tokens are a fresh count of the summary message the result holds', async (rel, opts) => {
-    const conv = load(rel, opts);
+    const conv = importShared(rel, opts);
     for (const level of ['normal', 'emergency'] as const) {
       const counter = await createTokenCounter(conv.meta.model);
       const r = await compactConversation(conv, { counter, archive: new MemoryArchive(), now: NOW, level, ratio: 0.2 });
@@ -44,7 +37,7 @@ describe('the summary figures of a compaction of a real conversation', () => {
   });
 
   it.each(FILES)('%s: a summary message built unnamed has the named one’s text and count', async (rel, opts) => {
-    const conv = load(rel, opts);
+    const conv = importShared(rel, opts);
     const counter = await createTokenCounter(conv.meta.model);
     const r = await compactConversation(conv, { counter, archive: new MemoryArchive(), now: NOW, ratio: 0.2 });
     const sections = Object.fromEntries(r.summary.sections.map((s) => [s.name, s.text])) as SectionTexts;

@@ -16,6 +16,7 @@ import { AiderReader, importAider } from '../../../src/engine/conversation/impor
 import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import { streamAiderFile } from '../../../src/files/aiderStream';
 import { transcriptFiles, transcriptPath } from '../../helpers/transcripts';
+import { pushInPieces } from '../../helpers/sharedConversation';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxc-aider-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,14 +100,7 @@ describe('AiderReader', () => {
 
   function inPieces(text: string, cuts: number[], wholeFile: boolean) {
     const reader = new AiderReader({ wholeFile });
-    let at = 0;
-    for (const c of [...cuts].sort((a, b) => a - b)) {
-      const to = c % (text.length + 1);
-      if (to < at) continue;
-      reader.push(text.slice(at, to));
-      at = to;
-    }
-    reader.push(text.slice(at));
+    pushInPieces(text, cuts, (piece) => reader.push(piece));
     return reader.end();
   }
 

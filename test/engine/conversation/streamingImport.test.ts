@@ -16,6 +16,7 @@ import { streamJsonlFile } from '../../../src/files/jsonlStream';
 import { JsonlParser, parseJsonl } from '../../../src/engine/conversation/importers/jsonText';
 import { bigTurn, claudeLines, codexLines, jsonl } from '../../helpers/agentSessions';
 import { transcriptFiles, transcriptPath } from '../../helpers/transcripts';
+import { pushInPieces } from '../../helpers/sharedConversation';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxc-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,14 +100,7 @@ describe('JsonlParser', () => {
       fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
         const text = parts.join('');
         const parser = new JsonlParser();
-        let at = 0;
-        for (const c of [...cuts].sort((a, b) => a - b)) {
-          const to = c % (text.length + 1);
-          if (to < at) continue;
-          parser.push(text.slice(at, to));
-          at = to;
-        }
-        parser.push(text.slice(at));
+        pushInPieces(text, cuts, (piece) => parser.push(piece));
         expect(parser.end()).toEqual(parseJsonl(text));
       }),
       { numRuns: 300 },

@@ -2,26 +2,19 @@
 // (advanceToolBlocks), are those computed afresh at every cut of real transcripts, and the blocks
 // handed out before a result arrived are not changed by it.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import type { Message } from '../../../src/engine/conversation/model';
 import { advanceToolBlocks, computeToolBlocks, toolBlockScan } from '../../../src/engine/conversation/views';
-import { transcriptPath } from '../../helpers/transcripts';
+import { importShared } from '../../helpers/sharedConversation';
 
 const FILES: [string, { wholeFile?: boolean }][] = [
   ['claude-code/kiliman__claude-transcript__test2.jsonl', { wholeFile: true }],
   ['mini-swe-agent/django__django-11138.traj.json', {}],
 ];
 
-function load(rel: string, opts: { wholeFile?: boolean }): Message[] {
-  const path = transcriptPath(rel);
-  return importTranscript(readFileSync(path, 'utf8'), { sourcePath: path, ...opts }).conversation.messages;
-}
-
 describe('tool blocks resumed as the conversation grows', () => {
   it.each(FILES)('%s: every cut equals a fresh computation', (rel, opts) => {
-    const messages = load(rel, opts);
+    const messages = importShared(rel, opts).messages;
     const scan = toolBlockScan();
     let from = 0;
     let handed = scan.blocks.slice();

@@ -3,13 +3,11 @@
 // what the step's decisions would keep (keptTokens of decisionsFrom), or the chain would choose
 // differently. Shown on real transcripts with pins, for every step the chain can try.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planBudget } from '../../../src/engine/compaction/budget';
 import { strategyContext } from '../../../src/engine/compaction/decisions';
 import { measureInput } from '../../../src/engine/compaction/input';
 import { resolveOptions } from '../../../src/engine/compaction/options';
-import { importTranscript } from '../../../src/engine/conversation/importers/detect';
 import { incrementalKeep } from '../../../src/engine/strategies/incrementalStrategy';
 import { keyEventsKeep } from '../../../src/engine/strategies/keyEventsStrategy';
 import { importanceKeep } from '../../../src/engine/strategies/importanceStrategy';
@@ -17,7 +15,7 @@ import { levelChoice } from '../../../src/engine/strategies/levelStrategy';
 import { decisionsFrom, keptTokens, keptTokensOf } from '../../../src/engine/strategies/turns';
 import { windowKeep } from '../../../src/engine/strategies/windowStrategy';
 import { createTokenCounter } from '../../../src/engine/tokens/messageCounter';
-import { transcriptPath } from '../../helpers/transcripts';
+import { importShared } from '../../helpers/sharedConversation';
 
 const FILES = [
   'aider/AFI-Protocol__afi-core.aider.chat.history.md',
@@ -27,8 +25,7 @@ const FILES = [
 
 describe('keptTokensOf: a step measured without its decisions', () => {
   it.each(FILES)('%s: every step keeps what its decisions keep', async (rel) => {
-    const path = transcriptPath(rel);
-    const conv = importTranscript(readFileSync(path, 'utf8'), { sourcePath: path }).conversation;
+    const conv = importShared(rel);
     const counter = await createTokenCounter(conv.meta.model);
     // With a few messages in the middle restored (fixed, so they count for no step), and without.
     const pins = conv.messages.filter((_, i) => i % 17 === 5).map((m) => m.id);
